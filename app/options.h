@@ -1,0 +1,29 @@
+// The command line: `verdict [serve] [flags]`, `verdict backup|check|import|export …`.
+// Parsing is a pure function of argv and the environment so every flag is unit-tested.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace verdict {
+
+struct Options {
+  std::string command = "serve"; // serve, backup, check, import, export, help, version
+  std::string db = "verdict.db";
+  std::string bind = "127.0.0.1";
+  int port = 8080;
+  int threads = 64;
+  bool access_log = false;
+  std::vector<std::string> files; // command arguments: backup OUT, import FILE, export [FILE]
+  std::string error;              // set when the command line is not usable
+};
+
+// `getenv` supplies VERDICT_DB, VERDICT_PORT, VERDICT_BIND and VERDICT_THREADS, used when
+// the matching flag is absent.
+Options parse_options(const std::vector<std::string> &args,
+                      const std::function<const char *(const char *)> &getenv);
+
+std::string usage();
+
+} // namespace verdict

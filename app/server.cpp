@@ -1,0 +1,87 @@
+#include "app/server.h"
+
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <iostream>
+#include <thread>
+
+#include "app/embedded.h"
+#include "domain/content.h"
+#include "handlers/routes.h"
+#include "render/views.h"
+
+namespace verdict {
+
+std::unique_ptr<Store> open_site_database(const std::string &path) {
+  struct stat info {};
+  const bool fresh = path == ":memory:" || stat(path.c_str(), &info) != 0;
+  auto store = std::make_unique<Store>(path);
+  if (fresh) {
+    auto bundled = parse_content(embedded("content/verdict.json"));
+    if (!bundled.errors.empty())
+      throw std::runtime_error("bundled content is invalid: " + bundled.errors.front());
+    store->import_content(bundled.content);
+  }
+  return store;
+}
+
+void configure_server(httplib::Server &server, int threads) {
+  const auto workers = static_cast<size_t>(threads);
+  server.new_task_queue = [workers] { return new httplib::ThreadPool(workers); };
+  // Without TCP_NODELAY a keep-alive response can wait ~40 ms on delayed ACKs.
+  server.set_tcp_nodelay(true);
+  server.set_keep_alive_max_count(1000);
+  server.set_keep_alive_timeout(5);
+  server.set_read_timeout(5, 0);
+  server.set_write_timeout(5, 0);
+  // No form of the site sends more than a few hundred bytes.
+  server.set_payload_max_length(8 * 1024);
+}
+
+int serve(const Options &options) {
+  // Block the shutdown signals in every thread; one thread waits for them and stops the server.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  auto store = open_site_database(options.db);
+  Views views;
+  App app(*store, views);
+  httplib::Server server;
+  install_routes(server, app);
+  configure_server(server, options.threads);
+  if (options.access_log) {
+    server.set_logger([](const httplib::Request &req, const httplib::Response &res) {
+      std::string path = req.path;
+      for (auto &c : path)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?'; // no forged log lines
+      std::cerr << req.remote_addr << " " << req.method << " " << path << " " << res.status << "\n";
+    });
+  }
+  if (!server.bind_to_port(options.bind, options.port)) {
+    std::cerr << "verdict: cannot listen on " << options.bind << ":" << options.port << "\n";
+    return 1;
+  }
+  std::thread signal_waiter([&server, signals] {
+    int received = 0;
+    sigwait(&signals, &received);
+    server.stop();
+  });
+  std::cerr << "Verdict is serving http://" << options.bind << ":" << options.port << "/ from "
+            << options.db << "\n";
+  server.listen_after_bind();
+  // listen_after_bind returns once stop() ran and every worker finished its request.
+  if (signal_waiter.joinable()) {
+    pthread_kill(signal_waiter.native_handle(), SIGTERM);
+    signal_waiter.join();
+  }
+  store.reset(); // the last connection closing checkpoints the WAL into the .db file
+  std::cerr << "Verdict stopped cleanly.\n";
+  return 0;
+}
+
+} // namespace verdict

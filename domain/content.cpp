@@ -1,0 +1,247 @@
+#include "domain/content.h"
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+
+#include "domain/slugs.h"
+
+namespace verdict {
+
+const std::vector<std::string> kEntryKinds = {"Free", "Paid", "Freemium", "Open weights"};
+const std::vector<std::string> kSiteCopyKeys = {
+    "site_name",        "site_tagline",    "comparison_eyebrow", "comparison_dek",
+    "newsletter_title", "newsletter_lead", "newsletter_pitch"};
+
+namespace {
+
+using nlohmann::json;
+
+bool is_date(const std::string &s) {
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
+  for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
+    if (s[i] < '0' || s[i] > '9') return false;
+  const int month = std::stoi(s.substr(5, 2)), day = std::stoi(s.substr(8, 2));
+  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
+std::string joined(const std::vector<std::string> &items) {
+  std::string out;
+  for (const auto &item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+// Reads the fields of one object, recording a fault for each missing, mistyped or unknown one.
+class FieldReader {
+public:
+  FieldReader(const json &object, std::string place, std::vector<std::string> &errors)
+      : object_(object), place_(std::move(place)), errors_(errors) {
+    if (!object_.is_object()) errors_.push_back(place_ + ": must be an object");
+  }
+
+  std::string text(const char *key, bool required = true, size_t max_length = 20000) {
+    seen_.insert(key);
+    if (!object_.is_object()) return {};
+    const auto it = object_.find(key);
+    if (it == object_.end() || it->is_null()) {
+      if (required) fault(key, "is required");
+      return {};
+    }
+    if (!it->is_string()) {
+      fault(key, "must be a string");
+      return {};
+    }
+    auto value = it->get<std::string>();
+    if (required && value.empty()) fault(key, "must not be empty");
+    if (value.size() > max_length) fault(key, "is longer than " + std::to_string(max_length));
+    return value;
+  }
+
+  std::string slug(const char *key) {
+    auto value = text(key);
+    if (!value.empty() && !is_valid_slug(value))
+      fault(key, "must be a slug (lowercase letters, digits and single hyphens)");
+    return value;
+  }
+
+  void fault(const std::string &key, const std::string &message) {
+    errors_.push_back(place_ + "." + key + ": " + message);
+  }
+
+  // Unknown keys are faults: a typo must not silently drop a field.
+  void reject_unknown() {
+    if (!object_.is_object()) return;
+    for (const auto &[key, value] : object_.items())
+      if (!seen_.count(key)) errors_.push_back(place_ + "." + key + ": unknown field");
+  }
+
+private:
+  const json &object_;
+  std::string place_;
+  std::vector<std::string> &errors_;
+  std::set<std::string> seen_;
+};
+
+const json &array_at(const json &root, const char *key, std::vector<std::string> &errors) {
+  static const json empty = json::array();
+  const auto it = root.find(key);
+  if (it == root.end()) return empty;
+  if (!it->is_array()) {
+    errors.push_back(std::string(key) + ": must be an array");
+    return empty;
+  }
+  return *it;
+}
+
+std::string place(const char *array, size_t index) {
+  return std::string(array) + "[" + std::to_string(index) + "]";
+}
+
+void check_unique(std::set<std::string> &seen, const std::string &slug, const std::string &where,
+                  std::vector<std::string> &errors) {
+  if (!slug.empty() && !seen.insert(slug).second)
+    errors.push_back(where + ".slug: duplicate slug " + slug);
+}
+
+} // namespace
+
+ContentParse parse_content(std::string_view json_text) {
+  ContentParse result;
+  auto &errors = result.errors;
+  auto &content = result.content;
+  const json root = json::parse(json_text, nullptr, false);
+  if (root.is_discarded()) return {{}, {"file: not valid JSON"}};
+  if (!root.is_object()) return {{}, {"file: must be a JSON object"}};
+
+  for (const auto &[key, value] : root.items()) {
+    static const std::set<std::string> known = {"site",    "categories", "reviewers",
+                                                "tools",   "reviews",    "comparisons"};
+    if (!known.count(key)) errors.push_back(key + ": unknown field");
+  }
+
+  if (root.contains("site")) {
+    FieldReader site(root["site"], "site", errors);
+    for (const auto &key : kSiteCopyKeys) content.site[key] = site.text(key.c_str(), false);
+    site.reject_unknown();
+  }
+
+  std::set<std::string> category_slugs, reviewer_slugs, tool_slugs;
+  const auto &categories = array_at(root, "categories", errors);
+  for (size_t i = 0; i < categories.size(); ++i) {
+    FieldReader field(categories[i], place("categories", i), errors);
+    ContentCategory category{field.slug("slug"), field.text("name", true, 200)};
+    field.reject_unknown();
+    check_unique(category_slugs, category.slug, place("categories", i), errors);
+    content.categories.push_back(std::move(category));
+  }
+
+  const auto &reviewers = array_at(root, "reviewers", errors);
+  for (size_t i = 0; i < reviewers.size(); ++i) {
+    FieldReader field(reviewers[i], place("reviewers", i), errors);
+    ContentReviewer reviewer{field.slug("slug"), field.text("name", true, 200),
+                             field.text("lens", true, 200), field.text("bio", false)};
+    field.reject_unknown();
+    check_unique(reviewer_slugs, reviewer.slug, place("reviewers", i), errors);
+    content.reviewers.push_back(std::move(reviewer));
+  }
+
+  const auto &tools = array_at(root, "tools", errors);
+  for (size_t i = 0; i < tools.size(); ++i) {
+    FieldReader field(tools[i], place("tools", i), errors);
+    ContentTool tool;
+    tool.slug = field.slug("slug");
+    tool.name = field.text("name", true, 200);
+    tool.category = field.text("category");
+    tool.tagline = field.text("tagline", true, 300);
+    tool.description = field.text("description");
+    tool.entry = field.text("entry");
+    tool.vendor = field.text("vendor", false, 200);
+    tool.url = field.text("url", false, 2000);
+    tool.pricing_notes = field.text("pricing_notes", false);
+    tool.pricing_checked_on = field.text("pricing_checked_on", false);
+    tool.pricing_source = field.text("pricing_source", false, 2000);
+    field.reject_unknown();
+    check_unique(tool_slugs, tool.slug, place("tools", i), errors);
+    if (!tool.category.empty() && !category_slugs.count(tool.category))
+      field.fault("category", "no category with slug " + tool.category);
+    if (!tool.entry.empty() &&
+        std::find(kEntryKinds.begin(), kEntryKinds.end(), tool.entry) == kEntryKinds.end())
+      field.fault("entry", "must be one of " + joined(kEntryKinds));
+    if (!tool.pricing_checked_on.empty() && !is_date(tool.pricing_checked_on))
+      field.fault("pricing_checked_on", "must be a date YYYY-MM-DD");
+    content.tools.push_back(std::move(tool));
+  }
+
+  std::set<std::pair<std::string, std::string>> reviewed;
+  const auto &reviews = array_at(root, "reviews", errors);
+  for (size_t i = 0; i < reviews.size(); ++i) {
+    FieldReader field(reviews[i], place("reviews", i), errors);
+    ContentReview review{field.text("tool"), field.text("reviewer"), field.text("verdict"),
+                         field.text("quote")};
+    field.reject_unknown();
+    if (!review.tool.empty() && !tool_slugs.count(review.tool))
+      field.fault("tool", "no tool with slug " + review.tool);
+    if (!review.reviewer.empty() && !reviewer_slugs.count(review.reviewer))
+      field.fault("reviewer", "no reviewer with slug " + review.reviewer);
+    if (!review.verdict.empty() && review.verdict != "ship" && review.verdict != "skip")
+      field.fault("verdict", "must be ship or skip");
+    if (!reviewed.insert({review.tool, review.reviewer}).second)
+      field.fault("reviewer", "has already reviewed " + review.tool);
+    content.reviews.push_back(std::move(review));
+  }
+
+  std::set<std::pair<std::string, std::string>> pairs;
+  const auto &comparisons = array_at(root, "comparisons", errors);
+  for (size_t i = 0; i < comparisons.size(); ++i) {
+    FieldReader field(comparisons[i], place("comparisons", i), errors);
+    ContentComparison comparison{field.text("a"), field.text("b"),
+                                 field.text("published_on", false), field.text("intro", false)};
+    field.reject_unknown();
+    for (const auto &[key, slug] : {std::pair{"a", comparison.a}, std::pair{"b", comparison.b}})
+      if (!slug.empty() && !tool_slugs.count(slug)) field.fault(key, "no tool with slug " + slug);
+    if (!comparison.a.empty() && comparison.a == comparison.b)
+      field.fault("b", "must differ from a");
+    if (!comparison.published_on.empty() && !is_date(comparison.published_on))
+      field.fault("published_on", "must be a date YYYY-MM-DD");
+    if (!pairs.insert(std::minmax(comparison.a, comparison.b)).second)
+      field.fault("b", "this pair is already compared");
+    content.comparisons.push_back(std::move(comparison));
+  }
+  return result;
+}
+
+std::string content_to_json(const Content &content) {
+  nlohmann::ordered_json root = nlohmann::ordered_json::object();
+  nlohmann::ordered_json site = nlohmann::ordered_json::object();
+  for (const auto &[key, value] : content.site) site[key] = value;
+  root["site"] = site;
+  auto &categories = root["categories"] = nlohmann::ordered_json::array();
+  for (const auto &c : content.categories) categories.push_back({{"slug", c.slug}, {"name", c.name}});
+  auto &reviewers = root["reviewers"] = nlohmann::ordered_json::array();
+  for (const auto &r : content.reviewers)
+    reviewers.push_back({{"slug", r.slug}, {"name", r.name}, {"lens", r.lens}, {"bio", r.bio}});
+  auto &tools = root["tools"] = nlohmann::ordered_json::array();
+  for (const auto &t : content.tools)
+    tools.push_back({{"slug", t.slug},
+                     {"name", t.name},
+                     {"category", t.category},
+                     {"tagline", t.tagline},
+                     {"description", t.description},
+                     {"entry", t.entry},
+                     {"vendor", t.vendor},
+                     {"url", t.url},
+                     {"pricing_notes", t.pricing_notes},
+                     {"pricing_checked_on", t.pricing_checked_on},
+                     {"pricing_source", t.pricing_source}});
+  auto &reviews = root["reviews"] = nlohmann::ordered_json::array();
+  for (const auto &r : content.reviews)
+    reviews.push_back(
+        {{"tool", r.tool}, {"reviewer", r.reviewer}, {"verdict", r.verdict}, {"quote", r.quote}});
+  auto &comparisons = root["comparisons"] = nlohmann::ordered_json::array();
+  for (const auto &c : content.comparisons)
+    comparisons.push_back(
+        {{"a", c.a}, {"b", c.b}, {"published_on", c.published_on}, {"intro", c.intro}});
+  return root.dump(2) + "\n";
+}
+
+} // namespace verdict

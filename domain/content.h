@@ -1,0 +1,51 @@
+// The publication's content as a file: categories, reviewers, tools, reviews, comparisons and
+// site copy. The bundled content/verdict.json, `verdict import` and `verdict export` all use
+// this one format. Parsing validates the whole file and names every fault by its place,
+// e.g. "tools[3].entry: must be one of Free, Paid, Freemium, Open weights".
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace verdict {
+
+struct ContentCategory {
+  std::string slug, name;
+};
+struct ContentReviewer {
+  std::string slug, name, lens, bio;
+};
+struct ContentTool {
+  std::string slug, name, category, tagline, description, entry, vendor, url;
+  std::string pricing_notes, pricing_checked_on, pricing_source;
+};
+struct ContentReview {
+  std::string tool, reviewer, verdict, quote;
+};
+struct ContentComparison {
+  std::string a, b, published_on, intro;
+};
+
+struct Content {
+  std::map<std::string, std::string> site; // SiteCopy fields by name
+  std::vector<ContentCategory> categories;
+  std::vector<ContentReviewer> reviewers; // in panel order
+  std::vector<ContentTool> tools;
+  std::vector<ContentReview> reviews;
+  std::vector<ContentComparison> comparisons;
+};
+
+struct ContentParse {
+  Content content;
+  std::vector<std::string> errors; // empty when the file is valid
+};
+
+ContentParse parse_content(std::string_view json_text);
+std::string content_to_json(const Content &content);
+
+extern const std::vector<std::string> kEntryKinds;
+extern const std::vector<std::string> kSiteCopyKeys;
+
+} // namespace verdict

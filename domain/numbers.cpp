@@ -1,0 +1,30 @@
+#include "domain/numbers.h"
+
+#include <cmath>
+
+namespace verdict {
+
+int whole_percent(int64_t part, int64_t total) {
+  return static_cast<int>((part * 200 + total) / (total * 2));
+}
+
+//   p̂ = s/n, z = 1.96
+//   centre = (p̂ + z²/2n) / (1 + z²/n)
+//   margin = z·sqrt(p̂(1−p̂)/n + z²/4n²) / (1 + z²/n)
+PercentInterval wilson_interval(int64_t successes, int64_t total) {
+  const double n = static_cast<double>(total);
+  const double p = static_cast<double>(successes) / n;
+  const double z = 1.96;
+  const double denominator = 1 + z * z / n;
+  const double centre = (p + z * z / (2 * n)) / denominator;
+  const double margin = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator;
+  const double low = std::floor(std::max(0.0, centre - margin) * 100 + 1e-9);
+  const double high = std::ceil(std::min(1.0, centre + margin) * 100 - 1e-9);
+  return {static_cast<int>(low), static_cast<int>(high)};
+}
+
+std::string count_phrase(int64_t n, const char *singular, const char *plural) {
+  return std::to_string(n) + " " + (n == 1 ? singular : plural);
+}
+
+} // namespace verdict

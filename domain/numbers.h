@@ -1,0 +1,30 @@
+// How the site's numbers are made. Pure functions so the rules are testable without a
+// database and identical wherever a number is shown (pages, badges, API).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace verdict {
+
+// part / total as a whole percent, rounded half up: 3 of 4 -> 75, 2 of 3 -> 67, 1 of 8 -> 13.
+// total must be positive.
+int whole_percent(int64_t part, int64_t total);
+
+struct PercentInterval {
+  int low;
+  int high;
+};
+
+// 95% Wilson score interval for a proportion, in whole percents (floor of the low end,
+// ceiling of the high end, so the printed interval never claims more than the data).
+PercentInterval wilson_interval(int64_t successes, int64_t total);
+
+// Intervals are shown from this many votes on; below it they are too wide to say anything.
+constexpr int64_t kMinVotesForInterval = 5;
+
+// "1 vote", "3 votes".
+std::string count_phrase(int64_t n, const char *singular, const char *plural);
+
+} // namespace verdict

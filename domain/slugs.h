@@ -1,0 +1,21 @@
+// Slugs are the identity of tools, reviewers and categories, and a comparison's URL is two
+// tool slugs joined by "-vs-". Tool slugs may themselves contain "-vs-", so a pair slug can
+// split more than one way; the caller decides which split names real tools.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace verdict {
+
+// Lowercase ASCII letters and digits in runs joined by single hyphens, at most 120 bytes.
+bool is_valid_slug(std::string_view slug);
+
+// Every way to read `pair` as "<a>-vs-<b>" with both sides valid slugs, leftmost split first.
+std::vector<std::pair<std::string, std::string>> pair_slug_splits(std::string_view pair);
+
+std::string pair_slug(std::string_view a, std::string_view b);
+
+} // namespace verdict

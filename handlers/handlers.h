@@ -1,0 +1,34 @@
+// Every handler of the site. Each speaks only HTTP: it parses and guards the request, makes
+// one or two store calls, and renders a page or redirects. handlers/routes.cpp maps URLs here.
+#pragma once
+
+#include <httplib.h>
+
+#include <string_view>
+
+#include "handlers/app.h"
+
+namespace verdict::handlers {
+
+using httplib::Request;
+using httplib::Response;
+
+// Pages (handlers/pages.cpp)
+void show_home(App &app, const Request &req, Response &res);
+void show_comparison(App &app, const Request &req, Response &res, std::string_view pair);
+void pick_comparison(App &app, const Request &req, Response &res);
+void show_tools(App &app, const Request &req, Response &res);
+void show_tool(App &app, const Request &req, Response &res, std::string_view slug);
+void show_reviewers(App &app, const Request &req, Response &res);
+void show_reviewer(App &app, const Request &req, Response &res, std::string_view slug);
+void show_subscribed(App &app, const Request &req, Response &res);
+void show_health(App &app, const Request &req, Response &res);
+void show_static(App &app, const Request &req, Response &res);
+void show_not_found(App &app, const Request &req, Response &res);
+
+// Writes (handlers/votes.cpp)
+void vote_on_tool(App &app, const Request &req, Response &res, std::string_view slug);
+void vote_on_pair(App &app, const Request &req, Response &res, std::string_view pair);
+void subscribe(App &app, const Request &req, Response &res);
+
+} // namespace verdict::handlers

@@ -1,0 +1,32 @@
+#include "handlers/page_cache.h"
+
+#include <mutex>
+
+namespace verdict {
+
+std::shared_ptr<const CachedPage> PageCache::find(std::string_view key, uint64_t generation,
+                                                  std::string_view day) const {
+  std::shared_lock lock(mutex_);
+  const auto it = entries_.find(std::string(key));
+  if (it == entries_.end() || it->second.generation != generation || it->second.day != day)
+    return nullptr;
+  return it->second.page;
+}
+
+void PageCache::put(std::string key, uint64_t generation, std::string day,
+                    std::shared_ptr<const CachedPage> page) {
+  std::unique_lock lock(mutex_);
+  if (entries_.size() >= kMaxEntries) entries_.clear();
+  entries_[std::move(key)] = {generation, std::move(day), std::move(page)};
+}
+
+std::string etag_of(std::string_view body) {
+  uint64_t hash = 1469598103934665603ULL;
+  for (unsigned char c : body) hash = (hash ^ c) * 1099511628211ULL;
+  static const char digits[] = "0123456789abcdef";
+  std::string tag = "\"";
+  for (int shift = 60; shift >= 0; shift -= 4) tag.push_back(digits[(hash >> shift) & 0xf]);
+  return tag + "\"";
+}
+
+} // namespace verdict

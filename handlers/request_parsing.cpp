@@ -1,0 +1,166 @@
+#include "handlers/request_parsing.h"
+
+#include <sys/random.h>
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+namespace verdict {
+
+namespace {
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+bool is_valid_utf8(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    size_t length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    if (length == 0 || i + length > s.size()) return false;
+    for (size_t k = 1; k < length; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return false;
+    i += length;
+  }
+  return true;
+}
+
+bool has_control_characters(std::string_view s) {
+  return std::any_of(s.begin(), s.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u < 0x20 || u == 0x7f;
+  });
+}
+
+// Decodes one percent-encoded component; empty optional when the encoding is malformed.
+std::optional<std::string> percent_decode(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '+') {
+      out.push_back(' ');
+    } else if (s[i] == '%') {
+      if (i + 2 >= s.size()) return std::nullopt;
+      const int high = hex_value(s[i + 1]), low = hex_value(s[i + 2]);
+      if (high < 0 || low < 0) return std::nullopt;
+      out.push_back(static_cast<char>(high * 16 + low));
+      i += 2;
+    } else {
+      out.push_back(s[i]);
+    }
+  }
+  return out;
+}
+
+std::string_view host_of_origin(std::string_view origin) {
+  const auto scheme_end = origin.find("://");
+  if (scheme_end == std::string_view::npos) return {};
+  auto rest = origin.substr(scheme_end + 3);
+  return rest.substr(0, rest.find('/'));
+}
+
+} // namespace
+
+FormParse parse_form(std::string_view body, const std::vector<std::string_view> &allowed) {
+  FormParse result;
+  while (!body.empty()) {
+    const auto end = body.find('&');
+    const auto pair = body.substr(0, end);
+    body = end == std::string_view::npos ? std::string_view{} : body.substr(end + 1);
+    if (pair.empty()) continue;
+    const auto equals = pair.find('=');
+    const auto name = percent_decode(pair.substr(0, equals));
+    const auto value = percent_decode(equals == std::string_view::npos ? std::string_view{}
+                                                                       : pair.substr(equals + 1));
+    if (!name || !value) return {{}, "The form data has malformed percent-encoding."};
+    if (!is_valid_utf8(*name) || !is_valid_utf8(*value))
+      return {{}, "The form data is not valid UTF-8."};
+    if (has_control_characters(*name) || has_control_characters(*value))
+      return {{}, "The form data contains control characters."};
+    if (std::find(allowed.begin(), allowed.end(), *name) == allowed.end())
+      return {{}, "The form has an unknown field \"" + name->substr(0, 40) + "\"."};
+    if (!result.fields.emplace(*name, *value).second)
+      return {{}, "The form repeats the field \"" + *name + "\"."};
+  }
+  return result;
+}
+
+std::string voter_from_cookie(std::string_view header) {
+  constexpr std::string_view key = "verdict_voter=";
+  for (size_t at = header.find(key); at != std::string_view::npos; at = header.find(key, at + 1)) {
+    if (at != 0 && header[at - 1] != ' ' && header[at - 1] != ';') continue;
+    const auto value = header.substr(at + key.size(), 32);
+    const bool whole = header.size() == at + key.size() + 32 || header[at + key.size() + 32] == ';';
+    if (value.size() == 32 && whole &&
+        std::all_of(value.begin(), value.end(),
+                    [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }))
+      return std::string(value);
+  }
+  return {};
+}
+
+std::string new_voter_id() {
+  unsigned char bytes[16];
+  if (getrandom(bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes))
+    throw std::runtime_error("getrandom failed");
+  static const char digits[] = "0123456789abcdef";
+  std::string id;
+  for (unsigned char b : bytes) {
+    id.push_back(digits[b >> 4]);
+    id.push_back(digits[b & 0xf]);
+  }
+  return id;
+}
+
+bool is_valid_email(std::string_view email) {
+  if (email.size() < 3 || email.size() > 254 || has_control_characters(email)) return false;
+  const auto at = email.find('@');
+  if (at == 0 || at == std::string_view::npos || email.find('@', at + 1) != std::string_view::npos)
+    return false;
+  const auto local = email.substr(0, at), domain = email.substr(at + 1);
+  if (local.size() > 64 || domain.size() < 3) return false;
+  const auto dot = domain.rfind('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 >= domain.size()) return false;
+  if (domain.find("..") != std::string_view::npos || domain.front() == '-') return false;
+  const auto allowed_in_domain = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.';
+  };
+  const auto allowed_in_local = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("!#$%&'*+/=?^_`{|}~.-").find(c) != std::string_view::npos;
+  };
+  return std::all_of(domain.begin(), domain.end(), allowed_in_domain) &&
+         std::all_of(local.begin(), local.end(), allowed_in_local);
+}
+
+bool is_local_return_path(std::string_view path) {
+  if (path.empty() || path.size() > 300 || path[0] != '/') return false;
+  if (path.find("//") != std::string_view::npos) return false;
+  return std::all_of(path.begin(), path.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '/';
+  });
+}
+
+//   Sec-Fetch-Site  Origin       Referer      →  allowed?
+//   same-origin     any          any             yes
+//   none            any          any             yes (typed or bookmarked by the user)
+//   other value     any          any             no
+//   absent          our host     any             yes
+//   absent          other/null   any             no
+//   absent          absent       our host        yes
+//   absent          absent       other           no
+//   absent          absent       absent          yes (not a browser, so not a forgery vector)
+bool is_same_origin_request(std::string_view sec_fetch_site, std::string_view origin,
+                            std::string_view referer, std::string_view host) {
+  if (!sec_fetch_site.empty()) return sec_fetch_site == "same-origin" || sec_fetch_site == "none";
+  if (!origin.empty()) return !host.empty() && host_of_origin(origin) == host;
+  if (!referer.empty()) return !host.empty() && host_of_origin(referer) == host;
+  return true;
+}
+
+} // namespace verdict

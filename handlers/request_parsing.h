@@ -1,0 +1,42 @@
+// Parsing of what a visitor sends that Verdict owns: form bodies, the voter cookie, emails and
+// return paths. Strict on purpose: anything unexpected is refused with a reason, never guessed
+// at. Pure functions, so they are unit-tested and fuzzed (tests/fuzz_request_parsing.cpp).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace verdict {
+
+struct FormParse {
+  std::map<std::string, std::string> fields;
+  std::string error; // empty when the body parsed
+  bool ok() const { return error.empty(); }
+};
+
+// application/x-www-form-urlencoded, accepting only the `allowed` field names, each at most
+// once. Malformed percent-encoding, control characters and invalid UTF-8 are errors.
+FormParse parse_form(std::string_view body, const std::vector<std::string_view> &allowed);
+
+// The anonymous voter id from a Cookie header: 32 lowercase hex digits, or empty.
+std::string voter_from_cookie(std::string_view cookie_header);
+
+// A fresh voter id from the kernel's random source.
+std::string new_voter_id();
+
+// A plausible email address: one @, a dotted domain, no spaces or control characters, ≤ 254.
+bool is_valid_email(std::string_view email);
+
+// A path on this site a form may send the reader back to: "/" followed by slug characters and
+// slashes only, so it can never point off-site.
+bool is_local_return_path(std::string_view path);
+
+// Whether a POST comes from this site's own pages (Fetch Metadata, then Origin, then Referer).
+// `host` is the request's Host header.
+bool is_same_origin_request(std::string_view sec_fetch_site, std::string_view origin,
+                            std::string_view referer, std::string_view host);
+
+} // namespace verdict

@@ -1,0 +1,27 @@
+// The few ways a handler answers: a page, a clear error page, or a redirect.
+#pragma once
+
+#include <httplib.h>
+
+#include <string>
+
+#include "handlers/app.h"
+
+namespace verdict {
+
+void send_html(httplib::Response &res, std::string html, int status = 200);
+// A 4xx/5xx page in the site's layout that says what was wrong.
+void send_error(const App &app, httplib::Response &res, int status, const std::string &heading,
+                const std::string &message);
+void see_other(httplib::Response &res, const std::string &location);         // 303
+void moved_permanently(httplib::Response &res, const std::string &location); // 301
+
+// The voter id from the request's cookie, or empty.
+std::string voter_of(const httplib::Request &req);
+// The request's voter id, minting one (and setting its cookie on `res`) for a first vote.
+std::string voter_for_write(const httplib::Request &req, httplib::Response &res);
+
+// Today's date in UTC, YYYY-MM-DD.
+std::string utc_today();
+
+} // namespace verdict

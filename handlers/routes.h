@@ -1,0 +1,12 @@
+#pragma once
+
+#include <httplib.h>
+
+#include "handlers/app.h"
+
+namespace verdict {
+
+// Installs every route of the site, the error pages and the headers every response carries.
+void install_routes(httplib::Server &server, App &app);
+
+} // namespace verdict

@@ -1,0 +1,354 @@
+#include "render/pages.h"
+
+#include <ctime>
+
+#include "domain/numbers.h"
+#include "domain/slugs.h"
+
+namespace verdict::pages {
+
+namespace {
+
+using kainjow::mustache::list;
+
+// Sections in mustache render for any string, even an empty one, so optional values are
+// only set when there is something to show.
+void set_if(Data &data, const std::string &key, const std::string &value) {
+  if (!value.empty()) data.set(key, value);
+}
+
+Data bool_data(bool value) { return value ? Data::type::bool_true : Data::type::bool_false; }
+
+const char *verdict_label(Verdict v) { return v == Verdict::ship ? "Ship" : "Skip"; }
+const char *verdict_class(Verdict v) { return v == Verdict::ship ? "ship" : "skip"; }
+
+std::string percent_text(int64_t part, int64_t total) {
+  return std::to_string(whole_percent(part, total)) + "%";
+}
+
+std::string interval_text(const ShipTally &t) {
+  if (t.total < kMinVotesForInterval) return {};
+  const auto interval = wilson_interval(t.ships, t.total);
+  return "95% interval " + std::to_string(interval.low) + "–" + std::to_string(interval.high) + "%";
+}
+
+int64_t days_from_civil(int y, unsigned m, unsigned d) { // Howard Hinnant's algorithm
+  y -= m <= 2;
+  const int era = (y >= 0 ? y : y - 399) / 400;
+  const unsigned yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return int64_t{era} * 146097 + static_cast<int64_t>(doe) - 719468;
+}
+
+int64_t day_number(const std::string &date) {
+  return days_from_civil(std::stoi(date.substr(0, 4)),
+                         static_cast<unsigned>(std::stoi(date.substr(5, 2))),
+                         static_cast<unsigned>(std::stoi(date.substr(8, 2))));
+}
+
+std::string title_of(const std::string &a, const std::string &b) { return a + " vs " + b; }
+
+Data comparison_items(const std::vector<ComparisonSummary> &comparisons) {
+  Data items{list{}};
+  for (const auto &c : comparisons) {
+    Data item;
+    item.set("slug", pair_slug(c.a_slug, c.b_slug));
+    item.set("title", title_of(c.a_name, c.b_name));
+    item.set("published_on", c.published_on);
+    items.push_back(item);
+  }
+  return items;
+}
+
+std::string tool_table(const Views &views, const std::vector<Tool> &tools) {
+  Data rows{list{}};
+  for (const auto &t : tools) {
+    Data row;
+    row.set("slug", t.slug);
+    row.set("name", t.name);
+    row.set("tagline", t.tagline);
+    row.set("category", t.category.name);
+    row.set("entry", t.entry);
+    row.set("panel", panel_summary(t.panel));
+    row.set("community", community_summary(t.community));
+    rows.push_back(row);
+  }
+  Data data;
+  data.set("tools", rows);
+  return views.fragment("tool_table", data);
+}
+
+std::string ship_rate_text(const Reviewer &r) {
+  if (r.verdicts.total == 0) return "No reviews yet";
+  return "Ships " + percent_text(r.verdicts.ships, r.verdicts.total) + " · " +
+         std::to_string(r.verdicts.ships) + " of " +
+         count_phrase(r.verdicts.total, "review", "reviews");
+}
+
+std::string reviewer_list(const Views &views, const std::vector<Reviewer> &reviewers) {
+  Data items{list{}};
+  for (const auto &r : reviewers) {
+    Data item;
+    item.set("slug", r.slug);
+    item.set("name", r.name);
+    item.set("lens", r.lens);
+    item.set("ship_rate", ship_rate_text(r));
+    items.push_back(item);
+  }
+  Data data;
+  data.set("reviewers", items);
+  return views.fragment("reviewer_list", data);
+}
+
+std::string newsletter(const Views &views, const SiteCopy &site) {
+  Data data;
+  data.set("title", site.newsletter_title);
+  data.set("lead", site.newsletter_lead);
+  data.set("pitch", site.newsletter_pitch);
+  return views.fragment("newsletter", data);
+}
+
+std::string tool_card(const Views &views, const Tool &t, const char *side,
+                      std::optional<Verdict> voter_verdict, const std::string &back) {
+  Data card;
+  card.set("side", side);
+  card.set("slug", t.slug);
+  card.set("name", t.name);
+  card.set("category", t.category.name);
+  card.set("tagline", t.tagline);
+  card.set("description", t.description);
+  card.set("entry", t.entry);
+  card.set("panel_percent", t.panel.total ? percent_text(t.panel.ships, t.panel.total) : "—");
+  card.set("panel_basis", std::to_string(t.panel.ships) + " of " +
+                              count_phrase(t.panel.total, "review", "reviews"));
+  if (t.community.total == 0) {
+    card.set("community_percent", "—");
+    card.set("community_basis", "");
+  } else {
+    card.set("community_percent", percent_text(t.community.ships, t.community.total));
+    card.set("community_basis", " · " + count_phrase(t.community.total, "vote", "votes"));
+  }
+  set_if(card, "community_interval", interval_text(t.community));
+  card.set("back", back);
+  card.set("ship_pressed", voter_verdict == Verdict::ship ? "true" : "false");
+  card.set("skip_pressed", voter_verdict == Verdict::skip ? "true" : "false");
+  if (voter_verdict) card.set("voted_label", std::string("you voted ") + verdict_label(*voter_verdict));
+  return views.fragment("tool_card", card);
+}
+
+Data pricing_item(const Tool &t, const char *side, const std::string &today) {
+  Data item;
+  item.set("side", side);
+  item.set("name", t.name);
+  item.set("entry", t.entry);
+  item.set("notes", t.pricing_notes);
+  set_if(item, "checked_on", t.pricing_checked_on);
+  set_if(item, "source", t.pricing_source);
+  if (is_stale(t.pricing_checked_on, today)) item.set("stale", bool_data(true));
+  return item;
+}
+
+Data review_item(const Review &r, const char *side) {
+  Data item;
+  item.set("side", side);
+  item.set("quote", r.quote);
+  item.set("tool_slug", r.tool_slug);
+  item.set("tool_name", r.tool_name);
+  item.set("reviewer_slug", r.reviewer_slug);
+  item.set("reviewer_name", r.reviewer_name);
+  item.set("reviewer_lens", r.reviewer_lens);
+  item.set("verdict", verdict_class(r.verdict));
+  item.set("verdict_label", verdict_label(r.verdict));
+  return item;
+}
+
+Data tally_item(const Tool &t) {
+  Data item;
+  item.set("name", t.name);
+  const auto &c = t.community;
+  item.set("ship_percent", std::to_string(c.total ? whole_percent(c.ships, c.total) : 0));
+  std::string summary;
+  if (c.total == 0) {
+    summary = "No votes yet — be the first.";
+  } else {
+    summary = "Ship " + std::to_string(c.ships) + " · Skip " + std::to_string(c.total - c.ships) +
+              " — " + community_summary(c);
+    if (auto interval = interval_text(c); !interval.empty()) summary += " (" + interval + ")";
+  }
+  item.set("summary", summary);
+  return item;
+}
+
+} // namespace
+
+std::string panel_summary(const ShipTally &panel) {
+  if (panel.total == 0) return "—";
+  return percent_text(panel.ships, panel.total) + " · " + std::to_string(panel.ships) + " of " +
+         std::to_string(panel.total);
+}
+
+std::string community_summary(const ShipTally &votes) {
+  if (votes.total == 0) return "—";
+  return percent_text(votes.ships, votes.total) + " · " +
+         count_phrase(votes.total, "vote", "votes");
+}
+
+bool is_stale(const std::string &checked_on, const std::string &today) {
+  if (checked_on.size() != 10 || today.size() != 10) return false;
+  return day_number(today) - day_number(checked_on) > 90;
+}
+
+std::string home(const Views &views, const HomeData &data) {
+  Data page;
+  page.set("eyebrow", data.site.comparison_eyebrow);
+  page.set("site_name", data.site.site_name);
+  page.set("site_tagline", data.site.site_tagline);
+  page.set("comparisons", comparison_items(data.comparisons));
+  page.set("tool_table", tool_table(views, data.tools));
+  page.set("reviewer_list", reviewer_list(views, data.reviewers));
+  page.set("newsletter", newsletter(views, data.site));
+  return views.page("home", page, {data.site.site_name + " — AI tool comparisons", data.site.site_tagline, "/"},
+                    data.site);
+}
+
+std::string comparison(const Views &views, const ComparisonDetail &detail, const SiteCopy &site,
+                       const std::string &today) {
+  const auto &a = detail.comparison.a;
+  const auto &b = detail.comparison.b;
+  const auto path = "/compare/" + pair_slug(a.slug, b.slug);
+  const auto title = title_of(a.name, b.name);
+
+  Data page;
+  page.set("eyebrow", site.comparison_eyebrow);
+  page.set("title", title);
+  page.set("dek", site.comparison_dek);
+  set_if(page, "published_on", detail.comparison.published_on);
+  set_if(page, "intro", detail.comparison.intro);
+  page.set("card_a", tool_card(views, a, "a", detail.voter.on_a, path));
+  page.set("card_b", tool_card(views, b, "b", detail.voter.on_b, path));
+
+  // The scorecard alternates the two tools' reviews, in panel order: A, B, A, B…
+  Data quotes{list{}};
+  for (size_t i = 0; i < std::max(detail.reviews_a.size(), detail.reviews_b.size()); ++i) {
+    if (i < detail.reviews_a.size()) quotes.push_back(review_item(detail.reviews_a[i], "a"));
+    if (i < detail.reviews_b.size()) quotes.push_back(review_item(detail.reviews_b[i], "b"));
+  }
+  page.set("quotes", quotes);
+
+  Data pricing{list{}};
+  pricing.push_back(pricing_item(a, "a", today));
+  pricing.push_back(pricing_item(b, "b", today));
+  page.set("pricing", pricing);
+
+  const auto &picks = detail.picks;
+  const auto total = picks.a + picks.b;
+  page.set("vote_action", path + "/vote");
+  page.set("a_name", a.name);
+  page.set("b_name", b.name);
+  page.set("a_picked", detail.voter.pick == a.id ? "true" : "false");
+  page.set("b_picked", detail.voter.pick == b.id ? "true" : "false");
+  page.set("has_pick", bool_data(detail.voter.pick.has_value()));
+  const auto share = [&](int64_t n) {
+    return total ? percent_text(n, total) + " · " + count_phrase(n, "vote", "votes") : "—";
+  };
+  page.set("a_share", share(picks.a));
+  page.set("b_share", share(picks.b));
+  page.set("a_percent", std::to_string(total ? whole_percent(picks.a, total) : 50));
+  std::string picks_total = total ? count_phrase(total, "reader has", "readers have") + " picked"
+                                  : "No picks yet — yours will be the first.";
+  if (auto interval = interval_text({picks.a, total}); !interval.empty())
+    picks_total += " · " + a.name + " " + interval;
+  page.set("picks_total", picks_total);
+  Data tallies{list{}};
+  tallies.push_back(tally_item(a));
+  tallies.push_back(tally_item(b));
+  page.set("tallies", tallies);
+  page.set("newsletter", newsletter(views, site));
+
+  const auto canonical = detail.canonical_order ? path : "/compare/" + pair_slug(b.slug, a.slug);
+  return views.page("compare", page,
+                    {title + " — which one should you ship with? · " + site.site_name,
+                     title + ": " + site.comparison_dek, canonical},
+                    site);
+}
+
+std::string tool(const Views &views, const ToolDetail &detail, const SiteCopy &site,
+                 const std::string &today) {
+  const auto &t = detail.tool;
+  Data page;
+  page.set("card", tool_card(views, t, "a", detail.voter_verdict, "/tools/" + t.slug));
+  page.set("slug", t.slug);
+  page.set("name", t.name);
+  page.set("entry", t.entry);
+  page.set("pricing_notes", t.pricing_notes);
+  set_if(page, "checked_on", t.pricing_checked_on);
+  set_if(page, "source", t.pricing_source);
+  if (is_stale(t.pricing_checked_on, today)) page.set("stale", bool_data(true));
+  set_if(page, "vendor", t.vendor);
+  set_if(page, "url", t.url);
+  Data reviews{list{}};
+  for (const auto &r : detail.reviews) reviews.push_back(review_item(r, "a"));
+  page.set("reviews", reviews);
+  page.set("has_comparisons", bool_data(!detail.comparisons.empty()));
+  page.set("comparisons", comparison_items(detail.comparisons));
+  Data others{list{}};
+  for (const auto &o : detail.others) {
+    Data option;
+    option.set("slug", o.slug);
+    option.set("name", o.name);
+    others.push_back(option);
+  }
+  page.set("others", others);
+  return views.page("tool", page,
+                    {t.name + " — " + t.tagline + " · " + site.site_name, t.description,
+                     "/tools/" + t.slug},
+                    site);
+}
+
+std::string tools(const Views &views, const std::vector<Tool> &tools, const SiteCopy &site) {
+  Data page;
+  page.set("tool_table", tool_table(views, tools));
+  return views.page("tools", page,
+                    {"Tools · " + site.site_name, "Every AI tool the panel has reviewed.", "/tools"},
+                    site);
+}
+
+std::string reviewer(const Views &views, const Reviewer &r, const std::vector<Review> &reviews,
+                     const SiteCopy &site) {
+  Data page;
+  page.set("name", r.name);
+  page.set("lens", r.lens);
+  page.set("bio", r.bio);
+  page.set("ship_rate", ship_rate_text(r));
+  Data items{list{}};
+  for (const auto &review : reviews) items.push_back(review_item(review, "a"));
+  page.set("reviews", items);
+  return views.page("reviewer", page,
+                    {r.name + ", " + r.lens + " · " + site.site_name, r.bio, "/reviewers/" + r.slug},
+                    site);
+}
+
+std::string reviewers(const Views &views, const std::vector<Reviewer> &reviewers,
+                      const SiteCopy &site) {
+  Data page;
+  page.set("reviewer_list", reviewer_list(views, reviewers));
+  return views.page("reviewers", page,
+                    {"The reviewer panel · " + site.site_name,
+                     "The editorial personas behind every panel verdict.", "/reviewers"},
+                    site);
+}
+
+std::string message(const Views &views, const SiteCopy &site, const std::string &eyebrow,
+                    const std::string &heading, const std::string &text, const std::string &link,
+                    const std::string &link_label) {
+  Data page;
+  page.set("eyebrow", eyebrow);
+  page.set("heading", heading);
+  page.set("message", text);
+  page.set("link", link);
+  page.set("link_label", link_label);
+  return views.page("message", page, {heading + " · " + site.site_name, text, link}, site);
+}
+
+} // namespace verdict::pages

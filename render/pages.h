@@ -1,0 +1,42 @@
+// Pages as HTML: turns what the store returned into display-ready strings and booleans for
+// the templates (percentages, "3 votes", which button is pressed), then renders them. The
+// templates hold no logic; every decision about what to show is made here.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "domain/model.h"
+#include "render/views.h"
+
+namespace verdict::pages {
+
+struct HomeData {
+  SiteCopy site;
+  std::vector<ComparisonSummary> comparisons;
+  std::vector<Tool> tools;
+  std::vector<Reviewer> reviewers;
+};
+
+// `today` is YYYY-MM-DD; pricing checked more than 90 days before it is marked as possibly stale.
+std::string home(const Views &views, const HomeData &data);
+std::string comparison(const Views &views, const ComparisonDetail &detail, const SiteCopy &site,
+                       const std::string &today);
+std::string tool(const Views &views, const ToolDetail &detail, const SiteCopy &site,
+                 const std::string &today);
+std::string tools(const Views &views, const std::vector<Tool> &tools, const SiteCopy &site);
+std::string reviewer(const Views &views, const Reviewer &reviewer,
+                     const std::vector<Review> &reviews, const SiteCopy &site);
+std::string reviewers(const Views &views, const std::vector<Reviewer> &reviewers,
+                      const SiteCopy &site);
+// A short page with a heading, a sentence and one link: errors, thank-yous.
+std::string message(const Views &views, const SiteCopy &site, const std::string &eyebrow,
+                    const std::string &heading, const std::string &message,
+                    const std::string &link = "/", const std::string &link_label = "Back to the front page");
+
+// Display strings shared with tests and other renderers.
+std::string panel_summary(const ShipTally &panel);     // "75% · 3 of 4" or "—"
+std::string community_summary(const ShipTally &votes); // "67% · 3 votes" or "—"
+bool is_stale(const std::string &checked_on, const std::string &today);
+
+} // namespace verdict::pages

@@ -1,0 +1,86 @@
+#include "render/views.h"
+
+#include <stdexcept>
+
+#include "app/embedded.h"
+
+namespace verdict {
+
+namespace {
+
+std::string short_hash(std::string_view bytes) {
+  uint64_t hash = 1469598103934665603ULL; // FNV-1a
+  for (unsigned char c : bytes) hash = (hash ^ c) * 1099511628211ULL;
+  static const char digits[] = "0123456789abcdef";
+  std::string out;
+  for (int shift = 60; out.size() < 10; shift -= 4) out.push_back(digits[(hash >> shift) & 0xf]);
+  return out;
+}
+
+std::string content_type_of(std::string_view name) {
+  const auto ends_with = [&](std::string_view suffix) {
+    return name.size() >= suffix.size() && name.substr(name.size() - suffix.size()) == suffix;
+  };
+  if (ends_with(".css")) return "text/css; charset=utf-8";
+  if (ends_with(".svg")) return "image/svg+xml";
+  if (ends_with(".txt")) return "text/plain; charset=utf-8";
+  return "application/octet-stream";
+}
+
+} // namespace
+
+Views::Views() {
+  constexpr std::string_view views_dir = "views/", public_dir = "public/",
+                             suffix = ".mustache";
+  for (const auto &file : embedded_files()) {
+    if (file.path.substr(0, views_dir.size()) == views_dir) {
+      auto name = file.path.substr(views_dir.size());
+      name.remove_suffix(suffix.size());
+      kainjow::mustache::mustache parsed{std::string(file.bytes)};
+      if (!parsed.is_valid())
+        throw std::runtime_error("template " + std::string(file.path) + ": " +
+                                 parsed.error_message());
+      templates_.emplace(std::string(name), std::move(parsed));
+    } else if (file.path.substr(0, public_dir.size()) == public_dir) {
+      const auto name = std::string(file.path.substr(public_dir.size()));
+      const auto dot = name.rfind('.');
+      const auto hashed = "/static/" + name.substr(0, dot) + "." + short_hash(file.bytes) +
+                          name.substr(dot);
+      public_paths_.emplace(name, hashed);
+      assets_.emplace(hashed, StaticAsset{content_type_of(name), file.bytes});
+    }
+  }
+}
+
+std::string Views::fragment(std::string_view name, const Data &data) const {
+  const auto it = templates_.find(name);
+  if (it == templates_.end()) throw std::out_of_range("no template " + std::string(name));
+  return it->second.render(data);
+}
+
+std::string Views::page(std::string_view name, const Data &data, const PageMeta &meta,
+                        const SiteCopy &site) const {
+  Data layout;
+  layout.set("title", meta.title);
+  layout.set("description", meta.description);
+  layout.set("canonical", meta.canonical_path);
+  layout.set("site_name", site.site_name);
+  layout.set("site_tagline", site.site_tagline);
+  layout.set("stylesheet", public_path("style.css"));
+  layout.set("favicon", public_path("favicon.svg"));
+  layout.set("content", fragment(name, data));
+  return fragment("layout", layout);
+}
+
+std::string Views::public_path(std::string_view file) const {
+  const auto it = public_paths_.find(file);
+  if (it == public_paths_.end()) throw std::out_of_range("no public file " + std::string(file));
+  return it->second;
+}
+
+const StaticAsset *Views::asset_at(std::string_view url_path) const {
+  const auto it = assets_.find(url_path);
+  return it == assets_.end() ? nullptr : &it->second;
+}
+
+} // namespace verdict

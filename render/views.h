@@ -1,0 +1,56 @@
+// The templates in views/ and the static files in public/, both compiled into the binary.
+// Templates are parsed once at start-up, and a template that does not parse stops the server
+// from starting. One layout wraps every page through its single {{{content}}} slot; every other
+// value is escaped by mustache.
+#pragma once
+
+#include <kainjow/mustache.hpp>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "domain/model.h"
+
+namespace verdict {
+
+using Data = kainjow::mustache::data;
+
+struct PageMeta {
+  std::string title;
+  std::string description;
+  std::string canonical_path;
+};
+
+struct StaticAsset {
+  std::string content_type;
+  std::string_view bytes;
+};
+
+class Views {
+public:
+  Views(); // throws std::runtime_error naming the template that does not parse
+  Views(const Views &) = delete;
+  Views &operator=(const Views &) = delete;
+
+  // Renders views/<name>.mustache with `data`.
+  std::string fragment(std::string_view name, const Data &data) const;
+  // Renders views/<name>.mustache inside the layout.
+  std::string page(std::string_view name, const Data &data, const PageMeta &meta,
+                   const SiteCopy &site) const;
+
+  // Static files are served at content-hashed paths, e.g. /static/style.3f2a9c1e.css, so
+  // they can be cached forever; `public_path` maps "style.css" to that path.
+  std::string public_path(std::string_view file) const;
+  const StaticAsset *asset_at(std::string_view url_path) const;
+
+private:
+  // kainjow's render() is not const but does not modify a parsed template that uses no
+  // partials or lambdas (ours use neither), so concurrent renders are safe.
+  mutable std::map<std::string, kainjow::mustache::mustache, std::less<>> templates_;
+  std::map<std::string, std::string, std::less<>> public_paths_;
+  std::map<std::string, StaticAsset, std::less<>> assets_;
+};
+
+} // namespace verdict

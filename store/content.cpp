@@ -1,0 +1,133 @@
+// Content in and out as the JSON file format of domain/content.h. Import upserts by slug in
+// one transaction, so importing the same file twice changes nothing and a failure changes
+// nothing at all.
+#include "store/sqlite.h"
+#include "store/store.h"
+
+namespace verdict {
+
+namespace {
+
+int64_t id_of(sql::Db &db, const char *sql, const std::string &slug) {
+  auto stmt = db.cached(sql);
+  stmt.bind(":slug", slug);
+  if (!stmt.step()) throw NotFound("no such slug: " + slug);
+  return stmt.int64(0);
+}
+
+void bind_optional(sql::Stmt &stmt, const char *name, const std::string &value) {
+  if (value.empty())
+    stmt.bind_null(name);
+  else
+    stmt.bind(name, value);
+}
+
+} // namespace
+
+void Store::import_content(const Content &content) {
+  write([&](sql::Db &db) {
+    for (const auto &[key, value] : content.site) {
+      auto stmt = db.cached("INSERT INTO settings (key, value) VALUES (:key, :value) "
+                            "ON CONFLICT (key) DO UPDATE SET value = excluded.value "
+                            "WHERE value <> excluded.value");
+      stmt.bind(":key", key).bind(":value", value).run();
+    }
+    for (const auto &category : content.categories) {
+      auto stmt = db.cached("INSERT INTO categories (slug, name) VALUES (:slug, :name) "
+                            "ON CONFLICT (slug) DO UPDATE SET name = excluded.name "
+                            "WHERE name <> excluded.name");
+      stmt.bind(":slug", category.slug).bind(":name", category.name).run();
+    }
+    int64_t panel_order = 0;
+    for (const auto &reviewer : content.reviewers) {
+      auto stmt = db.cached(
+          "INSERT INTO reviewers (slug, name, lens, bio, panel_order) "
+          "VALUES (:slug, :name, :lens, :bio, :order) ON CONFLICT (slug) DO UPDATE SET "
+          "name = excluded.name, lens = excluded.lens, bio = excluded.bio, "
+          "panel_order = excluded.panel_order");
+      stmt.bind(":slug", reviewer.slug).bind(":name", reviewer.name).bind(":lens", reviewer.lens);
+      stmt.bind(":bio", reviewer.bio).bind(":order", ++panel_order).run();
+    }
+    for (const auto &tool : content.tools) {
+      auto stmt = db.cached(
+          "INSERT INTO tools (slug, name, category_id, tagline, description, entry, vendor, url, "
+          "pricing_notes, pricing_checked_on, pricing_source) VALUES (:slug, :name, "
+          "(SELECT id FROM categories WHERE slug = :category), :tagline, :description, :entry, "
+          ":vendor, :url, :pricing_notes, :checked, :source) ON CONFLICT (slug) DO UPDATE SET "
+          "name = excluded.name, category_id = excluded.category_id, tagline = excluded.tagline, "
+          "description = excluded.description, entry = excluded.entry, vendor = excluded.vendor, "
+          "url = excluded.url, pricing_notes = excluded.pricing_notes, "
+          "pricing_checked_on = excluded.pricing_checked_on, "
+          "pricing_source = excluded.pricing_source");
+      stmt.bind(":slug", tool.slug).bind(":name", tool.name).bind(":category", tool.category);
+      stmt.bind(":tagline", tool.tagline).bind(":description", tool.description);
+      stmt.bind(":entry", tool.entry).bind(":vendor", tool.vendor).bind(":url", tool.url);
+      stmt.bind(":pricing_notes", tool.pricing_notes).bind(":source", tool.pricing_source);
+      bind_optional(stmt, ":checked", tool.pricing_checked_on);
+      stmt.run();
+    }
+    for (const auto &review : content.reviews) {
+      auto stmt = db.cached(
+          "INSERT INTO reviews (tool_id, reviewer_id, verdict, quote) VALUES (:tool, :reviewer, "
+          ":verdict, :quote) ON CONFLICT (tool_id, reviewer_id) DO UPDATE SET "
+          "verdict = excluded.verdict, quote = excluded.quote "
+          "WHERE verdict <> excluded.verdict OR quote <> excluded.quote");
+      stmt.bind(":tool", id_of(db, "SELECT id FROM tools WHERE slug = :slug", review.tool));
+      stmt.bind(":reviewer",
+                id_of(db, "SELECT id FROM reviewers WHERE slug = :slug", review.reviewer));
+      stmt.bind(":verdict", review.verdict).bind(":quote", review.quote).run();
+    }
+    for (const auto &comparison : content.comparisons) {
+      const auto a = id_of(db, "SELECT id FROM tools WHERE slug = :slug", comparison.a);
+      const auto b = id_of(db, "SELECT id FROM tools WHERE slug = :slug", comparison.b);
+      // The pair is unique in either order; an import may flip the order the editor chose.
+      auto stmt = db.cached(
+          "INSERT INTO comparisons (tool_a_id, tool_b_id, published_on, intro) "
+          "VALUES (:a, :b, :published, :intro) "
+          "ON CONFLICT (min(tool_a_id, tool_b_id), max(tool_a_id, tool_b_id)) DO UPDATE SET "
+          "tool_a_id = excluded.tool_a_id, tool_b_id = excluded.tool_b_id, "
+          "published_on = excluded.published_on, intro = excluded.intro");
+      stmt.bind(":a", a).bind(":b", b).bind(":intro", comparison.intro);
+      bind_optional(stmt, ":published", comparison.published_on);
+      stmt.run();
+    }
+  });
+}
+
+Content Store::export_content() {
+  return read([](sql::Db &db) {
+    Content content;
+    auto site = db.cached("SELECT key, value FROM settings ORDER BY key");
+    while (site.step()) content.site[site.text(0)] = site.text(1);
+    auto categories = db.cached("SELECT slug, name FROM categories ORDER BY id");
+    while (categories.step()) content.categories.push_back({categories.text(0), categories.text(1)});
+    auto reviewers =
+        db.cached("SELECT slug, name, lens, bio FROM reviewers ORDER BY panel_order, id");
+    while (reviewers.step())
+      content.reviewers.push_back(
+          {reviewers.text(0), reviewers.text(1), reviewers.text(2), reviewers.text(3)});
+    auto tools = db.cached(
+        "SELECT t.slug, t.name, c.slug, t.tagline, t.description, t.entry, t.vendor, t.url, "
+        "t.pricing_notes, ifnull(t.pricing_checked_on, ''), t.pricing_source FROM tools t "
+        "JOIN categories c ON c.id = t.category_id ORDER BY t.id");
+    while (tools.step())
+      content.tools.push_back({tools.text(0), tools.text(1), tools.text(2), tools.text(3),
+                               tools.text(4), tools.text(5), tools.text(6), tools.text(7),
+                               tools.text(8), tools.text(9), tools.text(10)});
+    auto reviews = db.cached("SELECT t.slug, r.slug, v.verdict, v.quote FROM reviews v "
+                             "JOIN tools t ON t.id = v.tool_id "
+                             "JOIN reviewers r ON r.id = v.reviewer_id ORDER BY v.id");
+    while (reviews.step())
+      content.reviews.push_back(
+          {reviews.text(0), reviews.text(1), reviews.text(2), reviews.text(3)});
+    auto comparisons = db.cached(
+        "SELECT a.slug, b.slug, ifnull(c.published_on, ''), c.intro FROM comparisons c "
+        "JOIN tools a ON a.id = c.tool_a_id JOIN tools b ON b.id = c.tool_b_id ORDER BY c.id");
+    while (comparisons.step())
+      content.comparisons.push_back({comparisons.text(0), comparisons.text(1),
+                                     comparisons.text(2), comparisons.text(3)});
+    return content;
+  });
+}
+
+} // namespace verdict

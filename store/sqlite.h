@@ -1,0 +1,110 @@
+// A small, explicit RAII layer over the SQLite C API (in the spirit of SQLiteCpp and Fossil's
+// db.c): a connection, move-only statements with named binds that throw on a typo, and a
+// transaction that rolls back unless committed. Only store/ includes this file.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace verdict::sql {
+
+struct Error : std::runtime_error {
+  int code;
+  Error(int code_, const std::string &message) : std::runtime_error(message), code(code_) {}
+  bool is_constraint() const { return (code & 0xff) == SQLITE_CONSTRAINT; }
+};
+
+class Stmt {
+public:
+  Stmt(sqlite3 *db, sqlite3_stmt *stmt, bool owned) : db_(db), stmt_(stmt), owned_(owned) {}
+  Stmt(Stmt &&other) noexcept;
+  Stmt(const Stmt &) = delete;
+  Stmt &operator=(const Stmt &) = delete;
+  Stmt &operator=(Stmt &&) = delete;
+  ~Stmt();
+
+  Stmt &bind(const char *name, int64_t value);
+  Stmt &bind(const char *name, std::string_view value);
+  Stmt &bind(const char *name, const char *value) { return bind(name, std::string_view(value)); }
+  Stmt &bind(const char *name, const std::string &value) {
+    return bind(name, std::string_view(value));
+  }
+  Stmt &bind_null(const char *name);
+
+  // Advances one row: true while a row is available, false when done. Throws on error.
+  bool step();
+  // Runs a statement that returns no rows.
+  void run();
+
+  int64_t int64(int column) const;
+  std::string text(int column) const;
+  bool is_null(int column) const;
+
+private:
+  int index_of(const char *name) const;
+
+  sqlite3 *db_;
+  sqlite3_stmt *stmt_;
+  bool owned_; // owned statements are finalized; cached ones are reset for reuse
+};
+
+class Db {
+public:
+  // Opens (creating if needed) the database at `path`; accepts SQLite URIs.
+  explicit Db(const std::string &path, bool read_only = false);
+  Db(const Db &) = delete;
+  Db &operator=(const Db &) = delete;
+  ~Db();
+
+  // A statement prepared once per connection and reused; `sql` must be a string literal
+  // (its address is the cache key).
+  Stmt cached(const char *sql);
+  // A one-off statement.
+  Stmt prepare(std::string_view sql);
+  // Runs one or more statements without results (schema, pragmas).
+  void exec(const std::string &sql);
+
+  int64_t changes() const { return sqlite3_changes64(db_); }
+  int64_t last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
+  sqlite3 *handle() { return db_; }
+
+private:
+  sqlite3 *db_ = nullptr;
+  std::unordered_map<const char *, sqlite3_stmt *> cache_;
+};
+
+// BEGIN IMMEDIATE ... COMMIT; rolls back in the destructor unless commit() ran.
+class Transaction {
+public:
+  explicit Transaction(Db &db);
+  Transaction(const Transaction &) = delete;
+  Transaction &operator=(const Transaction &) = delete;
+  ~Transaction();
+  void commit();
+
+private:
+  Db &db_;
+  bool done_ = false;
+};
+
+// A named savepoint: lets one write in a batch fail without undoing the others.
+class Savepoint {
+public:
+  explicit Savepoint(Db &db);
+  Savepoint(const Savepoint &) = delete;
+  Savepoint &operator=(const Savepoint &) = delete;
+  ~Savepoint();
+  void release();
+
+private:
+  Db &db_;
+  bool done_ = false;
+};
+
+} // namespace verdict::sql

@@ -1,0 +1,117 @@
+// The store: every read and write of Verdict's data, and the only way to the database.
+// Reads run on a pool of read-only connections; every write goes through one writer thread
+// that commits waiting writes together (group commit) in WAL mode with synchronous=FULL, so a
+// write that returned has reached the disk.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "domain/content.h"
+#include "domain/model.h"
+
+namespace verdict {
+
+namespace sql {
+class Db;
+}
+
+// Thrown by a write that names something that does not exist (an unknown tool id, say).
+struct NotFound : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Store {
+public:
+  // Opens the database at `path`, creating it from the embedded schema or upgrading it as
+  // needed. ":memory:" gives a private in-memory database (for tests).
+  explicit Store(const std::string &path);
+  ~Store();
+  Store(const Store &) = delete;
+  Store &operator=(const Store &) = delete;
+
+  // Increases after every committed write; caches of rendered pages key on it.
+  uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
+  bool has_content();
+  int schema_version();
+
+  // Site copy (store/site.cpp)
+  SiteCopy site_copy();
+
+  // Tools and reviews (store/tools.cpp)
+  std::optional<Tool> tool_by_slug(std::string_view slug);
+  std::vector<Tool> tools_by_name();
+  std::vector<Review> reviews_of_tool(int64_t tool_id);
+
+  // Reviewers (store/reviewers.cpp)
+  std::vector<Reviewer> reviewers();
+  std::optional<Reviewer> reviewer_by_slug(std::string_view slug);
+  std::vector<Review> reviews_by_reviewer(int64_t reviewer_id);
+
+  // Comparisons (store/comparisons.cpp)
+  struct PairRecord {
+    int64_t a_id = 0, b_id = 0; // in the editor's order
+    std::string published_on;
+    std::string intro;
+  };
+  std::optional<PairRecord> comparison_of_pair(int64_t x, int64_t y);
+  std::vector<ComparisonSummary> published_comparisons(int limit);
+  std::vector<ComparisonSummary> comparisons_with_tool(int64_t tool_id);
+  // Reads a pair page for `pair_slug` ("<a>-vs-<b>", where either slug may contain "-vs-");
+  // empty when the slug names no two distinct tools. `voter` may be empty.
+  std::optional<ComparisonDetail> comparison_detail(std::string_view pair_slug,
+                                                    std::string_view voter);
+  std::optional<ToolDetail> tool_detail(std::string_view slug, std::string_view voter);
+
+  // Votes (store/votes.cpp)
+  PairTally pair_tally(int64_t a_id, int64_t b_id);
+  VoterChoices voter_choices(std::string_view voter, int64_t a_id, int64_t b_id);
+  std::optional<Verdict> tool_vote_of(std::string_view voter, int64_t tool_id);
+  // Records, changes (same voter, same tool) or, with no verdict, withdraws a vote.
+  void cast_tool_vote(std::string_view voter, int64_t tool_id, std::optional<Verdict> verdict);
+  // Records, changes or withdraws (no pick) a head-to-head pick; `pick` is a or b.
+  void cast_pair_vote(std::string_view voter, int64_t a_id, int64_t b_id,
+                      std::optional<int64_t> pick);
+
+  // Subscribers (store/subscribers.cpp)
+  // Adds the address; one already on the list is left as it is.
+  void add_subscriber(std::string_view email);
+  int64_t subscriber_count();
+
+  // Content as a file (store/content.cpp)
+  void import_content(const Content &content);
+  Content export_content();
+
+  // Runs `query` on a pooled read-only connection (store/ only).
+  template <class F> auto read(F &&query) {
+    auto lease = lease_reader();
+    return query(*lease);
+  }
+  // Runs `change` inside the writer's next transaction; returns once it is durable and
+  // rethrows whatever `change` threw (then nothing of it was written).
+  void write(std::function<void(sql::Db &)> change);
+
+private:
+  struct ReaderPool;
+  struct Writer;
+  struct ReaderLease {
+    ReaderPool *pool;
+    std::unique_ptr<sql::Db> db;
+    ~ReaderLease();
+    sql::Db &operator*() { return *db; }
+  };
+  ReaderLease lease_reader();
+
+  std::string path_;
+  std::atomic<uint64_t> generation_{0};
+  std::unique_ptr<ReaderPool> readers_;
+  std::unique_ptr<Writer> writer_;
+};
+
+} // namespace verdict

@@ -1,0 +1,84 @@
+// Tools and their reviews.
+#include "store/queries.h"
+#include "store/sqlite.h"
+#include "store/store.h"
+
+namespace verdict {
+
+namespace {
+
+#define TOOL_COLUMNS                                                                               \
+  "t.id, t.slug, t.name, c.slug, c.name, t.tagline, t.description, t.entry, t.vendor, t.url, "     \
+  "t.pricing_notes, ifnull(t.pricing_checked_on, ''), t.pricing_source, t.panel_ships, "           \
+  "t.panel_reviews, t.community_ships, t.community_votes "                                         \
+  "FROM tools t JOIN categories c ON c.id = t.category_id "
+
+Tool tool_from_row(const sql::Stmt &row) {
+  Tool tool;
+  tool.id = row.int64(0);
+  tool.slug = row.text(1);
+  tool.name = row.text(2);
+  tool.category = {row.text(3), row.text(4)};
+  tool.tagline = row.text(5);
+  tool.description = row.text(6);
+  tool.entry = row.text(7);
+  tool.vendor = row.text(8);
+  tool.url = row.text(9);
+  tool.pricing_notes = row.text(10);
+  tool.pricing_checked_on = row.text(11);
+  tool.pricing_source = row.text(12);
+  tool.panel = {row.int64(13), row.int64(14)};
+  tool.community = {row.int64(15), row.int64(16)};
+  return tool;
+}
+
+} // namespace
+
+std::optional<Tool> queries::tool_by_slug(sql::Db &db, std::string_view slug) {
+  auto stmt = db.cached("SELECT " TOOL_COLUMNS "WHERE t.slug = :slug");
+  stmt.bind(":slug", slug);
+  if (!stmt.step()) return std::nullopt;
+  return tool_from_row(stmt);
+}
+
+std::vector<Review> queries::reviews_of_tool(sql::Db &db, int64_t tool_id) {
+  auto stmt = db.cached("SELECT t.slug, t.name, r.slug, r.name, r.lens, v.verdict, v.quote "
+                        "FROM reviews v JOIN reviewers r ON r.id = v.reviewer_id "
+                        "JOIN tools t ON t.id = v.tool_id "
+                        "WHERE v.tool_id = :tool ORDER BY r.panel_order, r.id");
+  stmt.bind(":tool", tool_id);
+  std::vector<Review> reviews;
+  while (stmt.step())
+    reviews.push_back({stmt.text(0), stmt.text(1), stmt.text(2), stmt.text(3), stmt.text(4),
+                       stmt.text(5) == "ship" ? Verdict::ship : Verdict::skip, stmt.text(6)});
+  return reviews;
+}
+
+std::optional<Tool> Store::tool_by_slug(std::string_view slug) {
+  return read([&](sql::Db &db) { return queries::tool_by_slug(db, slug); });
+}
+
+std::vector<Tool> Store::tools_by_name() {
+  return read([&](sql::Db &db) {
+    auto stmt = db.cached("SELECT " TOOL_COLUMNS "ORDER BY t.name, t.slug");
+    std::vector<Tool> tools;
+    while (stmt.step()) tools.push_back(tool_from_row(stmt));
+    return tools;
+  });
+}
+
+std::vector<Review> Store::reviews_of_tool(int64_t tool_id) {
+  return read([&](sql::Db &db) { return queries::reviews_of_tool(db, tool_id); });
+}
+
+std::optional<ToolDetail> Store::tool_detail(std::string_view slug, std::string_view voter) {
+  auto tool = tool_by_slug(slug);
+  if (!tool) return std::nullopt;
+  ToolDetail detail{*tool, reviews_of_tool(tool->id), comparisons_with_tool(tool->id),
+                    voter.empty() ? std::nullopt : tool_vote_of(voter, tool->id), {}};
+  for (auto &other : tools_by_name())
+    if (other.id != tool->id) detail.others.push_back(std::move(other));
+  return detail;
+}
+
+} // namespace verdict
