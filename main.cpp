@@ -27,7 +27,8 @@ int run_import(const Options &options) {
   text << file.rdbuf();
   const auto parsed = parse_content(text.str());
   if (!parsed.errors.empty()) {
-    for (const auto &error : parsed.errors) std::cerr << options.files[0] << ": " << error << "\n";
+    for (const auto &error : parsed.errors)
+      std::cerr << options.files[0] << ": " << error << "\n";
     std::cerr << "verdict: nothing imported (" << parsed.errors.size() << " errors)\n";
     return 1;
   }
@@ -66,7 +67,8 @@ int run(const Options &options) {
   }
   if (options.command == "check") {
     const auto problems = check_database(options.db);
-    for (const auto &problem : problems) std::cerr << "verdict check: " << problem << "\n";
+    for (const auto &problem : problems)
+      std::cerr << "verdict check: " << problem << "\n";
     if (problems.empty()) std::cout << "ok\n";
     return problems.empty() ? 0 : 1;
   }

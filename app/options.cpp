@@ -27,7 +27,8 @@ std::string usage() {
          "       verdict export --db PATH [FILE]  write all content as JSON\n"
          "       verdict --help | --version\n"
          "\n"
-         "Defaults: --db ./verdict.db --port 8080 --bind 127.0.0.1 --threads 64\n"
+         "--port 0 picks a free port and prints it.\nDefaults: --db ./verdict.db --port 8080 "
+         "--bind 127.0.0.1 --threads 64\n"
          "Environment (used when the flag is absent): VERDICT_DB, VERDICT_PORT, VERDICT_BIND,\n"
          "VERDICT_THREADS. A database that does not exist is created with the bundled content.\n";
 }
@@ -37,15 +38,14 @@ Options parse_options(const std::vector<std::string> &args,
   Options options;
   if (const char *db = getenv("VERDICT_DB")) options.db = db;
   if (const char *bind = getenv("VERDICT_BIND")) options.bind = bind;
-  if (const char *port = getenv("VERDICT_PORT"); port && !parse_int(port, 1, 65535, options.port))
-    options.error = "VERDICT_PORT must be a port number (1-65535)";
+  if (const char *port = getenv("VERDICT_PORT"); port && !parse_int(port, 0, 65535, options.port))
+    options.error = "VERDICT_PORT must be a port number (0-65535; 0 picks a free one)";
   if (const char *threads = getenv("VERDICT_THREADS");
       threads && !parse_int(threads, 1, 4096, options.threads))
     options.error = "VERDICT_THREADS must be a number from 1 to 4096";
 
   size_t i = 0;
-  static const std::vector<std::string> commands = {"serve", "backup", "check", "import",
-                                                    "export"};
+  static const std::vector<std::string> commands = {"serve", "backup", "check", "import", "export"};
   if (!args.empty() && std::find(commands.begin(), commands.end(), args[0]) != commands.end())
     options.command = args[i++];
 
@@ -69,8 +69,8 @@ Options parse_options(const std::vector<std::string> &args,
     } else if (arg == "--bind") {
       if (auto v = value("--bind")) options.bind = *v;
     } else if (arg == "--port") {
-      if (auto v = value("--port"); v && !parse_int(*v, 1, 65535, options.port))
-        options.error = "--port must be a port number (1-65535)";
+      if (auto v = value("--port"); v && !parse_int(*v, 0, 65535, options.port))
+        options.error = "--port must be a port number (0-65535; 0 picks a free one)";
     } else if (arg == "--threads") {
       if (auto v = value("--threads"); v && !parse_int(*v, 1, 4096, options.threads))
         options.error = "--threads must be a number from 1 to 4096";

@@ -62,7 +62,10 @@ int serve(const Options &options) {
       std::cerr << req.remote_addr << " " << req.method << " " << path << " " << res.status << "\n";
     });
   }
-  if (!server.bind_to_port(options.bind, options.port)) {
+  const int port = options.port == 0
+                       ? server.bind_to_any_port(options.bind)
+                       : (server.bind_to_port(options.bind, options.port) ? options.port : -1);
+  if (port <= 0) {
     std::cerr << "verdict: cannot listen on " << options.bind << ":" << options.port << "\n";
     return 1;
   }
@@ -71,7 +74,7 @@ int serve(const Options &options) {
     sigwait(&signals, &received);
     server.stop();
   });
-  std::cerr << "Verdict is serving http://" << options.bind << ":" << options.port << "/ from "
+  std::cerr << "Verdict is serving http://" << options.bind << ":" << port << "/ from "
             << options.db << "\n";
   server.listen_after_bind();
   // listen_after_bind returns once stop() ran and every worker finished its request.

@@ -27,7 +27,8 @@ bool is_date(const std::string &s) {
 
 std::string joined(const std::vector<std::string> &items) {
   std::string out;
-  for (const auto &item : items) out += (out.empty() ? "" : ", ") + item;
+  for (const auto &item : items)
+    out += (out.empty() ? "" : ", ") + item;
   return out;
 }
 
@@ -114,14 +115,15 @@ ContentParse parse_content(std::string_view json_text) {
   if (!root.is_object()) return {{}, {"file: must be a JSON object"}};
 
   for (const auto &[key, value] : root.items()) {
-    static const std::set<std::string> known = {"site",    "categories", "reviewers",
-                                                "tools",   "reviews",    "comparisons"};
+    static const std::set<std::string> known = {"site",  "categories", "reviewers",
+                                                "tools", "reviews",    "comparisons"};
     if (!known.count(key)) errors.push_back(key + ": unknown field");
   }
 
   if (root.contains("site")) {
     FieldReader site(root["site"], "site", errors);
-    for (const auto &key : kSiteCopyKeys) content.site[key] = site.text(key.c_str(), false);
+    for (const auto &key : kSiteCopyKeys)
+      content.site[key] = site.text(key.c_str(), false);
     site.reject_unknown();
   }
 
@@ -213,10 +215,12 @@ ContentParse parse_content(std::string_view json_text) {
 std::string content_to_json(const Content &content) {
   nlohmann::ordered_json root = nlohmann::ordered_json::object();
   nlohmann::ordered_json site = nlohmann::ordered_json::object();
-  for (const auto &[key, value] : content.site) site[key] = value;
+  for (const auto &[key, value] : content.site)
+    site[key] = value;
   root["site"] = site;
   auto &categories = root["categories"] = nlohmann::ordered_json::array();
-  for (const auto &c : content.categories) categories.push_back({{"slug", c.slug}, {"name", c.name}});
+  for (const auto &c : content.categories)
+    categories.push_back({{"slug", c.slug}, {"name", c.name}});
   auto &reviewers = root["reviewers"] = nlohmann::ordered_json::array();
   for (const auto &r : content.reviewers)
     reviewers.push_back({{"slug", r.slug}, {"name", r.name}, {"lens", r.lens}, {"bio", r.bio}});

@@ -103,7 +103,7 @@ namespace verdict {
 
 // Everything a comparison page shows, read in one go.
 struct ComparisonDetail {
-  Comparison comparison; // a and b in the order the URL named them
+  Comparison comparison;       // a and b in the order the URL named them
   bool canonical_order = true; // false when the page's address is the other order
   std::vector<Review> reviews_a;
   std::vector<Review> reviews_b;

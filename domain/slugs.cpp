@@ -3,8 +3,7 @@
 namespace verdict {
 
 bool is_valid_slug(std::string_view slug) {
-  if (slug.empty() || slug.size() > 120 || slug.front() == '-' || slug.back() == '-')
-    return false;
+  if (slug.empty() || slug.size() > 120 || slug.front() == '-' || slug.back() == '-') return false;
   char previous = 0;
   for (char c : slug) {
     const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');

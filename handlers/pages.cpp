@@ -1,8 +1,8 @@
 // The GET pages of the site.
+#include "render/pages.h"
 #include "domain/slugs.h"
 #include "handlers/handlers.h"
 #include "handlers/responses.h"
-#include "render/pages.h"
 
 namespace verdict::handlers {
 
@@ -25,8 +25,9 @@ void show_home(App &app, const Request &, Response &res) {
 void show_comparison(App &app, const Request &req, Response &res, std::string_view pair) {
   const auto detail = app.store.comparison_detail(pair, voter_of(req));
   if (!detail)
-    return page_not_found(app, res, "There is no comparison at this address: it does not name "
-                                    "two different tools of this site.");
+    return page_not_found(app, res,
+                          "There is no comparison at this address: it does not name "
+                          "two different tools of this site.");
   const auto &c = detail->comparison;
   if (!detail->canonical_order)
     return moved_permanently(res, "/compare/" + pair_slug(c.b.slug, c.a.slug));
@@ -92,8 +93,9 @@ void show_static(App &app, const Request &req, Response &res) {
 
 // Any other address.
 void show_not_found(App &app, const Request &, Response &res) {
-  page_not_found(app, res, "Nothing lives at this address. The comparisons, tools and reviewers "
-                           "are linked from the front page.");
+  page_not_found(app, res,
+                 "Nothing lives at this address. The comparisons, tools and reviewers "
+                 "are linked from the front page.");
 }
 
 } // namespace verdict::handlers

@@ -21,7 +21,11 @@ bool is_valid_utf8(std::string_view s) {
   size_t i = 0;
   while (i < s.size()) {
     const auto c = static_cast<unsigned char>(s[i]);
-    size_t length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    size_t length = c < 0x80           ? 1
+                    : (c >> 5) == 0x6  ? 2
+                    : (c >> 4) == 0xe  ? 3
+                    : (c >> 3) == 0x1e ? 4
+                                       : 0;
     if (length == 0 || i + length > s.size()) return false;
     for (size_t k = 1; k < length; ++k)
       if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return false;
@@ -96,9 +100,9 @@ std::string voter_from_cookie(std::string_view header) {
     if (at != 0 && header[at - 1] != ' ' && header[at - 1] != ';') continue;
     const auto value = header.substr(at + key.size(), 32);
     const bool whole = header.size() == at + key.size() + 32 || header[at + key.size() + 32] == ';';
-    if (value.size() == 32 && whole &&
-        std::all_of(value.begin(), value.end(),
-                    [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }))
+    if (value.size() == 32 && whole && std::all_of(value.begin(), value.end(), [](char c) {
+          return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+        }))
       return std::string(value);
   }
   return {};

@@ -42,8 +42,8 @@ std::string voter_for_write(const httplib::Request &req, httplib::Response &res)
   auto voter = voter_of(req);
   if (!voter.empty()) return voter;
   voter = new_voter_id();
-  res.set_header("Set-Cookie", "verdict_voter=" + voter +
-                                   "; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax");
+  res.set_header("Set-Cookie",
+                 "verdict_voter=" + voter + "; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax");
   return voter;
 }
 

@@ -22,8 +22,8 @@ constexpr const char *kPersonalCaching = "private, no-cache";
 void answer_not_modified_if_matching(const Request &req, Response &res, const std::string &etag) {
   res.set_header("ETag", etag);
   const auto wanted = req.get_header_value("If-None-Match");
-  if (!wanted.empty() && (wanted == etag || wanted == "*" ||
-                          wanted.find(etag) != std::string::npos)) {
+  if (!wanted.empty() &&
+      (wanted == etag || wanted == "*" || wanted.find(etag) != std::string::npos)) {
     res.status = 304;
     res.body.clear();
   }
@@ -80,9 +80,8 @@ httplib::Server::Handler slug_page(App &app, SlugPage handler) {
 
 // Writes are refused unless they come from this site's own pages.
 bool refuse_cross_site(App &app, const Request &req, Response &res) {
-  if (is_same_origin_request(req.get_header_value("Sec-Fetch-Site"),
-                             req.get_header_value("Origin"), req.get_header_value("Referer"),
-                             req.get_header_value("Host")))
+  if (is_same_origin_request(req.get_header_value("Sec-Fetch-Site"), req.get_header_value("Origin"),
+                             req.get_header_value("Referer"), req.get_header_value("Host")))
     return false;
   send_error(app, res, 403, "Cross-site request refused",
              "This form can only be sent from a page of this site.");
@@ -110,9 +109,8 @@ void install_routes(httplib::Server &server, App &app) {
   constexpr const char *slug = "([a-z0-9-]{1,260})";
 
   server.Get("/", page(app, show_home));
-  server.Get("/compare", [&app](const Request &req, Response &res) {
-    pick_comparison(app, req, res);
-  });
+  server.Get("/compare",
+             [&app](const Request &req, Response &res) { pick_comparison(app, req, res); });
   server.Get(std::string("/compare/") + slug, slug_page(app, show_comparison));
   server.Post(std::string("/compare/") + slug + "/vote", slug_write(app, vote_on_pair));
   server.Get("/tools", page(app, show_tools));
@@ -123,9 +121,8 @@ void install_routes(httplib::Server &server, App &app) {
   server.Post("/subscribe", write(app, subscribe));
   server.Get("/subscribed", page(app, show_subscribed));
   server.Get("/healthz", [&app](const Request &req, Response &res) { show_health(app, req, res); });
-  server.Get("/static/[^/]+", [&app](const Request &req, Response &res) {
-    show_static(app, req, res);
-  });
+  server.Get("/static/[^/]+",
+             [&app](const Request &req, Response &res) { show_static(app, req, res); });
 
   server.set_default_headers({
       {"Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:; "
@@ -157,8 +154,9 @@ void install_routes(httplib::Server &server, App &app) {
     res.headers.clear();
     res.status = 500;
     try {
-      send_error(app, res, 500, "Something went wrong",
-                 "The server could not finish this request. Nothing was changed; please try again.");
+      send_error(
+          app, res, 500, "Something went wrong",
+          "The server could not finish this request. Nothing was changed; please try again.");
     } catch (...) {
       res.set_content("Internal error\n", "text/plain; charset=utf-8");
     }

@@ -57,8 +57,8 @@ void vote_on_pair(App &app, const Request &req, Response &res, std::string_view 
   std::optional<int64_t> picked;
   if (pick != "withdraw") picked = pick == "a" ? c.a.id : c.b.id;
   app.store.cast_pair_vote(voter_for_write(req, res), c.a.id, c.b.id, picked);
-  const auto canonical = detail->canonical_order ? pair_slug(c.a.slug, c.b.slug)
-                                                 : pair_slug(c.b.slug, c.a.slug);
+  const auto canonical =
+      detail->canonical_order ? pair_slug(c.a.slug, c.b.slug) : pair_slug(c.b.slug, c.a.slug);
   see_other(res, "/compare/" + canonical + "#community");
 }
 
@@ -69,8 +69,9 @@ void subscribe(App &app, const Request &req, Response &res) {
   if (!form.ok()) return bad_request(app, res, form.error);
   const auto email = form.fields.count("email") ? form.fields.at("email") : "";
   if (!is_valid_email(email))
-    return bad_request(app, res, "That email address does not look right: it needs one @ and a "
-                                 "domain such as example.com.");
+    return bad_request(app, res,
+                       "That email address does not look right: it needs one @ and a "
+                       "domain such as example.com.");
   app.store.add_subscriber(email);
   see_other(res, "/subscribed");
 }

@@ -17,10 +17,16 @@ void set_if(Data &data, const std::string &key, const std::string &value) {
   if (!value.empty()) data.set(key, value);
 }
 
-Data bool_data(bool value) { return value ? Data::type::bool_true : Data::type::bool_false; }
+Data bool_data(bool value) {
+  return value ? Data::type::bool_true : Data::type::bool_false;
+}
 
-const char *verdict_label(Verdict v) { return v == Verdict::ship ? "Ship" : "Skip"; }
-const char *verdict_class(Verdict v) { return v == Verdict::ship ? "ship" : "skip"; }
+const char *verdict_label(Verdict v) {
+  return v == Verdict::ship ? "Ship" : "Skip";
+}
+const char *verdict_class(Verdict v) {
+  return v == Verdict::ship ? "ship" : "skip";
+}
 
 std::string percent_text(int64_t part, int64_t total) {
   return std::to_string(whole_percent(part, total)) + "%";
@@ -47,7 +53,9 @@ int64_t day_number(const std::string &date) {
                          static_cast<unsigned>(std::stoi(date.substr(8, 2))));
 }
 
-std::string title_of(const std::string &a, const std::string &b) { return a + " vs " + b; }
+std::string title_of(const std::string &a, const std::string &b) {
+  return a + " vs " + b;
+}
 
 Data comparison_items(const std::vector<ComparisonSummary> &comparisons) {
   Data items{list{}};
@@ -120,8 +128,7 @@ std::string tool_card(const Views &views, const Tool &t, const char *side,
   card.set("description", t.description);
   card.set("entry", t.entry);
   card.set("panel_percent", t.panel.total ? percent_text(t.panel.ships, t.panel.total) : "—");
-  card.set("panel_basis", std::to_string(t.panel.ships) + " of " +
-                              count_phrase(t.panel.total, "review", "reviews"));
+  card.set("panel_basis", std::to_string(t.panel.ships) + " of " + std::to_string(t.panel.total));
   if (t.community.total == 0) {
     card.set("community_percent", "—");
     card.set("community_basis", "");
@@ -133,7 +140,8 @@ std::string tool_card(const Views &views, const Tool &t, const char *side,
   card.set("back", back);
   card.set("ship_pressed", voter_verdict == Verdict::ship ? "true" : "false");
   card.set("skip_pressed", voter_verdict == Verdict::skip ? "true" : "false");
-  if (voter_verdict) card.set("voted_label", std::string("you voted ") + verdict_label(*voter_verdict));
+  if (voter_verdict)
+    card.set("voted_label", std::string("you voted ") + verdict_label(*voter_verdict));
   return views.fragment("tool_card", card);
 }
 
@@ -208,7 +216,8 @@ std::string home(const Views &views, const HomeData &data) {
   page.set("tool_table", tool_table(views, data.tools));
   page.set("reviewer_list", reviewer_list(views, data.reviewers));
   page.set("newsletter", newsletter(views, data.site));
-  return views.page("home", page, {data.site.site_name + " — AI tool comparisons", data.site.site_tagline, "/"},
+  return views.page("home", page,
+                    {data.site.site_name + " — AI tool comparisons", data.site.site_tagline, "/"},
                     data.site);
 }
 
@@ -288,7 +297,8 @@ std::string tool(const Views &views, const ToolDetail &detail, const SiteCopy &s
   set_if(page, "vendor", t.vendor);
   set_if(page, "url", t.url);
   Data reviews{list{}};
-  for (const auto &r : detail.reviews) reviews.push_back(review_item(r, "a"));
+  for (const auto &r : detail.reviews)
+    reviews.push_back(review_item(r, "a"));
   page.set("reviews", reviews);
   page.set("has_comparisons", bool_data(!detail.comparisons.empty()));
   page.set("comparisons", comparison_items(detail.comparisons));
@@ -300,18 +310,18 @@ std::string tool(const Views &views, const ToolDetail &detail, const SiteCopy &s
     others.push_back(option);
   }
   page.set("others", others);
-  return views.page("tool", page,
-                    {t.name + " — " + t.tagline + " · " + site.site_name, t.description,
-                     "/tools/" + t.slug},
-                    site);
+  return views.page(
+      "tool", page,
+      {t.name + " — " + t.tagline + " · " + site.site_name, t.description, "/tools/" + t.slug},
+      site);
 }
 
 std::string tools(const Views &views, const std::vector<Tool> &tools, const SiteCopy &site) {
   Data page;
   page.set("tool_table", tool_table(views, tools));
-  return views.page("tools", page,
-                    {"Tools · " + site.site_name, "Every AI tool the panel has reviewed.", "/tools"},
-                    site);
+  return views.page(
+      "tools", page,
+      {"Tools · " + site.site_name, "Every AI tool the panel has reviewed.", "/tools"}, site);
 }
 
 std::string reviewer(const Views &views, const Reviewer &r, const std::vector<Review> &reviews,
@@ -322,11 +332,12 @@ std::string reviewer(const Views &views, const Reviewer &r, const std::vector<Re
   page.set("bio", r.bio);
   page.set("ship_rate", ship_rate_text(r));
   Data items{list{}};
-  for (const auto &review : reviews) items.push_back(review_item(review, "a"));
+  for (const auto &review : reviews)
+    items.push_back(review_item(review, "a"));
   page.set("reviews", items);
-  return views.page("reviewer", page,
-                    {r.name + ", " + r.lens + " · " + site.site_name, r.bio, "/reviewers/" + r.slug},
-                    site);
+  return views.page(
+      "reviewer", page,
+      {r.name + ", " + r.lens + " · " + site.site_name, r.bio, "/reviewers/" + r.slug}, site);
 }
 
 std::string reviewers(const Views &views, const std::vector<Reviewer> &reviewers,

@@ -32,7 +32,8 @@ std::string reviewers(const Views &views, const std::vector<Reviewer> &reviewers
 // A short page with a heading, a sentence and one link: errors, thank-yous.
 std::string message(const Views &views, const SiteCopy &site, const std::string &eyebrow,
                     const std::string &heading, const std::string &message,
-                    const std::string &link = "/", const std::string &link_label = "Back to the front page");
+                    const std::string &link = "/",
+                    const std::string &link_label = "Back to the front page");
 
 // Display strings shared with tests and other renderers.
 std::string panel_summary(const ShipTally &panel);     // "75% · 3 of 4" or "—"

@@ -10,10 +10,12 @@ namespace {
 
 std::string short_hash(std::string_view bytes) {
   uint64_t hash = 1469598103934665603ULL; // FNV-1a
-  for (unsigned char c : bytes) hash = (hash ^ c) * 1099511628211ULL;
+  for (unsigned char c : bytes)
+    hash = (hash ^ c) * 1099511628211ULL;
   static const char digits[] = "0123456789abcdef";
   std::string out;
-  for (int shift = 60; out.size() < 10; shift -= 4) out.push_back(digits[(hash >> shift) & 0xf]);
+  for (int shift = 60; out.size() < 10; shift -= 4)
+    out.push_back(digits[(hash >> shift) & 0xf]);
   return out;
 }
 
@@ -30,8 +32,7 @@ std::string content_type_of(std::string_view name) {
 } // namespace
 
 Views::Views() {
-  constexpr std::string_view views_dir = "views/", public_dir = "public/",
-                             suffix = ".mustache";
+  constexpr std::string_view views_dir = "views/", public_dir = "public/", suffix = ".mustache";
   for (const auto &file : embedded_files()) {
     if (file.path.substr(0, views_dir.size()) == views_dir) {
       auto name = file.path.substr(views_dir.size());
@@ -44,8 +45,8 @@ Views::Views() {
     } else if (file.path.substr(0, public_dir.size()) == public_dir) {
       const auto name = std::string(file.path.substr(public_dir.size()));
       const auto dot = name.rfind('.');
-      const auto hashed = "/static/" + name.substr(0, dot) + "." + short_hash(file.bytes) +
-                          name.substr(dot);
+      const auto hashed =
+          "/static/" + name.substr(0, dot) + "." + short_hash(file.bytes) + name.substr(dot);
       public_paths_.emplace(name, hashed);
       assets_.emplace(hashed, StaticAsset{content_type_of(name), file.bytes});
     }

@@ -40,11 +40,11 @@ void Store::import_content(const Content &content) {
     }
     int64_t panel_order = 0;
     for (const auto &reviewer : content.reviewers) {
-      auto stmt = db.cached(
-          "INSERT INTO reviewers (slug, name, lens, bio, panel_order) "
-          "VALUES (:slug, :name, :lens, :bio, :order) ON CONFLICT (slug) DO UPDATE SET "
-          "name = excluded.name, lens = excluded.lens, bio = excluded.bio, "
-          "panel_order = excluded.panel_order");
+      auto stmt =
+          db.cached("INSERT INTO reviewers (slug, name, lens, bio, panel_order) "
+                    "VALUES (:slug, :name, :lens, :bio, :order) ON CONFLICT (slug) DO UPDATE SET "
+                    "name = excluded.name, lens = excluded.lens, bio = excluded.bio, "
+                    "panel_order = excluded.panel_order");
       stmt.bind(":slug", reviewer.slug).bind(":name", reviewer.name).bind(":lens", reviewer.lens);
       stmt.bind(":bio", reviewer.bio).bind(":order", ++panel_order).run();
     }
@@ -98,9 +98,11 @@ Content Store::export_content() {
   return read([](sql::Db &db) {
     Content content;
     auto site = db.cached("SELECT key, value FROM settings ORDER BY key");
-    while (site.step()) content.site[site.text(0)] = site.text(1);
+    while (site.step())
+      content.site[site.text(0)] = site.text(1);
     auto categories = db.cached("SELECT slug, name FROM categories ORDER BY id");
-    while (categories.step()) content.categories.push_back({categories.text(0), categories.text(1)});
+    while (categories.step())
+      content.categories.push_back({categories.text(0), categories.text(1)});
     auto reviewers =
         db.cached("SELECT slug, name, lens, bio FROM reviewers ORDER BY panel_order, id");
     while (reviewers.step())
@@ -124,8 +126,8 @@ Content Store::export_content() {
         "SELECT a.slug, b.slug, ifnull(c.published_on, ''), c.intro FROM comparisons c "
         "JOIN tools a ON a.id = c.tool_a_id JOIN tools b ON b.id = c.tool_b_id ORDER BY c.id");
     while (comparisons.step())
-      content.comparisons.push_back({comparisons.text(0), comparisons.text(1),
-                                     comparisons.text(2), comparisons.text(3)});
+      content.comparisons.push_back(
+          {comparisons.text(0), comparisons.text(1), comparisons.text(2), comparisons.text(3)});
     return content;
   });
 }

@@ -6,8 +6,8 @@ namespace verdict {
 
 namespace {
 Reviewer reviewer_from_row(const sql::Stmt &row) {
-  return {row.int64(0), row.text(1), row.text(2), row.text(3), row.text(4),
-          ShipTally{row.int64(5), row.int64(6)}};
+  return {row.int64(0), row.text(1), row.text(2),
+          row.text(3),  row.text(4), ShipTally{row.int64(5), row.int64(6)}};
 }
 } // namespace
 
@@ -16,7 +16,8 @@ std::vector<Reviewer> Store::reviewers() {
     auto stmt = db.cached("SELECT id, slug, name, lens, bio, ships, reviews FROM reviewers "
                           "ORDER BY panel_order, id");
     std::vector<Reviewer> reviewers;
-    while (stmt.step()) reviewers.push_back(reviewer_from_row(stmt));
+    while (stmt.step())
+      reviewers.push_back(reviewer_from_row(stmt));
     return reviewers;
   });
 }

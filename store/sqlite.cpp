@@ -8,8 +8,7 @@ namespace {
 }
 } // namespace
 
-Stmt::Stmt(Stmt &&other) noexcept
-    : db_(other.db_), stmt_(other.stmt_), owned_(other.owned_) {
+Stmt::Stmt(Stmt &&other) noexcept : db_(other.db_), stmt_(other.stmt_), owned_(other.owned_) {
   other.stmt_ = nullptr;
 }
 
@@ -60,7 +59,9 @@ void Stmt::run() {
   }
 }
 
-int64_t Stmt::int64(int column) const { return sqlite3_column_int64(stmt_, column); }
+int64_t Stmt::int64(int column) const {
+  return sqlite3_column_int64(stmt_, column);
+}
 
 std::string Stmt::text(int column) const {
   const auto *bytes = reinterpret_cast<const char *>(sqlite3_column_text(stmt_, column));
@@ -73,11 +74,12 @@ bool Stmt::is_null(int column) const {
 }
 
 Db::Db(const std::string &path, bool read_only) {
-  const int flags = (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
-                    SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
+  const int flags =
+      (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
+      SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
   if (int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr); rc != SQLITE_OK) {
-    std::string message = "cannot open database " + path + ": " +
-                          (db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc));
+    std::string message =
+        "cannot open database " + path + ": " + (db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc));
     sqlite3_close(db_);
     throw Error(rc, message);
   }
@@ -87,7 +89,8 @@ Db::Db(const std::string &path, bool read_only) {
 }
 
 Db::~Db() {
-  for (auto &[sql, stmt] : cache_) sqlite3_finalize(stmt);
+  for (auto &[sql, stmt] : cache_)
+    sqlite3_finalize(stmt);
   sqlite3_close(db_);
 }
 
@@ -120,7 +123,9 @@ void Db::exec(const std::string &sql) {
   }
 }
 
-Transaction::Transaction(Db &db) : db_(db) { db_.cached("BEGIN IMMEDIATE").run(); }
+Transaction::Transaction(Db &db) : db_(db) {
+  db_.cached("BEGIN IMMEDIATE").run();
+}
 
 Transaction::~Transaction() {
   if (!done_) sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
@@ -131,7 +136,9 @@ void Transaction::commit() {
   done_ = true;
 }
 
-Savepoint::Savepoint(Db &db) : db_(db) { db_.cached("SAVEPOINT one_write").run(); }
+Savepoint::Savepoint(Db &db) : db_(db) {
+  db_.cached("SAVEPOINT one_write").run();
+}
 
 Savepoint::~Savepoint() {
   if (!done_) {

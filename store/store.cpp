@@ -15,7 +15,9 @@ namespace {
 
 // Each entry upgrades the schema by one version; entry i brings user_version from i to i + 1.
 // Append, never edit: databases in the field are at every version ever shipped.
-std::vector<std::string> migrations() { return {std::string(embedded("schema.sql"))}; }
+std::vector<std::string> migrations() {
+  return {std::string(embedded("schema.sql"))};
+}
 
 // ":memory:" would give every connection its own empty database; a named shared-cache memory
 // database lets the readers and the writer see the same one.
@@ -142,7 +144,8 @@ struct Store::Writer {
       }
       tx.commit();
     } catch (...) {
-      for (auto &job : batch) job.done.set_exception(std::current_exception());
+      for (auto &job : batch)
+        job.done.set_exception(std::current_exception());
       return;
     }
     generation_.fetch_add(1, std::memory_order_release);
@@ -174,7 +177,9 @@ Store::~Store() {
   writer_.reset();
 }
 
-void Store::write(std::function<void(sql::Db &)> change) { writer_->submit(std::move(change)); }
+void Store::write(std::function<void(sql::Db &)> change) {
+  writer_->submit(std::move(change));
+}
 
 bool Store::has_content() {
   return read([](sql::Db &db) { return db.cached("SELECT 1 FROM tools LIMIT 1").step(); });

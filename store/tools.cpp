@@ -62,7 +62,8 @@ std::vector<Tool> Store::tools_by_name() {
   return read([&](sql::Db &db) {
     auto stmt = db.cached("SELECT " TOOL_COLUMNS "ORDER BY t.name, t.slug");
     std::vector<Tool> tools;
-    while (stmt.step()) tools.push_back(tool_from_row(stmt));
+    while (stmt.step())
+      tools.push_back(tool_from_row(stmt));
     return tools;
   });
 }
@@ -74,8 +75,11 @@ std::vector<Review> Store::reviews_of_tool(int64_t tool_id) {
 std::optional<ToolDetail> Store::tool_detail(std::string_view slug, std::string_view voter) {
   auto tool = tool_by_slug(slug);
   if (!tool) return std::nullopt;
-  ToolDetail detail{*tool, reviews_of_tool(tool->id), comparisons_with_tool(tool->id),
-                    voter.empty() ? std::nullopt : tool_vote_of(voter, tool->id), {}};
+  ToolDetail detail{*tool,
+                    reviews_of_tool(tool->id),
+                    comparisons_with_tool(tool->id),
+                    voter.empty() ? std::nullopt : tool_vote_of(voter, tool->id),
+                    {}};
   for (auto &other : tools_by_name())
     if (other.id != tool->id) detail.others.push_back(std::move(other));
   return detail;

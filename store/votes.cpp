@@ -9,7 +9,9 @@
 namespace verdict {
 
 namespace {
-const char *verdict_text(Verdict verdict) { return verdict == Verdict::ship ? "ship" : "skip"; }
+const char *verdict_text(Verdict verdict) {
+  return verdict == Verdict::ship ? "ship" : "skip";
+}
 
 std::optional<Verdict> verdict_of(const sql::Stmt &row, int column) {
   if (row.is_null(column)) return std::nullopt;
@@ -30,11 +32,11 @@ PairTally Store::pair_tally(int64_t a_id, int64_t b_id) {
 
 VoterChoices Store::voter_choices(std::string_view voter, int64_t a_id, int64_t b_id) {
   return read([&](sql::Db &db) {
-    auto stmt = db.cached(
-        "SELECT (SELECT verdict FROM tool_votes WHERE voter = :voter AND tool_id = :a), "
-        "(SELECT verdict FROM tool_votes WHERE voter = :voter AND tool_id = :b), "
-        "(SELECT pick_tool_id FROM pair_votes WHERE voter = :voter "
-        " AND low_tool_id = min(:a, :b) AND high_tool_id = max(:a, :b))");
+    auto stmt =
+        db.cached("SELECT (SELECT verdict FROM tool_votes WHERE voter = :voter AND tool_id = :a), "
+                  "(SELECT verdict FROM tool_votes WHERE voter = :voter AND tool_id = :b), "
+                  "(SELECT pick_tool_id FROM pair_votes WHERE voter = :voter "
+                  " AND low_tool_id = min(:a, :b) AND high_tool_id = max(:a, :b))");
     stmt.bind(":voter", voter).bind(":a", a_id).bind(":b", b_id);
     stmt.step();
     VoterChoices choices{verdict_of(stmt, 0), verdict_of(stmt, 1), std::nullopt};
@@ -45,7 +47,8 @@ VoterChoices Store::voter_choices(std::string_view voter, int64_t a_id, int64_t 
 
 std::optional<Verdict> Store::tool_vote_of(std::string_view voter, int64_t tool_id) {
   return read([&](sql::Db &db) {
-    auto stmt = db.cached("SELECT verdict FROM tool_votes WHERE voter = :voter AND tool_id = :tool");
+    auto stmt =
+        db.cached("SELECT verdict FROM tool_votes WHERE voter = :voter AND tool_id = :tool");
     stmt.bind(":voter", voter).bind(":tool", tool_id);
     return stmt.step() ? verdict_of(stmt, 0) : std::nullopt;
   });

@@ -1,0 +1,54 @@
+#include <catch2/catch.hpp>
+
+#include "app/embedded.h"
+#include "domain/content.h"
+
+using namespace verdict;
+
+TEST_CASE("the bundled content file is valid and holds the seeds") {
+  const auto parsed = parse_content(embedded("content/verdict.json"));
+  REQUIRE(parsed.errors.empty());
+  CHECK(parsed.content.tools.size() == 8);
+  CHECK(parsed.content.reviews.size() == 32);
+  CHECK(parsed.content.comparisons.size() == 5);
+  CHECK(parsed.content.reviewers.size() == 7);
+}
+
+TEST_CASE("a bad content file names every fault by its place") {
+  const auto parsed = parse_content(R"({
+    "categories": [{"slug": "dev", "name": "Dev"}],
+    "reviewers": [{"slug": "r", "name": "R", "lens": "Skeptic"}],
+    "tools": [
+      {"slug": "ok", "name": "Ok", "category": "dev", "tagline": "t", "description": "d", "entry": "Free"},
+      {"slug": "Bad Slug", "name": "B", "category": "nope", "tagline": "t", "description": "d",
+       "entry": "Cheap", "pricing_checked_on": "2026-13-01", "colour": "red"}
+    ],
+    "reviews": [{"tool": "ok", "reviewer": "r", "verdict": "maybe", "quote": "q"},
+                {"tool": "missing", "reviewer": "r", "verdict": "ship", "quote": "q"}],
+    "comparisons": [{"a": "ok", "b": "ok"}]
+  })");
+  const auto has = [&](const std::string &message) {
+    return std::find(parsed.errors.begin(), parsed.errors.end(), message) != parsed.errors.end();
+  };
+  CHECK(has("tools[1].slug: must be a slug (lowercase letters, digits and single hyphens)"));
+  CHECK(has("tools[1].category: no category with slug nope"));
+  CHECK(has("tools[1].entry: must be one of Free, Paid, Freemium, Open weights"));
+  CHECK(has("tools[1].pricing_checked_on: must be a date YYYY-MM-DD"));
+  CHECK(has("tools[1].colour: unknown field"));
+  CHECK(has("reviews[0].verdict: must be ship or skip"));
+  CHECK(has("reviews[1].tool: no tool with slug missing"));
+  CHECK(has("comparisons[0].b: must differ from a"));
+}
+
+TEST_CASE("content that is not JSON is one clear error") {
+  const auto parsed = parse_content("{not json");
+  REQUIRE(parsed.errors.size() == 1);
+  CHECK(parsed.errors[0] == "file: not valid JSON");
+}
+
+TEST_CASE("content survives a trip through JSON unchanged") {
+  const auto original = parse_content(embedded("content/verdict.json"));
+  const auto again = parse_content(content_to_json(original.content));
+  REQUIRE(again.errors.empty());
+  CHECK(content_to_json(again.content) == content_to_json(original.content));
+}

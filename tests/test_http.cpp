@@ -1,0 +1,217 @@
+// End to end: the real route table on an ephemeral port, spoken to over HTTP.
+#include <catch2/catch.hpp>
+
+#include "test_support.h"
+
+using namespace verdict;
+
+namespace {
+const char *kPage = "/compare/cursor-background-agent-vs-codestral-2-1";
+
+httplib::Headers same_origin(const std::string &cookie = "") {
+  httplib::Headers headers{{"Sec-Fetch-Site", "same-origin"}};
+  if (!cookie.empty()) headers.emplace("Cookie", "verdict_voter=" + cookie);
+  return headers;
+}
+
+// The Community figure on a card: the text between the card's description and "Community".
+std::string community_of(const std::string &html, const std::string &slug) {
+  const auto marker = "data-community=\"" + slug + "\">";
+  const auto start = html.find(marker);
+  if (start == std::string::npos) return {};
+  const auto end = html.find("</p>", start);
+  return test::visible_text(html.substr(start + marker.size(), end - start - marker.size()));
+}
+} // namespace
+
+TEST_CASE("http: every seed page is served word for word, in order, at its address") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto files = test::seed_files();
+  REQUIRE(files.size() == 5);
+  const std::vector<std::string> addresses = {
+      "/compare/cursor-background-agent-vs-codestral-2-1",
+      "/compare/cursor-background-agent-vs-mistral-small-3-1",
+      "/compare/cursor-background-agents-vs-mistral-3-small",
+      "/compare/cursor-background-agents-vs-code-llama-4",
+      "/compare/cursor-v0-50-background-agent-vs-code-llama-4-70b"};
+  for (size_t i = 0; i < files.size(); ++i) {
+    const auto res = client.Get(addresses[i].c_str());
+    REQUIRE(res);
+    REQUIRE(res->status == 200);
+    const auto text = test::visible_text(res->body);
+    size_t at = 0;
+    int quotes = 0;
+    for (const auto &line : test::seed_lines(files[i])) {
+      INFO(files[i] << ": " << line.substr(0, 80));
+      const auto found = text.find(line, at);
+      CHECK(found != std::string::npos);
+      if (found != std::string::npos) at = found + line.size();
+      if (line.rfind("“", 0) == 0) ++quotes;
+    }
+    CHECK(quotes == 8);
+  }
+}
+
+TEST_CASE("http: the front page lists every published comparison by title, tools and reviewers") {
+  test::SiteServer site;
+  const auto res = site.client().Get("/");
+  REQUIRE(res);
+  CHECK(res->status == 200);
+  const auto text = test::visible_text(res->body);
+  for (const auto *title :
+       {"Cursor Background Agent vs Codestral 2.1", "Cursor Background Agent vs Mistral Small 3.1",
+        "Cursor Background Agents vs Mistral 3 Small", "Cursor Background Agents vs Code Llama 4",
+        "Cursor v0.50 – Background Agent & Codebase Refactoring vs Code Llama 4"})
+    CHECK(text.find(title) != std::string::npos);
+  CHECK(text.find("Maya Chen") != std::string::npos);
+  CHECK(text.find("Weekly AI Tool Verdicts") != std::string::npos);
+}
+
+TEST_CASE("http: a vote, a changed vote and a second visitor show on the page") {
+  test::SiteServer site;
+  auto client = site.client();
+  CHECK(community_of(client.Get(kPage)->body, "codestral-2-1") == "—");
+
+  const auto first =
+      client.Post("/tools/codestral-2-1/vote", same_origin(),
+                  std::string("verdict=ship&back=") + kPage, "application/x-www-form-urlencoded");
+  REQUIRE(first);
+  CHECK(first->status == 303);
+  const auto voter = test::cookie_from(first);
+  REQUIRE(voter.size() == 32);
+  CHECK(community_of(client.Get(kPage)->body, "codestral-2-1") == "100% · 1 vote");
+
+  const auto changed = client.Post("/tools/codestral-2-1/vote", same_origin(voter), "verdict=skip",
+                                   "application/x-www-form-urlencoded");
+  CHECK(changed->status == 303);
+  CHECK(community_of(client.Get(kPage)->body, "codestral-2-1") == "0% · 1 vote");
+
+  const auto second = client.Post("/tools/codestral-2-1/vote", same_origin(), "verdict=ship",
+                                  "application/x-www-form-urlencoded");
+  CHECK(test::cookie_from(second) != voter);
+  CHECK(community_of(client.Get(kPage)->body, "codestral-2-1") == "50% · 2 votes");
+
+  const auto third = client.Post("/tools/codestral-2-1/vote", same_origin(), "verdict=ship",
+                                 "application/x-www-form-urlencoded");
+  CHECK(community_of(client.Get(kPage)->body, "codestral-2-1") == "67% · 3 votes");
+
+  // The voter's own page shows their pressed button; the anonymous page does not.
+  const auto own = client.Get(kPage, same_origin(voter));
+  CHECK(own->body.find("value=\"skip\" aria-pressed=\"true\" aria-label=\"Skip Codestral 2.1\"") !=
+        std::string::npos);
+  CHECK(own->get_header_value("Cache-Control") == "private, no-cache");
+
+  const auto withdrawn = client.Post("/tools/codestral-2-1/vote", same_origin(voter),
+                                     "verdict=withdraw", "application/x-www-form-urlencoded");
+  CHECK(withdrawn->status == 303);
+  CHECK(community_of(client.Get(kPage)->body, "codestral-2-1") == "100% · 2 votes");
+}
+
+TEST_CASE("http: the head-to-head pick moves the split bar") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto res = client.Post((std::string(kPage) + "/vote").c_str(), same_origin(), "pick=a",
+                               "application/x-www-form-urlencoded");
+  CHECK(res->status == 303);
+  const auto page = client.Get(kPage)->body;
+  CHECK(page.find("<strong data-picks=\"a\">100% · 1 vote</strong>") != std::string::npos);
+  CHECK(page.find("value=\"100\" aria-label=\"Share of readers picking") != std::string::npos);
+}
+
+TEST_CASE("http: anonymous pages are identical bytes with an ETag that answers 304") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto one = client.Get(kPage), two = client.Get(kPage);
+  CHECK(one->body == two->body);
+  const auto etag = one->get_header_value("ETag");
+  REQUIRE_FALSE(etag.empty());
+  CHECK(one->get_header_value("Cache-Control").find("public") != std::string::npos);
+  const auto revalidated = client.Get(kPage, {{"If-None-Match", etag}});
+  CHECK(revalidated->status == 304);
+  CHECK(revalidated->body.empty());
+}
+
+TEST_CASE("http: addresses that name nothing get a real 404 page") {
+  test::SiteServer site;
+  auto client = site.client();
+  for (const auto *path : {"/compare/nothing-vs-nowhere", "/tools/nope", "/reviewers/nobody",
+                           "/no/such/page", "/compare/codestral-2-1-vs-codestral-2-1"}) {
+    const auto res = client.Get(path);
+    INFO(path);
+    REQUIRE(res);
+    CHECK(res->status == 404);
+    CHECK(res->get_header_value("Content-Type").find("text/html") == 0);
+    CHECK(test::visible_text(res->body).find("Not found") != std::string::npos);
+  }
+}
+
+TEST_CASE("http: the reverse order of a published pair is a 301 to it") {
+  test::SiteServer site;
+  const auto res = site.client().Get("/compare/codestral-2-1-vs-cursor-background-agent");
+  REQUIRE(res);
+  CHECK(res->status == 301);
+  CHECK(res->get_header_value("Location") == kPage);
+}
+
+TEST_CASE("http: a cross-site vote is refused with 403 and counts nothing") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto res = client.Post("/tools/codestral-2-1/vote", {{"Origin", "https://evil.example"}},
+                               "verdict=ship", "application/x-www-form-urlencoded");
+  CHECK(res->status == 403);
+  const auto fetch = client.Post("/tools/codestral-2-1/vote", {{"Sec-Fetch-Site", "cross-site"}},
+                                 "verdict=ship", "application/x-www-form-urlencoded");
+  CHECK(fetch->status == 403);
+  CHECK(site.store().tool_by_slug("codestral-2-1")->community.total == 0);
+}
+
+TEST_CASE("http: an oversized body gets 413 and writes nothing") {
+  test::SiteServer site;
+  auto client = site.client();
+  const std::string huge = "verdict=ship&back=" + std::string(2 * 1024 * 1024, 'a');
+  const auto res = client.Post("/tools/codestral-2-1/vote", same_origin(), huge,
+                               "application/x-www-form-urlencoded");
+  REQUIRE(res);
+  CHECK(res->status == 413);
+  CHECK(site.store().tool_by_slug("codestral-2-1")->community.total == 0);
+}
+
+TEST_CASE("http: every page carries the security headers") {
+  test::SiteServer site;
+  const auto res = site.client().Get("/");
+  CHECK(res->get_header_value("Content-Security-Policy").find("frame-ancestors 'none'") !=
+        std::string::npos);
+  CHECK(res->get_header_value("X-Content-Type-Options") == "nosniff");
+  CHECK(res->get_header_value("X-Frame-Options") == "DENY");
+  CHECK_FALSE(res->get_header_value("Referrer-Policy").empty());
+}
+
+TEST_CASE("http: static files live at content-hashed paths and are immutable") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto page = client.Get("/")->body;
+  const auto start = page.find("/static/style.");
+  REQUIRE(start != std::string::npos);
+  const auto path = page.substr(start, page.find('"', start) - start);
+  const auto css = client.Get(path.c_str());
+  CHECK(css->status == 200);
+  CHECK(css->get_header_value("Content-Type").find("text/css") == 0);
+  CHECK(css->get_header_value("Cache-Control").find("immutable") != std::string::npos);
+  CHECK(client.Get("/static/style.0000000000.css")->status == 404);
+}
+
+TEST_CASE("http: the tool and reviewer pages and /healthz answer") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto tool = client.Get("/tools/code-llama-4-70b");
+  CHECK(tool->status == 200);
+  CHECK(test::visible_text(tool->body).find("Skip as a standalone business bet") !=
+        std::string::npos);
+  const auto reviewer = client.Get("/reviewers/investor");
+  CHECK(reviewer->status == 200);
+  CHECK(test::visible_text(reviewer->body).find("Ships 60% · 3 of 5 reviews") != std::string::npos);
+  const auto health = client.Get("/healthz");
+  CHECK(health->status == 200);
+  CHECK(health->body == "ok\n");
+}

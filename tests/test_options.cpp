@@ -1,0 +1,57 @@
+#include <catch2/catch.hpp>
+
+#include <map>
+
+#include "app/options.h"
+
+using namespace verdict;
+
+namespace {
+Options parse(std::vector<std::string> args, std::map<std::string, std::string> env = {}) {
+  return parse_options(args, [env](const char *name) -> const char * {
+    const auto it = env.find(name);
+    return it == env.end() ? nullptr : it->second.c_str();
+  });
+}
+} // namespace
+
+TEST_CASE("bare verdict serves ./verdict.db on 127.0.0.1:8080") {
+  const auto o = parse({});
+  CHECK(o.error.empty());
+  CHECK(o.command == "serve");
+  CHECK(o.db == "verdict.db");
+  CHECK(o.bind == "127.0.0.1");
+  CHECK(o.port == 8080);
+}
+
+TEST_CASE("flags win over environment variables, which win over defaults") {
+  const auto from_env = parse(
+      {}, {{"VERDICT_DB", "/srv/v.db"}, {"VERDICT_PORT", "9000"}, {"VERDICT_BIND", "0.0.0.0"}});
+  CHECK(from_env.db == "/srv/v.db");
+  CHECK(from_env.port == 9000);
+  CHECK(from_env.bind == "0.0.0.0");
+  const auto from_flags =
+      parse({"serve", "--db", "x.db", "--port", "9100", "--bind", "::1", "--threads", "8"},
+            {{"VERDICT_PORT", "9000"}});
+  CHECK(from_flags.db == "x.db");
+  CHECK(from_flags.port == 9100);
+  CHECK(from_flags.bind == "::1");
+  CHECK(from_flags.threads == 8);
+}
+
+TEST_CASE("bad command lines are errors that name the problem") {
+  CHECK(parse({"--nope"}).error == "unknown flag --nope");
+  CHECK(parse({"--port", "70000"}).error.find("--port") != std::string::npos);
+  CHECK(parse({"--port"}).error == "--port needs a value");
+  CHECK(parse({"backup", "--db", "a.db"}).error == "backup needs one OUT file");
+  CHECK(parse({}, {{"VERDICT_PORT", "abc"}}).error.find("VERDICT_PORT") != std::string::npos);
+}
+
+TEST_CASE("help, version and the maintenance commands parse") {
+  CHECK(parse({"--help"}).command == "help");
+  CHECK(parse({"--version"}).command == "version");
+  const auto backup = parse({"backup", "--db", "a.db", "out.db"});
+  CHECK(backup.command == "backup");
+  CHECK(backup.files == std::vector<std::string>{"out.db"});
+  CHECK(parse({"export", "--db", "a.db"}).error.empty());
+}

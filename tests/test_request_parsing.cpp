@@ -1,0 +1,75 @@
+#include <catch2/catch.hpp>
+
+#include "handlers/request_parsing.h"
+
+using namespace verdict;
+
+TEST_CASE("a form body decodes percent-encoding and plus signs") {
+  const auto form = parse_form("verdict=ship&back=%2Fcompare%2Fa-vs-b", {"verdict", "back"});
+  REQUIRE(form.ok());
+  CHECK(form.fields.at("verdict") == "ship");
+  CHECK(form.fields.at("back") == "/compare/a-vs-b");
+  CHECK(parse_form("email=a+b%40c.io", {"email"}).fields.at("email") == "a b@c.io");
+}
+
+TEST_CASE("a form body with anything unexpected is refused with a reason") {
+  CHECK(parse_form("verdict=%zz", {"verdict"}).error.find("percent-encoding") != std::string::npos);
+  CHECK(parse_form("verdict=%4", {"verdict"}).error.find("percent-encoding") != std::string::npos);
+  CHECK(parse_form("verdict=ship&admin=1", {"verdict"}).error.find("unknown field") !=
+        std::string::npos);
+  CHECK(parse_form("verdict=ship&verdict=skip", {"verdict"}).error.find("repeats") !=
+        std::string::npos);
+  CHECK(parse_form("verdict=sh%0Aip", {"verdict"}).error.find("control") != std::string::npos);
+  CHECK(parse_form("verdict=%ff%fe", {"verdict"}).error.find("UTF-8") != std::string::npos);
+}
+
+TEST_CASE("the voter cookie is 32 lowercase hex digits or nothing") {
+  const std::string id = "0123456789abcdef0123456789abcdef";
+  CHECK(voter_from_cookie("verdict_voter=" + id) == id);
+  CHECK(voter_from_cookie("theme=dark; verdict_voter=" + id + "; x=1") == id);
+  CHECK(voter_from_cookie("verdict_voter=" + id + "00").empty());
+  CHECK(voter_from_cookie("xverdict_voter=" + id).empty());
+  CHECK(voter_from_cookie("verdict_voter=0123456789ABCDEF0123456789abcdef").empty());
+  CHECK(voter_from_cookie("").empty());
+}
+
+TEST_CASE("new voter ids are random 32-digit hex") {
+  const auto a = new_voter_id(), b = new_voter_id();
+  CHECK(a.size() == 32);
+  CHECK(voter_from_cookie("verdict_voter=" + a) == a);
+  CHECK(a != b);
+}
+
+TEST_CASE("emails need one @ and a dotted domain") {
+  CHECK(is_valid_email("reader@example.com"));
+  CHECK(is_valid_email("first.last+ai@mail.example.co.uk"));
+  CHECK_FALSE(is_valid_email("reader"));
+  CHECK_FALSE(is_valid_email("reader@localhost"));
+  CHECK_FALSE(is_valid_email("a@b@example.com"));
+  CHECK_FALSE(is_valid_email("<script>@example.com"));
+  CHECK_FALSE(is_valid_email("reader@exa mple.com"));
+  CHECK_FALSE(is_valid_email("reader@example..com"));
+}
+
+TEST_CASE("return paths stay on this site") {
+  CHECK(is_local_return_path("/compare/a-vs-b"));
+  CHECK(is_local_return_path("/"));
+  CHECK_FALSE(is_local_return_path("//evil.example"));
+  CHECK_FALSE(is_local_return_path("https://evil.example/"));
+  CHECK_FALSE(is_local_return_path("/tools/x?next=http://evil"));
+  CHECK_FALSE(is_local_return_path(""));
+}
+
+TEST_CASE("same-origin check follows Fetch Metadata, then Origin, then Referer") {
+  const std::string host = "127.0.0.1:8080";
+  CHECK(is_same_origin_request("same-origin", "", "", host));
+  CHECK(is_same_origin_request("none", "", "", host));
+  CHECK_FALSE(is_same_origin_request("cross-site", "http://127.0.0.1:8080", "", host));
+  CHECK_FALSE(is_same_origin_request("same-site", "", "", host));
+  CHECK(is_same_origin_request("", "http://127.0.0.1:8080", "", host));
+  CHECK_FALSE(is_same_origin_request("", "https://evil.example", "", host));
+  CHECK_FALSE(is_same_origin_request("", "null", "", host));
+  CHECK(is_same_origin_request("", "", "http://127.0.0.1:8080/compare/x", host));
+  CHECK_FALSE(is_same_origin_request("", "", "https://evil.example/", host));
+  CHECK(is_same_origin_request("", "", "", host));
+}

@@ -1,0 +1,168 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "app/embedded.h"
+#include "domain/content.h"
+#include "domain/numbers.h"
+#include "store/store.h"
+#include "test_support.h"
+
+using namespace verdict;
+
+namespace {
+const std::string kVoter1 = "11111111111111111111111111111111";
+const std::string kVoter2 = "22222222222222222222222222222222";
+} // namespace
+
+TEST_CASE("the seeded store holds every listing, review and comparison of the seeds") {
+  auto store = test::seeded_store();
+  const auto tools = store->tools_by_name();
+  CHECK(tools.size() == 8);
+  CHECK(std::count_if(tools.begin(), tools.end(),
+                      [](const Tool &t) { return t.name == "Code Llama 4"; }) == 2);
+  int64_t reviews = 0, skips = 0;
+  for (const auto &t : tools) {
+    reviews += t.panel.total;
+    skips += t.panel.total - t.panel.ships;
+  }
+  CHECK(reviews == 32);
+  CHECK(skips == 3);
+  CHECK(store->published_comparisons(100).size() == 5);
+  CHECK(store->reviewers().size() == 7);
+  CHECK(store->schema_version() == 1);
+}
+
+TEST_CASE("panel ship percent comes out as the seeds print it") {
+  auto store = test::seeded_store();
+  const std::vector<std::pair<std::string, int>> expected = {
+      {"cursor-background-agent", 100},       {"codestral-2-1", 100},  {"mistral-small-3-1", 75},
+      {"cursor-background-agents", 100},      {"mistral-3-small", 75}, {"code-llama-4", 100},
+      {"cursor-v0-50-background-agent", 100}, {"code-llama-4-70b", 75}};
+  for (const auto &[slug, percent] : expected) {
+    const auto tool = store->tool_by_slug(slug);
+    REQUIRE(tool);
+    CHECK(whole_percent(tool->panel.ships, tool->panel.total) == percent);
+  }
+}
+
+TEST_CASE("a tool's reviews come in panel order with their verdicts") {
+  auto store = test::seeded_store();
+  const auto tool = store->tool_by_slug("mistral-3-small");
+  const auto reviews = store->reviews_of_tool(tool->id);
+  REQUIRE(reviews.size() == 4);
+  CHECK(reviews[0].reviewer_slug == "builder");
+  CHECK(reviews[1].reviewer_slug == "skeptic");
+  CHECK(reviews[3].verdict == Verdict::skip);
+  CHECK(reviews[3].quote.find("a very expensive marketing campaign") != std::string::npos);
+}
+
+TEST_CASE("second vote by the same voter replaces the first; withdrawing removes it") {
+  auto store = test::seeded_store();
+  const auto id = store->tool_by_slug("codestral-2-1")->id;
+  store->cast_tool_vote(kVoter1, id, Verdict::ship);
+  CHECK(store->tool_by_slug("codestral-2-1")->community.total == 1);
+  CHECK(store->tool_by_slug("codestral-2-1")->community.ships == 1);
+
+  store->cast_tool_vote(kVoter1, id, Verdict::skip);
+  auto tool = store->tool_by_slug("codestral-2-1");
+  CHECK(tool->community.total == 1);
+  CHECK(tool->community.ships == 0);
+  CHECK(store->tool_vote_of(kVoter1, id) == Verdict::skip);
+
+  store->cast_tool_vote(kVoter2, id, Verdict::ship);
+  tool = store->tool_by_slug("codestral-2-1");
+  CHECK(tool->community.total == 2);
+  CHECK(tool->community.ships == 1);
+
+  store->cast_tool_vote(kVoter1, id, std::nullopt);
+  tool = store->tool_by_slug("codestral-2-1");
+  CHECK(tool->community.total == 1);
+  CHECK(tool->community.ships == 1);
+  CHECK_FALSE(store->tool_vote_of(kVoter1, id).has_value());
+}
+
+TEST_CASE("head-to-head picks are one per voter per pair, whichever order the pair is named") {
+  auto store = test::seeded_store();
+  const auto a = store->tool_by_slug("cursor-background-agent")->id;
+  const auto b = store->tool_by_slug("codestral-2-1")->id;
+  store->cast_pair_vote(kVoter1, a, b, a);
+  store->cast_pair_vote(kVoter2, b, a, b);
+  CHECK(store->pair_tally(a, b).a == 1);
+  CHECK(store->pair_tally(a, b).b == 1);
+  CHECK(store->pair_tally(b, a).a == 1);
+
+  store->cast_pair_vote(kVoter1, b, a, b); // the same voter changes their pick
+  CHECK(store->pair_tally(a, b).a == 0);
+  CHECK(store->pair_tally(a, b).b == 2);
+  CHECK(store->voter_choices(kVoter1, a, b).pick == b);
+
+  store->cast_pair_vote(kVoter2, a, b, std::nullopt);
+  CHECK(store->pair_tally(a, b).b == 1);
+}
+
+TEST_CASE("a vote on a tool that does not exist is refused and writes nothing") {
+  auto store = test::seeded_store();
+  const auto before = store->generation();
+  CHECK_THROWS(store->cast_tool_vote(kVoter1, 999999, Verdict::ship));
+  CHECK(store->tool_by_slug("codestral-2-1")->community.total == 0);
+  // The failed write was rolled back but the (empty) batch still committed.
+  CHECK(store->generation() >= before);
+}
+
+TEST_CASE("a comparison is found by either order of its pair") {
+  auto store = test::seeded_store();
+  const auto forward = store->comparison_detail("cursor-background-agent-vs-codestral-2-1", "");
+  REQUIRE(forward);
+  CHECK(forward->canonical_order);
+  CHECK(forward->comparison.published);
+  CHECK(forward->reviews_a.size() == 4);
+  const auto reverse = store->comparison_detail("codestral-2-1-vs-cursor-background-agent", "");
+  REQUIRE(reverse);
+  CHECK_FALSE(reverse->canonical_order);
+  const auto unpublished = store->comparison_detail("mistral-3-small-vs-codestral-2-1", "");
+  REQUIRE(unpublished);
+  CHECK_FALSE(unpublished->comparison.published);
+  CHECK_FALSE(unpublished->canonical_order); // alphabetical order is canonical
+  CHECK_FALSE(store->comparison_detail("codestral-2-1-vs-codestral-2-1", ""));
+  CHECK_FALSE(store->comparison_detail("nothing-vs-nowhere", ""));
+}
+
+TEST_CASE("tool slugs that contain -vs- still resolve") {
+  auto store = test::seeded_store();
+  Content extra;
+  extra.categories = {{"developer-tools", "Developer Tools"}};
+  ContentTool tool;
+  tool.slug = "humans-vs-bots";
+  tool.name = "Humans vs Bots";
+  tool.category = "developer-tools";
+  tool.tagline = "t";
+  tool.description = "d";
+  tool.entry = "Free";
+  extra.tools = {tool};
+  store->import_content(extra);
+  const auto detail = store->comparison_detail("humans-vs-bots-vs-codestral-2-1", "");
+  REQUIRE(detail);
+  CHECK(detail->comparison.a.slug == "humans-vs-bots");
+  CHECK(detail->comparison.b.slug == "codestral-2-1");
+}
+
+TEST_CASE("a subscriber already on the list is not an error and is not added twice") {
+  auto store = test::seeded_store();
+  store->add_subscriber("reader@example.com");
+  store->add_subscriber("Reader@Example.com");
+  CHECK(store->subscriber_count() == 1);
+}
+
+TEST_CASE("importing the same content twice changes nothing; export round-trips") {
+  auto store = test::seeded_store();
+  const auto first = content_to_json(store->export_content());
+  store->import_content(parse_content(embedded("content/verdict.json")).content);
+  CHECK(content_to_json(store->export_content()) == first);
+  CHECK(store->tools_by_name().size() == 8);
+
+  Store empty(":memory:");
+  empty.import_content(parse_content(first).content);
+  CHECK(content_to_json(empty.export_content()) == first);
+  CHECK(empty.tool_by_slug("code-llama-4-70b")->panel.ships == 3);
+}
