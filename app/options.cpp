@@ -21,14 +21,16 @@ bool parse_int(const std::string &text, int low, int high, int &out) {
 std::string usage() {
   return "Usage: verdict [serve] [--db PATH] [--port N] [--bind ADDR] [--threads N] "
          "[--access-log]\n"
+         "                     [--rate-limit N] [--trusted-proxy ADDR]\n"
          "       verdict backup --db PATH OUT     consistent copy while the site runs\n"
          "       verdict check --db PATH          integrity check; non-zero exit on a fault\n"
          "       verdict import --db PATH FILE    apply a content file (JSON) in one transaction\n"
          "       verdict export --db PATH [FILE]  write all content as JSON\n"
          "       verdict --help | --version\n"
          "\n"
-         "--port 0 picks a free port and prints it.\nDefaults: --db ./verdict.db --port 8080 "
-         "--bind 127.0.0.1 --threads 64\n"
+         "Defaults: --db ./verdict.db --port 8080 --bind 127.0.0.1 --threads 64 --rate-limit 30\n"
+         "--port 0 picks a free port and prints it. --rate-limit: writes per client per minute\n"
+         "(0: off). --trusted-proxy: the reverse proxy whose X-Forwarded-For names the client.\n"
          "Environment (used when the flag is absent): VERDICT_DB, VERDICT_PORT, VERDICT_BIND,\n"
          "VERDICT_THREADS. A database that does not exist is created with the bundled content.\n";
 }
@@ -74,6 +76,11 @@ Options parse_options(const std::vector<std::string> &args,
     } else if (arg == "--threads") {
       if (auto v = value("--threads"); v && !parse_int(*v, 1, 4096, options.threads))
         options.error = "--threads must be a number from 1 to 4096";
+    } else if (arg == "--rate-limit") {
+      if (auto v = value("--rate-limit"); v && !parse_int(*v, 0, 1000000, options.rate_limit))
+        options.error = "--rate-limit must be a number of writes per minute (0 turns it off)";
+    } else if (arg == "--trusted-proxy") {
+      if (auto v = value("--trusted-proxy")) options.trusted_proxy = *v;
     } else if (arg == "--access-log") {
       options.access_log = true;
     } else if (!arg.empty() && arg[0] == '-') {

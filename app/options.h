@@ -15,6 +15,8 @@ struct Options {
   int port = 8080;
   int threads = 64;
   bool access_log = false;
+  int rate_limit = 30;            // writes per client per minute; 0 turns the limit off
+  std::string trusted_proxy;      // address of the reverse proxy whose X-Forwarded-For is believed
   std::vector<std::string> files; // command arguments: backup OUT, import FILE, export [FILE]
   std::string error;              // set when the command line is not usable
 };

@@ -50,7 +50,7 @@ int serve(const Options &options) {
 
   auto store = open_site_database(options.db);
   Views views;
-  App app(*store, views);
+  App app(*store, views, options.rate_limit, options.trusted_proxy);
   httplib::Server server;
   install_routes(server, app);
   configure_server(server, options.threads);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "handlers/page_cache.h"
+#include "handlers/rate_limit.h"
 #include "render/views.h"
 #include "store/store.h"
 
@@ -17,8 +18,11 @@ struct App {
   PageCache cache;
   // Today's date (UTC, YYYY-MM-DD); replaceable so tests can pin staleness.
   std::function<std::string()> today;
+  RateLimiter write_limit;
+  std::string trusted_proxy; // the reverse proxy whose X-Forwarded-For is believed
 
-  App(Store &store_, const Views &views_);
+  App(Store &store_, const Views &views_, int writes_per_minute = 0,
+      std::string trusted_proxy_ = "");
 };
 
 } // namespace verdict

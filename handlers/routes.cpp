@@ -88,16 +88,29 @@ bool refuse_cross_site(App &app, const Request &req, Response &res) {
   return true;
 }
 
+// Each client may write a limited number of times a minute.
+bool refuse_over_limit(App &app, const Request &req, Response &res) {
+  const auto client =
+      client_address(req.remote_addr, req.get_header_value("X-Forwarded-For"), app.trusted_proxy);
+  const int wait = app.write_limit.take(client);
+  if (wait == 0) return false;
+  send_error(app, res, 429, "Slow down",
+             "Too many votes from your address in a minute. Please wait " + std::to_string(wait) +
+                 " seconds and try again.");
+  res.set_header("Retry-After", std::to_string(wait));
+  return true;
+}
+
 httplib::Server::Handler write(App &app, Page handler) {
   return [&app, handler](const Request &req, Response &res) {
-    if (refuse_cross_site(app, req, res)) return;
+    if (refuse_cross_site(app, req, res) || refuse_over_limit(app, req, res)) return;
     handler(app, req, res);
   };
 }
 
 httplib::Server::Handler slug_write(App &app, SlugPage handler) {
   return [&app, handler](const Request &req, Response &res) {
-    if (refuse_cross_site(app, req, res)) return;
+    if (refuse_cross_site(app, req, res) || refuse_over_limit(app, req, res)) return;
     handler(app, req, res, std::string(req.matches[1]));
   };
 }
@@ -130,6 +143,13 @@ void install_routes(httplib::Server &server, App &app) {
       {"X-Content-Type-Options", "nosniff"},
       {"X-Frame-Options", "DENY"},
       {"Referrer-Policy", "same-origin"},
+  });
+
+  // A many-part Range on a page would make the response many times larger than the page.
+  server.set_pre_routing_handler([&app](const Request &req, Response &res) {
+    if (req.ranges.size() <= 1) return httplib::Server::HandlerResponse::Unhandled;
+    send_error(app, res, 416, "Range not satisfiable", "Ask for one byte range at most.");
+    return httplib::Server::HandlerResponse::Handled;
   });
 
   // Unrouted addresses and httplib's own refusals (413 and the like) get a page of the site.

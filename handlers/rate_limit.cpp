@@ -1,0 +1,34 @@
+#include "handlers/rate_limit.h"
+
+namespace verdict {
+
+int RateLimiter::take(const std::string &client, std::chrono::steady_clock::time_point now) {
+  if (per_minute_ <= 0) return 0;
+  constexpr auto window = std::chrono::minutes(1);
+  std::lock_guard lock(mutex_);
+  if (windows_.size() > 100000) { // forget finished windows so memory stays bounded
+    for (auto it = windows_.begin(); it != windows_.end();)
+      it = now - it->second.start >= window ? windows_.erase(it) : std::next(it);
+  }
+  auto &w = windows_[client];
+  if (w.count == 0 || now - w.start >= window) w = {now, 0};
+  if (w.count >= per_minute_) {
+    const auto left = std::chrono::duration_cast<std::chrono::seconds>(w.start + window - now);
+    return static_cast<int>(std::max<long>(1, left.count()));
+  }
+  ++w.count;
+  return 0;
+}
+
+std::string client_address(const std::string &socket_address, const std::string &forwarded_for,
+                           const std::string &trusted_proxy) {
+  if (trusted_proxy.empty() || socket_address != trusted_proxy || forwarded_for.empty())
+    return socket_address;
+  auto last = forwarded_for.substr(forwarded_for.rfind(',') + 1);
+  const auto start = last.find_first_not_of(' ');
+  const auto end = last.find_last_not_of(' ');
+  if (start == std::string::npos) return socket_address;
+  return last.substr(start, end - start + 1);
+}
+
+} // namespace verdict

@@ -1,0 +1,37 @@
+// Per-client limits on writes: a fixed one-minute window per client address. Generous enough
+// for any human reading and voting, tight enough that a script cannot flood the tallies.
+#pragma once
+
+#include <chrono>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+namespace verdict {
+
+class RateLimiter {
+public:
+  explicit RateLimiter(int per_minute) : per_minute_(per_minute) {}
+
+  // Counts one write by `client`; returns 0 when allowed, otherwise the seconds to wait.
+  int take(const std::string &client,
+           std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());
+  int per_minute() const { return per_minute_; }
+
+private:
+  struct Window {
+    std::chrono::steady_clock::time_point start;
+    int count = 0;
+  };
+  int per_minute_; // 0 turns the limit off
+  std::mutex mutex_;
+  std::unordered_map<std::string, Window> windows_;
+};
+
+// The address a request comes from: the socket's peer, or — only when that peer is the
+// trusted reverse proxy — the last address in X-Forwarded-For. A REMOTE_ADDR header sent by
+// a client is never read.
+std::string client_address(const std::string &socket_address, const std::string &forwarded_for,
+                           const std::string &trusted_proxy);
+
+} // namespace verdict

@@ -1,0 +1,61 @@
+#include <catch2/catch.hpp>
+
+#include "handlers/rate_limit.h"
+#include "handlers/routes.h"
+#include "test_support.h"
+
+using namespace verdict;
+using namespace std::chrono;
+
+TEST_CASE("a client over its writes per minute waits for the window to pass") {
+  RateLimiter limiter(3);
+  const auto t0 = steady_clock::now();
+  CHECK(limiter.take("10.0.0.1", t0) == 0);
+  CHECK(limiter.take("10.0.0.1", t0) == 0);
+  CHECK(limiter.take("10.0.0.1", t0) == 0);
+  CHECK(limiter.take("10.0.0.1", t0 + seconds(20)) == 40);
+  CHECK(limiter.take("10.0.0.2", t0) == 0); // another client is not affected
+  CHECK(limiter.take("10.0.0.1", t0 + seconds(61)) == 0);
+}
+
+TEST_CASE("a limit of zero turns rate limiting off") {
+  RateLimiter limiter(0);
+  for (int i = 0; i < 1000; ++i)
+    CHECK(limiter.take("10.0.0.1") == 0);
+}
+
+TEST_CASE("X-Forwarded-For is believed only from the trusted proxy") {
+  CHECK(client_address("10.0.0.9", "1.2.3.4", "") == "10.0.0.9");
+  CHECK(client_address("10.0.0.9", "1.2.3.4", "127.0.0.1") == "10.0.0.9");
+  CHECK(client_address("127.0.0.1", "6.6.6.6, 1.2.3.4", "127.0.0.1") == "1.2.3.4");
+  CHECK(client_address("127.0.0.1", "", "127.0.0.1") == "127.0.0.1");
+}
+
+TEST_CASE("http: writes over the limit get 429 with Retry-After, and REMOTE_ADDR is not believed") {
+  auto store = test::seeded_store();
+  Views views;
+  App app(*store, views, 2);
+  httplib::Server server;
+  install_routes(server, app);
+  const int port = server.bind_to_any_port("127.0.0.1");
+  std::thread thread([&] { server.listen_after_bind(); });
+  httplib::Client client("127.0.0.1", port);
+  int refused = 0;
+  for (int i = 0; i < 4; ++i) {
+    // A client claiming a different address each time is still one client.
+    const auto res = client.Post("/tools/codestral-2-1/vote",
+                                 {{"Sec-Fetch-Site", "same-origin"},
+                                  {"REMOTE_ADDR", "10.9.9." + std::to_string(i)},
+                                  {"X-Forwarded-For", "10.8.8." + std::to_string(i)}},
+                                 "verdict=ship", "application/x-www-form-urlencoded");
+    REQUIRE(res);
+    if (res->status == 429) {
+      ++refused;
+      CHECK_FALSE(res->get_header_value("Retry-After").empty());
+    }
+  }
+  server.stop();
+  thread.join();
+  CHECK(refused == 2);
+  CHECK(store->tool_by_slug("codestral-2-1")->community.total == 2);
+}
