@@ -99,8 +99,10 @@ std::string voter_from_cookie(std::string_view header) {
   for (size_t at = header.find(key); at != std::string_view::npos; at = header.find(key, at + 1)) {
     if (at != 0 && header[at - 1] != ' ' && header[at - 1] != ';') continue;
     const auto value = header.substr(at + key.size(), 32);
-    const bool whole = header.size() == at + key.size() + 32 || header[at + key.size() + 32] == ';';
-    if (value.size() == 32 && whole && std::all_of(value.begin(), value.end(), [](char c) {
+    if (value.size() != 32) continue;
+    const auto end = at + key.size() + 32;
+    const bool whole = header.size() == end || header[end] == ';';
+    if (whole && std::all_of(value.begin(), value.end(), [](char c) {
           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
         }))
       return std::string(value);

@@ -134,8 +134,11 @@ TEST_CASE("process: every vote acknowledged before a kill -9 is counted after re
   std::vector<std::thread> clients;
   for (int i = 0; i < 8; ++i)
     clients.emplace_back([&] { vote_until(stop, server.port, acknowledged); });
-  while (acknowledged < 400)
+  // Vote for a while (bounded, so a slow sanitizer build still finishes), then pull the plug.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (acknowledged < 400 && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(waitpid(server.pid, nullptr, WNOHANG) == 0); // still alive until the kill
   server.stop(SIGKILL);
   stop = true;
   for (auto &c : clients)
@@ -143,6 +146,7 @@ TEST_CASE("process: every vote acknowledged before a kill -9 is counted after re
 
   const auto counted = counted_votes(db);
   INFO("acknowledged " << acknowledged << ", counted " << counted);
+  CHECK(acknowledged > 0);
   CHECK(counted >= acknowledged);
   CHECK(counted <= acknowledged + 8); // at most the votes in flight when the server died
   CHECK(check_database(db).empty());
@@ -155,7 +159,7 @@ TEST_CASE("process: SIGTERM finishes cleanly and leaves a .db that stands alone"
   std::atomic<bool> stop{false};
   std::atomic<int64_t> acknowledged{0};
   std::thread voter([&] { vote_until(stop, server.port, acknowledged); });
-  while (acknowledged < 20)
+  for (int i = 0; i < 2000 && acknowledged < 20; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   const int status = server.stop(SIGTERM);
   stop = true;
@@ -177,7 +181,7 @@ TEST_CASE("process: a backup taken while the site serves and takes votes is whol
   std::atomic<bool> stop{false};
   std::atomic<int64_t> acknowledged{0};
   std::thread voter([&] { vote_until(stop, server.port, acknowledged); });
-  while (acknowledged < 50)
+  for (int i = 0; i < 2000 && acknowledged < 50; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   CHECK(run_binary({"backup", "--db", db, backup}) == 0);
   stop = true;

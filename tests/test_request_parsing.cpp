@@ -73,3 +73,9 @@ TEST_CASE("same-origin check follows Fetch Metadata, then Origin, then Referer")
   CHECK_FALSE(is_same_origin_request("", "", "https://evil.example/", host));
   CHECK(is_same_origin_request("", "", "", host));
 }
+
+TEST_CASE("a cookie header cut short inside the voter id is not read past its end") {
+  // Found by the fuzzer: the id ran to the end of a header shorter than 32 digits.
+  CHECK(voter_from_cookie("verdict_voter=0123").empty());
+  CHECK(voter_from_cookie(std::string("verdict_voter=") + std::string(31, 'a')).empty());
+}
