@@ -2,6 +2,8 @@
 
 #include <mutex>
 
+#include "domain/content_hash.h"
+
 namespace verdict {
 
 std::shared_ptr<const CachedPage> PageCache::find(std::string_view key, uint64_t generation,
@@ -21,14 +23,7 @@ void PageCache::put(std::string key, uint64_t generation, std::string day,
 }
 
 std::string etag_of(std::string_view body) {
-  uint64_t hash = 1469598103934665603ULL;
-  for (unsigned char c : body)
-    hash = (hash ^ c) * 1099511628211ULL;
-  static const char digits[] = "0123456789abcdef";
-  std::string tag = "\"";
-  for (int shift = 60; shift >= 0; shift -= 4)
-    tag.push_back(digits[(hash >> shift) & 0xf]);
-  return tag + "\"";
+  return "\"" + content_hash(body) + "\"";
 }
 
 } // namespace verdict

@@ -49,16 +49,17 @@ void vote_on_pair(App &app, const Request &req, Response &res, std::string_view 
   const auto pick = form.fields.count("pick") ? form.fields.at("pick") : "";
   if (pick != "a" && pick != "b" && pick != "withdraw")
     return bad_request(app, res, "The pick must be a, b or withdraw.");
-  const auto detail = app.store.comparison_detail(pair, "");
-  if (!detail)
+  bool canonical_order = true;
+  const auto comparison = app.store.resolve_pair(pair, canonical_order);
+  if (!comparison)
     return send_error(app, res, 404, "Not found", "There is no comparison at this address.");
 
-  const auto &c = detail->comparison;
+  const auto &c = *comparison;
   std::optional<int64_t> picked;
   if (pick != "withdraw") picked = pick == "a" ? c.a.id : c.b.id;
   app.store.cast_pair_vote(voter_for_write(req, res), c.a.id, c.b.id, picked);
   const auto canonical =
-      detail->canonical_order ? pair_slug(c.a.slug, c.b.slug) : pair_slug(c.b.slug, c.a.slug);
+      canonical_order ? pair_slug(c.a.slug, c.b.slug) : pair_slug(c.b.slug, c.a.slug);
   see_other(res, "/compare/" + canonical + "#community");
 }
 

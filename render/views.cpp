@@ -3,21 +3,11 @@
 #include <stdexcept>
 
 #include "app/embedded.h"
+#include "domain/content_hash.h"
 
 namespace verdict {
 
 namespace {
-
-std::string short_hash(std::string_view bytes) {
-  uint64_t hash = 1469598103934665603ULL; // FNV-1a
-  for (unsigned char c : bytes)
-    hash = (hash ^ c) * 1099511628211ULL;
-  static const char digits[] = "0123456789abcdef";
-  std::string out;
-  for (int shift = 60; out.size() < 10; shift -= 4)
-    out.push_back(digits[(hash >> shift) & 0xf]);
-  return out;
-}
 
 std::string content_type_of(std::string_view name) {
   const auto ends_with = [&](std::string_view suffix) {
@@ -46,7 +36,7 @@ Views::Views() {
       const auto name = std::string(file.path.substr(public_dir.size()));
       const auto dot = name.rfind('.');
       const auto hashed =
-          "/static/" + name.substr(0, dot) + "." + short_hash(file.bytes) + name.substr(dot);
+          "/static/" + name.substr(0, dot) + "." + content_hash(file.bytes, 10) + name.substr(dot);
       public_paths_.emplace(name, hashed);
       assets_.emplace(hashed, StaticAsset{content_type_of(name), file.bytes});
     }

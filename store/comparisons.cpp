@@ -15,15 +15,39 @@ std::vector<ComparisonSummary> summaries(sql::Stmt &stmt) {
 }
 } // namespace
 
-std::optional<Store::PairRecord> Store::comparison_of_pair(int64_t x, int64_t y) {
-  return read([&](sql::Db &db) -> std::optional<PairRecord> {
-    auto stmt = db.cached("SELECT tool_a_id, tool_b_id, ifnull(published_on, ''), intro "
-                          "FROM comparisons WHERE min(tool_a_id, tool_b_id) = min(:x, :y) "
-                          "AND max(tool_a_id, tool_b_id) = max(:x, :y)");
-    stmt.bind(":x", x).bind(":y", y);
-    if (!stmt.step()) return std::nullopt;
-    return PairRecord{stmt.int64(0), stmt.int64(1), stmt.text(2), stmt.text(3)};
-  });
+std::optional<queries::PairRecord> queries::comparison_of_pair(sql::Db &db, int64_t x, int64_t y) {
+  auto stmt = db.cached("SELECT tool_a_id, tool_b_id, ifnull(published_on, ''), intro "
+                        "FROM comparisons WHERE min(tool_a_id, tool_b_id) = min(:x, :y) "
+                        "AND max(tool_a_id, tool_b_id) = max(:x, :y)");
+  stmt.bind(":x", x).bind(":y", y);
+  if (!stmt.step()) return std::nullopt;
+  return PairRecord{stmt.int64(0), stmt.int64(1), stmt.text(2), stmt.text(3)};
+}
+
+std::optional<queries::ResolvedPair> queries::resolve_pair(sql::Db &db,
+                                                           std::string_view pair_slug) {
+  std::optional<Tool> a, b;
+  for (const auto &[left, right] : pair_slug_splits(pair_slug)) {
+    a = tool_by_slug(db, left);
+    b = a ? tool_by_slug(db, right) : std::nullopt;
+    if (a && b) break;
+  }
+  if (!a || !b || a->id == b->id) return std::nullopt;
+
+  ResolvedPair pair;
+  auto &comparison = pair.comparison;
+  if (const auto record = comparison_of_pair(db, a->id, b->id)) {
+    comparison.published = !record->published_on.empty();
+    comparison.published_on = record->published_on;
+    comparison.intro = record->intro;
+    pair.canonical_order = record->a_id == a->id;
+  } else {
+    // A pair nobody wrote up has one address: its slugs in alphabetical order.
+    pair.canonical_order = a->slug < b->slug;
+  }
+  comparison.a = std::move(*a);
+  comparison.b = std::move(*b);
+  return pair;
 }
 
 std::vector<ComparisonSummary> Store::published_comparisons(int limit) {
@@ -55,39 +79,31 @@ std::vector<ComparisonSummary> Store::comparisons_with_tool(int64_t tool_id) {
 
 namespace verdict {
 
+std::optional<Comparison> Store::resolve_pair(std::string_view pair_slug, bool &canonical_order) {
+  return read([&](sql::Db &db) -> std::optional<Comparison> {
+    auto pair = queries::resolve_pair(db, pair_slug);
+    if (!pair) return std::nullopt;
+    canonical_order = pair->canonical_order;
+    return std::move(pair->comparison);
+  });
+}
+
 std::optional<ComparisonDetail> Store::comparison_detail(std::string_view pair_slug,
                                                          std::string_view voter) {
-  std::optional<Tool> a, b;
-  read([&](sql::Db &db) {
-    for (const auto &[left, right] : pair_slug_splits(pair_slug)) {
-      a = queries::tool_by_slug(db, left);
-      b = a ? queries::tool_by_slug(db, right) : std::nullopt;
-      if (a && b) return;
-    }
+  // One connection for the whole page, so its parts come from the same moment.
+  return read([&](sql::Db &db) -> std::optional<ComparisonDetail> {
+    auto pair = queries::resolve_pair(db, pair_slug);
+    if (!pair) return std::nullopt;
+    ComparisonDetail detail;
+    detail.comparison = std::move(pair->comparison);
+    detail.canonical_order = pair->canonical_order;
+    const auto a = detail.comparison.a.id, b = detail.comparison.b.id;
+    detail.reviews_a = queries::reviews_of_tool(db, a);
+    detail.reviews_b = queries::reviews_of_tool(db, b);
+    detail.picks = queries::pair_tally(db, a, b);
+    if (!voter.empty()) detail.voter = queries::voter_choices(db, voter, a, b);
+    return detail;
   });
-  if (!a || !b || a->id == b->id) return std::nullopt;
-
-  ComparisonDetail detail;
-  const auto record = comparison_of_pair(a->id, b->id);
-  auto &comparison = detail.comparison;
-  if (record) {
-    comparison.published = !record->published_on.empty();
-    comparison.published_on = record->published_on;
-    comparison.intro = record->intro;
-    detail.canonical_order = record->a_id == a->id;
-  } else {
-    // A pair nobody wrote up has one address: its slugs in alphabetical order.
-    detail.canonical_order = a->slug < b->slug;
-  }
-  read([&](sql::Db &db) {
-    detail.reviews_a = queries::reviews_of_tool(db, a->id);
-    detail.reviews_b = queries::reviews_of_tool(db, b->id);
-  });
-  detail.picks = pair_tally(a->id, b->id);
-  if (!voter.empty()) detail.voter = voter_choices(voter, a->id, b->id);
-  comparison.a = std::move(*a);
-  comparison.b = std::move(*b);
-  return detail;
 }
 
 } // namespace verdict

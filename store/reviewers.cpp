@@ -1,4 +1,5 @@
 // The reviewer panel.
+#include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 
@@ -41,8 +42,7 @@ std::vector<Review> Store::reviews_by_reviewer(int64_t reviewer_id) {
     stmt.bind(":reviewer", reviewer_id);
     std::vector<Review> reviews;
     while (stmt.step())
-      reviews.push_back({stmt.text(0), stmt.text(1), stmt.text(2), stmt.text(3), stmt.text(4),
-                         stmt.text(5) == "ship" ? Verdict::ship : Verdict::skip, stmt.text(6)});
+      reviews.push_back(queries::review_from_row(stmt));
     return reviews;
   });
 }

@@ -55,16 +55,13 @@ public:
   std::vector<Review> reviews_by_reviewer(int64_t reviewer_id);
 
   // Comparisons (store/comparisons.cpp)
-  struct PairRecord {
-    int64_t a_id = 0, b_id = 0; // in the editor's order
-    std::string published_on;
-    std::string intro;
-  };
-  std::optional<PairRecord> comparison_of_pair(int64_t x, int64_t y);
   std::vector<ComparisonSummary> published_comparisons(int limit);
   std::vector<ComparisonSummary> comparisons_with_tool(int64_t tool_id);
   // Reads a pair page for `pair_slug` ("<a>-vs-<b>", where either slug may contain "-vs-");
   // empty when the slug names no two distinct tools. `voter` may be empty.
+  // Just the pair an address names: its tools (in the address's order) and the editor's
+  // record; sets `canonical_order` to false when the address is the pair's other order.
+  std::optional<Comparison> resolve_pair(std::string_view pair_slug, bool &canonical_order);
   std::optional<ComparisonDetail> comparison_detail(std::string_view pair_slug,
                                                     std::string_view voter);
   std::optional<ToolDetail> tool_detail(std::string_view slug, std::string_view voter);

@@ -49,9 +49,14 @@ std::vector<Review> queries::reviews_of_tool(sql::Db &db, int64_t tool_id) {
   stmt.bind(":tool", tool_id);
   std::vector<Review> reviews;
   while (stmt.step())
-    reviews.push_back({stmt.text(0), stmt.text(1), stmt.text(2), stmt.text(3), stmt.text(4),
-                       stmt.text(5) == "ship" ? Verdict::ship : Verdict::skip, stmt.text(6)});
+    reviews.push_back(review_from_row(stmt));
   return reviews;
+}
+
+Review queries::review_from_row(const sql::Stmt &row) {
+  return {row.text(0), row.text(1), row.text(2),
+          row.text(3), row.text(4), row.text(5) == "ship" ? Verdict::ship : Verdict::skip,
+          row.text(6)};
 }
 
 std::optional<Tool> Store::tool_by_slug(std::string_view slug) {

@@ -3,6 +3,7 @@
 // schema.sql keep the tallies the pages read.
 #include <algorithm>
 
+#include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 
@@ -19,30 +20,35 @@ std::optional<Verdict> verdict_of(const sql::Stmt &row, int column) {
 }
 } // namespace
 
+PairTally queries::pair_tally(sql::Db &db, int64_t a_id, int64_t b_id) {
+  auto stmt = db.cached("SELECT low_picks, high_picks FROM pair_tallies "
+                        "WHERE low_tool_id = :low AND high_tool_id = :high");
+  stmt.bind(":low", std::min(a_id, b_id)).bind(":high", std::max(a_id, b_id));
+  if (!stmt.step()) return PairTally{};
+  const auto low = stmt.int64(0), high = stmt.int64(1);
+  return a_id < b_id ? PairTally{low, high} : PairTally{high, low};
+}
+
+VoterChoices queries::voter_choices(sql::Db &db, std::string_view voter, int64_t a_id,
+                                    int64_t b_id) {
+  auto stmt =
+      db.cached("SELECT (SELECT verdict FROM tool_votes WHERE voter = :voter AND tool_id = :a), "
+                "(SELECT verdict FROM tool_votes WHERE voter = :voter AND tool_id = :b), "
+                "(SELECT pick_tool_id FROM pair_votes WHERE voter = :voter "
+                " AND low_tool_id = min(:a, :b) AND high_tool_id = max(:a, :b))");
+  stmt.bind(":voter", voter).bind(":a", a_id).bind(":b", b_id);
+  stmt.step();
+  VoterChoices choices{verdict_of(stmt, 0), verdict_of(stmt, 1), std::nullopt};
+  if (!stmt.is_null(2)) choices.pick = stmt.int64(2);
+  return choices;
+}
+
 PairTally Store::pair_tally(int64_t a_id, int64_t b_id) {
-  return read([&](sql::Db &db) {
-    auto stmt = db.cached("SELECT low_picks, high_picks FROM pair_tallies "
-                          "WHERE low_tool_id = :low AND high_tool_id = :high");
-    stmt.bind(":low", std::min(a_id, b_id)).bind(":high", std::max(a_id, b_id));
-    if (!stmt.step()) return PairTally{};
-    const auto low = stmt.int64(0), high = stmt.int64(1);
-    return a_id < b_id ? PairTally{low, high} : PairTally{high, low};
-  });
+  return read([&](sql::Db &db) { return queries::pair_tally(db, a_id, b_id); });
 }
 
 VoterChoices Store::voter_choices(std::string_view voter, int64_t a_id, int64_t b_id) {
-  return read([&](sql::Db &db) {
-    auto stmt =
-        db.cached("SELECT (SELECT verdict FROM tool_votes WHERE voter = :voter AND tool_id = :a), "
-                  "(SELECT verdict FROM tool_votes WHERE voter = :voter AND tool_id = :b), "
-                  "(SELECT pick_tool_id FROM pair_votes WHERE voter = :voter "
-                  " AND low_tool_id = min(:a, :b) AND high_tool_id = max(:a, :b))");
-    stmt.bind(":voter", voter).bind(":a", a_id).bind(":b", b_id);
-    stmt.step();
-    VoterChoices choices{verdict_of(stmt, 0), verdict_of(stmt, 1), std::nullopt};
-    if (!stmt.is_null(2)) choices.pick = stmt.int64(2);
-    return choices;
-  });
+  return read([&](sql::Db &db) { return queries::voter_choices(db, voter, a_id, b_id); });
 }
 
 std::optional<Verdict> Store::tool_vote_of(std::string_view voter, int64_t tool_id) {

@@ -121,7 +121,6 @@ TEST_CASE("handler: an unpublished pair renders, marked as not an editor's pick"
   httplib::Request req;
   httplib::Response res;
   handlers::show_comparison(f.app, req, res, "codestral-2-1-vs-mistral-3-small");
-  res.status = res.status == -1 ? 200 : res.status;
   CHECK(res.status == 200);
   const auto text = test::visible_text(res.body);
   CHECK(text.find("Codestral 2.1 vs Mistral 3 Small") != std::string::npos);
