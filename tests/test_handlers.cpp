@@ -103,7 +103,8 @@ TEST_CASE("handler: subscribing validates the address and a duplicate is not an 
   CHECK(f.store->subscriber_count() == 1);
 }
 
-TEST_CASE("handler: the reverse of a published pair redirects permanently; unknown is 404") {
+TEST_CASE(
+    "handler: the reverse of a published pair redirects permanently and an unknown pair is 404") {
   Fixture f;
   httplib::Request req;
   httplib::Response reverse, unknown;

@@ -1,27 +1,33 @@
 // The real binary as a self-hoster runs it: crashes, clean shutdowns, backups and checks.
+// Every server started here dies with the test (PR_SET_PDEATHSIG) and holds none of CTest's
+// pipes, so a failing or crashing test can never leave a process behind that hangs the suite.
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
-#include <sys/stat.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <httplib.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
-#include <regex>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "handlers/request_parsing.h"
 #include "store/maintenance.h"
+#include "store/sqlite.h"
 #include "store/store.h"
+#include "test_support.h"
 
 using namespace verdict;
 namespace fs = std::filesystem;
+using std::chrono::steady_clock;
 
 namespace {
 
@@ -29,27 +35,25 @@ const std::vector<std::string> kTools = {"cursor-background-agent", "codestral-2
                                          "mistral-small-3-1",       "cursor-background-agents",
                                          "mistral-3-small",         "code-llama-4"};
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char pattern[] = "/tmp/verdict-test-XXXXXX";
-    path = mkdtemp(pattern);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
+// Seconds the binary gets to start: generous, for sanitizer builds on a busy machine.
+constexpr int kStartSeconds = 30;
 
 // Runs the verdict binary and waits for the line that says where it listens.
-struct Server {
-  pid_t pid = -1;
-  int port = 0;
-
+class Server {
+public:
   explicit Server(const std::vector<std::string> &args) {
-    int pipe_fds[2];
-    REQUIRE(pipe(pipe_fds) == 0);
-    pid = fork();
-    if (pid == 0) {
-      dup2(pipe_fds[1], 2);
-      close(pipe_fds[0]);
+    int fds[2];
+    REQUIRE(pipe2(fds, O_CLOEXEC) == 0);
+    const pid_t parent = getpid();
+    pid_ = fork();
+    REQUIRE(pid_ >= 0);
+    if (pid_ == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() != parent) _exit(127);
+      const int null = open("/dev/null", O_RDWR);
+      dup2(null, 0);
+      dup2(null, 1);
+      dup2(fds[1], 2);
       std::vector<char *> argv{const_cast<char *>(VERDICT_BINARY)};
       for (const auto &arg : args)
         argv.push_back(const_cast<char *>(arg.c_str()));
@@ -57,45 +61,106 @@ struct Server {
       execv(VERDICT_BINARY, argv.data());
       _exit(127);
     }
-    close(pipe_fds[1]);
-    std::string log;
-    char buffer[256];
-    const std::regex serving("serving http://127\\.0\\.0\\.1:(\\d+)/");
-    std::smatch match;
-    while (!std::regex_search(log, match, serving)) {
-      const auto n = read(pipe_fds[0], buffer, sizeof buffer);
-      REQUIRE(n > 0);
-      log.append(buffer, static_cast<size_t>(n));
+    close(fds[1]);
+    log_fd_ = fds[0];
+    const std::string marker = "serving http://127.0.0.1:";
+    const auto deadline = steady_clock::now() + std::chrono::seconds(kStartSeconds);
+    const auto whole_line = [&] {
+      const auto at = log_.find(marker);
+      return at != std::string::npos && log_.find('\n', at) != std::string::npos;
+    };
+    while (!whole_line() && read_log_until(deadline)) {
     }
-    port = std::stoi(match[1]);
+    const auto at = log_.find(marker);
+    if (!whole_line()) {
+      const auto log = log_;
+      stop(SIGKILL);
+      FAIL("verdict did not start within " << kStartSeconds << " s; it said: " << log);
+    }
+    port = std::stoi(log_.substr(at + marker.size()));
     // Keep draining the server's stderr so it can never block on a full pipe.
-    std::thread([fd = pipe_fds[0]] {
-      char sink[256];
-      while (read(fd, sink, sizeof sink) > 0) {
+    drain_ = std::thread([this] {
+      while (read_log_until(steady_clock::time_point::max())) {
       }
-      close(fd);
-    }).detach();
+    });
   }
 
+  Server(const Server &) = delete;
+  Server &operator=(const Server &) = delete;
+  ~Server() { stop(SIGKILL); }
+
+  pid_t pid() const { return pid_; }
+
+  // Sends the signal and waits (bounded) for the process; returns its wait status.
   int stop(int signal_number) {
-    kill(pid, signal_number);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    pid = -1;
+    int status = -1;
+    if (pid_ > 0) {
+      kill(pid_, signal_number);
+      const auto deadline = steady_clock::now() + std::chrono::seconds(kStartSeconds);
+      while (waitpid(pid_, &status, WNOHANG) == 0) {
+        if (steady_clock::now() > deadline) {
+          kill(pid_, SIGKILL);
+          waitpid(pid_, &status, 0);
+          status = -1; // did not stop by itself
+          break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+      pid_ = -1;
+    }
+    if (drain_.joinable()) drain_.join();
+    if (log_fd_ >= 0) close(log_fd_);
+    log_fd_ = -1;
     return status;
   }
 
-  ~Server() {
-    if (pid > 0) stop(SIGKILL);
+  std::string log() {
+    std::lock_guard lock(log_mutex_);
+    return log_;
   }
+
+  int port = 0;
+
+private:
+  bool read_log_until(steady_clock::time_point deadline) {
+    const auto left =
+        deadline == steady_clock::time_point::max()
+            ? -1
+            : std::chrono::duration_cast<std::chrono::milliseconds>(deadline - steady_clock::now())
+                  .count();
+    if (deadline != steady_clock::time_point::max() && left <= 0) return false;
+    pollfd ready{log_fd_, POLLIN, 0};
+    if (poll(&ready, 1, static_cast<int>(left)) <= 0) return false;
+    char buffer[512];
+    const auto n = read(log_fd_, buffer, sizeof buffer);
+    if (n <= 0) return false;
+    std::lock_guard lock(log_mutex_);
+    log_.append(buffer, static_cast<size_t>(n));
+    return true;
+  }
+
+  pid_t pid_ = -1;
+  int log_fd_ = -1;
+  std::mutex log_mutex_;
+  std::string log_;
+  std::thread drain_;
 };
 
-int run_binary(const std::vector<std::string> &args) {
-  std::string command = VERDICT_BINARY;
+// Runs the binary to completion (at most a minute) and returns its exit code; what it
+// printed lands in `output` when given.
+int run_binary(const std::vector<std::string> &args, std::string *output = nullptr) {
+  std::string command = std::string("timeout 60 ") + VERDICT_BINARY;
   for (const auto &arg : args)
     command += " '" + arg + "'";
-  command += " >/dev/null 2>&1";
-  const int status = std::system(command.c_str());
+  command += " 2>&1 </dev/null";
+  FILE *pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe);
+  std::string printed;
+  char buffer[512];
+  while (const auto n = fread(buffer, 1, sizeof buffer, pipe))
+    printed.append(buffer, n);
+  const int status = pclose(pipe);
+  if (output) *output = printed;
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -107,44 +172,65 @@ int64_t counted_votes(const std::string &db) {
   return total;
 }
 
-// Casts votes as fresh visitors until told to stop; counts the ones answered 303.
-void vote_until(std::atomic<bool> &stop, int port, std::atomic<int64_t> &acknowledged) {
-  httplib::Client client("127.0.0.1", port);
-  client.set_connection_timeout(1);
-  client.set_read_timeout(2);
-  size_t n = 0;
-  while (!stop) {
-    const auto &slug = kTools[n++ % kTools.size()];
-    const auto res = client.Post(
-        ("/tools/" + slug + "/vote").c_str(),
-        {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + new_voter_id()}},
-        "verdict=ship", "application/x-www-form-urlencoded");
-    if (res && res->status == 303) ++acknowledged;
+// Readers voting as fresh visitors, each on its own thread, until the object goes away.
+class Voters {
+public:
+  Voters(int port, int count) {
+    for (int i = 0; i < count; ++i)
+      threads_.emplace_back([this, port] { vote_until_stopped(port); });
   }
+  ~Voters() { stop(); }
+  void stop() {
+    stop_ = true;
+    for (auto &thread : threads_)
+      if (thread.joinable()) thread.join();
+  }
+  // Waits (bounded) until at least `n` votes were acknowledged.
+  void wait_for(int64_t n, int seconds = 20) const {
+    const auto deadline = steady_clock::now() + std::chrono::seconds(seconds);
+    while (acknowledged < n && steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  std::atomic<int64_t> acknowledged{0}; // answered 303
+
+private:
+  void vote_until_stopped(int port) {
+    httplib::Client client("127.0.0.1", port);
+    client.set_connection_timeout(1);
+    client.set_read_timeout(2);
+    for (size_t n = 0; !stop_; ++n) {
+      const auto &slug = kTools[n % kTools.size()];
+      const auto res = client.Post(
+          ("/tools/" + slug + "/vote").c_str(),
+          {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + new_voter_id()}},
+          "verdict=ship", "application/x-www-form-urlencoded");
+      if (res && res->status == 303) ++acknowledged;
+    }
+  }
+  std::atomic<bool> stop_{false};
+  std::vector<std::thread> threads_;
+};
+
+nlohmann::json exported(const std::string &db) {
+  std::string json;
+  REQUIRE(run_binary({"export", "--db", db}, &json) == 0);
+  return nlohmann::json::parse(json);
 }
 
 } // namespace
 
 TEST_CASE("process: every vote acknowledged before a kill -9 is counted after restart") {
-  TempDir dir;
+  test::TempDir dir;
   const auto db = (dir.path / "site.db").string();
   Server server({"--db", db, "--port", "0", "--rate-limit", "0"});
-  std::atomic<bool> stop{false};
-  std::atomic<int64_t> acknowledged{0};
-  std::vector<std::thread> clients;
-  for (int i = 0; i < 8; ++i)
-    clients.emplace_back([&] { vote_until(stop, server.port, acknowledged); });
-  // Vote for a while (bounded, so a slow sanitizer build still finishes), then pull the plug.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (acknowledged < 400 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  CHECK(waitpid(server.pid, nullptr, WNOHANG) == 0); // still alive until the kill
+  Voters voters(server.port, 8);
+  voters.wait_for(400);
+  CHECK(waitpid(server.pid(), nullptr, WNOHANG) == 0); // still alive until the kill
   server.stop(SIGKILL);
-  stop = true;
-  for (auto &c : clients)
-    c.join();
+  voters.stop();
 
   const auto counted = counted_votes(db);
+  const int64_t acknowledged = voters.acknowledged;
   INFO("acknowledged " << acknowledged << ", counted " << counted);
   CHECK(acknowledged > 0);
   CHECK(counted >= acknowledged);
@@ -152,50 +238,47 @@ TEST_CASE("process: every vote acknowledged before a kill -9 is counted after re
   CHECK(check_database(db).empty());
 }
 
-TEST_CASE("process: SIGTERM finishes cleanly and leaves a .db that stands alone") {
-  TempDir dir;
+TEST_CASE("process: SIGTERM and SIGINT finish cleanly and leave a .db that stands alone") {
+  const int signal_number = GENERATE(SIGTERM, SIGINT);
+  test::TempDir dir;
   const auto db = (dir.path / "site.db").string();
-  Server server({"--db", db, "--port", "0"});
-  std::atomic<bool> stop{false};
-  std::atomic<int64_t> acknowledged{0};
-  std::thread voter([&] { vote_until(stop, server.port, acknowledged); });
-  for (int i = 0; i < 2000 && acknowledged < 20; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  const int status = server.stop(SIGTERM);
-  stop = true;
-  voter.join();
+  Server server({"--db", db, "--port", "0", "--rate-limit", "0"});
+  Voters voters(server.port, 2);
+  voters.wait_for(20);
+  const int status = server.stop(signal_number);
+  voters.stop();
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
+  CHECK(server.log().find("stopped cleanly") != std::string::npos);
   // Checkpointed: no write-ahead log is left, so copying the .db alone is a full copy.
   CHECK_FALSE(fs::exists(db + "-wal"));
   const auto copy = (dir.path / "copy.db").string();
   fs::copy_file(db, copy);
-  CHECK(counted_votes(copy) >= acknowledged);
+  CHECK(counted_votes(copy) >= voters.acknowledged);
+  CHECK(voters.acknowledged >= 20);
 }
 
 TEST_CASE("process: a backup taken while the site serves and takes votes is whole") {
-  TempDir dir;
+  test::TempDir dir;
   const auto db = (dir.path / "site.db").string();
   const auto backup = (dir.path / "backup.db").string();
   Server server({"--db", db, "--port", "0", "--rate-limit", "0"});
-  std::atomic<bool> stop{false};
-  std::atomic<int64_t> acknowledged{0};
-  std::thread voter([&] { vote_until(stop, server.port, acknowledged); });
-  for (int i = 0; i < 2000 && acknowledged < 50; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  Voters voters(server.port, 1);
+  voters.wait_for(50);
   CHECK(run_binary({"backup", "--db", db, backup}) == 0);
-  stop = true;
-  voter.join();
+  voters.stop();
   CHECK(run_binary({"check", "--db", backup}) == 0);
   CHECK_FALSE(fs::exists(backup + "-wal"));
   CHECK(counted_votes(backup) >= 50);
   Store copy(backup);
   CHECK(copy.tools_by_name().size() == 8);
-  CHECK(run_binary({"backup", "--db", db, backup}) != 0); // never overwrites a file
+  std::string refusal;
+  CHECK(run_binary({"backup", "--db", db, backup}, &refusal) != 0); // never overwrites a file
+  CHECK(refusal.find("already exists") != std::string::npos);
 }
 
 TEST_CASE("process: check exits non-zero on a damaged database") {
-  TempDir dir;
+  test::TempDir dir;
   const auto db = (dir.path / "site.db").string();
   CHECK(run_binary({"import", "--db", db,
                     (fs::path(VERDICT_SOURCE_DIR) / "content/verdict.json").string()}) == 0);
@@ -210,19 +293,69 @@ TEST_CASE("process: check exits non-zero on a damaged database") {
 }
 
 TEST_CASE("process: the binary's command line answers as documented") {
-  TempDir dir;
-  CHECK(run_binary({"--help"}) == 0);
-  CHECK(run_binary({"--version"}) == 0);
-  CHECK(run_binary({"--no-such-flag"}) == 2);
+  test::TempDir dir;
+  std::string help, bad_flag;
+  CHECK(run_binary({"--help"}, &help) == 0);
+  CHECK(help.find("Usage: verdict") != std::string::npos);
+  std::string version;
+  CHECK(run_binary({"--version"}, &version) == 0);
+  CHECK(version.rfind("verdict ", 0) == 0);
+  CHECK(run_binary({"--no-such-flag"}, &bad_flag) == 2);
+  CHECK(bad_flag.find("unknown flag --no-such-flag") != std::string::npos);
+  CHECK(bad_flag.find("Usage: verdict") != std::string::npos); // a bad flag prints the usage
   CHECK(run_binary({"serve", "--port", "http"}) == 2);
-  const auto bad = (dir.path / "bad.json").string();
-  std::ofstream(bad) << R"({"tools": [{"slug": "x"}]})";
+}
+
+TEST_CASE("process: a bad content file is refused whole, names each fault and changes nothing") {
+  test::TempDir dir;
   const auto db = (dir.path / "site.db").string();
-  CHECK(run_binary({"import", "--db", db, bad}) == 1);
+  CHECK(run_binary({"import", "--db", db,
+                    (fs::path(VERDICT_SOURCE_DIR) / "content/verdict.json").string()}) == 0);
+  const auto before = exported(db);
+
+  // Valid in every part but the last tool, whose entry kind is unknown.
+  auto bad = before;
+  bad["tools"][0]["name"] = "Renamed by a bad file";
+  bad["tools"][3]["entry"] = "Cheap";
+  const auto bad_path = (dir.path / "bad.json").string();
+  std::ofstream(bad_path) << bad.dump(2);
+  std::string said;
+  CHECK(run_binary({"import", "--db", db, bad_path}, &said) == 1);
+  CHECK(said.find("tools[3].entry: must be one of Free, Paid, Freemium, Open weights") !=
+        std::string::npos);
+  CHECK(exported(db) == before);
+}
+
+TEST_CASE("process: importing the exported content twice changes nothing") {
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  const auto file = (dir.path / "content.json").string();
+  CHECK(run_binary({"import", "--db", db,
+                    (fs::path(VERDICT_SOURCE_DIR) / "content/verdict.json").string()}) == 0);
+  CHECK(run_binary({"export", "--db", db, file}) == 0);
+  const auto before = exported(db);
+  CHECK(run_binary({"import", "--db", db, file}) == 0);
+  CHECK(run_binary({"import", "--db", db, file}) == 0);
+  CHECK(exported(db) == before);
+  CHECK(nlohmann::json::parse(test::source_file("content/verdict.json")) == before);
+}
+
+TEST_CASE("process: a new database is created with the bundled content") {
+  test::TempDir dir;
+  const auto db = (dir.path / "fresh.db").string();
+  Server server({"--db", db, "--port", "0"});
+  httplib::Client client("127.0.0.1", server.port);
+  const auto home = client.Get("/");
+  REQUIRE(home);
+  CHECK(home->status == 200);
+  CHECK(test::visible_text(home->body).find("Cursor Background Agent vs Codestral 2.1") !=
+        std::string::npos);
+  server.stop(SIGTERM);
+  CHECK(exported(db) == nlohmann::json::parse(test::source_file("content/verdict.json")));
 }
 
 TEST_CASE("process: an existing database is opened as it is, never re-seeded") {
-  TempDir dir;
+  test::TempDir dir;
   const auto db = (dir.path / "site.db").string();
   {
     Server first({"--db", db, "--port", "0"});
@@ -238,4 +371,15 @@ TEST_CASE("process: an existing database is opened as it is, never re-seeded") {
   const auto page = client.Get("/tools/codestral-2-1");
   REQUIRE(page);
   CHECK(page->body.find("100%<span class=\"stat-basis\"> · 1 vote") != std::string::npos);
+}
+
+TEST_CASE("process: a database from a newer verdict is refused, not opened") {
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  CHECK(run_binary({"import", "--db", db,
+                    (fs::path(VERDICT_SOURCE_DIR) / "content/verdict.json").string()}) == 0);
+  sql::Db(db).exec("PRAGMA user_version = 99");
+  std::string said;
+  CHECK(run_binary({"--db", db, "--port", "0"}, &said) == 1);
+  CHECK(said.find("newer than this verdict") != std::string::npos);
 }

@@ -32,14 +32,8 @@ TEST_CASE("X-Forwarded-For is believed only from the trusted proxy") {
 }
 
 TEST_CASE("http: writes over the limit get 429 with Retry-After, and REMOTE_ADDR is not believed") {
-  auto store = test::seeded_store();
-  Views views;
-  App app(*store, views, 2);
-  httplib::Server server;
-  install_routes(server, app);
-  const int port = server.bind_to_any_port("127.0.0.1");
-  std::thread thread([&] { server.listen_after_bind(); });
-  httplib::Client client("127.0.0.1", port);
+  test::SiteServer site(":memory:", 2);
+  auto client = site.client();
   int refused = 0;
   for (int i = 0; i < 4; ++i) {
     // A client claiming a different address each time is still one client.
@@ -54,8 +48,6 @@ TEST_CASE("http: writes over the limit get 429 with Retry-After, and REMOTE_ADDR
       CHECK_FALSE(res->get_header_value("Retry-After").empty());
     }
   }
-  server.stop();
-  thread.join();
   CHECK(refused == 2);
-  CHECK(store->tool_by_slug("codestral-2-1")->community.total == 2);
+  CHECK(site.store().tool_by_slug("codestral-2-1")->community.total == 2);
 }

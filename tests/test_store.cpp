@@ -57,7 +57,7 @@ TEST_CASE("a tool's reviews come in panel order with their verdicts") {
   CHECK(reviews[3].quote.find("a very expensive marketing campaign") != std::string::npos);
 }
 
-TEST_CASE("second vote by the same voter replaces the first; withdrawing removes it") {
+TEST_CASE("second vote by the same voter replaces the first, and withdrawing removes it") {
   auto store = test::seeded_store();
   const auto id = store->tool_by_slug("codestral-2-1")->id;
   store->cast_tool_vote(kVoter1, id, Verdict::ship);
@@ -154,7 +154,7 @@ TEST_CASE("a subscriber already on the list is not an error and is not added twi
   CHECK(store->subscriber_count() == 1);
 }
 
-TEST_CASE("importing the same content twice changes nothing; export round-trips") {
+TEST_CASE("importing the same content twice changes nothing and export round-trips") {
   auto store = test::seeded_store();
   const auto first = content_to_json(store->export_content());
   store->import_content(parse_content(embedded("content/verdict.json")).content);

@@ -1,95 +1,121 @@
 #include "test_support.h"
 
-#include <dirent.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include "app/server.h"
 #include "handlers/routes.h"
 
 namespace verdict::test {
 
+namespace fs = std::filesystem;
+
 std::unique_ptr<Store> seeded_store() {
   return open_site_database(":memory:");
 }
 
+std::string decode_entities(const std::string &html) {
+  static const std::pair<std::string_view, std::string_view> entities[] = {
+      {"&amp;", "&"},  {"&lt;", "<"},  {"&gt;", ">"},   {"&quot;", "\""},
+      {"&apos;", "'"}, {"&#39;", "'"}, {"&#x27;", "'"}, {"&#34;", "\""}};
+  std::string out;
+  out.reserve(html.size());
+  for (size_t i = 0; i < html.size(); ++i) {
+    bool decoded = false;
+    if (html[i] == '&') {
+      for (const auto &[entity, plain] : entities) {
+        if (html.compare(i, entity.size(), entity) == 0) {
+          out += plain;
+          i += entity.size() - 1;
+          decoded = true;
+          break;
+        }
+      }
+    }
+    if (!decoded) out.push_back(html[i]);
+  }
+  return out;
+}
+
 std::string visible_text(const std::string &html) {
+  // Tags go first, so a decoded "<" in the text is never taken for the start of a tag.
   std::string text;
   bool in_tag = false;
-  for (size_t i = 0; i < html.size(); ++i) {
-    const char c = html[i];
+  for (const char c : html) {
     if (in_tag) {
       if (c == '>') {
         in_tag = false;
         text.push_back(' ');
       }
-      continue;
-    }
-    if (c == '<') {
+    } else if (c == '<') {
       in_tag = true;
-      continue;
-    }
-    if (c == '&') {
-      static const std::pair<const char *, const char *> entities[] = {
-          {"&amp;", "&"},   {"&lt;", "<"},   {"&gt;", ">"},
-          {"&quot;", "\""}, {"&apos;", "'"}, {"&#39;", "'"}};
-      bool decoded = false;
-      for (const auto &[entity, plain] : entities) {
-        if (html.compare(i, std::char_traits<char>::length(entity), entity) == 0) {
-          text += plain;
-          i += std::char_traits<char>::length(entity) - 1;
-          decoded = true;
-          break;
-        }
-      }
-      if (decoded) continue;
-    }
-    text.push_back(c);
-  }
-  std::string collapsed;
-  for (char c : text) {
-    const bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r';
-    if (space) {
-      if (!collapsed.empty() && collapsed.back() != ' ') collapsed.push_back(' ');
     } else {
-      collapsed.push_back(c);
+      text.push_back(c);
     }
+  }
+  text = decode_entities(text);
+  std::string collapsed;
+  for (const char c : text) {
+    const bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r';
+    if (!space)
+      collapsed.push_back(c);
+    else if (!collapsed.empty() && collapsed.back() != ' ')
+      collapsed.push_back(' ');
   }
   while (!collapsed.empty() && collapsed.back() == ' ')
     collapsed.pop_back();
-  if (!collapsed.empty() && collapsed.front() == ' ') collapsed.erase(0, 1);
   return collapsed;
 }
 
-std::vector<std::string> seed_files() {
+std::string source_file(const std::string &relative_path) {
+  std::ifstream file(fs::path(VERDICT_SOURCE_DIR) / relative_path, std::ios::binary);
+  if (!file) throw std::runtime_error("cannot read " + relative_path + " in the source tree");
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> golden_files() {
   std::vector<std::string> names;
-  if (DIR *dir = opendir(VERDICT_SEEDS_DIR)) {
-    while (auto *entry = readdir(dir)) {
-      std::string name = entry->d_name;
-      if (name.size() > 4 && name.substr(name.size() - 4) == ".txt") names.push_back(name);
-    }
-    closedir(dir);
-  }
+  for (const auto &entry : fs::directory_iterator(fs::path(VERDICT_SOURCE_DIR) / "tests/golden"))
+    if (entry.path().extension() == ".txt") names.push_back(entry.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
 }
 
-std::vector<std::string> seed_lines(const std::string &file_name) {
-  std::ifstream file(std::string(VERDICT_SEEDS_DIR) + "/" + file_name);
+std::vector<std::string> golden_lines(const std::string &file_name) {
+  std::istringstream file(source_file("tests/golden/" + file_name));
   std::vector<std::string> lines;
   for (std::string line; std::getline(file, line);)
     if (!line.empty()) lines.push_back(line);
   return lines;
 }
 
-SiteServer::SiteServer(const std::string &db_path) : store_(open_site_database(db_path)) {
-  app_ = std::make_unique<App>(*store_, views_);
+SiteServer::SiteServer(const std::string &db_path, int writes_per_minute,
+                       const std::string &trusted_proxy)
+    : store_(open_site_database(db_path)) {
+  app_ = std::make_unique<App>(*store_, views_, writes_per_minute, trusted_proxy);
   install_routes(server_, *app_);
   configure_server(server_, 16);
   port_ = server_.bind_to_any_port("127.0.0.1");
+  if (port_ <= 0) throw std::runtime_error("the test server could not bind 127.0.0.1");
   thread_ = std::thread([this] { server_.listen_after_bind(); });
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!server_.is_running() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  if (server_.is_running()) return;
+  server_.stop();
+  thread_.join();
+  throw std::runtime_error("the test server did not start listening within 10 s");
 }
 
 SiteServer::~SiteServer() {
@@ -101,6 +127,7 @@ httplib::Client SiteServer::client() const {
   httplib::Client client("127.0.0.1", port_);
   client.set_connection_timeout(5);
   client.set_read_timeout(10);
+  client.set_write_timeout(10);
   return client;
 }
 
@@ -110,6 +137,59 @@ std::string cookie_from(const httplib::Result &result) {
   const auto start = header.find("verdict_voter=");
   if (start == std::string::npos) return {};
   return header.substr(start + 14, 32);
+}
+
+httplib::Result post_form(httplib::Client &client, const std::string &path, const std::string &body,
+                          const std::string &voter) {
+  httplib::Headers headers{{"Sec-Fetch-Site", "same-origin"}};
+  if (!voter.empty()) headers.emplace("Cookie", "verdict_voter=" + voter);
+  return client.Post(path.c_str(), headers, body, "application/x-www-form-urlencoded");
+}
+
+TempDir::TempDir() {
+  char pattern[] = "/tmp/verdict-test-XXXXXX";
+  if (!mkdtemp(pattern)) throw std::runtime_error("mkdtemp failed");
+  path = pattern;
+}
+
+TempDir::~TempDir() {
+  std::error_code ignored;
+  fs::remove_all(path, ignored);
+}
+
+std::string raw_exchange(int port, const std::string &bytes, int seconds) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) throw std::runtime_error("socket failed");
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) != 0) {
+    close(fd);
+    throw std::runtime_error("connect failed");
+  }
+  // The server may answer (and close) before it has read everything; what it said is kept.
+  for (size_t sent = 0; sent < bytes.size();) {
+    const auto n = send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) break;
+    sent += static_cast<size_t>(n);
+  }
+  std::string answer;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          deadline - std::chrono::steady_clock::now())
+                          .count();
+    if (left <= 0) break;
+    pollfd ready{fd, POLLIN, 0};
+    if (poll(&ready, 1, static_cast<int>(left)) <= 0) break;
+    char buffer[4096];
+    const auto n = recv(fd, buffer, sizeof buffer, 0);
+    if (n <= 0) break;
+    answer.append(buffer, static_cast<size_t>(n));
+  }
+  close(fd);
+  return answer;
 }
 
 } // namespace verdict::test

@@ -1,9 +1,10 @@
-// Shared test fixtures: a seeded in-memory site, a real server on an ephemeral port, and
-// helpers to read a page the way a reader does (its visible text).
+// Shared test fixtures: a seeded in-memory site, a real server on an ephemeral port, the
+// golden seed pages, and helpers to read a page the way a reader does (its visible text).
 #pragma once
 
 #include <httplib.h>
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <thread>
@@ -20,19 +21,28 @@ std::unique_ptr<Store> seeded_store();
 
 // The page's text as a reader sees it: tags removed, entities decoded, whitespace collapsed.
 std::string visible_text(const std::string &html);
+// The HTML with its character references decoded and its tags kept (attributes included).
+std::string decode_entities(const std::string &html);
 
-// The non-empty lines of a seed page in ../shared/seeds.
-std::vector<std::string> seed_lines(const std::string &file_name);
-std::vector<std::string> seed_files();
+// The golden seed pages in tests/golden/: file names in order, and a file's non-empty lines.
+std::vector<std::string> golden_files();
+std::vector<std::string> golden_lines(const std::string &file_name);
 
-// The site served through the real route table on 127.0.0.1 and an ephemeral port.
+// A file in the source tree, read whole; throws when it cannot be read.
+std::string source_file(const std::string &relative_path);
+
+// The site served through the real route table on 127.0.0.1 and an ephemeral port. The
+// constructor returns once the server accepts connections, so the destructor's stop() can
+// never miss a server that has not started yet.
 class SiteServer {
 public:
-  explicit SiteServer(const std::string &db_path = ":memory:");
+  explicit SiteServer(const std::string &db_path = ":memory:", int writes_per_minute = 0,
+                      const std::string &trusted_proxy = "");
   ~SiteServer();
   httplib::Client client() const;
   int port() const { return port_; }
   Store &store() { return *store_; }
+  App &app() { return *app_; }
 
 private:
   std::unique_ptr<Store> store_;
@@ -45,5 +55,20 @@ private:
 
 // Value of the voter cookie a response set, or empty.
 std::string cookie_from(const httplib::Result &result);
+
+// A POST of a form as the site's own page sends it (same-origin), optionally as a voter.
+httplib::Result post_form(httplib::Client &client, const std::string &path, const std::string &body,
+                          const std::string &voter = "");
+
+// A folder under /tmp removed with everything in it at the end of the test.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir();
+  ~TempDir();
+};
+
+// Sends raw bytes to 127.0.0.1:port and returns everything the server answers before it
+// closes the connection or `seconds` pass.
+std::string raw_exchange(int port, const std::string &bytes, int seconds = 5);
 
 } // namespace verdict::test
