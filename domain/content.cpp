@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <set>
 
 #include "domain/slugs.h"
@@ -23,6 +24,14 @@ bool is_date(const std::string &s) {
     if (s[i] < '0' || s[i] > '9') return false;
   const int month = std::stoi(s.substr(5, 2)), day = std::stoi(s.substr(8, 2));
   return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
+// A link a page may carry: http(s) only, so content can never link to javascript: or data:.
+bool is_web_address(const std::string &s) {
+  const bool web_scheme = s.rfind("https://", 0) == 0 || s.rfind("http://", 0) == 0;
+  return web_scheme && std::none_of(s.begin(), s.end(), [](char c) {
+           return static_cast<unsigned char>(c) <= 0x20 || c == 0x7f;
+         });
 }
 
 std::string joined(const std::vector<std::string> &items) {
@@ -169,6 +178,10 @@ ContentParse parse_content(std::string_view json_text) {
     if (!tool.entry.empty() &&
         std::find(kEntryKinds.begin(), kEntryKinds.end(), tool.entry) == kEntryKinds.end())
       field.fault("entry", "must be one of " + joined(kEntryKinds));
+    for (const auto &[key, address] :
+         {std::pair{"url", tool.url}, std::pair{"pricing_source", tool.pricing_source}})
+      if (!address.empty() && !is_web_address(address))
+        field.fault(key, "must be an http:// or https:// address without spaces");
     if (!tool.pricing_checked_on.empty() && !is_date(tool.pricing_checked_on))
       field.fault("pricing_checked_on", "must be a date YYYY-MM-DD");
     content.tools.push_back(std::move(tool));

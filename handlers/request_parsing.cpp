@@ -94,6 +94,17 @@ FormParse parse_form(std::string_view body, const std::vector<std::string_view> 
   return result;
 }
 
+bool is_form_content_type(std::string_view content_type) {
+  auto media_type = content_type.substr(0, content_type.find(';'));
+  while (!media_type.empty() && (media_type.back() == ' ' || media_type.back() == '\t'))
+    media_type.remove_suffix(1);
+  constexpr std::string_view form = "application/x-www-form-urlencoded";
+  return media_type.size() == form.size() &&
+         std::equal(form.begin(), form.end(), media_type.begin(), [](char a, char b) {
+           return a == std::tolower(static_cast<unsigned char>(b));
+         });
+}
+
 std::string voter_from_cookie(std::string_view header) {
   constexpr std::string_view key = "verdict_voter=";
   for (size_t at = header.find(key); at != std::string_view::npos; at = header.find(key, at + 1)) {

@@ -21,6 +21,10 @@ struct FormParse {
 // once. Malformed percent-encoding, control characters and invalid UTF-8 are errors.
 FormParse parse_form(std::string_view body, const std::vector<std::string_view> &allowed);
 
+// Whether a Content-Type header names an HTML form body (application/x-www-form-urlencoded,
+// any parameters such as charset allowed).
+bool is_form_content_type(std::string_view content_type);
+
 // The anonymous voter id from a Cookie header: 32 lowercase hex digits, or empty.
 std::string voter_from_cookie(std::string_view cookie_header);
 

@@ -88,6 +88,14 @@ bool refuse_cross_site(App &app, const Request &req, Response &res) {
   return true;
 }
 
+// Votes and sign-ups come from the site's own HTML forms; any other kind of body is refused.
+bool refuse_unless_form(App &app, const Request &req, Response &res) {
+  if (is_form_content_type(req.get_header_value("Content-Type"))) return false;
+  send_error(app, res, 415, "Not a form",
+             "This address takes an HTML form (application/x-www-form-urlencoded), nothing else.");
+  return true;
+}
+
 // Each client may write a limited number of times a minute.
 bool refuse_over_limit(App &app, const Request &req, Response &res) {
   const auto client =
@@ -103,14 +111,18 @@ bool refuse_over_limit(App &app, const Request &req, Response &res) {
 
 httplib::Server::Handler write(App &app, Page handler) {
   return [&app, handler](const Request &req, Response &res) {
-    if (refuse_cross_site(app, req, res) || refuse_over_limit(app, req, res)) return;
+    if (refuse_cross_site(app, req, res) || refuse_unless_form(app, req, res) ||
+        refuse_over_limit(app, req, res))
+      return;
     handler(app, req, res);
   };
 }
 
 httplib::Server::Handler slug_write(App &app, SlugPage handler) {
   return [&app, handler](const Request &req, Response &res) {
-    if (refuse_cross_site(app, req, res) || refuse_over_limit(app, req, res)) return;
+    if (refuse_cross_site(app, req, res) || refuse_unless_form(app, req, res) ||
+        refuse_over_limit(app, req, res))
+      return;
     handler(app, req, res, std::string(req.matches[1]));
   };
 }

@@ -185,6 +185,17 @@ bool Store::has_content() {
   return read([](sql::Db &db) { return db.cached("SELECT 1 FROM tools LIMIT 1").step(); });
 }
 
+Durability Store::durability() {
+  Durability settings;
+  write([&](sql::Db &db) {
+    auto journal = db.prepare("PRAGMA journal_mode");
+    if (journal.step()) settings.journal_mode = journal.text(0);
+    auto synchronous = db.prepare("PRAGMA synchronous");
+    if (synchronous.step()) settings.synchronous = static_cast<int>(synchronous.int64(0));
+  });
+  return settings;
+}
+
 int Store::schema_version() {
   return read([](sql::Db &db) {
     auto stmt = db.cached("PRAGMA user_version");

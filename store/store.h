@@ -27,6 +27,12 @@ struct NotFound : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// How the writer's connection commits, read back from SQLite itself.
+struct Durability {
+  std::string journal_mode; // "wal" for a file database
+  int synchronous = 0;      // 2 = FULL: every commit is synced before it is acknowledged
+};
+
 class Store {
 public:
   // Opens the database at `path`, creating it from the embedded schema or upgrading it as
@@ -40,6 +46,7 @@ public:
   uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
   bool has_content();
   int schema_version();
+  Durability durability();
 
   // Site copy (store/site.cpp)
   SiteCopy site_copy();

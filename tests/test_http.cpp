@@ -1,6 +1,8 @@
 // End to end: the real route table on an ephemeral port, spoken to over HTTP.
 #include <catch2/catch.hpp>
 
+#include "domain/numbers.h"
+#include "handlers/responses.h"
 #include "test_support.h"
 
 using namespace verdict;
@@ -216,4 +218,140 @@ TEST_CASE("http: the tool and reviewer pages and /healthz answer") {
   const auto health = client.Get("/healthz");
   CHECK(health->status == 200);
   CHECK(health->body == "ok\n");
+}
+
+TEST_CASE("http: a handler that throws answers a 500 page that shows nothing of the error") {
+  test::SiteServer site;
+  auto client = site.client();
+  const std::string secret = "sqlite: no such table: secret_internal_detail";
+  site.app().today = [secret]() -> std::string { throw std::runtime_error(secret); };
+  for (const auto *path : {"/", kPage, "/tools/codestral-2-1"}) {
+    const auto res = client.Get(path);
+    REQUIRE(res);
+    INFO(path);
+    CHECK(res->status == 500);
+    CHECK(res->get_header_value("Content-Type").find("text/html") == 0);
+    CHECK(test::visible_text(res->body).find("Something went wrong") != std::string::npos);
+    CHECK(res->body.find("secret_internal_detail") == std::string::npos);
+    CHECK(res->body.find("sqlite") == std::string::npos);
+    for (const auto &[name, value] : res->headers)
+      CHECK(value.find("secret_internal_detail") == std::string::npos);
+  }
+  site.app().today = utc_today;
+  CHECK(client.Get(kPage)->status == 200); // the server goes on serving
+}
+
+TEST_CASE("http: a return address that leaves the site is refused and nothing is written") {
+  test::SiteServer site;
+  auto client = site.client();
+  // Each is the value of `back` as the form sends it (percent-encoded where needed).
+  for (const std::string back :
+       {"//evil.example", "%2F%2Fevil.example", "/%5Cevil.example", "%5C%5Cevil.example",
+        "/%5C/evil.example", "https://evil.example/", "https:evil.example", "http%3A//evil.example",
+        "/%252F%252Fevil.example", "javascript:alert(1)", "/%09/evil.example",
+        "/compare/x%0D%0ALocation:%20https://evil.example", "evil.example", "/tools/x?next=//evil",
+        "/tools/x#//evil", "/%E2%80%8B/evil.example"}) {
+    INFO(back);
+    const auto res =
+        test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship&back=" + back);
+    REQUIRE(res);
+    CHECK(res->status == 400);
+    CHECK_FALSE(res->has_header("Location"));
+    CHECK_FALSE(res->has_header("Set-Cookie"));
+  }
+  CHECK(site.store().tool_by_slug("codestral-2-1")->community.total == 0);
+
+  // A page of the site is where the reader goes back to.
+  const auto ok = test::post_form(client, "/tools/codestral-2-1/vote",
+                                  std::string("verdict=ship&back=") + kPage);
+  REQUIRE(ok);
+  CHECK(ok->status == 303);
+  CHECK(ok->get_header_value("Location") == std::string(kPage) + "#tool-codestral-2-1");
+}
+
+TEST_CASE("http: a 2 MiB body of any content type gets 413 and writes nothing") {
+  test::SiteServer site;
+  auto client = site.client();
+  const std::string huge =
+      "verdict=ship&pick=a&email=a%40example.com&x=" + std::string(2 * 1024 * 1024, 'a');
+  for (const std::string type :
+       {"application/x-www-form-urlencoded", "multipart/form-data; boundary=xyz",
+        "application/json", "text/plain", "application/octet-stream", ""}) {
+    for (const std::string &path : {std::string("/tools/codestral-2-1/vote"),
+                                    std::string(kPage) + "/vote", std::string("/subscribe")}) {
+      INFO(type << " to " << path);
+      const auto res =
+          client.Post(path.c_str(), {{"Sec-Fetch-Site", "same-origin"}}, huge, type.c_str());
+      REQUIRE(res);
+      CHECK(res->status == 413);
+    }
+  }
+  // Chunked, with no length announced up front.
+  std::string chunked = "POST /subscribe HTTP/1.1\r\nHost: 127.0.0.1\r\nSec-Fetch-Site: "
+                        "same-origin\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                        "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
+  for (int i = 0; i < 64; ++i)
+    chunked += "8000\r\n" + std::string(0x8000, 'a') + "\r\n";
+  chunked += "0\r\n\r\n";
+  CHECK(test::raw_exchange(site.port(), chunked).rfind("HTTP/1.1 413", 0) == 0);
+
+  CHECK(site.store().tool_by_slug("codestral-2-1")->community.total == 0);
+  const auto a = site.store().tool_by_slug("cursor-background-agent")->id;
+  const auto b = site.store().tool_by_slug("codestral-2-1")->id;
+  CHECK(site.store().pair_tally(a, b).a == 0);
+  CHECK(site.store().subscriber_count() == 0);
+}
+
+TEST_CASE("http: a write that is not an HTML form gets 415 and writes nothing") {
+  test::SiteServer site;
+  auto client = site.client();
+  const std::string multipart =
+      "--x\r\nContent-Disposition: form-data; name=\"verdict\"\r\n\r\nship\r\n--x--\r\n";
+  for (const auto &[type, body] : std::vector<std::pair<std::string, std::string>>{
+           {"application/json", "verdict=ship"},
+           {"text/plain", "verdict=ship"},
+           {"multipart/form-data; boundary=x", multipart}}) {
+    INFO(type);
+    const auto res = client.Post("/tools/codestral-2-1/vote", {{"Sec-Fetch-Site", "same-origin"}},
+                                 body, type.c_str());
+    REQUIRE(res);
+    CHECK(res->status == 415);
+    CHECK(test::visible_text(res->body).find("form") != std::string::npos);
+  }
+  CHECK(site.store().tool_by_slug("codestral-2-1")->community.total == 0);
+  const auto with_charset =
+      client.Post("/tools/codestral-2-1/vote", {{"Sec-Fetch-Site", "same-origin"}}, "verdict=ship",
+                  "application/x-www-form-urlencoded; charset=UTF-8");
+  REQUIRE(with_charset);
+  CHECK(with_charset->status == 303);
+}
+
+TEST_CASE("http: the 95% interval appears from the fifth vote on, and not before") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto intervals = [&](const std::string &path) {
+    const auto text = test::visible_text(client.Get(path.c_str())->body);
+    size_t count = 0;
+    for (auto at = text.find("95% interval"); at != std::string::npos;
+         at = text.find("95% interval", at + 1))
+      ++count;
+    return count;
+  };
+  for (int vote = 1; vote <= 4; ++vote) {
+    REQUIRE(test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship")->status == 303);
+    REQUIRE(test::post_form(client, std::string(kPage) + "/vote", "pick=b")->status == 303);
+  }
+  CHECK(intervals(kPage) == 0);
+  CHECK(intervals("/tools/codestral-2-1") == 0);
+
+  REQUIRE(test::post_form(client, "/tools/codestral-2-1/vote", "verdict=skip")->status == 303);
+  REQUIRE(test::post_form(client, std::string(kPage) + "/vote", "pick=a")->status == 303);
+  const auto expected = wilson_interval(4, 5);
+  const auto text =
+      "95% interval " + std::to_string(expected.low) + "–" + std::to_string(expected.high) + "%";
+  const auto page = test::visible_text(client.Get(kPage)->body);
+  CHECK(page.find(text) != std::string::npos);
+  // On the card and in the tally for the tool, and on the head-to-head split.
+  CHECK(intervals(kPage) == 3);
+  CHECK(intervals("/tools/codestral-2-1") == 1);
 }

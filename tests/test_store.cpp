@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 #include "app/embedded.h"
 #include "domain/content.h"
 #include "domain/numbers.h"
@@ -165,4 +167,23 @@ TEST_CASE("importing the same content twice changes nothing and export round-tri
   empty.import_content(parse_content(first).content);
   CHECK(content_to_json(empty.export_content()) == first);
   CHECK(empty.tool_by_slug("code-llama-4-70b")->panel.ships == 3);
+}
+
+TEST_CASE("a file database commits in WAL mode with synchronous=FULL") {
+  test::TempDir dir;
+  Store store((dir.path / "site.db").string());
+  const auto settings = store.durability();
+  CHECK(settings.journal_mode == "wal");
+  CHECK(settings.synchronous == 2); // FULL
+}
+
+TEST_CASE("export of the bundled content equals content/verdict.json field for field") {
+  auto store = test::seeded_store();
+  const auto bundled = nlohmann::json::parse(test::source_file("content/verdict.json"));
+  const auto first = content_to_json(store->export_content());
+  CHECK(nlohmann::json::parse(first) == bundled);
+
+  Store empty(":memory:");
+  empty.import_content(parse_content(first).content);
+  CHECK(nlohmann::json::parse(content_to_json(empty.export_content())) == bundled);
 }
