@@ -104,6 +104,17 @@ SiteServer::SiteServer(const std::string &db_path, int writes_per_minute,
                        const std::string &trusted_proxy)
     : store_(open_site_database(db_path)) {
   app_ = std::make_unique<App>(*store_, views_, writes_per_minute, trusted_proxy);
+  start();
+}
+
+SiteServer::SiteServer(const std::function<void(App &)> &configure)
+    : store_(open_site_database(":memory:")) {
+  app_ = std::make_unique<App>(*store_, views_);
+  configure(*app_);
+  start();
+}
+
+void SiteServer::start() {
   install_routes(server_, *app_);
   configure_server(server_, 16);
   port_ = server_.bind_to_any_port("127.0.0.1");

@@ -5,6 +5,7 @@
 #include <httplib.h>
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -38,6 +39,8 @@ class SiteServer {
 public:
   explicit SiteServer(const std::string &db_path = ":memory:", int writes_per_minute = 0,
                       const std::string &trusted_proxy = "");
+  // `configure` changes the App (its clock, say) before any server thread can read it.
+  explicit SiteServer(const std::function<void(App &)> &configure);
   ~SiteServer();
   httplib::Client client() const;
   int port() const { return port_; }
@@ -45,6 +48,8 @@ public:
   App &app() { return *app_; }
 
 private:
+  void start();
+
   std::unique_ptr<Store> store_;
   Views views_;
   std::unique_ptr<App> app_;

@@ -3,7 +3,8 @@
 // the pieces each parser takes. Properties checked beyond "does not crash":
 //   - a parsed form never holds a field outside the allowed list, nor control characters;
 //   - a voter id is empty or exactly 32 lowercase hex digits;
-//   - every pair split yields two valid slugs that rejoin to the input.
+//   - every pair split yields two valid slugs that rejoin to the input;
+//   - an accepted return path starts with one "/" and names no other host or scheme.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -41,7 +42,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (const auto &[a, b] : pair_slug_splits(parts[2]))
     if (!is_valid_slug(a) || !is_valid_slug(b) || pair_slug(a, b) != parts[2]) std::abort();
   is_valid_email(parts[3]);
-  is_local_return_path(parts[3]);
+  if (is_local_return_path(parts[3])) {
+    const auto path = parts[3];
+    if (path.empty() || path[0] != '/') std::abort();
+    if (path.size() > 1 && (path[1] == '/' || path[1] == '\\')) std::abort();
+    if (path.find(':') != std::string_view::npos || path.find('\\') != std::string_view::npos)
+      std::abort();
+  }
+  is_form_content_type(parts[3]);
   is_same_origin_request(parts[1], parts[2], parts[3], parts[0]);
   return 0;
 }
