@@ -34,6 +34,8 @@ TEST_CASE("handler: a first vote answers 303 back to the page and sets an HttpOn
   const auto cookie = res.get_header_value("Set-Cookie");
   CHECK(cookie.find("HttpOnly") != std::string::npos);
   CHECK(cookie.find("SameSite=Lax") != std::string::npos);
+  CHECK(cookie.find("Path=/;") != std::string::npos);          // the same reader on every page
+  CHECK(cookie.find("Max-Age=31536000") != std::string::npos); // and for a year
   CHECK(f.store->tool_by_slug("codestral-2-1")->community.ships == 1);
 }
 

@@ -354,3 +354,119 @@ TEST_CASE("http: the 95% interval appears from the fifth vote on, and not before
   CHECK(intervals(kPage) == 3);
   CHECK(intervals("/tools/codestral-2-1") == 1);
 }
+
+TEST_CASE("http: any other pair renders under one alphabetical address, reached from the form") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto reverse = client.Get("/compare/mistral-3-small-vs-codestral-2-1");
+  REQUIRE(reverse);
+  CHECK(reverse->status == 301);
+  CHECK(reverse->get_header_value("Location") == "/compare/codestral-2-1-vs-mistral-3-small");
+  const auto page = client.Get("/compare/codestral-2-1-vs-mistral-3-small");
+  CHECK(page->status == 200);
+  CHECK(page->body.find(
+            "<link rel=\"canonical\" href=\"/compare/codestral-2-1-vs-mistral-3-small\"") !=
+        std::string::npos);
+
+  const auto form = client.Get("/compare?a=mistral-3-small&b=codestral-2-1");
+  REQUIRE(form);
+  CHECK(form->status == 303);
+  CHECK(form->get_header_value("Location") == "/compare/mistral-3-small-vs-codestral-2-1");
+  for (const auto *bad : {"/compare?a=codestral-2-1&b=codestral-2-1", "/compare?a=codestral-2-1",
+                          "/compare?a=%3Cx%3E&b=codestral-2-1"}) {
+    INFO(bad);
+    CHECK(client.Get(bad)->status == 400);
+  }
+}
+
+TEST_CASE("http: the directories list every tool with its numbers and every reviewer") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto tools = test::visible_text(client.Get("/tools")->body);
+  for (const auto &tool : site.store().tools_by_name()) {
+    INFO(tool.slug);
+    CHECK(tools.find(tool.name) != std::string::npos);
+  }
+  const auto table = client.Get("/tools")->body;
+  CHECK(table.find("href=\"/tools/code-llama-4-70b\"") != std::string::npos);
+  CHECK(tools.find("75% · 3 of 4") != std::string::npos);
+  CHECK(tools.find("100% · 4 of 4") != std::string::npos);
+  const auto reviewers = test::visible_text(client.Get("/reviewers")->body);
+  for (const auto &reviewer : site.store().reviewers()) {
+    INFO(reviewer.slug);
+    CHECK(reviewers.find(reviewer.name) != std::string::npos);
+  }
+  CHECK(reviewers.find("Ships 60% · 3 of 5 reviews") != std::string::npos);
+}
+
+TEST_CASE("http: a tool page shows its pricing read, every review and its comparisons") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto page = client.Get("/tools/codestral-2-1");
+  REQUIRE(page);
+  const auto text = test::visible_text(page->body);
+  const auto tool = site.store().tool_by_slug("codestral-2-1");
+  CHECK(text.find(tool->pricing_notes.substr(0, 60)) != std::string::npos);
+  CHECK(text.find("Checked " + tool->pricing_checked_on) != std::string::npos);
+  for (const auto &review : site.store().reviews_of_tool(tool->id))
+    CHECK(text.find(review.quote.substr(0, 80)) != std::string::npos);
+  CHECK(page->body.find("href=\"/compare/cursor-background-agent-vs-codestral-2-1\"") !=
+        std::string::npos);
+}
+
+TEST_CASE("http: a head-to-head pick can be changed and withdrawn") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto first = test::post_form(client, std::string(kPage) + "/vote", "pick=a");
+  const auto voter = test::cookie_from(first);
+  REQUIRE(voter.size() == 32);
+  CHECK(test::post_form(client, std::string(kPage) + "/vote", "pick=b", voter)->status == 303);
+  const auto a = site.store().tool_by_slug("cursor-background-agent")->id;
+  const auto b = site.store().tool_by_slug("codestral-2-1")->id;
+  CHECK(site.store().pair_tally(a, b).a == 0);
+  CHECK(site.store().pair_tally(a, b).b == 1);
+  const auto own = client.Get(kPage, {{"Cookie", "verdict_voter=" + voter}})->body;
+  CHECK(own.find("value=\"b\" aria-pressed=\"true\"") != std::string::npos);
+  CHECK(test::post_form(client, std::string(kPage) + "/vote", "pick=withdraw", voter)->status ==
+        303);
+  CHECK(site.store().pair_tally(a, b).b == 0);
+  CHECK(test::post_form(client, std::string(kPage) + "/vote", "pick=c")->status == 400);
+}
+
+TEST_CASE("http: writes to addresses that name nothing get a 404 page and write nothing") {
+  test::SiteServer site;
+  auto client = site.client();
+  for (const std::string path : {"/tools/no-such-tool/vote", "/tools/Bad_Slug/vote",
+                                 "/compare/nothing-vs-nowhere/vote", "/compare/x/vote"}) {
+    INFO(path);
+    const auto body = path.rfind("/compare/", 0) == 0 ? "pick=a" : "verdict=ship";
+    const auto res = test::post_form(client, path, body);
+    REQUIRE(res);
+    CHECK(res->status == 404);
+    CHECK(test::visible_text(res->body).find("Not found") != std::string::npos);
+    CHECK_FALSE(res->has_header("Set-Cookie"));
+  }
+}
+
+TEST_CASE("http: a subscription lands on the confirmation page and is kept once") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto res = test::post_form(client, "/subscribe", "email=reader%40example.com");
+  REQUIRE(res);
+  CHECK(res->status == 303);
+  CHECK(res->get_header_value("Location") == "/subscribed");
+  CHECK(test::post_form(client, "/subscribe", "email=Reader%40Example.com")->status == 303);
+  CHECK(site.store().subscriber_count() == 1);
+  const auto bad = test::post_form(client, "/subscribe", "email=not-an-address");
+  CHECK(bad->status == 400);
+  CHECK(site.store().subscriber_count() == 1);
+}
+
+TEST_CASE("http: a Range asking for many parts is refused with 416") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto res = client.Get(kPage, {{"Range", "bytes=0-1,5-6"}});
+  REQUIRE(res);
+  CHECK(res->status == 416);
+  CHECK(res->body.size() < 20000);
+}

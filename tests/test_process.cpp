@@ -38,10 +38,14 @@ const std::vector<std::string> kTools = {"cursor-background-agent", "codestral-2
 // Seconds the binary gets to start: generous, for sanitizer builds on a busy machine.
 constexpr int kStartSeconds = 30;
 
+const char *kPage = "/compare/cursor-background-agent-vs-codestral-2-1";
+
 // Runs the verdict binary and waits for the line that says where it listens.
 class Server {
 public:
-  explicit Server(const std::vector<std::string> &args) {
+  // Runs `binary` (the built verdict unless told otherwise) in `cwd` (unchanged when empty).
+  explicit Server(const std::vector<std::string> &args, const std::string &binary = VERDICT_BINARY,
+                  const std::string &cwd = "") {
     int fds[2];
     REQUIRE(pipe2(fds, O_CLOEXEC) == 0);
     const pid_t parent = getpid();
@@ -54,11 +58,12 @@ public:
       dup2(null, 0);
       dup2(null, 1);
       dup2(fds[1], 2);
-      std::vector<char *> argv{const_cast<char *>(VERDICT_BINARY)};
+      if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
+      std::vector<char *> argv{const_cast<char *>(binary.c_str())};
       for (const auto &arg : args)
         argv.push_back(const_cast<char *>(arg.c_str()));
       argv.push_back(nullptr);
-      execv(VERDICT_BINARY, argv.data());
+      execv(binary.c_str(), argv.data());
       _exit(127);
     }
     close(fds[1]);
@@ -382,4 +387,55 @@ TEST_CASE("process: a database from a newer verdict is refused, not opened") {
   std::string said;
   CHECK(run_binary({"--db", db, "--port", "0"}, &said) == 1);
   CHECK(said.find("newer than this verdict") != std::string::npos);
+}
+
+TEST_CASE("process: the binary alone, copied anywhere, serves the whole site") {
+  test::TempDir dir;
+  const auto binary = dir.path / "verdict";
+  fs::copy_file(VERDICT_BINARY, binary);
+  fs::create_directory(dir.path / "elsewhere");
+  Server server({"--port", "0"}, binary.string(), (dir.path / "elsewhere").string());
+  httplib::Client client("127.0.0.1", server.port);
+  const auto home = client.Get("/");
+  REQUIRE(home);
+  CHECK(home->status == 200);
+  const auto at = home->body.find("/static/style.");
+  REQUIRE(at != std::string::npos);
+  const auto css = client.Get(home->body.substr(at, home->body.find('"', at) - at).c_str());
+  REQUIRE(css);
+  CHECK(css->status == 200);
+  CHECK(css->body.find("{") != std::string::npos);
+  CHECK(client.Get(kPage)->status == 200);
+  server.stop(SIGTERM);
+  // The default database is ./verdict.db in the folder it was started from, and nothing else.
+  CHECK(fs::exists(dir.path / "elsewhere" / "verdict.db"));
+  size_t files = 0;
+  for ([[maybe_unused]] const auto &entry : fs::directory_iterator(dir.path / "elsewhere"))
+    ++files;
+  CHECK(files == 1);
+}
+
+TEST_CASE("process: a request in flight when SIGTERM arrives is finished and kept") {
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  Server server({"--db", db, "--port", "0"});
+  // A vote whose body is still on its way when the signal comes.
+  const std::string body = "verdict=ship";
+  const std::string head = "POST /tools/codestral-2-1/vote HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                           "Sec-Fetch-Site: same-origin\r\nContent-Type: "
+                           "application/x-www-form-urlencoded\r\nConnection: close\r\n"
+                           "Content-Length: " +
+                           std::to_string(body.size()) + "\r\n\r\n";
+  std::string answer;
+  std::thread reader([&] {
+    answer = test::raw_exchange_in_two_parts(server.port, head + body.substr(0, 4), body.substr(4),
+                                             std::chrono::milliseconds(300));
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const int status = server.stop(SIGTERM);
+  reader.join();
+  CHECK(answer.rfind("HTTP/1.1 303", 0) == 0);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(counted_votes(db) == 1);
 }

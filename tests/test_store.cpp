@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -186,4 +187,65 @@ TEST_CASE("export of the bundled content equals content/verdict.json field for f
   Store empty(":memory:");
   empty.import_content(parse_content(first).content);
   CHECK(nlohmann::json::parse(content_to_json(empty.export_content())) == bundled);
+}
+
+TEST_CASE("tallies always equal the votes behind them, whatever readers do in whatever order") {
+  auto store = test::seeded_store();
+  const std::vector<std::string> slugs = {"codestral-2-1", "mistral-3-small", "code-llama-4"};
+  std::vector<int64_t> ids;
+  for (const auto &slug : slugs)
+    ids.push_back(store->tool_by_slug(slug)->id);
+  const std::vector<std::string> voters = {kVoter1, kVoter2, std::string(32, '3'),
+                                           std::string(32, '4'), std::string(32, '5')};
+  // The model: what each voter last said on each tool, and which side each picked.
+  std::map<std::pair<size_t, size_t>, Verdict> said;
+  std::map<size_t, int64_t> picked; // voter → tool id, on the pair (ids[0], ids[1])
+  uint32_t state = 12345;
+  const auto next = [&](uint32_t n) {
+    state = state * 1103515245u + 12345u;
+    return (state >> 16) % n;
+  };
+  for (int step = 0; step < 300; ++step) {
+    const size_t voter = next(5), tool = next(3), action = next(3);
+    if (next(4) == 0) { // a head-to-head pick, named in either order
+      std::optional<int64_t> pick;
+      if (action == 0) pick = ids[0];
+      if (action == 1) pick = ids[1];
+      if (next(2))
+        store->cast_pair_vote(voters[voter], ids[0], ids[1], pick);
+      else
+        store->cast_pair_vote(voters[voter], ids[1], ids[0], pick);
+      if (pick)
+        picked[voter] = *pick;
+      else
+        picked.erase(voter);
+      continue;
+    }
+    std::optional<Verdict> verdict;
+    if (action == 0) verdict = Verdict::ship;
+    if (action == 1) verdict = Verdict::skip;
+    store->cast_tool_vote(voters[voter], ids[tool], verdict);
+    if (verdict)
+      said[{voter, tool}] = *verdict;
+    else
+      said.erase({voter, tool});
+  }
+  for (size_t tool = 0; tool < 3; ++tool) {
+    int64_t ships = 0, total = 0;
+    for (const auto &[key, verdict] : said)
+      if (key.second == tool) {
+        ++total;
+        ships += verdict == Verdict::ship;
+      }
+    const auto counted = store->tool_by_slug(slugs[tool])->community;
+    INFO(slugs[tool]);
+    CHECK(counted.total == total);
+    CHECK(counted.ships == ships);
+  }
+  int64_t for_a = 0, for_b = 0;
+  for (const auto &[voter, tool] : picked)
+    (tool == ids[0] ? for_a : for_b) += 1;
+  CHECK(store->pair_tally(ids[0], ids[1]).a == for_a);
+  CHECK(store->pair_tally(ids[0], ids[1]).b == for_b);
+  CHECK(store->pair_tally(ids[1], ids[0]).a == for_b);
 }

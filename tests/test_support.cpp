@@ -168,7 +168,9 @@ TempDir::~TempDir() {
   fs::remove_all(path, ignored);
 }
 
-std::string raw_exchange(int port, const std::string &bytes, int seconds) {
+namespace {
+
+int connect_to(int port) {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
   if (fd < 0) throw std::runtime_error("socket failed");
   sockaddr_in address{};
@@ -179,12 +181,19 @@ std::string raw_exchange(int port, const std::string &bytes, int seconds) {
     close(fd);
     throw std::runtime_error("connect failed");
   }
-  // The server may answer (and close) before it has read everything; what it said is kept.
+  return fd;
+}
+
+// The server may answer (and close) before it has read everything; what it said is kept.
+void send_all(int fd, const std::string &bytes) {
   for (size_t sent = 0; sent < bytes.size();) {
     const auto n = send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
-    if (n <= 0) break;
+    if (n <= 0) return;
     sent += static_cast<size_t>(n);
   }
+}
+
+std::string read_until_closed(int fd, int seconds) {
   std::string answer;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
   for (;;) {
@@ -201,6 +210,23 @@ std::string raw_exchange(int port, const std::string &bytes, int seconds) {
   }
   close(fd);
   return answer;
+}
+
+} // namespace
+
+std::string raw_exchange(int port, const std::string &bytes, int seconds) {
+  const int fd = connect_to(port);
+  send_all(fd, bytes);
+  return read_until_closed(fd, seconds);
+}
+
+std::string raw_exchange_in_two_parts(int port, const std::string &first, const std::string &second,
+                                      std::chrono::milliseconds pause, int seconds) {
+  const int fd = connect_to(port);
+  send_all(fd, first);
+  std::this_thread::sleep_for(pause);
+  send_all(fd, second);
+  return read_until_closed(fd, seconds);
 }
 
 } // namespace verdict::test

@@ -4,6 +4,7 @@
 
 #include <httplib.h>
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -75,5 +76,8 @@ struct TempDir {
 // Sends raw bytes to 127.0.0.1:port and returns everything the server answers before it
 // closes the connection or `seconds` pass.
 std::string raw_exchange(int port, const std::string &bytes, int seconds = 5);
+// The same, sending `first`, then `second` after `pause` (a request still on its way).
+std::string raw_exchange_in_two_parts(int port, const std::string &first, const std::string &second,
+                                      std::chrono::milliseconds pause, int seconds = 5);
 
 } // namespace verdict::test

@@ -58,6 +58,16 @@ try {
   await page.waitForURL(`**${path}#community`);
   assert.equal((await page.locator('[data-picks="a"]').textContent()).trim(), '100% · 1 vote');
 
+  // With JavaScript turned off, a new reader's plain HTML form still votes.
+  const noScript = await browser.newContext({ javaScriptEnabled: false });
+  const plain = await noScript.newPage();
+  await plain.goto(origin + path);
+  await plain.getByRole('button', { name: 'Ship Cursor Background Agent' }).click();
+  await plain.waitForURL(`**${path}#tool-cursor-background-agent`);
+  assert.equal((await plain.locator('[data-community="cursor-background-agent"]').textContent()).trim(),
+               '100% · 1 vote');
+  await noScript.close();
+
   await page.screenshot({ path: join(screenshotDir, 'comparison-desktop.png'), fullPage: true });
   await page.setViewportSize({ width: 375, height: 812 });
   await page.goto(origin + path);
