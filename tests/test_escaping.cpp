@@ -4,8 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <regex>
 #include <set>
 
+#include "app/embedded.h"
 #include "domain/content.h"
 #include "test_support.h"
 
@@ -107,4 +109,26 @@ TEST_CASE("tool addresses must be http or https, so no page links to a script") 
   CHECK(has("tools[1].pricing_source: must be an http:// or https:// address without spaces"));
   CHECK(has("tools[2].url: must be an http:// or https:// address without spaces"));
   CHECK(parsed.errors.size() == 3);
+}
+
+TEST_CASE("templates insert unescaped only the fragments Verdict renders itself") {
+  // Every other value is {{escaped}}; a {{{value}}} or {{& value}} anywhere else would print
+  // content as markup, whether or not today's content happens to hold any.
+  const std::set<std::string> fragments = {"content",    "card",       "card_a",       "card_b",
+                                           "newsletter", "tool_table", "reviewer_list"};
+  const std::regex unescaped(R"(\{\{\{\s*([^}\s]*)\s*\}\}\}|\{\{\s*&\s*([^}\s]*)\s*\}\})");
+  size_t templates = 0;
+  for (const auto &file : embedded_files()) {
+    if (file.path.substr(0, 6) != "views/") continue;
+    ++templates;
+    const std::string text(file.bytes);
+    INFO(file.path);
+    CHECK(text.find("{{=") == std::string::npos); // no delimiter change to hide one behind
+    for (std::sregex_iterator it(text.begin(), text.end(), unescaped), end; it != end; ++it) {
+      const auto name = (*it)[1].matched ? (*it)[1].str() : (*it)[2].str();
+      INFO(it->str());
+      CHECK(fragments.count(name) == 1);
+    }
+  }
+  CHECK(templates >= 10);
 }

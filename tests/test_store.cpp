@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -248,4 +249,37 @@ TEST_CASE("tallies always equal the votes behind them, whatever readers do in wh
   CHECK(store->pair_tally(ids[0], ids[1]).a == for_a);
   CHECK(store->pair_tally(ids[0], ids[1]).b == for_b);
   CHECK(store->pair_tally(ids[1], ids[0]).a == for_b);
+}
+
+TEST_CASE("a re-import updates every field it carries, the panel order and a pair's order") {
+  auto store = test::seeded_store();
+  auto edited = nlohmann::json::parse(test::source_file("content/verdict.json"));
+  const std::set<std::string> references = {"slug", "category", "tool", "reviewer", "a", "b"};
+  const auto edit = [&](nlohmann::json &object) {
+    for (auto &[key, value] : object.items()) {
+      if (references.count(key) || !value.is_string()) continue;
+      auto text = value.get<std::string>();
+      if (key == "entry")
+        value = text == "Paid" ? "Open weights" : "Paid";
+      else if (key == "verdict")
+        value = text == "ship" ? "skip" : "ship";
+      else if (key == "published_on" || key == "pricing_checked_on")
+        value = "2025-01-0" + std::to_string(text.size() % 9 + 1);
+      else if (key == "url" || key == "pricing_source")
+        value = "https://example.org/edited";
+      else
+        value = text + " (edited)";
+    }
+  };
+  edit(edited["site"]);
+  for (const auto *section : {"categories", "reviewers", "tools", "reviews", "comparisons"})
+    for (auto &item : edited[section])
+      edit(item);
+  std::reverse(edited["reviewers"].begin(), edited["reviewers"].end());
+  std::swap(edited["comparisons"][0]["a"], edited["comparisons"][0]["b"]);
+
+  const auto parsed = parse_content(edited.dump());
+  REQUIRE(parsed.errors.empty());
+  store->import_content(parsed.content);
+  CHECK(nlohmann::json::parse(content_to_json(store->export_content())) == edited);
 }
