@@ -426,14 +426,19 @@ TEST_CASE("process: a request in flight when SIGTERM arrives is finished and kep
                            "application/x-www-form-urlencoded\r\nConnection: close\r\n"
                            "Content-Length: " +
                            std::to_string(body.size()) + "\r\n\r\n";
-  std::string answer;
-  std::thread reader([&] {
-    answer = test::raw_exchange_in_two_parts(server.port, head + body.substr(0, 4), body.substr(4),
-                                             std::chrono::milliseconds(300));
+  test::RawConnection connection(server.port);
+  // One whole request first, so this connection is surely being served when the signal comes.
+  connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+  REQUIRE(connection.read_until("ok\n").find("ok\n") != std::string::npos);
+  connection.send(head + body.substr(0, 4));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  std::thread rest_of_body([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    connection.send(body.substr(4));
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
   const int status = server.stop(SIGTERM);
-  reader.join();
+  rest_of_body.join();
+  const auto answer = connection.read_all();
   CHECK(answer.rfind("HTTP/1.1 303", 0) == 0);
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);

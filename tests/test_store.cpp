@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "app/embedded.h"
 #include "domain/content.h"
 #include "domain/numbers.h"
+#include "store/sqlite.h"
 #include "store/store.h"
 #include "test_support.h"
 
@@ -34,7 +36,7 @@ TEST_CASE("the seeded store holds every listing, review and comparison of the se
   CHECK(skips == 3);
   CHECK(store->published_comparisons(100).size() == 5);
   CHECK(store->reviewers().size() == 7);
-  CHECK(store->schema_version() == 1);
+  CHECK(store->schema_version() == 2);
 }
 
 TEST_CASE("panel ship percent comes out as the seeds print it") {
@@ -282,4 +284,85 @@ TEST_CASE("a re-import updates every field it carries, the panel order and a pai
   REQUIRE(parsed.errors.empty());
   store->import_content(parsed.content);
   CHECK(nlohmann::json::parse(content_to_json(store->export_content())) == edited);
+}
+
+TEST_CASE("the schema itself refuses rows that break the content model") {
+  auto store = test::seeded_store();
+  const auto before = content_to_json(store->export_content());
+  const std::string voter = "'" + kVoter1 + "'";
+  const std::vector<std::string> statements = {
+      "INSERT INTO tool_votes (voter, tool_id, verdict) VALUES (" + voter + ", 1, 'maybe')",
+      "INSERT INTO tool_votes (voter, tool_id, verdict) VALUES ('short', 1, 'ship')",
+      "INSERT INTO tool_votes (voter, tool_id, verdict) VALUES (" + voter + ", 999, 'ship')",
+      "INSERT INTO pair_votes (voter, low_tool_id, high_tool_id, pick_tool_id) VALUES (" + voter +
+          ", 1, 2, 3)",
+      "INSERT INTO pair_votes (voter, low_tool_id, high_tool_id, pick_tool_id) VALUES (" + voter +
+          ", 2, 1, 1)",
+      "INSERT INTO reviews (tool_id, reviewer_id, verdict, quote) VALUES (1, 1, 'meh', 'q')",
+      "INSERT INTO reviews (tool_id, reviewer_id, verdict, quote) "
+      "SELECT tool_id, reviewer_id, 'ship', 'again' FROM reviews LIMIT 1",
+      "UPDATE tools SET slug = 'Bad Slug' WHERE id = 1",
+      "UPDATE tools SET slug = (SELECT slug FROM tools WHERE id = 2) WHERE id = 1",
+      "UPDATE tools SET entry = 'Cheap' WHERE id = 1",
+      "UPDATE tools SET pricing_checked_on = '2026-13-01' WHERE id = 1",
+      "UPDATE tools SET panel_ships = -1 WHERE id = 1",
+      "UPDATE tools SET panel_reviews = panel_ships - 1 WHERE id = 1",
+      "UPDATE tools SET community_ships = -1 WHERE id = 1",
+      "UPDATE tools SET community_votes = community_ships - 1 WHERE id = 1",
+      "INSERT INTO comparisons (tool_a_id, tool_b_id) VALUES (1, 1)",
+      "INSERT INTO comparisons (tool_a_id, tool_b_id) "
+      "SELECT tool_b_id, tool_a_id FROM comparisons LIMIT 1",
+      "INSERT INTO subscribers (email) VALUES ('a@example.com'), ('A@EXAMPLE.COM')",
+  };
+  for (const auto &statement : statements) {
+    INFO(statement);
+    CHECK_THROWS(store->write([&](sql::Db &db) { db.exec(statement); }));
+  }
+  CHECK(content_to_json(store->export_content()) == before);
+  CHECK(store->subscriber_count() == 0);
+}
+
+TEST_CASE("every write goes through the writer: a read connection refuses to write") {
+  auto store = test::seeded_store();
+  CHECK_THROWS(store->read([](sql::Db &db) {
+    db.exec("UPDATE tools SET name = 'changed' WHERE id = 1");
+    return 0;
+  }));
+  CHECK(store->tool_by_slug("cursor-background-agent")->name == "Cursor Background Agent");
+}
+
+TEST_CASE("a vote waits out another connection's brief write lock instead of failing") {
+  test::TempDir dir;
+  const auto path = (dir.path / "site.db").string();
+  Store store(path);
+  store.import_content(parse_content(test::source_file("content/verdict.json")).content);
+  const auto id = store.tool_by_slug("codestral-2-1")->id;
+  // A backup or the command line holding the write lock for a moment.
+  sql::Db other(path);
+  other.exec("BEGIN IMMEDIATE");
+  std::thread release([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    other.exec("COMMIT");
+  });
+  CHECK_NOTHROW(store.cast_tool_vote(kVoter1, id, Verdict::ship));
+  release.join();
+  CHECK(store.tool_by_slug("codestral-2-1")->community.total == 1);
+}
+
+TEST_CASE("a database at schema version 1 is upgraded in place when opened") {
+  test::TempDir dir;
+  const auto path = (dir.path / "site.db").string();
+  {
+    sql::Db old(path);
+    old.exec(std::string(embedded("schema.sql")));
+    old.exec("PRAGMA user_version = 1");
+    old.exec("INSERT INTO categories (slug, name) VALUES ('dev', 'Dev');"
+             "INSERT INTO tools (slug, name, category_id, tagline, description, entry) "
+             "VALUES ('kept', 'Kept', 1, 't', 'd', 'Free')");
+  }
+  Store store(path);
+  CHECK(store.schema_version() == 2);
+  CHECK(store.tool_by_slug("kept")->name == "Kept");
+  CHECK_THROWS(store.write(
+      [](sql::Db &db) { db.exec("UPDATE tools SET pricing_checked_on = '2026-13-01'"); }));
 }

@@ -168,65 +168,52 @@ TempDir::~TempDir() {
   fs::remove_all(path, ignored);
 }
 
-namespace {
-
-int connect_to(int port) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) throw std::runtime_error("socket failed");
+RawConnection::RawConnection(int port) : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
+  if (fd_ < 0) throw std::runtime_error("socket failed");
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_port = htons(static_cast<uint16_t>(port));
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) != 0) {
-    close(fd);
+  if (connect(fd_, reinterpret_cast<sockaddr *>(&address), sizeof address) != 0) {
+    close(fd_);
     throw std::runtime_error("connect failed");
   }
-  return fd;
 }
 
-// The server may answer (and close) before it has read everything; what it said is kept.
-void send_all(int fd, const std::string &bytes) {
+RawConnection::~RawConnection() {
+  close(fd_);
+}
+
+void RawConnection::send(const std::string &bytes) {
   for (size_t sent = 0; sent < bytes.size();) {
-    const auto n = send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    const auto n = ::send(fd_, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
     if (n <= 0) return;
     sent += static_cast<size_t>(n);
   }
 }
 
-std::string read_until_closed(int fd, int seconds) {
+std::string RawConnection::read_until(const std::string &marker, int seconds) {
   std::string answer;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  for (;;) {
+  while (marker.empty() || answer.find(marker) == std::string::npos) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                           deadline - std::chrono::steady_clock::now())
                           .count();
     if (left <= 0) break;
-    pollfd ready{fd, POLLIN, 0};
+    pollfd ready{fd_, POLLIN, 0};
     if (poll(&ready, 1, static_cast<int>(left)) <= 0) break;
     char buffer[4096];
-    const auto n = recv(fd, buffer, sizeof buffer, 0);
+    const auto n = recv(fd_, buffer, sizeof buffer, 0);
     if (n <= 0) break;
     answer.append(buffer, static_cast<size_t>(n));
   }
-  close(fd);
   return answer;
 }
 
-} // namespace
-
 std::string raw_exchange(int port, const std::string &bytes, int seconds) {
-  const int fd = connect_to(port);
-  send_all(fd, bytes);
-  return read_until_closed(fd, seconds);
-}
-
-std::string raw_exchange_in_two_parts(int port, const std::string &first, const std::string &second,
-                                      std::chrono::milliseconds pause, int seconds) {
-  const int fd = connect_to(port);
-  send_all(fd, first);
-  std::this_thread::sleep_for(pause);
-  send_all(fd, second);
-  return read_until_closed(fd, seconds);
+  RawConnection connection(port);
+  connection.send(bytes);
+  return connection.read_all(seconds);
 }
 
 } // namespace verdict::test

@@ -73,11 +73,26 @@ struct TempDir {
   ~TempDir();
 };
 
+// A plain TCP connection to 127.0.0.1:port, for requests no HTTP client library would send.
+class RawConnection {
+public:
+  explicit RawConnection(int port);
+  ~RawConnection();
+  RawConnection(const RawConnection &) = delete;
+  RawConnection &operator=(const RawConnection &) = delete;
+  // Sends all of `bytes`, or as much as the server takes before it closes.
+  void send(const std::string &bytes);
+  // What the server sends until `marker` has arrived, it closes, or `seconds` pass.
+  std::string read_until(const std::string &marker, int seconds = 5);
+  // What the server sends until it closes or `seconds` pass.
+  std::string read_all(int seconds = 5) { return read_until({}, seconds); }
+
+private:
+  int fd_ = -1;
+};
+
 // Sends raw bytes to 127.0.0.1:port and returns everything the server answers before it
 // closes the connection or `seconds` pass.
 std::string raw_exchange(int port, const std::string &bytes, int seconds = 5);
-// The same, sending `first`, then `second` after `pause` (a request still on its way).
-std::string raw_exchange_in_two_parts(int port, const std::string &first, const std::string &second,
-                                      std::chrono::milliseconds pause, int seconds = 5);
 
 } // namespace verdict::test
