@@ -134,25 +134,38 @@ std::string new_voter_id() {
   return id;
 }
 
+namespace {
+
+// One label of a domain name: 1-63 letters, digits or hyphens, not starting or ending with one.
+bool is_domain_label(std::string_view label) {
+  if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-')
+    return false;
+  return std::all_of(label.begin(), label.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-';
+  });
+}
+
+} // namespace
+
 bool is_valid_email(std::string_view email) {
   if (email.size() < 3 || email.size() > 254 || has_control_characters(email)) return false;
   const auto at = email.find('@');
   if (at == 0 || at == std::string_view::npos || email.find('@', at + 1) != std::string_view::npos)
     return false;
-  const auto local = email.substr(0, at), domain = email.substr(at + 1);
-  if (local.size() > 64 || domain.size() < 3) return false;
-  const auto dot = domain.rfind('.');
-  if (dot == std::string_view::npos || dot == 0 || dot + 1 >= domain.size()) return false;
-  if (domain.find("..") != std::string_view::npos || domain.front() == '-') return false;
-  const auto allowed_in_domain = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.';
-  };
+  const auto local = email.substr(0, at);
+  auto domain = email.substr(at + 1);
+  if (local.size() > 64 || domain.find('.') == std::string_view::npos) return false;
+  for (;;) { // every label of a dotted domain: no empty ones, so no "..", leading or trailing dot
+    const auto dot = domain.find('.');
+    if (!is_domain_label(domain.substr(0, dot))) return false;
+    if (dot == std::string_view::npos) break;
+    domain.remove_prefix(dot + 1);
+  }
   const auto allowed_in_local = [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) ||
            std::string_view("!#$%&'*+/=?^_`{|}~.-").find(c) != std::string_view::npos;
   };
-  return std::all_of(domain.begin(), domain.end(), allowed_in_domain) &&
-         std::all_of(local.begin(), local.end(), allowed_in_local);
+  return std::all_of(local.begin(), local.end(), allowed_in_local);
 }
 
 bool is_local_return_path(std::string_view path) {

@@ -52,3 +52,24 @@ TEST_CASE("content survives a trip through JSON unchanged") {
   REQUIRE(again.errors.empty());
   CHECK(content_to_json(again.content) == content_to_json(original.content));
 }
+
+TEST_CASE("a content file may not say the same thing twice or leave out a tagline") {
+  const auto parsed = parse_content(R"({
+    "categories": [{"slug": "dev", "name": "Dev"}],
+    "reviewers": [{"slug": "r", "name": "R", "lens": "Skeptic"}],
+    "tools": [
+      {"slug": "one", "name": "One", "category": "dev", "tagline": "t", "description": "d", "entry": "Free"},
+      {"slug": "two", "name": "Two", "category": "dev", "description": "d", "entry": "Free"}
+    ],
+    "reviews": [{"tool": "one", "reviewer": "r", "verdict": "ship", "quote": "q"},
+                {"tool": "one", "reviewer": "r", "verdict": "skip", "quote": "again"}],
+    "comparisons": [{"a": "one", "b": "two"}, {"a": "two", "b": "one"}]
+  })");
+  const auto has = [&](const std::string &message) {
+    return std::find(parsed.errors.begin(), parsed.errors.end(), message) != parsed.errors.end();
+  };
+  CHECK(has("tools[1].tagline: is required"));
+  CHECK(has("reviews[1].reviewer: has already reviewed one"));
+  CHECK(has("comparisons[1].b: this pair is already compared"));
+  CHECK(parsed.errors.size() == 3);
+}

@@ -55,3 +55,16 @@ TEST_CASE("help, version and the maintenance commands parse") {
   CHECK(backup.files == std::vector<std::string>{"out.db"});
   CHECK(parse({"export", "--db", "a.db"}).error.empty());
 }
+
+TEST_CASE("the serving defaults: 64 threads and 30 writes a minute per client") {
+  const auto o = parse({});
+  CHECK(o.threads == 64);
+  CHECK(o.rate_limit == 30);
+  CHECK(o.trusted_proxy.empty());
+  CHECK_FALSE(o.access_log);
+  CHECK(parse({"--threads", "0"}).error.find("--threads") != std::string::npos);
+  CHECK(parse({}, {{"VERDICT_THREADS", "0"}}).error.find("VERDICT_THREADS") != std::string::npos);
+  CHECK(parse({}, {{"VERDICT_THREADS", "16"}}).threads == 16);
+  CHECK(parse({"--rate-limit", "0"}).rate_limit == 0);
+  CHECK(parse({"--rate-limit", "-1"}).error.find("--rate-limit") != std::string::npos);
+}

@@ -371,11 +371,53 @@ TEST_CASE("process: an existing database is opened as it is, never re-seeded") {
     CHECK(res->status == 303);
     first.stop(SIGTERM);
   }
+  // The owner's own content, renamed by an import, is not put back to the bundled one either.
+  auto renamed = exported(db);
+  renamed["tools"][1]["name"] = "Codestral 2.1 (renamed by the owner)";
+  const auto file = (dir.path / "renamed.json").string();
+  std::ofstream(file) << renamed.dump();
+  REQUIRE(run_binary({"import", "--db", db, file}) == 0);
+
   Server second({"--db", db, "--port", "0"});
   httplib::Client client("127.0.0.1", second.port);
   const auto page = client.Get("/tools/codestral-2-1");
   REQUIRE(page);
   CHECK(page->body.find("100%<span class=\"stat-basis\"> · 1 vote") != std::string::npos);
+  CHECK(test::visible_text(page->body).find("Codestral 2.1 (renamed by the owner)") !=
+        std::string::npos);
+}
+
+TEST_CASE("process: check finds an index that disagrees with its table") {
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  CHECK(run_binary({"import", "--db", db,
+                    (fs::path(VERDICT_SOURCE_DIR) / "content/verdict.json").string()}) == 0);
+  std::string healthy;
+  CHECK(run_binary({"check", "--db", db}, &healthy) == 0);
+  CHECK(healthy == "ok\n");
+  {
+    // The addresses were indexed case-blind; the table now claims they were not.
+    sql::Db raw(db);
+    raw.exec("INSERT INTO subscribers (email) VALUES ('a@example.com'), ('B@example.com'), "
+             "('c@example.com'); PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = "
+             "replace(sql, 'COLLATE NOCASE', '') WHERE name = 'subscribers'");
+  }
+  std::string said;
+  CHECK(run_binary({"check", "--db", db}, &said) == 1);
+  CHECK(said.find("missing from index") != std::string::npos);
+}
+
+TEST_CASE("process: check finds a vote for a tool that does not exist") {
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  CHECK(run_binary({"import", "--db", db,
+                    (fs::path(VERDICT_SOURCE_DIR) / "content/verdict.json").string()}) == 0);
+  // A connection without foreign key enforcement, as any other SQLite tool opens the file.
+  sql::Db(db).exec("INSERT INTO tool_votes (voter, tool_id, verdict) VALUES ('" +
+                   std::string(32, 'a') + "', 999, 'ship')");
+  std::string said;
+  CHECK(run_binary({"check", "--db", db}, &said) == 1);
+  CHECK(said.find("foreign key fault in tool_votes") != std::string::npos);
 }
 
 TEST_CASE("process: a database from a newer verdict is refused, not opened") {

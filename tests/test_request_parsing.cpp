@@ -79,3 +79,65 @@ TEST_CASE("a cookie header cut short inside the voter id is not read past its en
   CHECK(voter_from_cookie("verdict_voter=0123").empty());
   CHECK(voter_from_cookie(std::string("verdict_voter=") + std::string(31, 'a')).empty());
 }
+
+TEST_CASE("form names and values refuse every control character and malformed UTF-8") {
+  CHECK(parse_form("verdict=sh%7Fip", {"verdict"}).error.find("control") != std::string::npos);
+  CHECK(parse_form("ver%0Adict=ship", {"verdict", "ver\ndict"}).error.find("control") !=
+        std::string::npos);
+  CHECK(parse_form("verdict=%C3%C3", {"verdict"}).error.find("UTF-8") != std::string::npos);
+  CHECK(parse_form("verdict=%C3", {"verdict"}).error.find("UTF-8") != std::string::npos);
+  CHECK(parse_form("verdict=%E2%82", {"verdict"}).error.find("UTF-8") != std::string::npos);
+  CHECK(parse_form("verdict=%C3%A9", {"verdict"}).fields.at("verdict") == "é");
+}
+
+TEST_CASE("a voter id uses only the digits 0-9 and a-f") {
+  CHECK(voter_from_cookie("verdict_voter=" + std::string(32, 'g')).empty());
+  CHECK(voter_from_cookie("verdict_voter=" + std::string(32, 'z')).empty());
+  CHECK(voter_from_cookie("verdict_voter=" + std::string(31, 'f') + "/").empty());
+  CHECK(voter_from_cookie("verdict_voter=" + std::string(32, 'f')) == std::string(32, 'f'));
+}
+
+TEST_CASE("emails keep to the limits of the address format") {
+  CHECK(is_valid_email(std::string(64, 'a') + "@example.com"));
+  CHECK_FALSE(is_valid_email(std::string(65, 'a') + "@example.com"));
+  const auto long_domain = std::string(63, 'd') + "." + std::string(63, 'd') + "." +
+                           std::string(63, 'd') + ".com"; // 195 characters
+  const auto at_limit = std::string(254 - 1 - long_domain.size(), 'a') + "@" + long_domain;
+  CHECK(at_limit.size() == 254);
+  CHECK(is_valid_email(at_limit));
+  CHECK_FALSE(is_valid_email("a" + at_limit));
+  CHECK_FALSE(is_valid_email("reader@example."));
+  CHECK_FALSE(is_valid_email("reader@.example.com"));
+  CHECK_FALSE(is_valid_email("reader@-example.com"));
+  CHECK_FALSE(is_valid_email("@example.com"));
+}
+
+TEST_CASE("a return path is one leading slash and slug characters, nothing else") {
+  for (const auto *off_site :
+       {"//evil", "//localhost", "/\\evil", "\\\\evil", "evil", "tools/x", "/tools/x:80",
+        "/tools/X", "/tools/x.y", "/tools/x?y", "/tools/x#y", "/tools/x%2Fy", "/tools/x y"}) {
+    INFO(off_site);
+    CHECK_FALSE(is_local_return_path(off_site));
+  }
+  CHECK(is_local_return_path("/tools/codestral-2-1"));
+  CHECK_FALSE(is_local_return_path("/" + std::string(300, 'a')));
+}
+
+TEST_CASE("the same-origin check compares whole hosts and needs one to compare with") {
+  const std::string host = "127.0.0.1:8080";
+  CHECK_FALSE(is_same_origin_request("", "http://127.0.0.1:8080.evil.example", "", host));
+  CHECK_FALSE(is_same_origin_request("", "http://127.0.0.1", "", host));
+  CHECK_FALSE(is_same_origin_request("", "", "http://127.0.0.1:8080.evil.example/", host));
+  CHECK_FALSE(is_same_origin_request("", "null", "", ""));
+  CHECK_FALSE(is_same_origin_request("", "http://", "", ""));
+  CHECK_FALSE(is_same_origin_request("", "", "http://", ""));
+}
+
+TEST_CASE("only an HTML form's content type is a form") {
+  CHECK(is_form_content_type("application/x-www-form-urlencoded"));
+  CHECK(is_form_content_type("Application/X-WWW-Form-Urlencoded; charset=UTF-8"));
+  CHECK_FALSE(is_form_content_type(""));
+  CHECK_FALSE(is_form_content_type("application/x-www-form-urlencodedx"));
+  CHECK_FALSE(is_form_content_type("multipart/form-data; boundary=x"));
+  CHECK_FALSE(is_form_content_type("text/plain; x=application/x-www-form-urlencoded"));
+}

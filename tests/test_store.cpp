@@ -366,3 +366,19 @@ TEST_CASE("a database at schema version 1 is upgraded in place when opened") {
   CHECK_THROWS(store.write(
       [](sql::Db &db) { db.exec("UPDATE tools SET pricing_checked_on = '2026-13-01'"); }));
 }
+
+TEST_CASE("a batch whose commit fails tells every caller so, and keeps nothing of it") {
+  auto store = test::seeded_store();
+  const auto id = store->tool_by_slug("codestral-2-1")->id;
+  // A foreign key checked only at COMMIT: every statement succeeds, the commit does not.
+  CHECK_THROWS(store->write([&](sql::Db &db) {
+    db.exec("PRAGMA defer_foreign_keys = ON");
+    db.exec("INSERT INTO tool_votes (voter, tool_id, verdict) VALUES ('" + kVoter1 +
+            "', 999, 'ship')");
+    db.exec("INSERT INTO tool_votes (voter, tool_id, verdict) VALUES ('" + kVoter1 + "', " +
+            std::to_string(id) + ", 'ship')");
+  }));
+  CHECK(store->tool_by_slug("codestral-2-1")->community.total == 0);
+  store->cast_tool_vote(kVoter2, id, Verdict::ship); // the writer goes on
+  CHECK(store->tool_by_slug("codestral-2-1")->community.total == 1);
+}

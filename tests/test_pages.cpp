@@ -1,0 +1,209 @@
+// What each page shows and in which order, and the HTTP caching every page promises.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "domain/content.h"
+#include "domain/content_hash.h"
+#include "domain/numbers.h"
+#include "test_support.h"
+
+using namespace verdict;
+
+namespace {
+const std::string kPage = "/compare/cursor-background-agent-vs-codestral-2-1";
+
+// Applies `edit` to the bundled content and imports the result into the site.
+void import_edited(test::SiteServer &site, const std::function<void(nlohmann::json &)> &edit) {
+  auto content = nlohmann::json::parse(test::source_file("content/verdict.json"));
+  edit(content);
+  const auto parsed = parse_content(content.dump());
+  REQUIRE(parsed.errors.empty());
+  site.store().import_content(parsed.content);
+}
+
+size_t position(const std::string &text, const std::string &what) {
+  const auto at = text.find(what);
+  INFO(what);
+  REQUIRE(at != std::string::npos);
+  return at;
+}
+} // namespace
+
+TEST_CASE("pages: the front page lists published comparisons newest first, drafts never") {
+  test::SiteServer site;
+  import_edited(site, [](nlohmann::json &c) {
+    c["comparisons"][0]["published_on"] = "2026-11-20"; // the oldest becomes the newest
+    c["comparisons"][4]["published_on"] = "";           // the newest goes back to draft
+  });
+  const auto home = test::visible_text(site.client().Get("/")->body);
+  const auto newest = position(home, "Cursor Background Agent vs Codestral 2.1");
+  const auto next = position(home, "Cursor Background Agents vs Code Llama 4");
+  CHECK(newest < next);
+  CHECK(home.find("Cursor v0.50 – Background Agent & Codebase Refactoring vs Code Llama 4") ==
+        std::string::npos);
+  // Nor does a tool page list a draft among its comparisons.
+  const auto tool = site.client().Get("/tools/code-llama-4-70b")->body;
+  CHECK(tool.find("href=\"/compare/cursor-v0-50-background-agent-vs-code-llama-4-70b\"") ==
+        std::string::npos);
+}
+
+TEST_CASE("pages: reviews follow the panel order, and a re-ordered panel reorders them") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto reviews = site.store().reviews_of_tool(site.store().tool_by_slug("codestral-2-1")->id);
+  REQUIRE(reviews.size() >= 2);
+  const auto first = reviews.front().reviewer_name, last = reviews.back().reviewer_name;
+  const auto before = test::visible_text(client.Get("/tools/codestral-2-1")->body);
+  CHECK(position(before, first) < position(before, last));
+  import_edited(
+      site, [](nlohmann::json &c) { std::reverse(c["reviewers"].begin(), c["reviewers"].end()); });
+  const auto after = test::visible_text(client.Get("/tools/codestral-2-1")->body);
+  CHECK(position(after, last) < position(after, first));
+  const auto panel = test::visible_text(client.Get("/reviewers")->body);
+  CHECK(position(panel, last) < position(panel, first));
+}
+
+TEST_CASE("pages: a reviewer with no reviews yet says so") {
+  test::SiteServer site;
+  import_edited(site, [](nlohmann::json &c) {
+    c["reviewers"].push_back({{"slug", "newcomer"},
+                              {"name", "New Comer"},
+                              {"lens", "Newcomer"},
+                              {"bio", "Just joined."}});
+  });
+  auto client = site.client();
+  const auto page = client.Get("/reviewers/newcomer");
+  REQUIRE(page);
+  CHECK(page->status == 200);
+  CHECK(test::visible_text(page->body).find("No reviews yet") != std::string::npos);
+  CHECK(test::visible_text(client.Get("/reviewers")->body).find("No reviews yet") !=
+        std::string::npos);
+}
+
+TEST_CASE("pages: a tool page names its vendor and link, and offers every other tool to compare") {
+  test::SiteServer site;
+  const auto page = site.client().Get("/tools/codestral-2-1")->body;
+  const auto tool = site.store().tool_by_slug("codestral-2-1");
+  CHECK(test::visible_text(page).find("By " + tool->vendor) != std::string::npos);
+  CHECK(page.find("<a href=\"" + tool->url + "\"") != std::string::npos);
+  for (const auto &other : site.store().tools_by_name()) {
+    const bool offered = page.find("<option value=\"" + other.slug + "\"") != std::string::npos;
+    INFO(other.slug);
+    CHECK(offered == (other.slug != "codestral-2-1"));
+  }
+}
+
+TEST_CASE("pages: the community tally spells out ships and skips") {
+  test::SiteServer site;
+  auto client = site.client();
+  for (const auto *verdict : {"verdict=ship", "verdict=ship", "verdict=skip"})
+    REQUIRE(test::post_form(client, "/tools/codestral-2-1/vote", verdict)->status == 303);
+  const auto text = test::visible_text(client.Get(kPage.c_str())->body);
+  CHECK(text.find("Ship 2 · Skip 1 — 67% · 3 votes") != std::string::npos);
+}
+
+TEST_CASE("pages: the head-to-head interval is the first tool's share") {
+  test::SiteServer site;
+  auto client = site.client();
+  for (int i = 0; i < 4; ++i)
+    REQUIRE(test::post_form(client, kPage + "/vote", "pick=b")->status == 303);
+  REQUIRE(test::post_form(client, kPage + "/vote", "pick=a")->status == 303);
+  const auto share = wilson_interval(1, 5);
+  const auto text = test::visible_text(client.Get(kPage.c_str())->body);
+  CHECK(text.find("5 readers have picked · Cursor Background Agent 95% interval " +
+                  std::to_string(share.low) + "–" + std::to_string(share.high) + "%") !=
+        std::string::npos);
+}
+
+TEST_CASE("pages: a pick sent to the reverse address counts for the side it names") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto res =
+      test::post_form(client, "/compare/codestral-2-1-vs-cursor-background-agent/vote", "pick=a");
+  REQUIRE(res);
+  CHECK(res->status == 303);
+  CHECK(res->get_header_value("Location") == kPage + "#community");
+  const auto a = site.store().tool_by_slug("cursor-background-agent")->id;
+  const auto b = site.store().tool_by_slug("codestral-2-1")->id;
+  CHECK(site.store().pair_tally(a, b).b == 1); // "a" of the reverse address is Codestral
+}
+
+TEST_CASE("pages: an address two ways readable names the pair with the shortest first slug") {
+  test::SiteServer site;
+  import_edited(site, [](nlohmann::json &c) {
+    for (const auto *slug : {"alpha", "beta-vs-gamma", "alpha-vs-beta", "gamma"})
+      c["tools"].push_back({{"slug", slug},
+                            {"name", std::string("Tool ") + slug},
+                            {"category", c["categories"][0]["slug"]},
+                            {"tagline", "t"},
+                            {"description", "d"},
+                            {"entry", "Free"}});
+  });
+  const auto page = site.client().Get("/compare/alpha-vs-beta-vs-gamma");
+  REQUIRE(page);
+  CHECK(page->status == 200);
+  CHECK(test::visible_text(page->body).find("Tool alpha vs Tool beta-vs-gamma") !=
+        std::string::npos);
+}
+
+TEST_CASE("caching: pages vary on the cookie, and every page answers If-None-Match with 304") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto anonymous = client.Get(kPage.c_str());
+  CHECK(anonymous->get_header_value("Vary") == "Cookie");
+  const auto etag = anonymous->get_header_value("ETag");
+  REQUIRE_FALSE(etag.empty());
+  // A list of validators, as caches send, matches when it holds the page's.
+  CHECK(client.Get(kPage.c_str(), {{"If-None-Match", "\"other\", " + etag}})->status == 304);
+  CHECK(client.Get(kPage.c_str(), {{"If-None-Match", "\"other\""}})->status == 200);
+
+  const auto voter =
+      test::cookie_from(test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship"));
+  REQUIRE(voter.size() == 32);
+  const httplib::Headers cookie{{"Cookie", "verdict_voter=" + voter}};
+  const auto personal = client.Get(kPage.c_str(), cookie);
+  CHECK(personal->get_header_value("Vary") == "Cookie");
+  CHECK(personal->get_header_value("Cache-Control") == "private, no-cache");
+  const auto personal_etag = personal->get_header_value("ETag");
+  REQUIRE_FALSE(personal_etag.empty());
+  CHECK(personal_etag != client.Get(kPage.c_str())->get_header_value("ETag"));
+  auto again = cookie;
+  again.emplace("If-None-Match", personal_etag);
+  const auto revalidated = client.Get(kPage.c_str(), again);
+  CHECK(revalidated->status == 304);
+  CHECK(revalidated->body.empty());
+}
+
+TEST_CASE("caching: redirects after a write and error pages are never stored") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto vote = test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship");
+  CHECK(vote->status == 303);
+  CHECK(vote->get_header_value("Cache-Control") == "no-store");
+  for (const auto &res :
+       {client.Get("/tools/nothing"), test::post_form(client, "/tools/codestral-2-1/vote", "x=1"),
+        client.Post("/tools/codestral-2-1/vote", {{"Origin", "https://evil.example"}},
+                    "verdict=ship", "application/x-www-form-urlencoded")}) {
+    REQUIRE(res);
+    INFO(res->status);
+    CHECK(res->status >= 400);
+    CHECK(res->get_header_value("Cache-Control") == "no-store");
+  }
+}
+
+TEST_CASE("caching: a static file's address carries the hash of its bytes") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto page = client.Get("/")->body;
+  for (const std::string name : {"/static/style.", "/static/favicon."}) {
+    const auto start = page.find(name);
+    REQUIRE(start != std::string::npos);
+    const auto path = page.substr(start, page.find('"', start) - start);
+    const auto file = client.Get(path.c_str());
+    REQUIRE(file);
+    CHECK(file->status == 200);
+    const auto hash = path.substr(name.size(), path.rfind('.') - name.size());
+    CHECK(hash == content_hash(file->body, 10));
+  }
+}
