@@ -2,6 +2,7 @@
 
 #include "app/embedded.h"
 #include "domain/content.h"
+#include "test_support.h"
 
 using namespace verdict;
 
@@ -27,17 +28,17 @@ TEST_CASE("a bad content file names every fault by its place") {
                 {"tool": "missing", "reviewer": "r", "verdict": "ship", "quote": "q"}],
     "comparisons": [{"a": "ok", "b": "ok"}]
   })");
-  const auto has = [&](const std::string &message) {
-    return std::find(parsed.errors.begin(), parsed.errors.end(), message) != parsed.errors.end();
-  };
-  CHECK(has("tools[1].slug: must be a slug (lowercase letters, digits and single hyphens)"));
-  CHECK(has("tools[1].category: no category with slug nope"));
-  CHECK(has("tools[1].entry: must be one of Free, Paid, Freemium, Open weights"));
-  CHECK(has("tools[1].pricing_checked_on: must be a date YYYY-MM-DD"));
-  CHECK(has("tools[1].colour: unknown field"));
-  CHECK(has("reviews[0].verdict: must be ship or skip"));
-  CHECK(has("reviews[1].tool: no tool with slug missing"));
-  CHECK(has("comparisons[0].b: must differ from a"));
+  CHECK(test::has_error(
+      parsed.errors,
+      "tools[1].slug: must be a slug (lowercase letters, digits and single hyphens)"));
+  CHECK(test::has_error(parsed.errors, "tools[1].category: no category with slug nope"));
+  CHECK(test::has_error(parsed.errors,
+                        "tools[1].entry: must be one of Free, Paid, Freemium, Open weights"));
+  CHECK(test::has_error(parsed.errors, "tools[1].pricing_checked_on: must be a date YYYY-MM-DD"));
+  CHECK(test::has_error(parsed.errors, "tools[1].colour: unknown field"));
+  CHECK(test::has_error(parsed.errors, "reviews[0].verdict: must be ship or skip"));
+  CHECK(test::has_error(parsed.errors, "reviews[1].tool: no tool with slug missing"));
+  CHECK(test::has_error(parsed.errors, "comparisons[0].b: must differ from a"));
 }
 
 TEST_CASE("content that is not JSON is one clear error") {
@@ -65,11 +66,8 @@ TEST_CASE("a content file may not say the same thing twice or leave out a taglin
                 {"tool": "one", "reviewer": "r", "verdict": "skip", "quote": "again"}],
     "comparisons": [{"a": "one", "b": "two"}, {"a": "two", "b": "one"}]
   })");
-  const auto has = [&](const std::string &message) {
-    return std::find(parsed.errors.begin(), parsed.errors.end(), message) != parsed.errors.end();
-  };
-  CHECK(has("tools[1].tagline: is required"));
-  CHECK(has("reviews[1].reviewer: has already reviewed one"));
-  CHECK(has("comparisons[1].b: this pair is already compared"));
+  CHECK(test::has_error(parsed.errors, "tools[1].tagline: is required"));
+  CHECK(test::has_error(parsed.errors, "reviews[1].reviewer: has already reviewed one"));
+  CHECK(test::has_error(parsed.errors, "comparisons[1].b: this pair is already compared"));
   CHECK(parsed.errors.size() == 3);
 }

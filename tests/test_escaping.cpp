@@ -102,12 +102,13 @@ TEST_CASE("tool addresses must be http or https, so no page links to a script") 
   content["tools"][1]["pricing_source"] = "data:text/html,<script>alert(1)</script>";
   content["tools"][2]["url"] = "https://example.com/has space";
   const auto parsed = parse_content(content.dump());
-  const auto has = [&](const std::string &message) {
-    return std::find(parsed.errors.begin(), parsed.errors.end(), message) != parsed.errors.end();
-  };
-  CHECK(has("tools[0].url: must be an http:// or https:// address without spaces"));
-  CHECK(has("tools[1].pricing_source: must be an http:// or https:// address without spaces"));
-  CHECK(has("tools[2].url: must be an http:// or https:// address without spaces"));
+  CHECK(test::has_error(parsed.errors,
+                        "tools[0].url: must be an http:// or https:// address without spaces"));
+  CHECK(test::has_error(
+      parsed.errors,
+      "tools[1].pricing_source: must be an http:// or https:// address without spaces"));
+  CHECK(test::has_error(parsed.errors,
+                        "tools[2].url: must be an http:// or https:// address without spaces"));
   CHECK(parsed.errors.size() == 3);
 }
 

@@ -216,6 +216,12 @@ private:
   std::vector<std::thread> threads_;
 };
 
+// A database at `db` holding the bundled content, made by `verdict import` as an owner would.
+void import_bundled_content(const std::string &db) {
+  REQUIRE(run_binary({"import", "--db", db,
+                      (fs::path(VERDICT_SOURCE_DIR) / "content/verdict.json").string()}) == 0);
+}
+
 nlohmann::json exported(const std::string &db) {
   std::string json;
   REQUIRE(run_binary({"export", "--db", db}, &json) == 0);
@@ -285,8 +291,7 @@ TEST_CASE("process: a backup taken while the site serves and takes votes is whol
 TEST_CASE("process: check exits non-zero on a damaged database") {
   test::TempDir dir;
   const auto db = (dir.path / "site.db").string();
-  CHECK(run_binary({"import", "--db", db,
-                    (fs::path(VERDICT_SOURCE_DIR) / "content/verdict.json").string()}) == 0);
+  import_bundled_content(db);
   CHECK(run_binary({"check", "--db", db}) == 0);
   {
     std::fstream file(db, std::ios::in | std::ios::out | std::ios::binary);
@@ -314,8 +319,7 @@ TEST_CASE("process: the binary's command line answers as documented") {
 TEST_CASE("process: a bad content file is refused whole, names each fault and changes nothing") {
   test::TempDir dir;
   const auto db = (dir.path / "site.db").string();
-  CHECK(run_binary({"import", "--db", db,
-                    (fs::path(VERDICT_SOURCE_DIR) / "content/verdict.json").string()}) == 0);
+  import_bundled_content(db);
   const auto before = exported(db);
 
   // Valid in every part but the last tool, whose entry kind is unknown.
@@ -335,8 +339,7 @@ TEST_CASE("process: importing the exported content twice changes nothing") {
   test::TempDir dir;
   const auto db = (dir.path / "site.db").string();
   const auto file = (dir.path / "content.json").string();
-  CHECK(run_binary({"import", "--db", db,
-                    (fs::path(VERDICT_SOURCE_DIR) / "content/verdict.json").string()}) == 0);
+  import_bundled_content(db);
   CHECK(run_binary({"export", "--db", db, file}) == 0);
   const auto before = exported(db);
   CHECK(run_binary({"import", "--db", db, file}) == 0);
@@ -390,8 +393,7 @@ TEST_CASE("process: an existing database is opened as it is, never re-seeded") {
 TEST_CASE("process: check finds an index that disagrees with its table") {
   test::TempDir dir;
   const auto db = (dir.path / "site.db").string();
-  CHECK(run_binary({"import", "--db", db,
-                    (fs::path(VERDICT_SOURCE_DIR) / "content/verdict.json").string()}) == 0);
+  import_bundled_content(db);
   std::string healthy;
   CHECK(run_binary({"check", "--db", db}, &healthy) == 0);
   CHECK(healthy == "ok\n");
@@ -410,8 +412,7 @@ TEST_CASE("process: check finds an index that disagrees with its table") {
 TEST_CASE("process: check finds a vote for a tool that does not exist") {
   test::TempDir dir;
   const auto db = (dir.path / "site.db").string();
-  CHECK(run_binary({"import", "--db", db,
-                    (fs::path(VERDICT_SOURCE_DIR) / "content/verdict.json").string()}) == 0);
+  import_bundled_content(db);
   // A connection without foreign key enforcement, as any other SQLite tool opens the file.
   sql::Db(db).exec("INSERT INTO tool_votes (voter, tool_id, verdict) VALUES ('" +
                    std::string(32, 'a') + "', 999, 'ship')");
@@ -423,8 +424,7 @@ TEST_CASE("process: check finds a vote for a tool that does not exist") {
 TEST_CASE("process: a database from a newer verdict is refused, not opened") {
   test::TempDir dir;
   const auto db = (dir.path / "site.db").string();
-  CHECK(run_binary({"import", "--db", db,
-                    (fs::path(VERDICT_SOURCE_DIR) / "content/verdict.json").string()}) == 0);
+  import_bundled_content(db);
   sql::Db(db).exec("PRAGMA user_version = 99");
   std::string said;
   CHECK(run_binary({"--db", db, "--port", "0"}, &said) == 1);

@@ -76,6 +76,10 @@ std::string visible_text(const std::string &html) {
   return collapsed;
 }
 
+bool has_error(const std::vector<std::string> &errors, const std::string &message) {
+  return std::find(errors.begin(), errors.end(), message) != errors.end();
+}
+
 std::string source_file(const std::string &relative_path) {
   std::ifstream file(fs::path(VERDICT_SOURCE_DIR) / relative_path, std::ios::binary);
   if (!file) throw std::runtime_error("cannot read " + relative_path + " in the source tree");

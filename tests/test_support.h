@@ -30,6 +30,9 @@ std::string decode_entities(const std::string &html);
 std::vector<std::string> golden_files();
 std::vector<std::string> golden_lines(const std::string &file_name);
 
+// Whether `errors` holds exactly this message.
+bool has_error(const std::vector<std::string> &errors, const std::string &message);
+
 // A file in the source tree, read whole; throws when it cannot be read.
 std::string source_file(const std::string &relative_path);
 
