@@ -71,3 +71,15 @@ TEST_CASE("a content file may not say the same thing twice or leave out a taglin
   CHECK(test::has_error(parsed.errors, "comparisons[1].b: this pair is already compared"));
   CHECK(parsed.errors.size() == 3);
 }
+
+TEST_CASE("content lengths are limits to the character, and the site copy knows its fields") {
+  const auto tool = [](const std::string &name) {
+    return R"({"categories": [{"slug": "dev", "name": "Dev"}], "tools": [{"slug": "one", "name": ")" +
+           name + R"(", "category": "dev", "tagline": "t", "description": "d", "entry": "Free"}]})";
+  };
+  CHECK(parse_content(tool(std::string(200, 'n'))).errors.empty());
+  CHECK(test::has_error(parse_content(tool(std::string(201, 'n'))).errors,
+                        "tools[0].name: is longer than 200"));
+  CHECK(test::has_error(parse_content(R"({"site": {"site_name": "V", "sitename": "typo"}})").errors,
+                        "site.sitename: unknown field"));
+}

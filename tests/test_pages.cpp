@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <mutex>
+
 #include "domain/content.h"
 #include "domain/content_hash.h"
 #include "domain/numbers.h"
@@ -206,4 +208,71 @@ TEST_CASE("caching: a static file's address carries the hash of its bytes") {
     const auto hash = path.substr(name.size(), path.rfind('.') - name.size());
     CHECK(hash == content_hash(file->body, 10));
   }
+}
+
+TEST_CASE("pages: a draft comparison is not an editor's pick, and a tool without one says so") {
+  test::SiteServer site;
+  import_edited(site, [](nlohmann::json &c) {
+    c["comparisons"][4]["published_on"] = ""; // cursor-v0-50… vs code-llama-4-70b, a draft now
+  });
+  auto client = site.client();
+  const auto draft = client.Get("/compare/cursor-v0-50-background-agent-vs-code-llama-4-70b");
+  REQUIRE(draft);
+  CHECK(draft->status == 200);
+  CHECK(test::visible_text(draft->body).find("Not an editor's pick") != std::string::npos);
+  const auto published = test::visible_text(client.Get(kPage.c_str())->body);
+  CHECK(published.find("Not an editor's pick") == std::string::npos);
+  const auto tool = test::visible_text(client.Get("/tools/code-llama-4-70b")->body);
+  CHECK(tool.find("Not in a published comparison yet.") != std::string::npos);
+  const auto in_one = test::visible_text(client.Get("/tools/codestral-2-1")->body);
+  CHECK(in_one.find("Not in a published comparison yet.") == std::string::npos);
+}
+
+TEST_CASE("pages: a reviewer's page lists their reviews by tool name") {
+  test::SiteServer site;
+  const auto reviewer = site.store().reviewer_by_slug("investor");
+  const auto reviews = site.store().reviews_by_reviewer(reviewer->id);
+  REQUIRE(reviews.size() >= 2);
+  for (size_t i = 1; i < reviews.size(); ++i)
+    CHECK(reviews[i - 1].tool_name <= reviews[i].tool_name);
+  const auto text = test::visible_text(site.client().Get("/reviewers/investor")->body);
+  CHECK(position(text, reviews.front().quote.substr(0, 60)) <
+        position(text, reviews.back().quote.substr(0, 60)));
+}
+
+TEST_CASE("pages: pricing older than 90 days is marked from the day it turns 91, on every page") {
+  std::mutex mutex;
+  std::string today = "2026-10-13"; // code-llama-4's pricing was checked 2026-07-15: day 90
+  test::SiteServer site([&](App &app) {
+    app.today = [&] {
+      std::lock_guard lock(mutex);
+      return today;
+    };
+  });
+  auto client = site.client();
+  const std::string comparison = "/compare/cursor-background-agents-vs-code-llama-4";
+  for (const auto &path : {std::string("/tools/code-llama-4"), comparison}) {
+    INFO(path);
+    CHECK(client.Get(path.c_str())->body.find("possibly out of date") == std::string::npos);
+  }
+  {
+    std::lock_guard lock(mutex);
+    today = "2026-10-14"; // day 91, and the cached pages are from yesterday
+  }
+  for (const auto &path : {std::string("/tools/code-llama-4"), comparison}) {
+    INFO(path);
+    CHECK(client.Get(path.c_str())->body.find("possibly out of date") != std::string::npos);
+  }
+}
+
+TEST_CASE("caching: ETags are strong, and a permanent redirect may be cached") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto etag = client.Get(kPage.c_str())->get_header_value("ETag");
+  CHECK(etag.size() > 2);
+  CHECK(etag.front() == '"');
+  CHECK(etag.back() == '"');
+  const auto moved = client.Get("/compare/codestral-2-1-vs-cursor-background-agent");
+  CHECK(moved->status == 301);
+  CHECK(moved->get_header_value("Cache-Control").find("max-age=") != std::string::npos);
 }

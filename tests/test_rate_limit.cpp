@@ -51,3 +51,18 @@ TEST_CASE("http: writes over the limit get 429 with Retry-After, and REMOTE_ADDR
   CHECK(refused == 2);
   CHECK(site.store().tool_by_slug("codestral-2-1")->community.total == 2);
 }
+
+TEST_CASE(
+    "a client's window reopens exactly a minute after it began, and waits are whole seconds") {
+  RateLimiter limiter(1);
+  const auto t0 = steady_clock::now();
+  CHECK(limiter.take("10.0.0.1", t0) == 0);
+  CHECK(limiter.take("10.0.0.1", t0 + milliseconds(59500)) == 1); // never "wait 0 seconds"
+  CHECK(limiter.take("10.0.0.1", t0 + seconds(60)) == 0);
+}
+
+TEST_CASE("X-Forwarded-For from the trusted proxy names the address the proxy appended last") {
+  CHECK(client_address("127.0.0.1", "6.6.6.6, 7.7.7.7, 1.2.3.4", "127.0.0.1") == "1.2.3.4");
+  CHECK(client_address("127.0.0.1", "1.2.3.4", "127.0.0.1") == "1.2.3.4");
+  CHECK(client_address("127.0.0.1", " , ", "127.0.0.1") == "127.0.0.1");
+}

@@ -202,7 +202,8 @@ TEST_CASE("tallies always equal the votes behind them, whatever readers do in wh
                                            std::string(32, '4'), std::string(32, '5')};
   // The model: what each voter last said on each tool, and which side each picked.
   std::map<std::pair<size_t, size_t>, Verdict> said;
-  std::map<size_t, int64_t> picked; // voter → tool id, on the pair (ids[0], ids[1])
+  // voter → tool id picked, on the pairs (ids[0], ids[1]) and (ids[0], ids[2]), which share a tool
+  std::map<size_t, int64_t> picked, picked_other;
   uint32_t state = 12345;
   const auto next = [&](uint32_t n) {
     state = state * 1103515245u + 12345u;
@@ -210,6 +211,17 @@ TEST_CASE("tallies always equal the votes behind them, whatever readers do in wh
   };
   for (int step = 0; step < 300; ++step) {
     const size_t voter = next(5), tool = next(3), action = next(3);
+    if (next(8) == 0) { // a pick on the second pair
+      std::optional<int64_t> pick;
+      if (action == 0) pick = ids[0];
+      if (action == 1) pick = ids[2];
+      store->cast_pair_vote(voters[voter], ids[2], ids[0], pick);
+      if (pick)
+        picked_other[voter] = *pick;
+      else
+        picked_other.erase(voter);
+      continue;
+    }
     if (next(4) == 0) { // a head-to-head pick, named in either order
       std::optional<int64_t> pick;
       if (action == 0) pick = ids[0];
@@ -251,6 +263,11 @@ TEST_CASE("tallies always equal the votes behind them, whatever readers do in wh
   CHECK(store->pair_tally(ids[0], ids[1]).a == for_a);
   CHECK(store->pair_tally(ids[0], ids[1]).b == for_b);
   CHECK(store->pair_tally(ids[1], ids[0]).a == for_b);
+  int64_t other_for_0 = 0, other_for_2 = 0;
+  for (const auto &[voter, tool] : picked_other)
+    (tool == ids[0] ? other_for_0 : other_for_2) += 1;
+  CHECK(store->pair_tally(ids[0], ids[2]).a == other_for_0);
+  CHECK(store->pair_tally(ids[0], ids[2]).b == other_for_2);
 }
 
 TEST_CASE("a re-import updates every field it carries, the panel order and a pair's order") {
