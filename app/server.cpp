@@ -8,6 +8,7 @@
 
 #include "app/embedded.h"
 #include "domain/content.h"
+#include "handlers/responses.h"
 #include "handlers/routes.h"
 #include "render/views.h"
 
@@ -26,17 +27,18 @@ std::unique_ptr<Store> open_site_database(const std::string &path) {
   return store;
 }
 
-void configure_server(httplib::Server &server, int threads) {
-  const auto workers = static_cast<size_t>(threads);
-  server.new_task_queue = [workers] { return new httplib::ThreadPool(workers); };
-  // Without TCP_NODELAY a keep-alive response can wait ~40 ms on delayed ACKs.
-  server.set_tcp_nodelay(true);
-  server.set_keep_alive_max_count(1000);
-  server.set_keep_alive_timeout(5);
-  server.set_read_timeout(5, 0);
-  server.set_write_timeout(5, 0);
-  // No form of the site sends more than a few hundred bytes.
+transport::TransportLimits transport_limits(int threads) {
+  transport::TransportLimits limits;
+  limits.workers = static_cast<size_t>(threads);
+  return limits;
+}
+
+void configure_server(transport::ConnectionServer &server, App &app) {
+  // No form of the site sends more than a few hundred bytes (the transport refuses a larger
+  // body before it arrives; this is httplib's own check behind it).
   server.set_payload_max_length(8 * 1024);
+  server.set_refusal_page(
+      [&app](int status, const std::string &reason) { return refusal_page(app, status, reason); });
 }
 
 int serve(const Options &options) {
@@ -51,9 +53,9 @@ int serve(const Options &options) {
   auto store = open_site_database(options.db);
   Views views;
   App app(*store, views, options.rate_limit, options.trusted_proxy);
-  httplib::Server server;
+  transport::ConnectionServer server(transport_limits(options.threads));
   install_routes(server, app);
-  configure_server(server, options.threads);
+  configure_server(server, app);
   if (options.access_log) {
     server.set_logger([](const httplib::Request &req, const httplib::Response &res) {
       std::string path = req.path;
@@ -64,9 +66,11 @@ int serve(const Options &options) {
   }
   const int port = options.port == 0
                        ? server.bind_to_any_port(options.bind)
-                       : (server.bind_to_port(options.bind, options.port) ? options.port : -1);
+                       : (server.bind(options.bind, options.port) ? options.port : -1);
   if (port <= 0) {
-    std::cerr << "verdict: cannot listen on " << options.bind << ":" << options.port << "\n";
+    std::cerr << "verdict: cannot listen on " << options.bind << ":" << options.port
+              << ": the address is in use (is another verdict serving it?) or not this "
+                 "machine's\n";
     return 1;
   }
   std::thread signal_waiter([&server, signals] {

@@ -5,7 +5,9 @@
 #include <httplib.h>
 
 #include "app/options.h"
+#include "handlers/app.h"
 #include "store/store.h"
+#include "transport/connection_server.h"
 
 namespace verdict {
 
@@ -13,8 +15,10 @@ namespace verdict {
 // database is opened (and upgraded) as it is, never overwritten.
 std::unique_ptr<Store> open_site_database(const std::string &path);
 
-// Applies Verdict's connection limits and timeouts to `server`.
-void configure_server(httplib::Server &server, int threads);
+// Applies Verdict's limits to `server` and makes refused requests answer with a page of the
+// site. `threads` is the number of workers that run handlers.
+void configure_server(transport::ConnectionServer &server, App &app);
+transport::TransportLimits transport_limits(int threads);
 
 int serve(const Options &options);
 

@@ -24,6 +24,16 @@ void send_error(const App &app, httplib::Response &res, int status, const std::s
   res.set_header("Cache-Control", "no-store");
 }
 
+std::string refusal_page(const App &app, int status, const std::string &reason) {
+  const char *heading = status == 413   ? "Too large"
+                        : status == 414 ? "Address too long"
+                        : status == 431 ? "Headers too large"
+                        : status >= 500 ? "Not supported"
+                                        : "That request could not be used";
+  return pages::message(app.views, app.store.site_copy(), "Error " + std::to_string(status),
+                        heading, reason);
+}
+
 void see_other(httplib::Response &res, const std::string &location) {
   res.status = 303;
   res.set_header("Location", location);

@@ -13,6 +13,8 @@ void send_html(httplib::Response &res, std::string html, int status = 200);
 // A 4xx/5xx page in the site's layout that says what was wrong.
 void send_error(const App &app, httplib::Response &res, int status, const std::string &heading,
                 const std::string &message);
+// The page for a request the transport refused before routing (malformed, too large…).
+std::string refusal_page(const App &app, int status, const std::string &reason);
 void see_other(httplib::Response &res, const std::string &location);         // 303
 void moved_permanently(httplib::Response &res, const std::string &location); // 301
 

@@ -6,6 +6,7 @@
 #include "handlers/handlers.h"
 #include "handlers/request_parsing.h"
 #include "handlers/responses.h"
+#include "transport/security_headers.h"
 
 namespace verdict {
 
@@ -149,20 +150,10 @@ void install_routes(httplib::Server &server, App &app) {
   server.Get("/static/[^/]+",
              [&app](const Request &req, Response &res) { show_static(app, req, res); });
 
-  server.set_default_headers({
-      {"Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:; "
-                                  "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"},
-      {"X-Content-Type-Options", "nosniff"},
-      {"X-Frame-Options", "DENY"},
-      {"Referrer-Policy", "same-origin"},
-  });
-
-  // A many-part Range on a page would make the response many times larger than the page.
-  server.set_pre_routing_handler([&app](const Request &req, Response &res) {
-    if (req.ranges.size() <= 1) return httplib::Server::HandlerResponse::Unhandled;
-    send_error(app, res, 416, "Range not satisfiable", "Ask for one byte range at most.");
-    return httplib::Server::HandlerResponse::Handled;
-  });
+  httplib::Headers headers;
+  for (const auto &[name, value] : transport::security_headers())
+    headers.emplace(name, value);
+  server.set_default_headers(headers);
 
   // Unrouted addresses and httplib's own refusals (413 and the like) get a page of the site.
   server.set_error_handler([&app](const Request &req, Response &res) {

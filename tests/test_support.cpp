@@ -106,13 +106,13 @@ std::vector<std::string> golden_lines(const std::string &file_name) {
 
 SiteServer::SiteServer(const std::string &db_path, int writes_per_minute,
                        const std::string &trusted_proxy)
-    : store_(open_site_database(db_path)) {
+    : store_(open_site_database(db_path)), server_(transport_limits(16)) {
   app_ = std::make_unique<App>(*store_, views_, writes_per_minute, trusted_proxy);
   start();
 }
 
 SiteServer::SiteServer(const std::function<void(App &)> &configure)
-    : store_(open_site_database(":memory:")) {
+    : store_(open_site_database(":memory:")), server_(transport_limits(16)) {
   app_ = std::make_unique<App>(*store_, views_);
   configure(*app_);
   start();
@@ -120,7 +120,7 @@ SiteServer::SiteServer(const std::function<void(App &)> &configure)
 
 void SiteServer::start() {
   install_routes(server_, *app_);
-  configure_server(server_, 16);
+  configure_server(server_, *app_);
   port_ = server_.bind_to_any_port("127.0.0.1");
   if (port_ <= 0) throw std::runtime_error("the test server could not bind 127.0.0.1");
   thread_ = std::thread([this] { server_.listen_after_bind(); });

@@ -15,6 +15,7 @@
 #include "handlers/app.h"
 #include "render/views.h"
 #include "store/store.h"
+#include "transport/connection_server.h"
 
 namespace verdict::test {
 
@@ -57,7 +58,7 @@ private:
   std::unique_ptr<Store> store_;
   Views views_;
   std::unique_ptr<App> app_;
-  httplib::Server server_;
+  transport::ConnectionServer server_;
   std::thread thread_;
   int port_ = 0;
 };

@@ -1,0 +1,65 @@
+// cpp-httplib's routes and request parser behind a transport that holds its ground on the open
+// internet. httplib gives each connection a thread for its whole life, so a few hundred idle
+// or trickling clients starve every reader. Here one reactor thread (epoll) owns every
+// connection while it is idle, arriving or being flushed, and hands it to a worker only once
+// a whole request is buffered (transport/request_framing.h); the worker runs httplib's own
+// process_request over those bytes and writes the answer with one send. So:
+//   - idle and slow connections cost a socket and a small buffer, never a thread or CPU;
+//   - each request must arrive within `request_timeout`, idle keep-alive ends after
+//     `idle_timeout`, and past `max_connections` a new connection gets a 503 and is closed;
+//   - the listen backlog is large (Debian's httplib uses 5), and SO_REUSEPORT is off, so a
+//     second server on the same port fails to start instead of sharing its traffic;
+//   - stop() lets requests in progress finish, then closes everything within `drain_timeout`.
+#pragma once
+
+#include <httplib.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "transport/request_framing.h"
+
+namespace verdict::transport {
+
+struct TransportLimits {
+  size_t workers = 16;           // threads that run handlers; votes wait on fsync here
+  size_t max_connections = 4096; // open at once; the next one is answered 503 and closed
+  std::chrono::milliseconds request_timeout{10000}; // first byte to last byte of a request
+  std::chrono::milliseconds idle_timeout{5000};     // keep-alive wait for the next request
+  std::chrono::milliseconds write_timeout{10000};   // for a client that reads slowly
+  std::chrono::milliseconds drain_timeout{5000};    // on stop(), for requests in progress
+  size_t max_requests_per_connection = 10000;
+  FramingLimits framing;
+};
+
+// Renders the page for a request refused before it reached a handler (status, reason).
+using RefusalPage = std::function<std::string(int status, const std::string &reason)>;
+
+class ConnectionServer : public httplib::Server {
+public:
+  explicit ConnectionServer(TransportLimits limits = {});
+  ~ConnectionServer() override;
+
+  void set_refusal_page(RefusalPage page) { refusal_page_ = std::move(page); }
+
+  // As httplib's, with the backlog raised and without SO_REUSEPORT: false (port) or -1 when
+  // the address is in use.
+  bool bind(const std::string &host, int port);
+  int bind_to_any_port(const std::string &host);
+
+  // Connections open now (for tests and /metrics).
+  size_t open_connections() const;
+
+  class Reactor;
+
+private:
+  bool process_and_close_socket(socket_t sock) override;
+  void after_bind();
+
+  TransportLimits limits_;
+  RefusalPage refusal_page_;
+  std::unique_ptr<Reactor> reactor_;
+};
+
+} // namespace verdict::transport

@@ -1,0 +1,43 @@
+// Where one HTTP/1.1 request ends in the bytes a connection has sent so far, and whether it
+// is one Verdict will take at all. Runs before cpp-httplib parses anything, on bytes the
+// reactor buffered, so a request reaches a worker thread only when it is whole and
+// unambiguous: one Content-Length at most (digits only), no Transfer-Encoding, exactly one
+// Host on HTTP/1.1, bounded line, head and body sizes, CRLF line ends and no control bytes.
+// Anything else is refused with the status that says why. A pure function: unit-tested and
+// fuzzed.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace verdict::transport {
+
+struct FramingLimits {
+  size_t max_request_line = 4096; // longer: 414
+  size_t max_head = 8192;         // request line and headers; longer: 431
+  size_t max_headers = 64;        // more header lines: 431
+  size_t max_body = 8192;         // a larger Content-Length: 413
+};
+
+struct Framing {
+  enum class Kind { incomplete, complete, refused };
+  Kind kind = Kind::incomplete;
+  size_t skip = 0;               // blank lines before the request line, to drop (RFC 9112 §2.2)
+  size_t head_length = 0;        // from the request line through the blank line, after `skip`
+  size_t body_length = 0;        // Content-Length
+  bool expects_continue = false; // "Expect: 100-continue" and the body has not all arrived
+  bool keep_alive = true;        // false when the client asked to close (or HTTP/1.0)
+  // Header lines (offset, length within the head, CRLF included) the server answers itself
+  // or ignores, cut before the request is parsed: Range and If-Range (pages are always sent
+  // whole) and Expect (answered here).
+  std::vector<std::pair<size_t, size_t>> dropped_lines;
+  int status = 0;     // for refused: 400, 411, 413, 414, 417, 431, 501 or 505
+  std::string reason; // for refused: what was wrong, for the error page
+};
+
+Framing frame_request(std::string_view buffered, const FramingLimits &limits = {});
+
+} // namespace verdict::transport
