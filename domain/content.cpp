@@ -131,8 +131,10 @@ ContentParse parse_content(std::string_view json_text) {
 
   if (root.contains("site")) {
     FieldReader site(root["site"], "site", errors);
+    // Only the keys the file names: a file that sets the site's name leaves its dek alone.
     for (const auto &key : kSiteCopyKeys)
-      content.site[key] = site.text(key.c_str(), false);
+      if (root["site"].is_object() && root["site"].contains(key))
+        content.site[key] = site.text(key.c_str(), false);
     site.reject_unknown();
   }
 

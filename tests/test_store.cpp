@@ -399,3 +399,16 @@ TEST_CASE("a batch whose commit fails tells every caller so, and keeps nothing o
   store->cast_tool_vote(kVoter2, id, Verdict::ship); // the writer goes on
   CHECK(store->tool_by_slug("codestral-2-1")->community.total == 1);
 }
+
+TEST_CASE("an import that names some of the site copy leaves the rest as it was") {
+  auto store = test::seeded_store();
+  const auto before = store->site_copy();
+  const auto parsed = parse_content(R"({"site": {"site_name": "Renamed"}})");
+  REQUIRE(parsed.errors.empty());
+  store->import_content(parsed.content);
+  const auto after = store->site_copy();
+  CHECK(after.site_name == "Renamed");
+  CHECK(after.comparison_dek == before.comparison_dek);
+  CHECK(after.newsletter_title == before.newsletter_title);
+  CHECK_FALSE(after.comparison_dek.empty());
+}
