@@ -87,6 +87,7 @@ public:
   // Adds the address; one already on the list is left as it is.
   void add_subscriber(std::string_view email);
   int64_t subscriber_count();
+  std::vector<std::string> subscriber_emails(); // in the order they subscribed
 
   // Content as a file (store/content.cpp)
   void import_content(const Content &content);

@@ -21,4 +21,14 @@ int64_t Store::subscriber_count() {
   });
 }
 
+std::vector<std::string> Store::subscriber_emails() {
+  return read([](sql::Db &db) {
+    auto stmt = db.cached("SELECT email FROM subscribers ORDER BY id");
+    std::vector<std::string> emails;
+    while (stmt.step())
+      emails.push_back(stmt.text(0));
+    return emails;
+  });
+}
+
 } // namespace verdict

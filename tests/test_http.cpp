@@ -457,9 +457,19 @@ TEST_CASE("http: a subscription lands on the confirmation page and is kept once"
   CHECK(res->get_header_value("Location") == "/subscribed");
   CHECK(test::post_form(client, "/subscribe", "email=Reader%40Example.com")->status == 303);
   CHECK(site.store().subscriber_count() == 1);
+  const auto long_address = std::string(60, 'r') + "%40" + std::string(60, 'e') + ".example.com";
+  CHECK(test::post_form(client, "/subscribe", "email=" + long_address)->status == 303);
+  CHECK(site.store().subscriber_emails() ==
+        std::vector<std::string>{"reader@example.com", std::string(60, 'r') + "@" +
+                                                           std::string(60, 'e') + ".example.com"});
+  // Only a form: the sign-up refuses other bodies like every write.
+  CHECK(client
+            .Post("/subscribe", {{"Sec-Fetch-Site", "same-origin"}}, "email=a%40example.com",
+                  "text/plain")
+            ->status == 415);
   const auto bad = test::post_form(client, "/subscribe", "email=not-an-address");
   CHECK(bad->status == 400);
-  CHECK(site.store().subscriber_count() == 1);
+  CHECK(site.store().subscriber_count() == 2);
 }
 
 TEST_CASE("http: a page asked for in ranges is sent whole, never larger than it is") {

@@ -73,6 +73,10 @@ TEST_CASE("pages: a reviewer with no reviews yet says so") {
                               {"name", "New Comer"},
                               {"lens", "Newcomer"},
                               {"bio", "Just joined."}});
+    c["reviewers"].push_back(
+        {{"slug", "once"}, {"name", "Only Once"}, {"lens", "Once"}, {"bio", "One review."}});
+    c["reviews"].push_back(
+        {{"tool", "codestral-2-1"}, {"reviewer", "once"}, {"verdict", "skip"}, {"quote", "No."}});
   });
   auto client = site.client();
   const auto page = client.Get("/reviewers/newcomer");
@@ -80,6 +84,8 @@ TEST_CASE("pages: a reviewer with no reviews yet says so") {
   CHECK(page->status == 200);
   CHECK(test::visible_text(page->body).find("No reviews yet") != std::string::npos);
   CHECK(test::visible_text(client.Get("/reviewers")->body).find("No reviews yet") !=
+        std::string::npos);
+  CHECK(test::visible_text(client.Get("/reviewers/once")->body).find("Ships 0% · 0 of 1 review") !=
         std::string::npos);
 }
 
@@ -275,4 +281,17 @@ TEST_CASE("caching: ETags are strong, and a permanent redirect may be cached") {
   const auto moved = client.Get("/compare/codestral-2-1-vs-cursor-background-agent");
   CHECK(moved->status == 301);
   CHECK(moved->get_header_value("Cache-Control").find("max-age=") != std::string::npos);
+}
+
+TEST_CASE("pages: a card shows the panel's basis, and only a reader who picked may withdraw") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto page = client.Get("/compare/cursor-background-agent-vs-mistral-small-3-1")->body;
+  CHECK(page.find("75%<span class=\"stat-basis\"> · 3 of 4</span>") != std::string::npos);
+  CHECK(page.find("Withdraw my pick") == std::string::npos);
+  const auto voter = test::cookie_from(test::post_form(client, kPage + "/vote", "pick=a"));
+  REQUIRE(voter.size() == 32);
+  const auto own = client.Get(kPage.c_str(), {{"Cookie", "verdict_voter=" + voter}})->body;
+  CHECK(own.find("Withdraw my pick") != std::string::npos);
+  CHECK(client.Get(kPage.c_str())->body.find("Withdraw my pick") == std::string::npos);
 }

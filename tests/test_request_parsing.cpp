@@ -34,6 +34,14 @@ TEST_CASE("the voter cookie is 32 lowercase hex digits or nothing") {
 }
 
 TEST_CASE("new voter ids are random 32-digit hex") {
+  // Each hex digit is drawn on its own: over 20 ids, both digits of some byte must differ.
+  bool digits_differ = false;
+  for (int i = 0; i < 20; ++i) {
+    const auto id = new_voter_id();
+    for (size_t k = 0; k + 1 < id.size(); k += 2)
+      digits_differ = digits_differ || id[k] != id[k + 1];
+  }
+  CHECK(digits_differ);
   const auto a = new_voter_id(), b = new_voter_id();
   CHECK(a.size() == 32);
   CHECK(voter_from_cookie("verdict_voter=" + a) == a);
