@@ -5,8 +5,8 @@
 #include <functional>
 #include <string>
 
-#include "handlers/page_cache.h"
-#include "handlers/rate_limit.h"
+#include "transport/page_cache.h"
+#include "transport/rate_limit.h"
 #include "render/views.h"
 #include "store/store.h"
 

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "handlers/rate_limit.h"
+#include "transport/rate_limit.h"
 #include "handlers/routes.h"
 #include "test_support.h"
 

@@ -1,4 +1,4 @@
-#include "handlers/rate_limit.h"
+#include "transport/rate_limit.h"
 
 namespace verdict {
 

@@ -1,4 +1,4 @@
-#include "handlers/page_cache.h"
+#include "transport/page_cache.h"
 
 #include <mutex>
 

@@ -1,0 +1,207 @@
+#include "transport/guards.h"
+
+#include <iostream>
+#include <regex>
+
+#include "handlers/handlers.h"
+#include "handlers/request_parsing.h"
+#include "handlers/responses.h"
+#include "transport/security_headers.h"
+
+namespace verdict::transport {
+
+using httplib::Request;
+using httplib::Response;
+
+namespace {
+
+constexpr const char *kAnonymousCaching = "public, max-age=30, stale-while-revalidate=300";
+constexpr const char *kPersonalCaching = "private, no-cache";
+
+void answer_not_modified_if_matching(const Request &req, Response &res, const std::string &etag) {
+  res.set_header("ETag", etag);
+  const auto wanted = req.get_header_value("If-None-Match");
+  if (!wanted.empty() &&
+      (wanted == etag || wanted == "*" || wanted.find(etag) != std::string::npos)) {
+    res.status = 304;
+    res.body.clear();
+  }
+}
+
+// Serves a GET page. Visitors without a voter cookie all get the same bytes, so those are
+// rendered once per write generation and kept; visitors with one see their own votes.
+void serve_page(App &app, const Request &req, Response &res,
+                const std::function<void(Response &)> &render) {
+  res.set_header("Vary", "Cookie");
+  if (!voter_of(req).empty()) {
+    render(res);
+    res.set_header("Cache-Control", kPersonalCaching);
+    if (res.status == 200) answer_not_modified_if_matching(req, res, etag_of(res.body));
+    return;
+  }
+  const auto generation = app.store.generation();
+  const auto day = app.today();
+  auto page = app.cache.find(req.target, generation, day);
+  if (!page) {
+    Response rendered;
+    rendered.status = 200;
+    render(rendered);
+    if (rendered.status != 200) {
+      res = std::move(rendered);
+      return;
+    }
+    auto fresh = std::make_shared<CachedPage>();
+    fresh->status = rendered.status;
+    fresh->body = std::move(rendered.body);
+    fresh->etag = etag_of(fresh->body);
+    fresh->content_type = rendered.get_header_value("Content-Type");
+    page = fresh;
+    app.cache.put(req.target, generation, day, page);
+  }
+  res.status = page->status;
+  res.set_content(page->body, page->content_type.c_str());
+  res.set_header("Cache-Control", kAnonymousCaching);
+  answer_not_modified_if_matching(req, res, page->etag);
+}
+
+// Writes are refused unless they come from this site's own pages.
+bool refuse_cross_site(App &app, const Request &req, Response &res) {
+  if (is_same_origin_request(req.get_header_value("Sec-Fetch-Site"), req.get_header_value("Origin"),
+                             req.get_header_value("Referer"), req.get_header_value("Host")))
+    return false;
+  send_error(app, res, 403, "Cross-site request refused",
+             "This form can only be sent from a page of this site.");
+  return true;
+}
+
+// Votes and sign-ups come from the site's own HTML forms; any other kind of body is refused.
+bool refuse_unless_form(App &app, const Request &req, Response &res) {
+  if (is_form_content_type(req.get_header_value("Content-Type"))) return false;
+  send_error(app, res, 415, "Not a form",
+             "This address takes an HTML form (application/x-www-form-urlencoded), nothing else.");
+  return true;
+}
+
+// Each client may write a limited number of times a minute.
+bool refuse_over_limit(App &app, const Request &req, Response &res) {
+  const auto client =
+      client_address(req.remote_addr, req.get_header_value("X-Forwarded-For"), app.trusted_proxy);
+  const int wait = app.write_limit.take(client);
+  if (wait == 0) return false;
+  send_error(app, res, 429, "Slow down",
+             "Too many votes from your address in a minute. Please wait " + std::to_string(wait) +
+                 " seconds and try again.");
+  res.set_header("Retry-After", std::to_string(wait));
+  return true;
+}
+
+// The methods some route takes at `path`, as an Allow header lists them; empty when none.
+std::string allowed_methods(const std::vector<std::pair<std::regex, std::string>> &routes,
+                            const std::string &path) {
+  std::string allow;
+  for (const auto &[pattern, method] : routes) {
+    if (!std::regex_match(path, pattern)) continue;
+    const auto methods = method == "GET" ? std::string("GET, HEAD") : method;
+    if (allow.find(methods) == std::string::npos) allow += (allow.empty() ? "" : ", ") + methods;
+  }
+  return allow;
+}
+
+void method_not_allowed(App &app, Response &res, const std::string &allow) {
+  send_error(app, res, 405, "Method not allowed",
+             "This address takes " + allow + " requests only.");
+  res.set_header("Allow", allow);
+}
+
+} // namespace
+
+httplib::Server::Handler page(App &app, Page handler) {
+  return [&app, handler](const Request &req, Response &res) {
+    serve_page(app, req, res, [&](Response &out) { handler(app, req, out); });
+  };
+}
+
+httplib::Server::Handler slug_page(App &app, SlugPage handler) {
+  return [&app, handler](const Request &req, Response &res) {
+    const std::string slug = req.matches[1];
+    serve_page(app, req, res, [&](Response &out) { handler(app, req, out, slug); });
+  };
+}
+
+httplib::Server::Handler form_write(App &app, Page handler) {
+  return [&app, handler](const Request &req, Response &res) {
+    if (refuse_cross_site(app, req, res) || refuse_unless_form(app, req, res) ||
+        refuse_over_limit(app, req, res))
+      return;
+    handler(app, req, res);
+  };
+}
+
+httplib::Server::Handler slug_form_write(App &app, SlugPage handler) {
+  return [&app, handler](const Request &req, Response &res) {
+    if (refuse_cross_site(app, req, res) || refuse_unless_form(app, req, res) ||
+        refuse_over_limit(app, req, res))
+      return;
+    handler(app, req, res, std::string(req.matches[1]));
+  };
+}
+
+void install_guards(httplib::Server &server, App &app, const RouteMethods &routes) {
+  auto patterns = std::make_shared<std::vector<std::pair<std::regex, std::string>>>();
+  for (const auto &[method, pattern] : routes)
+    patterns->emplace_back(std::regex(pattern), method);
+
+  httplib::Headers headers;
+  for (const auto &[name, value] : transport::security_headers())
+    headers.emplace(name, value);
+  server.set_default_headers(headers);
+
+  // Only GET, HEAD and POST mean anything here; an address that exists answers any other
+  // method with 405 and what it allows.
+  server.set_pre_routing_handler([&app, patterns](const Request &req, Response &res) {
+    if (req.method == "GET" || req.method == "HEAD" || req.method == "POST")
+      return httplib::Server::HandlerResponse::Unhandled;
+    const auto allow = allowed_methods(*patterns, req.path);
+    if (allow.empty())
+      handlers::show_not_found(app, req, res);
+    else
+      method_not_allowed(app, res, allow);
+    return httplib::Server::HandlerResponse::Handled;
+  });
+
+  // Unrouted addresses and httplib's own refusals (413 and the like) get a page of the site.
+  server.set_error_handler([&app, patterns](const Request &req, Response &res) {
+    if (!res.body.empty()) return;
+    if (res.status == 404) {
+      const auto allow = allowed_methods(*patterns, req.path);
+      if (!allow.empty()) return method_not_allowed(app, res, allow);
+      return handlers::show_not_found(app, req, res);
+    }
+    if (res.status == 413)
+      return send_error(app, res, 413, "Too large",
+                        "That request body is larger than any form of this site sends.");
+    send_error(app, res, res.status, "That request could not be used",
+               "The request was not understood.");
+  });
+  // Never show exception or SQLite text to a visitor; log it for the owner instead.
+  server.set_exception_handler([&app](const Request &req, Response &res, std::exception_ptr ep) {
+    try {
+      std::rethrow_exception(ep);
+    } catch (const std::exception &e) {
+      std::cerr << "error: " << req.method << " " << req.path << ": " << e.what() << "\n";
+    } catch (...) {
+      std::cerr << "error: " << req.method << " " << req.path << ": unknown exception\n";
+    }
+    res.headers.clear();
+    res.status = 500;
+    try {
+      send_error(
+          app, res, 500, "Something went wrong",
+          "The server could not finish this request. Nothing was changed; please try again.");
+    } catch (...) {
+      res.set_content("Internal error\n", "text/plain; charset=utf-8");
+    }
+  });
+}
+
+} // namespace verdict::transport

@@ -1,0 +1,38 @@
+// The guards every request of the site passes through, kept beside the route table rather
+// than in it (STYLE.md): the shared page cache and conditional GETs for pages; same-origin,
+// form-only and rate-limit checks for writes; the security headers, 405 with Allow, and error
+// pages that never show what went wrong inside.
+#pragma once
+
+#include <httplib.h>
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "handlers/app.h"
+
+namespace verdict::transport {
+
+using Page = void (*)(App &, const httplib::Request &, httplib::Response &);
+using SlugPage = void (*)(App &, const httplib::Request &, httplib::Response &, std::string_view);
+
+// A GET page. Visitors without a voter cookie all get the same bytes, rendered once per write
+// generation and day and kept; visitors with one see their own votes. Both get ETags and 304s.
+httplib::Server::Handler page(App &app, Page handler);
+// The same for an address whose first capture group is a slug.
+httplib::Server::Handler slug_page(App &app, SlugPage handler);
+// A form POST, refused unless it comes from this site, is an HTML form and is within the
+// client's writes per minute.
+httplib::Server::Handler form_write(App &app, Page handler);
+httplib::Server::Handler slug_form_write(App &app, SlugPage handler);
+
+// (method, path pattern) of every route, for 405 answers that say what is allowed.
+using RouteMethods = std::vector<std::pair<std::string, std::string>>;
+
+// The security headers, the error pages (404, 405 with Allow, httplib's own refusals) and the
+// exception page, which logs the error for the owner and shows the visitor none of it.
+void install_guards(httplib::Server &server, App &app, const RouteMethods &routes);
+
+} // namespace verdict::transport
