@@ -118,6 +118,13 @@ SiteServer::SiteServer(const std::function<void(App &)> &configure)
   start();
 }
 
+SiteServer::SiteServer(const transport::TransportLimits &limits, int writes_per_minute,
+                       const std::string &trusted_proxy)
+    : store_(open_site_database(":memory:")), server_(limits) {
+  app_ = std::make_unique<App>(*store_, views_, writes_per_minute, trusted_proxy);
+  start();
+}
+
 void SiteServer::start() {
   install_routes(server_, *app_);
   configure_server(server_, *app_);

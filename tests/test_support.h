@@ -46,11 +46,15 @@ public:
                       const std::string &trusted_proxy = "");
   // `configure` changes the App (its clock, say) before any server thread can read it.
   explicit SiteServer(const std::function<void(App &)> &configure);
+  // With the transport's limits (timeouts, connections) set by the test.
+  explicit SiteServer(const transport::TransportLimits &limits, int writes_per_minute = 0,
+                      const std::string &trusted_proxy = "");
   ~SiteServer();
   httplib::Client client() const;
   int port() const { return port_; }
   Store &store() { return *store_; }
   App &app() { return *app_; }
+  transport::ConnectionServer &server() { return server_; }
 
 private:
   void start();

@@ -41,7 +41,7 @@ void serve_page(App &app, const Request &req, Response &res,
   }
   const auto generation = app.store.generation();
   const auto day = app.today();
-  auto page = app.cache.find(req.target, generation, day);
+  auto page = app.cache.find(req.path, generation, day);
   if (!page) {
     Response rendered;
     rendered.status = 200;
@@ -56,7 +56,7 @@ void serve_page(App &app, const Request &req, Response &res,
     fresh->etag = etag_of(fresh->body);
     fresh->content_type = rendered.get_header_value("Content-Type");
     page = fresh;
-    app.cache.put(req.target, generation, day, page);
+    app.cache.put(req.path, generation, day, page);
   }
   res.status = page->status;
   res.set_content(page->body, page->content_type.c_str());
@@ -82,10 +82,17 @@ bool refuse_unless_form(App &app, const Request &req, Response &res) {
   return true;
 }
 
+// The proxy appends the address it saw to the last X-Forwarded-For line; lines before it are
+// the client's own words.
+std::string last_forwarded_for(const Request &req) {
+  const auto lines = req.get_header_value_count("X-Forwarded-For");
+  return lines == 0 ? std::string() : req.get_header_value("X-Forwarded-For", lines - 1);
+}
+
 // Each client may write a limited number of times a minute.
 bool refuse_over_limit(App &app, const Request &req, Response &res) {
   const auto client =
-      client_address(req.remote_addr, req.get_header_value("X-Forwarded-For"), app.trusted_proxy);
+      client_address(req.remote_addr, last_forwarded_for(req), app.trusted_proxy);
   const int wait = app.write_limit.take(client);
   if (wait == 0) return false;
   send_error(app, res, 429, "Slow down",

@@ -17,8 +17,17 @@ std::shared_ptr<const CachedPage> PageCache::find(std::string_view key, uint64_t
 
 void PageCache::put(std::string key, uint64_t generation, std::string day,
                     std::shared_ptr<const CachedPage> page) {
+  const auto size = key.size() + page->body.size();
   std::unique_lock lock(mutex_);
-  if (entries_.size() >= kMaxEntries) entries_.clear();
+  if (const auto it = entries_.find(key); it != entries_.end()) {
+    bytes_ -= it->first.size() + it->second.page->body.size();
+    entries_.erase(it);
+  }
+  if (bytes_ + size > kMaxBytes) {
+    entries_.clear();
+    bytes_ = 0;
+  }
+  bytes_ += size;
   entries_[std::move(key)] = {generation, std::move(day), std::move(page)};
 }
 

@@ -1,6 +1,8 @@
 // Rendered pages for visitors without cookies, who all see identical bytes. An entry is valid
 // while the store's write generation and the date are the ones it was rendered under, so any
-// committed write (a vote, an import) retires every page at once.
+// committed write (a vote, an import) retires every page at once. Keyed by path alone, so
+// query strings cannot multiply it, and bounded in bytes: when a new page would pass the
+// bound the cache starts over (every entry can be rendered again; none is precious).
 #pragma once
 
 #include <cstdint>
@@ -32,9 +34,17 @@ private:
     std::string day;
     std::shared_ptr<const CachedPage> page;
   };
-  static constexpr size_t kMaxEntries = 20000; // bounds memory on a very large site
   mutable std::shared_mutex mutex_;
   std::unordered_map<std::string, Entry> entries_;
+  size_t bytes_ = 0; // keys and bodies held
+
+public:
+  // 32 MiB: every page of a site of thousands of tools, a small part of a server's memory.
+  static constexpr size_t kMaxBytes = 32u << 20;
+  size_t bytes() const {
+    std::shared_lock lock(mutex_);
+    return bytes_;
+  }
 };
 
 // A strong validator for `body`: FNV-1a, hex, quoted.

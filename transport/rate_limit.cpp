@@ -6,9 +6,11 @@ int RateLimiter::take(const std::string &client, std::chrono::steady_clock::time
   if (per_minute_ <= 0) return 0;
   constexpr auto window = std::chrono::minutes(1);
   std::lock_guard lock(mutex_);
-  if (windows_.size() > 100000) { // forget finished windows so memory stays bounded
+  if (windows_.size() >= kMaxClients && now - last_sweep_ >= std::chrono::seconds(1)) {
+    last_sweep_ = now;
     for (auto it = windows_.begin(); it != windows_.end();)
       it = now - it->second.start >= window ? windows_.erase(it) : std::next(it);
+    if (windows_.size() >= kMaxClients) windows_.clear();
   }
   auto &w = windows_[client];
   if (w.count == 0 || now - w.start >= window) w = {now, 0};

@@ -26,6 +26,17 @@ private:
   int per_minute_; // 0 turns the limit off
   std::mutex mutex_;
   std::unordered_map<std::string, Window> windows_;
+  std::chrono::steady_clock::time_point last_sweep_;
+
+public:
+  // Clients remembered at most: past it, finished windows are forgotten (at most once a
+  // second), and if every window is still open the oldest memory goes: 100,000 addresses
+  // writing within one minute is a flood, not readers.
+  static constexpr size_t kMaxClients = 100000;
+  size_t clients() {
+    std::lock_guard lock(mutex_);
+    return windows_.size();
+  }
 };
 
 // The address a request comes from: the socket's peer, or — only when that peer is the

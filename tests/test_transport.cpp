@@ -1,0 +1,268 @@
+// The transport on the open internet: ambiguous requests refused before any handler sees
+// them, idle and slow clients that cannot starve readers, bursts, bounds and shutdown.
+#include <catch2/catch.hpp>
+
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+
+#include <atomic>
+#include <thread>
+
+#include "test_support.h"
+#include "transport/request_framing.h"
+
+using namespace verdict;
+using namespace verdict::transport;
+using Kind = Framing::Kind;
+
+namespace {
+
+const std::string kGet = "GET / HTTP/1.1\r\nHost: example.com\r\n\r\n";
+
+std::string vote_request(const std::string &extra_headers, const std::string &body = "verdict=ship") {
+  return "POST /tools/codestral-2-1/vote HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+         "Sec-Fetch-Site: same-origin\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+         "Connection: close\r\n" +
+         extra_headers + "\r\n" + body;
+}
+
+int status_of(const std::string &answer) {
+  if (answer.rfind("HTTP/1.1 ", 0) != 0 || answer.size() < 12) return 0;
+  return std::stoi(answer.substr(9, 3));
+}
+
+// Enough descriptors for a few thousand sockets on both ends.
+void allow_many_sockets() {
+  rlimit limit{};
+  getrlimit(RLIMIT_NOFILE, &limit);
+  limit.rlim_cur = limit.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &limit);
+}
+
+} // namespace
+
+TEST_CASE("framing: a whole request is found in what has arrived, and not before") {
+  CHECK(frame_request("GET / HTTP/1.1\r\nHost: x\r\n").kind == Kind::incomplete);
+  const auto get = frame_request(kGet);
+  CHECK(get.kind == Kind::complete);
+  CHECK(get.head_length == kGet.size());
+  const std::string post = "POST /subscribe HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n";
+  CHECK(frame_request(post + "emai").kind == Kind::incomplete);
+  const auto whole = frame_request(post + "email" + kGet); // a pipelined request follows
+  CHECK(whole.kind == Kind::complete);
+  CHECK(whole.body_length == 5);
+  CHECK(frame_request("\r\n\r\n" + kGet).skip == 4);
+  CHECK(frame_request("GET / HTTP/1.0\r\n\r\n").kind == Kind::complete); // 1.0 needs no Host
+  CHECK_FALSE(frame_request("GET / HTTP/1.0\r\n\r\n").keep_alive);
+  CHECK_FALSE(frame_request("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").keep_alive);
+}
+
+TEST_CASE("framing: every ambiguous or oversized request is refused with the status that says why") {
+  const std::string host = "Host: x\r\n";
+  const std::vector<std::pair<std::string, int>> cases = {
+      {"POST / HTTP/1.1\r\n" + host + "Content-Length: 3\r\nContent-Length: 3\r\n\r\nabc", 400},
+      {"POST / HTTP/1.1\r\n" + host + "Content-Length: 12abc\r\n\r\n", 400},
+      {"POST / HTTP/1.1\r\n" + host + "Content-Length: -1\r\n\r\n", 400},
+      {"POST / HTTP/1.1\r\n" + host + "Content-Length: +3\r\n\r\nabc", 400},
+      {"POST / HTTP/1.1\r\n" + host + "Content-Length: 0x3\r\n\r\nabc", 400},
+      {"POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", 411},
+      {"POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: %63hunked\r\n\r\n", 501},
+      {"POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: gzip, chunked\r\n\r\n", 501},
+      {"POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n", 400},
+      {"POST / HTTP/1.1\r\n" + host + "\r\n", 411},
+      {"POST / HTTP/1.1\r\n" + host + "Content-Length: 9000\r\n\r\n", 413},
+      {"GET / HTTP/1.1\r\n" + host + "Content-Length: 3\r\n\r\nabc", 400},
+      {"GET / HTTP/1.1\r\n\r\n", 400},
+      {"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400},
+      {"GET / HTTP/1.1\r\nHost: a/b\r\n\r\n", 400},
+      {"GET / HTTP/1.1\r\n" + host + "Bad Name: x\r\n\r\n", 400},
+      {"GET / HTTP/1.1\r\n" + host + " folded: x\r\n\r\n", 400},
+      {"GET / HTTP/1.1\r\n" + host + "X: a\x01z\r\n\r\n", 400},
+      {"GET / HTTP/1.1\nHost: x\n\n", 400},
+      {"GET / HTTP/1.1\r\nHost: x\nX: y\r\n\r\n", 400},
+      {"GET /a b HTTP/1.1\r\n" + host + "\r\n", 400},
+      {"GET / HTTP/2.0\r\n" + host + "\r\n", 505},
+      {"BREW / HTTP/1.1\r\n" + host + "\r\n", 501},
+      {"GET / HTTP/1.1\r\n" + host + "Expect: 200-ok\r\n\r\n", 417},
+      {"GET /" + std::string(5000, 'a') + " HTTP/1.1\r\n" + host + "\r\n", 414},
+      {"GET /" + std::string(5000, 'a'), 414},
+      {"GET / HTTP/1.1\r\n" + host + "X: " + std::string(9000, 'a') + "\r\n\r\n", 431},
+  };
+  for (const auto &[request, status] : cases) {
+    INFO(request.substr(0, 120));
+    const auto framing = frame_request(request);
+    CHECK(framing.kind == Kind::refused);
+    CHECK(framing.status == status);
+    CHECK_FALSE(framing.reason.empty());
+  }
+  std::string many = "GET / HTTP/1.1\r\n" + host;
+  for (int i = 0; i < 100; ++i)
+    many += "X-" + std::to_string(i) + ": y\r\n";
+  CHECK(frame_request(many + "\r\n").status == 431);
+}
+
+TEST_CASE("framing: Range, If-Range and Expect are taken out before the request is parsed") {
+  const std::string request = "POST /subscribe HTTP/1.1\r\nHost: x\r\nRange: bytes=0-1\r\n"
+                              "Expect: 100-continue\r\nContent-Length: 5\r\n\r\n";
+  const auto waiting = frame_request(request);
+  CHECK(waiting.kind == Kind::incomplete);
+  CHECK(waiting.expects_continue);
+  const auto whole = frame_request(request + "email");
+  REQUIRE(whole.kind == Kind::complete);
+  CHECK_FALSE(whole.expects_continue);
+  std::string head = request;
+  for (auto it = whole.dropped_lines.rbegin(); it != whole.dropped_lines.rend(); ++it)
+    head.erase(it->first, it->second);
+  CHECK(head == "POST /subscribe HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n");
+}
+
+TEST_CASE("transport: ambiguous requests get their 4xx page and write nothing") {
+  test::SiteServer site;
+  const std::vector<std::pair<std::string, int>> cases = {
+      {vote_request("Content-Length: 12\r\nContent-Length: 12\r\n"), 400},
+      {vote_request("Content-Length: 12abc\r\n"), 400},
+      {vote_request("Transfer-Encoding: chunked\r\n", "c\r\nverdict=ship\r\n0\r\n\r\n"), 411},
+      {vote_request("Transfer-Encoding: %63hunked\r\n", "c\r\nverdict=ship\r\n0\r\n\r\n"), 501},
+      {vote_request("Transfer-Encoding: chunked\r\n", "c\r\nverdict=shipXX0\r\n\r\n"), 411},
+      {"POST /tools/codestral-2-1/vote HTTP/1.1\r\nSec-Fetch-Site: same-origin\r\nContent-Type: "
+       "application/x-www-form-urlencoded\r\nContent-Length: 12\r\n\r\nverdict=ship",
+       400},
+      {vote_request("Host: evil.example\r\nContent-Length: 12\r\n"), 400},
+      {"PUT /tools/codestral-2-1/vote HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 405},
+  };
+  for (const auto &[request, status] : cases) {
+    INFO(request.substr(0, 200));
+    const auto answer = test::raw_exchange(site.port(), request);
+    CHECK(status_of(answer) == status);
+    CHECK(answer.find("text/html") != std::string::npos);
+  }
+  CHECK(site.store().tool_by_slug("codestral-2-1")->community.total == 0);
+  std::string many_headers = vote_request("");
+  many_headers.insert(many_headers.find("\r\n\r\n") + 2, [] {
+    std::string lines;
+    for (int i = 0; i < 10000; ++i)
+      lines += "X-" + std::to_string(i) + ": y\r\n";
+    return lines;
+  }());
+  CHECK(status_of(test::raw_exchange(site.port(), many_headers)) == 431);
+  CHECK(site.store().tool_by_slug("codestral-2-1")->community.total == 0);
+}
+
+TEST_CASE("transport: a method an address does not take gets 405 and what it allows") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto get_vote = client.Get("/tools/codestral-2-1/vote");
+  REQUIRE(get_vote);
+  CHECK(get_vote->status == 405);
+  CHECK(get_vote->get_header_value("Allow") == "POST");
+  const auto post_page = test::post_form(client, "/tools/codestral-2-1", "verdict=ship");
+  CHECK(post_page->status == 405);
+  CHECK(post_page->get_header_value("Allow") == "GET, HEAD");
+  const auto del = client.Delete("/");
+  CHECK(del->status == 405);
+  CHECK(del->get_header_value("Allow") == "GET, HEAD");
+  CHECK(client.Delete("/no/such/page")->status == 404);
+  const auto head = client.Head("/tools/codestral-2-1");
+  CHECK(head->status == 200);
+  CHECK(head->body.empty());
+}
+
+TEST_CASE("transport: the forwarded address is the one the trusted proxy appended last") {
+  test::SiteServer site(TransportLimits{}, 2, "127.0.0.1");
+  int refused = 0;
+  for (int i = 0; i < 4; ++i) {
+    // The client's own X-Forwarded-For line changes every time; the proxy's (last) does not.
+    const auto answer = test::raw_exchange(
+        site.port(), vote_request("X-Forwarded-For: 10.9.9." + std::to_string(i) +
+                                  "\r\nX-Forwarded-For: 10.9.9.99, 203.0.113.7\r\n"
+                                  "Content-Length: 12\r\n"));
+    refused += status_of(answer) == 429;
+  }
+  CHECK(refused == 2);
+}
+
+TEST_CASE("transport: idle and trickling clients do not keep a reader waiting") {
+  allow_many_sockets();
+  test::SiteServer site;
+  std::vector<std::unique_ptr<test::RawConnection>> idle, trickling;
+  for (int i = 0; i < 300; ++i) {
+    idle.push_back(std::make_unique<test::RawConnection>(site.port()));
+    idle.back()->send(kGet); // served once, then kept open
+  }
+  for (int i = 0; i < 100; ++i) {
+    trickling.push_back(std::make_unique<test::RawConnection>(site.port()));
+    trickling.back()->send("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ");
+  }
+  std::atomic<bool> stop{false};
+  std::thread trickle([&] {
+    while (!stop) {
+      for (auto &c : trickling)
+        c->send("a");
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  });
+  for (auto &c : idle)
+    REQUIRE(c->read_until("</html>").find("</html>") != std::string::npos);
+  // A fresh reader, with all of those open: answered (the bench measures how fast).
+  auto client = site.client();
+  client.set_read_timeout(5);
+  for (int i = 0; i < 20; ++i) {
+    const auto res = client.Get("/");
+    REQUIRE(res);
+    CHECK(res->status == 200);
+  }
+  stop = true;
+  trickle.join();
+  CHECK(site.server().open_connections() >= 400);
+}
+
+TEST_CASE("transport: a request that trickles in past its deadline is closed; so is idle keep-alive") {
+  TransportLimits limits;
+  limits.request_timeout = std::chrono::milliseconds(300);
+  limits.idle_timeout = std::chrono::milliseconds(300);
+  test::SiteServer site(limits);
+  test::RawConnection slow(site.port());
+  slow.send("GET / HTTP/1.1\r\nHost: x\r\n");
+  test::RawConnection idle(site.port());
+  idle.send(kGet);
+  REQUIRE(idle.read_until("</html>").find("</html>") != std::string::npos);
+  // Both are closed by the server: reading returns what is left and then the end.
+  CHECK(slow.read_all(5).empty());
+  CHECK(idle.read_all(5).empty());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (site.server().open_connections() > 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  CHECK(site.server().open_connections() == 0);
+}
+
+TEST_CASE("transport: past its connection bound the server answers 503 at once") {
+  TransportLimits limits;
+  limits.max_connections = 10;
+  test::SiteServer site(limits);
+  std::vector<std::unique_ptr<test::RawConnection>> held;
+  for (int i = 0; i < 10; ++i)
+    held.push_back(std::make_unique<test::RawConnection>(site.port()));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (site.server().open_connections() < 10 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  test::RawConnection one_more(site.port());
+  const auto answer = one_more.read_all(5);
+  CHECK(status_of(answer) == 503);
+  CHECK(answer.find("Retry-After") != std::string::npos);
+  held.clear();
+}
+
+TEST_CASE("transport: 2,000 readers connecting at once are all answered") {
+  allow_many_sockets();
+  test::SiteServer site;
+  std::vector<std::unique_ptr<test::RawConnection>> readers;
+  for (int i = 0; i < 2000; ++i) {
+    readers.push_back(std::make_unique<test::RawConnection>(site.port()));
+    readers.back()->send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  }
+  int answered = 0;
+  for (auto &reader : readers)
+    answered += reader->read_all(30).find("\r\n\r\nok\n") != std::string::npos;
+  CHECK(answered == 2000);
+}
