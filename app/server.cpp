@@ -1,7 +1,11 @@
 #include "app/server.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <iostream>
 #include <thread>
@@ -30,8 +34,42 @@ std::unique_ptr<Store> open_site_database(const std::string &path) {
 transport::TransportLimits transport_limits(int threads) {
   transport::TransportLimits limits;
   limits.workers = static_cast<size_t>(threads);
+  // Each connection is a descriptor: raise the soft limit to what the system allows, and keep
+  // a margin for the database, logs and the listening socket.
+  rlimit files{};
+  if (getrlimit(RLIMIT_NOFILE, &files) == 0) {
+    files.rlim_cur = files.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &files);
+    if (files.rlim_cur != RLIM_INFINITY && files.rlim_cur < limits.max_connections + 256)
+      limits.max_connections = files.rlim_cur > 512 ? files.rlim_cur - 256 : 256;
+  }
   return limits;
 }
+
+namespace {
+
+// One server per database file: a second would answer from its own page cache and race the
+// first for the writer's lock. flock(2) is separate from the POSIX locks SQLite takes; this
+// descriptor stays open until the database is closed, because closing any descriptor of the
+// file drops the process's POSIX locks on it.
+class DatabaseLock {
+public:
+  explicit DatabaseLock(const std::string &path) : fd_(open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
+    held_ = fd_ >= 0 && flock(fd_, LOCK_EX | LOCK_NB) == 0;
+  }
+  ~DatabaseLock() {
+    if (fd_ >= 0) close(fd_);
+  }
+  DatabaseLock(const DatabaseLock &) = delete;
+  DatabaseLock &operator=(const DatabaseLock &) = delete;
+  bool held() const { return held_; }
+
+private:
+  int fd_;
+  bool held_ = false;
+};
+
+} // namespace
 
 void configure_server(transport::ConnectionServer &server, App &app) {
   // No form of the site sends more than a few hundred bytes (the transport refuses a larger
@@ -51,6 +89,14 @@ int serve(const Options &options) {
   signal(SIGPIPE, SIG_IGN);
 
   auto store = open_site_database(options.db);
+  DatabaseLock database_lock(options.db);
+  if (!database_lock.held()) {
+    store.reset();
+    std::cerr << "verdict: " << options.db
+              << " is already served by another verdict; stop it first (one server per "
+                 "database)\n";
+    return 1;
+  }
   Views views;
   App app(*store, views, options.rate_limit, options.trusted_proxy);
   transport::ConnectionServer server(transport_limits(options.threads));

@@ -76,10 +76,15 @@ void show_subscribed(App &app, const Request &, Response &res) {
                                 "from any issue with one click."));
 }
 
-// GET /healthz — 200 "ok" when the database answers.
+// GET /healthz — 200 "ok" when the database answers and can take a write; otherwise 503 and
+// what is wrong, for the owner's monitor.
 void show_health(App &app, const Request &, Response &res) {
-  app.store.schema_version();
   res.set_header("Cache-Control", "no-store");
+  app.store.schema_version();
+  if (const auto problem = app.store.health_problem(); !problem.empty()) {
+    res.status = 503;
+    return res.set_content("unhealthy: " + problem + "\n", "text/plain; charset=utf-8");
+  }
   res.set_content("ok\n", "text/plain; charset=utf-8");
 }
 

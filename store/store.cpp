@@ -1,8 +1,11 @@
 #include "store/store.h"
 
+#include <sys/stat.h>
+
 #include <condition_variable>
 #include <deque>
 #include <future>
+#include <iostream>
 #include <mutex>
 #include <thread>
 
@@ -35,6 +38,8 @@ std::vector<std::string> migrations() {
            BEFORE UPDATE OF published_on ON comparisons
            WHEN NEW.published_on IS NOT NULL AND date(NEW.published_on) IS NOT NEW.published_on
          BEGIN SELECT RAISE(ABORT, 'published_on must be a date YYYY-MM-DD'); END;)",
+      // 3: one row that /healthz rewrites to prove a write still reaches the disk.
+      R"(CREATE TABLE health (id INTEGER PRIMARY KEY CHECK (id = 1), checked_at TEXT NOT NULL);)",
   };
 }
 
@@ -108,8 +113,9 @@ struct Store::Writer {
     std::promise<void> done;
   };
 
-  explicit Writer(const std::string &path, std::atomic<uint64_t> &generation, bool in_memory)
-      : db(path), generation_(generation) {
+  explicit Writer(const std::string &path, std::atomic<uint64_t> &generation, bool in_memory,
+                  std::function<std::string()> file_problem)
+      : db(path), generation_(generation), file_problem_(std::move(file_problem)) {
     configure_writer(db, in_memory);
     upgrade_schema(db);
     thread = std::thread([this] { run(); });
@@ -149,6 +155,14 @@ struct Store::Writer {
   }
 
   void commit(std::deque<Job> &batch) {
+    // A file deleted, moved or replaced under us would take the write and lose it, or
+    // corrupt what is there now: refuse before anything is acknowledged.
+    if (auto problem = file_problem_(); !problem.empty()) {
+      const auto refused = std::make_exception_ptr(StoreUnavailable(problem));
+      for (auto &job : batch)
+        job.done.set_exception(refused);
+      return;
+    }
     std::vector<std::exception_ptr> failures(batch.size());
     try {
       sql::Transaction tx(db);
@@ -178,6 +192,7 @@ struct Store::Writer {
 
   sql::Db db;
   std::atomic<uint64_t> &generation_;
+  std::function<std::string()> file_problem_; // "" while the file is the one opened
   std::mutex mutex;
   std::condition_variable wake;
   std::deque<Job> queue;
@@ -185,13 +200,106 @@ struct Store::Writer {
   std::thread thread;
 };
 
+// For a file database: the identity of the file opened, checked before every write and four
+// times a second, when it also notices writes by other processes (`verdict import`) through
+// PRAGMA data_version and moves the write generation so cached pages are rendered anew.
+struct Store::Watcher {
+  Watcher(const std::string &file, std::atomic<uint64_t> &write_generation)
+      : path(file), generation(write_generation), db(file, true) {
+    struct stat info {};
+    if (stat(path.c_str(), &info) != 0) throw std::runtime_error("cannot stat " + path);
+    device = info.st_dev;
+    inode = info.st_ino;
+    seen_version = data_version(); // before the thread starts, so no change is ever missed
+    thread = std::thread([this] { run(); });
+  }
+
+  ~Watcher() {
+    {
+      std::lock_guard lock(mutex);
+      stopping = true;
+    }
+    wake.notify_one();
+    thread.join();
+  }
+
+  std::string file_problem() const {
+    struct stat info {};
+    if (stat(path.c_str(), &info) != 0)
+      return "the database file " + path + " is gone (deleted or moved)";
+    if (info.st_dev != device || info.st_ino != inode)
+      return "the database file " + path + " was replaced by another file";
+    return {};
+  }
+
+  int64_t data_version() {
+    auto version = db.prepare("PRAGMA data_version");
+    version.step();
+    return version.int64(0);
+  }
+
+  void run() {
+    bool reported = false;
+    std::unique_lock lock(mutex);
+    while (!wake.wait_for(lock, std::chrono::milliseconds(250), [this] { return stopping; })) {
+      const auto problem = file_problem();
+      if (!problem.empty() && !reported)
+        std::cerr << "verdict: " << problem << "; writes are refused until it is restarted\n";
+      reported = !problem.empty();
+      try {
+        const auto now = data_version();
+        if (now != seen_version) generation.fetch_add(1, std::memory_order_release);
+        seen_version = now;
+      } catch (const std::exception &) {
+        // An unreadable file shows as a file problem above and in /healthz.
+      }
+    }
+  }
+
+  std::string path;
+  std::atomic<uint64_t> &generation;
+  sql::Db db; // read-only, for data_version
+  int64_t seen_version = 0;
+  dev_t device;
+  ino_t inode;
+  std::mutex mutex;
+  std::condition_variable wake;
+  bool stopping = false;
+  std::thread thread;
+};
+
 Store::Store(const std::string &path) : path_(connection_path(path)) {
   readers_ = std::make_unique<ReaderPool>();
   readers_->path = path_;
-  writer_ = std::make_unique<Writer>(path_, generation_, path == ":memory:");
+  const bool in_memory = path == ":memory:";
+  writer_ = std::make_unique<Writer>(path_, generation_, in_memory, [this] {
+    return watcher_ ? watcher_->file_problem() : std::string();
+  });
+  if (!in_memory) watcher_ = std::make_unique<Watcher>(path_, generation_);
+}
+
+std::string Store::health_problem() {
+  if (watcher_)
+    if (auto problem = watcher_->file_problem(); !problem.empty()) return problem;
+  std::lock_guard lock(health_mutex_);
+  const auto now = std::chrono::steady_clock::now();
+  if (now - health_checked_ < std::chrono::seconds(1)) return health_;
+  health_checked_ = now;
+  try {
+    write([](sql::Db &db) {
+      db.cached("INSERT INTO health (id, checked_at) VALUES (1, datetime('now')) "
+                "ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at")
+          .run();
+    });
+    health_.clear();
+  } catch (const std::exception &e) {
+    health_ = std::string("the database cannot take a write: ") + e.what();
+  }
+  return health_;
 }
 
 Store::~Store() {
+  watcher_.reset();
   readers_.reset();
   writer_.reset();
 }

@@ -5,9 +5,11 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +26,12 @@ class Db;
 
 // Thrown by a write that names something that does not exist (an unknown tool id, say).
 struct NotFound : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Thrown by a write refused because the database file cannot safely take it: the file was
+// deleted, moved or replaced under the running server. Nothing of the write happened.
+struct StoreUnavailable : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
@@ -47,6 +55,10 @@ public:
   bool has_content();
   int schema_version();
   Durability durability();
+  // Whether the database can take a write now: the file at the path is still the one opened,
+  // and a small write reached the disk (checked at most once a second). "" when healthy,
+  // otherwise what is wrong.
+  std::string health_problem();
 
   // Site copy (store/site.cpp)
   SiteCopy site_copy();
@@ -113,8 +125,14 @@ private:
   };
   ReaderLease lease_reader();
 
+  struct Watcher;
+
   std::string path_;
   std::atomic<uint64_t> generation_{0};
+  std::unique_ptr<Watcher> watcher_; // file databases only
+  std::mutex health_mutex_;
+  std::chrono::steady_clock::time_point health_checked_;
+  std::string health_; // the last probe's answer
   std::unique_ptr<ReaderPool> readers_;
   std::unique_ptr<Writer> writer_;
 };

@@ -487,3 +487,130 @@ TEST_CASE("process: a request in flight when SIGTERM arrives is finished and kep
   CHECK(WEXITSTATUS(status) == 0);
   CHECK(counted_votes(db) == 1);
 }
+
+TEST_CASE("process: a second verdict on the same port or the same database refuses to start") {
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  Server first({"--db", db, "--port", "0"});
+  std::string said;
+  CHECK(run_binary({"--db", (dir.path / "other.db").string(), "--port", std::to_string(first.port)},
+                   &said) == 1);
+  CHECK(said.find("address is in use") != std::string::npos);
+  CHECK(run_binary({"--db", db, "--port", "0"}, &said) == 1);
+  CHECK(said.find("already served by another verdict") != std::string::npos);
+  // The first goes on serving every reader.
+  httplib::Client client("127.0.0.1", first.port);
+  for (int i = 0; i < 20; ++i)
+    CHECK(client.Get("/healthz")->status == 200);
+}
+
+TEST_CASE("process: a database deleted or replaced under the server is noticed before a write") {
+  const bool replace = GENERATE(false, true);
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  const auto backup = (dir.path / "backup.db").string();
+  Server server({"--db", db, "--port", "0", "--rate-limit", "0"});
+  httplib::Client client("127.0.0.1", server.port);
+  const auto vote = [&] {
+    return client.Post(
+        "/tools/codestral-2-1/vote",
+        {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + new_voter_id()}},
+        "verdict=ship", "application/x-www-form-urlencoded");
+  };
+  REQUIRE(vote()->status == 303);
+  REQUIRE(client.Get("/healthz")->status == 200);
+  REQUIRE(run_binary({"backup", "--db", db, backup}) == 0);
+  if (replace)
+    fs::rename(backup, db); // an owner "restoring" while the server runs
+  else
+    fs::remove(db);
+  int acknowledged = 0;
+  for (int i = 0; i < 20; ++i) {
+    const auto res = vote();
+    REQUIRE(res);
+    if (res->status == 303)
+      ++acknowledged;
+    else
+      CHECK(res->status == 503);
+  }
+  CHECK(acknowledged == 0);
+  const auto health = client.Get("/healthz");
+  CHECK(health->status == 503);
+  CHECK(health->body.find(replace ? "replaced" : "gone") != std::string::npos);
+  const auto deadline = steady_clock::now() + std::chrono::seconds(5);
+  while (server.log().find("writes are refused") == std::string::npos &&
+         steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(server.log().find("writes are refused") != std::string::npos);
+  server.stop(SIGKILL);
+  if (replace) CHECK(counted_votes(db) == 1); // the restored file holds what it held, whole
+  if (replace) CHECK(check_database(db).empty());
+}
+
+TEST_CASE("process: content imported while the site runs reaches every reader within a second") {
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  Server server({"--db", db, "--port", "0"});
+  httplib::Client client("127.0.0.1", server.port);
+  REQUIRE(client.Get("/tools/codestral-2-1")->status == 200); // cached for anonymous readers
+  auto renamed = exported(db);
+  renamed["tools"][1]["name"] = "Codestral 2.1 (renamed while serving)";
+  const auto file = (dir.path / "renamed.json").string();
+  std::ofstream(file) << renamed.dump();
+  REQUIRE(run_binary({"import", "--db", db, file}) == 0);
+  bool seen = false;
+  std::string last;
+  const auto deadline = steady_clock::now() + std::chrono::seconds(3);
+  while (!seen && steady_clock::now() < deadline) {
+    const auto page = client.Get("/tools/codestral-2-1");
+    seen = page->body.find("renamed while serving") != std::string::npos;
+    last = page->body.substr(page->body.find("<title>"), 120);
+    if (!seen) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  INFO(last);
+  CHECK(seen);
+}
+
+TEST_CASE("process: SIGTERM ends the server within 10 s whatever a client trickles") {
+  test::TempDir dir;
+  Server server({"--db", (dir.path / "site.db").string(), "--port", "0"});
+  test::RawConnection trickler(server.port);
+  trickler.send("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ");
+  std::atomic<bool> stop{false};
+  std::thread trickle([&] {
+    while (!stop) {
+      trickler.send("a");
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  });
+  const auto started = steady_clock::now();
+  const int status = server.stop(SIGTERM);
+  const auto took = steady_clock::now() - started;
+  stop = true;
+  trickle.join();
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(took < std::chrono::seconds(10));
+}
+
+TEST_CASE("process: memory stays bounded under a flood of distinct addresses and clients") {
+  test::TempDir dir;
+  Server server(
+      {"--db", (dir.path / "site.db").string(), "--port", "0", "--trusted-proxy", "127.0.0.1"});
+  httplib::Client client("127.0.0.1", server.port);
+  for (int i = 0; i < 6000; ++i) {
+    const auto n = std::to_string(i);
+    client.Get(("/compare/cursor-background-agent-vs-codestral-2-1?x=" + n).c_str());
+    client.Get(("/tools/no-such-tool-" + n).c_str());
+    client.Post("/tools/codestral-2-1/vote",
+                {{"Sec-Fetch-Site", "same-origin"}, {"X-Forwarded-For", "10.0." + n}},
+                "verdict=maybe", "application/x-www-form-urlencoded");
+  }
+  std::ifstream status("/proc/" + std::to_string(server.pid()) + "/status");
+  long rss_kb = 0;
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmRSS:", 0) == 0) rss_kb = std::stol(line.substr(6));
+  INFO("RSS " << rss_kb << " kB");
+  CHECK(rss_kb > 0);
+  CHECK(rss_kb < 100 * 1024);
+}

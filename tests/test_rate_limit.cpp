@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 
-#include "transport/rate_limit.h"
 #include "handlers/routes.h"
 #include "test_support.h"
+#include "transport/rate_limit.h"
 
 using namespace verdict;
 using namespace std::chrono;

@@ -20,7 +20,8 @@ namespace {
 
 const std::string kGet = "GET / HTTP/1.1\r\nHost: example.com\r\n\r\n";
 
-std::string vote_request(const std::string &extra_headers, const std::string &body = "verdict=ship") {
+std::string vote_request(const std::string &extra_headers,
+                         const std::string &body = "verdict=ship") {
   return "POST /tools/codestral-2-1/vote HTTP/1.1\r\nHost: 127.0.0.1\r\n"
          "Sec-Fetch-Site: same-origin\r\nContent-Type: application/x-www-form-urlencoded\r\n"
          "Connection: close\r\n" +
@@ -58,7 +59,8 @@ TEST_CASE("framing: a whole request is found in what has arrived, and not before
   CHECK_FALSE(frame_request("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").keep_alive);
 }
 
-TEST_CASE("framing: every ambiguous or oversized request is refused with the status that says why") {
+TEST_CASE(
+    "framing: every ambiguous or oversized request is refused with the status that says why") {
   const std::string host = "Host: x\r\n";
   const std::vector<std::pair<std::string, int>> cases = {
       {"POST / HTTP/1.1\r\n" + host + "Content-Length: 3\r\nContent-Length: 3\r\n\r\nabc", 400},
@@ -66,10 +68,12 @@ TEST_CASE("framing: every ambiguous or oversized request is refused with the sta
       {"POST / HTTP/1.1\r\n" + host + "Content-Length: -1\r\n\r\n", 400},
       {"POST / HTTP/1.1\r\n" + host + "Content-Length: +3\r\n\r\nabc", 400},
       {"POST / HTTP/1.1\r\n" + host + "Content-Length: 0x3\r\n\r\nabc", 400},
-      {"POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", 411},
+      {"POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+       411},
       {"POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: %63hunked\r\n\r\n", 501},
       {"POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: gzip, chunked\r\n\r\n", 501},
-      {"POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n", 400},
+      {"POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n",
+       400},
       {"POST / HTTP/1.1\r\n" + host + "\r\n", 411},
       {"POST / HTTP/1.1\r\n" + host + "Content-Length: 9000\r\n\r\n", 413},
       {"GET / HTTP/1.1\r\n" + host + "Content-Length: 3\r\n\r\nabc", 400},
@@ -217,7 +221,8 @@ TEST_CASE("transport: idle and trickling clients do not keep a reader waiting") 
   CHECK(site.server().open_connections() >= 400);
 }
 
-TEST_CASE("transport: a request that trickles in past its deadline is closed; so is idle keep-alive") {
+TEST_CASE("transport: a request that trickles in past its deadline is closed, and so is idle "
+          "keep-alive") {
   TransportLimits limits;
   limits.request_timeout = std::chrono::milliseconds(300);
   limits.idle_timeout = std::chrono::milliseconds(300);

@@ -91,8 +91,7 @@ std::string last_forwarded_for(const Request &req) {
 
 // Each client may write a limited number of times a minute.
 bool refuse_over_limit(App &app, const Request &req, Response &res) {
-  const auto client =
-      client_address(req.remote_addr, last_forwarded_for(req), app.trusted_proxy);
+  const auto client = client_address(req.remote_addr, last_forwarded_for(req), app.trusted_proxy);
   const int wait = app.write_limit.take(client);
   if (wait == 0) return false;
   send_error(app, res, 429, "Slow down",
@@ -194,6 +193,14 @@ void install_guards(httplib::Server &server, App &app, const RouteMethods &route
   server.set_exception_handler([&app](const Request &req, Response &res, std::exception_ptr ep) {
     try {
       std::rethrow_exception(ep);
+    } catch (const StoreUnavailable &e) {
+      std::cerr << "refused: " << req.method << " " << req.path << ": " << e.what() << "\n";
+      res.headers.clear();
+      send_error(app, res, 503, "Not taking votes right now",
+                 "The site cannot save anything at the moment. Nothing was changed; please try "
+                 "again later.");
+      res.set_header("Retry-After", "60");
+      return;
     } catch (const std::exception &e) {
       std::cerr << "error: " << req.method << " " << req.path << ": " << e.what() << "\n";
     } catch (...) {
