@@ -1,0 +1,126 @@
+#!/bin/bash
+# deploy/nginx-verdict.conf as shipped (only its addresses, certificate and cache folder
+# swapped for loopback, ephemeral ports and a throwaway self-signed certificate) in front of a
+# real verdict: pages over TLS, a vote, 304s, the proxy cache, each client's own address
+# reaching verdict's rate limiter, and trickling clients that never reach verdict.
+#   tests/deploy/nginx_in_front.sh VERDICT_BINARY
+set -euo pipefail
+verdict=$1
+root=$(cd "$(dirname "$0")/../.." && pwd)
+nginx=$(command -v nginx || echo /usr/sbin/nginx)
+work=$(mktemp -d)
+verdict_pid=""
+cleanup() {
+  [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+  [ -n "$verdict_pid" ] && kill "$verdict_pid" 2>/dev/null || true
+  jobs -p | xargs -r kill 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+checks=0
+check() { # check DESCRIPTION EXPECTED ACTUAL
+  if [ "$2" != "$3" ]; then
+    echo "FAILED: $1: expected [$2], got [$3]"
+    echo "--- verdict log"; cat "$work/verdict.log" || true
+    echo "--- nginx error log"; cat "$work/error.log" || true
+    exit 1
+  fi
+  checks=$((checks + 1))
+}
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+"$verdict" --db "$work/site.db" --bind 127.0.0.1 --port 0 --trusted-proxy 127.0.0.1 \
+  --rate-limit 2 2>"$work/verdict.log" &
+verdict_pid=$!
+for _ in $(seq 100); do
+  grep -q "serving http://127.0.0.1:" "$work/verdict.log" 2>/dev/null && break
+  sleep 0.1
+done
+verdict_port=$(grep -o "serving http://127.0.0.1:[0-9]*" "$work/verdict.log" | grep -o "[0-9]*$")
+
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost \
+  -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
+http_port=$(free_port)
+https_port=$(free_port)
+sed -e "s|127.0.0.1:8080|127.0.0.1:$verdict_port|" \
+    -e "s|listen 80;|listen 127.0.0.1:$http_port;|" \
+    -e "s|listen 443 ssl http2;|listen 127.0.0.1:$https_port ssl http2;|" \
+    -e "/listen \[::\]/d" \
+    -e "s|/etc/letsencrypt/live/verdict.example.com/fullchain.pem|$work/cert.pem|" \
+    -e "s|/etc/letsencrypt/live/verdict.example.com/privkey.pem|$work/key.pem|" \
+    -e "s|/var/cache/nginx/verdict|$work/cache|" \
+    "$root/deploy/nginx-verdict.conf" >"$work/site.conf"
+# Every address of the shipped file was swapped: nothing can listen beyond loopback.
+check "no address of the shipped file is left" 0 \
+  "$(grep -v '^ *#' "$work/site.conf" | grep -cE 'listen (80|443)|8080|letsencrypt|/var/cache' || true)"
+
+cat >"$work/nginx.conf" <<CONF
+user root;
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $work/body;
+  proxy_temp_path $work/proxy;
+  fastcgi_temp_path $work/fastcgi;
+  uwsgi_temp_path $work/uwsgi;
+  scgi_temp_path $work/scgi;
+  include $work/site.conf;
+}
+CONF
+"$nginx" -t -q -c "$work/nginx.conf"
+"$nginx" -c "$work/nginx.conf"
+
+site="https://127.0.0.1:$https_port"
+page=/compare/cursor-background-agent-vs-codestral-2-1
+curl_tls() { curl -sk --max-time 10 "$@"; }
+
+check "plain HTTP is sent to HTTPS" 301 \
+  "$(curl -s --max-time 10 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$http_port$page")"
+check "the comparison page over TLS" 1 \
+  "$(curl_tls "$site$page" | grep -c '<h1>Cursor Background Agent vs Codestral 2.1</h1>')"
+etag=$(curl_tls -D - -o /dev/null "$site$page" | tr -d '\r' | awk -F': ' 'tolower($1) == "etag" { print $2 }')
+check "a revalidation answers 304" 304 \
+  "$(curl_tls -o /dev/null -w '%{http_code}' -H "If-None-Match: $etag" "$site$page")"
+check "nginx serves anonymous readers from its cache" HIT \
+  "$(curl_tls -D - -o /dev/null "$site$page" | tr -d '\r' | awk -F': ' 'tolower($1) == "x-cache" { print $2 }')"
+
+# A vote through nginx: 303 with the voter's cookie, which then sees their vote.
+vote() { # vote FROM_ADDRESS [extra curl args]
+  local from=$1; shift
+  curl_tls --interface "$from" -o /dev/null -w '%{http_code}' -X POST \
+    -H 'Sec-Fetch-Site: same-origin' --data 'verdict=ship' "$@" "$site/tools/codestral-2-1/vote"
+}
+cookie=$(curl_tls -D - -o /dev/null -X POST -H 'Sec-Fetch-Site: same-origin' \
+  --data 'verdict=ship' "$site/tools/codestral-2-1/vote" | tr -d '\r' |
+  grep -io 'verdict_voter=[0-9a-f]*')
+check "a vote through nginx sets the voter's cookie" 46 "${#cookie}"
+check "the voter sees their vote, past the cache" 1 \
+  "$(curl_tls -H "Cookie: $cookie" "$site$page" | grep -c 'stat-basis"> · 1 vote')"
+
+# Each reader's own address reaches verdict's limit (2 writes a minute here), whatever
+# X-Forwarded-For the reader sends.
+check "first vote from 127.0.0.2" 303 "$(vote 127.0.0.2)"
+check "second vote from 127.0.0.2, claiming another address" 303 \
+  "$(vote 127.0.0.2 -H 'X-Forwarded-For: 10.1.1.1')"
+check "third vote from 127.0.0.2 is over its limit" 429 \
+  "$(vote 127.0.0.2 -H 'X-Forwarded-For: 10.2.2.2')"
+check "another reader, 127.0.0.3, is not limited by it" 303 "$(vote 127.0.0.3)"
+
+# Thirty readers trickling a request over TLS: nginx holds them; verdict sees none.
+established() { ss -Htn state established "( dport = :$verdict_port )" | wc -l; }
+before=$(established)
+for _ in $(seq 30); do
+  (printf 'GET / HTTP/1.1\r\nHost: x\r\nX-Slow: a'; sleep 5) |
+    openssl s_client -quiet -connect "127.0.0.1:$https_port" >/dev/null 2>&1 &
+done
+sleep 2
+check "trickling readers never reach verdict" yes \
+  "$([ "$(established)" -le "$before" ] && echo yes || echo "no: $before then $(established)")"
+check "verdict answers through nginx meanwhile" ok "$(curl_tls "$site/healthz")"
+
+echo "nginx in front of verdict: $checks checks passed"
