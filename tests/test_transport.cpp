@@ -271,3 +271,23 @@ TEST_CASE("transport: 2,000 readers connecting at once are all answered") {
     answered += reader->read_all(30).find("\r\n\r\nok\n") != std::string::npos;
   CHECK(answered == 2000);
 }
+
+TEST_CASE("transport: pipelined requests are answered in order, a bad one last of all") {
+  test::SiteServer site;
+  const std::string body = "email=a%40b.example";
+  const auto answer = test::raw_exchange(
+      site.port(),
+      kGet + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" +
+          "POST /subscribe HTTP/1.1\r\nHost: x\r\nSec-Fetch-Site: same-origin\r\nContent-Type: "
+          "application/x-www-form-urlencoded\r\nContent-Length: " +
+          std::to_string(body.size()) + "\r\n\r\n" + body + " GET /healthz HTTP/1.1\r\n\r\n");
+  const auto home = answer.find("HTTP/1.1 200");
+  const auto health = answer.find("HTTP/1.1 200", home + 1);
+  const auto subscribed = answer.find("HTTP/1.1 303");
+  const auto refused = answer.find("HTTP/1.1 400");
+  CHECK(home < health);
+  CHECK(health < subscribed);
+  CHECK(subscribed < refused);
+  CHECK(refused != std::string::npos);
+  CHECK(site.store().subscriber_count() == 1);
+}

@@ -479,8 +479,8 @@ private:
         c.close_after = true;
         return;
       }
-      c.framing = frame_request(c.in, limits_.framing); // pipelined: the next may be here
-      if (c.framing.kind != Framing::Kind::complete) return;
+      c.framing = frame_request(c.in, limits_.framing);        // pipelined: the next may be here
+      if (c.framing.kind == Framing::Kind::incomplete) return; // refused: answered next turn
     }
   }
 
