@@ -108,10 +108,29 @@ Store::ReaderLease Store::lease_reader() {
 // of them, each in its own savepoint, and one fsync makes the whole batch durable before any
 // of its callers hears back.
 struct Store::Writer {
+  // How a write ended, told back as a value: the caller's thread raises the matching
+  // exception itself, so no exception object is ever shared between threads.
+  struct Outcome {
+    enum class Kind { written, not_found, unavailable, failed };
+    Kind kind = Kind::written;
+    std::string message;
+  };
   struct Job {
     std::function<void(sql::Db &)> change;
-    std::promise<void> done;
+    std::promise<Outcome> done;
   };
+
+  static Outcome outcome_of(std::exception_ptr error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const NotFound &e) {
+      return {Outcome::Kind::not_found, e.what()};
+    } catch (const std::exception &e) {
+      return {Outcome::Kind::failed, e.what()};
+    } catch (...) {
+      return {Outcome::Kind::failed, "unknown error"};
+    }
+  }
 
   explicit Writer(const std::string &path, std::atomic<uint64_t> &generation, bool in_memory,
                   std::function<std::string()> file_problem)
@@ -138,7 +157,17 @@ struct Store::Writer {
       queue.push_back(std::move(job));
     }
     wake.notify_one();
-    done.get();
+    const auto outcome = done.get();
+    switch (outcome.kind) {
+    case Outcome::Kind::written:
+      return;
+    case Outcome::Kind::not_found:
+      throw NotFound(outcome.message);
+    case Outcome::Kind::unavailable:
+      throw StoreUnavailable(outcome.message);
+    case Outcome::Kind::failed:
+      throw std::runtime_error(outcome.message);
+    }
   }
 
   void run() {
@@ -158,9 +187,8 @@ struct Store::Writer {
     // A file deleted, moved or replaced under us would take the write and lose it, or
     // corrupt what is there now: refuse before anything is acknowledged.
     if (auto problem = file_problem_(); !problem.empty()) {
-      const auto refused = std::make_exception_ptr(StoreUnavailable(problem));
       for (auto &job : batch)
-        job.done.set_exception(refused);
+        job.done.set_value({Outcome::Kind::unavailable, problem});
       return;
     }
     std::vector<std::exception_ptr> failures(batch.size());
@@ -177,17 +205,14 @@ struct Store::Writer {
       }
       tx.commit();
     } catch (...) {
+      const auto failed = outcome_of(std::current_exception());
       for (auto &job : batch)
-        job.done.set_exception(std::current_exception());
+        job.done.set_value(failed);
       return;
     }
     generation_.fetch_add(1, std::memory_order_release);
-    for (size_t i = 0; i < batch.size(); ++i) {
-      if (failures[i])
-        batch[i].done.set_exception(failures[i]);
-      else
-        batch[i].done.set_value();
-    }
+    for (size_t i = 0; i < batch.size(); ++i)
+      batch[i].done.set_value(failures[i] ? outcome_of(failures[i]) : Outcome{});
   }
 
   sql::Db db;
