@@ -277,7 +277,7 @@ TEST_CASE("transport: pipelined requests are answered in order, a bad one last o
   const std::string body = "email=a%40b.example";
   const auto answer = test::raw_exchange(
       site.port(),
-      kGet + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" +
+      kGet + "\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" +
           "POST /subscribe HTTP/1.1\r\nHost: x\r\nSec-Fetch-Site: same-origin\r\nContent-Type: "
           "application/x-www-form-urlencoded\r\nContent-Length: " +
           std::to_string(body.size()) + "\r\n\r\n" + body + " GET /healthz HTTP/1.1\r\n\r\n");
@@ -290,4 +290,59 @@ TEST_CASE("transport: pipelined requests are answered in order, a bad one last o
   CHECK(subscribed < refused);
   CHECK(refused != std::string::npos);
   CHECK(site.store().subscriber_count() == 1);
+}
+
+TEST_CASE("framing: limits hold to the byte, and connection tokens are read as lists") {
+  const FramingLimits limits;
+  const auto post_of = [](size_t length) {
+    return "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(length) + "\r\n\r\n";
+  };
+  CHECK(frame_request(post_of(limits.max_body)).kind == Kind::incomplete);
+  CHECK(frame_request(post_of(limits.max_body + 1)).status == 413);
+  const auto line_of = [](size_t length) { // a request line of exactly `length` bytes
+    return "GET /" + std::string(length - 14, 'a') + " HTTP/1.1\r\nHost: x\r\n\r\n";
+  };
+  CHECK(frame_request(line_of(limits.max_request_line)).kind == Kind::complete);
+  CHECK(frame_request(line_of(limits.max_request_line + 1)).status == 414);
+  const auto head_of = [](size_t length) { // a whole head of exactly `length` bytes
+    const std::string start = "GET / HTTP/1.1\r\nHost: x\r\nX: ";
+    return start + std::string(length - start.size() - 4, 'a') + "\r\n\r\n";
+  };
+  CHECK(frame_request(head_of(limits.max_head)).kind == Kind::complete);
+  CHECK(frame_request(head_of(limits.max_head + 1)).status == 431);
+  std::string headers = "GET / HTTP/1.1\r\nHost: x\r\n";
+  for (size_t i = 1; i < limits.max_headers; ++i)
+    headers += "X-" + std::to_string(i) + ": y\r\n";
+  CHECK(frame_request(headers + "\r\n").kind == Kind::complete);
+  CHECK(frame_request(headers + "X-Last: y\r\n\r\n").status == 431);
+
+  CHECK_FALSE(
+      frame_request("GET / HTTP/1.1\r\nHost: x\r\nConnection: foo, Close\r\n\r\n").keep_alive);
+  CHECK(frame_request("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n").keep_alive);
+  CHECK(
+      frame_request("GET / HTTP/1.1\r\nHost: x\r\nIf-Range: \"x\"\r\n\r\n").dropped_lines.size() ==
+      1);
+}
+
+TEST_CASE("framing: more refusals, for hosts, bodies, bytes and versions") {
+  for (const std::string request :
+       {"GET / HTTP/1.1\r\nHost: a@b\r\n\r\n", "GET / HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n",
+        "DELETE / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc",
+        "HEAD / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\na",
+        "GET / HTTP/1.1\r\nHost: x\r\nX: a\rb\r\n\r\n", "GET /a\x7f HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: x\r\nX: a\x7f\r\n\r\n"}) {
+    INFO(request);
+    CHECK(frame_request(request).status == 400);
+  }
+}
+
+TEST_CASE("transport: a refusal carries the security headers and is never stored") {
+  test::SiteServer site;
+  const auto answer = test::raw_exchange(site.port(), "GET / HTTP/1.1\r\n\r\n");
+  CHECK(status_of(answer) == 400);
+  CHECK(answer.find("Content-Security-Policy: default-src 'none'") != std::string::npos);
+  CHECK(answer.find("X-Content-Type-Options: nosniff") != std::string::npos);
+  CHECK(answer.find("Cache-Control: no-store") != std::string::npos);
+  CHECK(answer.find("Connection: close") != std::string::npos);
+  CHECK(answer.find("An HTTP/1.1 request names its Host.") != std::string::npos);
 }
