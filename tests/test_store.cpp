@@ -412,3 +412,19 @@ TEST_CASE("an import that names some of the site copy leaves the rest as it was"
   CHECK(after.newsletter_title == before.newsletter_title);
   CHECK_FALSE(after.comparison_dek.empty());
 }
+
+TEST_CASE("health says so when the database cannot take a write, and recovers after") {
+  test::TempDir dir;
+  const auto path = (dir.path / "site.db").string();
+  Store store(path);
+  CHECK(store.health_problem().empty());
+  // Another process holding the database locked past the writer's patience (5 s).
+  sql::Db other(path);
+  other.exec("BEGIN EXCLUSIVE");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100)); // past the cached answer
+  const auto problem = store.health_problem();
+  CHECK(problem.find("cannot take a write") != std::string::npos);
+  other.exec("COMMIT");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  CHECK(store.health_problem().empty());
+}
