@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <iostream>
 #include <thread>
 
@@ -119,14 +120,20 @@ int serve(const Options &options) {
                  "machine's\n";
     return 1;
   }
-  std::thread signal_waiter([&server, signals] {
+  std::atomic<bool> listening_ended{false};
+  std::thread signal_waiter([&server, &listening_ended, signals] {
     int received = 0;
     sigwait(&signals, &received);
+    // httplib's stop() does nothing until listening has begun: a signal that comes right
+    // after start-up waits for that moment instead of being lost.
+    while (!server.is_running() && !listening_ended)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     server.stop();
   });
   std::cerr << "Verdict is serving http://" << options.bind << ":" << port << "/ from "
             << options.db << "\n";
   server.listen_after_bind();
+  listening_ended = true;
   // listen_after_bind returns once stop() ran and every worker finished its request.
   if (signal_waiter.joinable()) {
     pthread_kill(signal_waiter.native_handle(), SIGTERM);

@@ -28,7 +28,7 @@ struct TransportLimits {
   std::chrono::milliseconds request_timeout{10000}; // first byte to last byte of a request
   std::chrono::milliseconds idle_timeout{5000};     // keep-alive wait for the next request
   std::chrono::milliseconds write_timeout{10000};   // for a client that reads slowly
-  std::chrono::milliseconds drain_timeout{5000};    // on stop(), for requests in progress
+  std::chrono::milliseconds drain_timeout{3000};    // on stop(), for requests in progress
   size_t max_requests_per_connection = 10000;
   FramingLimits framing;
 };
