@@ -35,19 +35,25 @@ std::unique_ptr<Store> open_site_database(const std::string &path) {
 transport::TransportLimits transport_limits(int threads) {
   transport::TransportLimits limits;
   limits.workers = static_cast<size_t>(threads);
-  // Each connection is a descriptor: raise the soft limit to what the system allows, and keep
-  // a margin for the database, logs and the listening socket.
+  // Each connection is a descriptor: keep a margin for the database, logs and the listening
+  // socket below the process's limit.
   rlimit files{};
-  if (getrlimit(RLIMIT_NOFILE, &files) == 0) {
-    files.rlim_cur = files.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &files);
-    if (files.rlim_cur != RLIM_INFINITY && files.rlim_cur < limits.max_connections + 256)
-      limits.max_connections = files.rlim_cur > 512 ? files.rlim_cur - 256 : 256;
-  }
+  if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY &&
+      files.rlim_cur < limits.max_connections + 256)
+    limits.max_connections = files.rlim_cur > 512 ? files.rlim_cur - 256 : 256;
   return limits;
 }
 
 namespace {
+
+// Raises the soft limit on open descriptors to the hard one, so connections are bounded by
+// the transport's own limit rather than by a low default.
+void raise_descriptor_limit() {
+  rlimit files{};
+  if (getrlimit(RLIMIT_NOFILE, &files) != 0) return;
+  files.rlim_cur = files.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &files);
+}
 
 // One server per database file: a second would answer from its own page cache and race the
 // first for the writer's lock. flock(2) is separate from the POSIX locks SQLite takes; this
@@ -100,6 +106,7 @@ int serve(const Options &options) {
   }
   Views views;
   App app(*store, views, options.rate_limit, options.trusted_proxy);
+  raise_descriptor_limit();
   transport::ConnectionServer server(transport_limits(options.threads));
   install_routes(server, app);
   configure_server(server, app);

@@ -15,9 +15,11 @@ namespace verdict {
 // database is opened (and upgraded) as it is, never overwritten.
 std::unique_ptr<Store> open_site_database(const std::string &path);
 
-// Applies Verdict's limits to `server` and makes refused requests answer with a page of the
-// site. `threads` is the number of workers that run handlers.
+// Makes requests the transport refuses answer with a page of the site, and sets httplib's own
+// body limit behind the transport's.
 void configure_server(transport::ConnectionServer &server, App &app);
+// The transport's limits with `threads` workers, the connection bound kept below the process's
+// descriptor limit.
 transport::TransportLimits transport_limits(int threads);
 
 int serve(const Options &options);
