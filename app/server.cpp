@@ -84,6 +84,7 @@ void configure_server(transport::ConnectionServer &server, App &app) {
   server.set_payload_max_length(8 * 1024);
   server.set_refusal_page(
       [&app](int status, const std::string &reason) { return refusal_page(app, status, reason); });
+  server.share_responses([&app] { return app.page_epoch.current(); });
 }
 
 int serve(const Options &options) {
@@ -106,6 +107,9 @@ int serve(const Options &options) {
   }
   Views views;
   App app(*store, views, options.rate_limit, options.trusted_proxy);
+  // Under a steady stream of votes, anonymous pages are rendered again once a second rather
+  // than for every vote; voters see their own votes at once (bench/README.md says why).
+  app.page_epoch.set_max_lag(std::chrono::seconds(1));
   raise_descriptor_limit();
   transport::ConnectionServer server(transport_limits(options.threads));
   install_routes(server, app);

@@ -15,9 +15,12 @@ namespace verdict {
 struct App {
   Store &store;
   const Views &views;
-  PageCache cache;
   // Today's date (UTC, YYYY-MM-DD); replaceable so tests can pin staleness.
   std::function<std::string()> today;
+  // The version of the site anonymous readers see (writes and the date, at most max_lag
+  // behind), and their pages rendered for it. No lag unless the server sets one.
+  PageEpoch page_epoch;
+  PageCache cache;
   RateLimiter write_limit;
   std::string trusted_proxy; // the reverse proxy whose X-Forwarded-For is believed
 

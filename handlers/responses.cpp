@@ -8,7 +8,10 @@
 namespace verdict {
 
 App::App(Store &store_, const Views &views_, int writes_per_minute, std::string trusted_proxy_)
-    : store(store_), views(views_), today(utc_today), write_limit(writes_per_minute),
+    : store(store_), views(views_), today(utc_today),
+      page_epoch([this] { return store.generation(); }, [this] { return today(); },
+                 std::chrono::milliseconds(0)),
+      write_limit(writes_per_minute),
       trusted_proxy(std::move(trusted_proxy_)) {}
 
 void send_html(httplib::Response &res, std::string html, int status) {

@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstring>
@@ -81,13 +82,14 @@ constexpr std::string_view kBusy = "HTTP/1.1 503 Service Unavailable\r\nContent-
                                    "charset=utf-8\r\nRetry-After: 1\r\nConnection: close\r\n"
                                    "Content-Length: 33\r\n\r\nToo many connections; try again.\n";
 
-} // namespace
+class Reactor;
 
-// One client connection. Owned by the reactor thread except while `working`, when exactly one
-// worker thread holds it; the hand-over goes through the queues below, under their mutexes.
+// One client connection. Owned by its reactor's thread except while `working`, when exactly
+// one worker thread holds it; the hand-over goes through the queues below, under their mutexes.
 struct Connection {
   enum class State { idle, reading, working, flushing, lingering };
   int fd = -1;
+  Reactor *owner = nullptr;
   State state = State::idle;
   std::string in;  // bytes received and not yet consumed by a request
   std::string out; // bytes of answers not yet sent
@@ -96,6 +98,7 @@ struct Connection {
   size_t served = 0;
   bool continued = false;   // a 100 Continue was sent for the request in progress
   bool close_after = false; // close once `out` is sent
+  bool peer_done = false;   // the client sent all it will (it shut its side)
   std::string remote_ip, local_ip;
   int remote_port = 0, local_port = 0;
 };
@@ -135,32 +138,76 @@ private:
   Connection &connection_;
 };
 
-class ConnectionServer::Reactor {
+// Sends what the socket takes now; false when the client is gone.
+bool flush(Connection &c) {
+  while (!c.out.empty()) {
+    const auto n = ::send(c.fd, c.out.data(), c.out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0) {
+      c.out.erase(0, static_cast<size_t>(n));
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      return true;
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Drops the request at the front of the connection's buffer, once answered.
+void consume_request(Connection &c) {
+  const auto &f = c.framing;
+  c.in.erase(0, f.skip + f.head_length + f.body_length);
+  c.continued = false;
+}
+
+// What reactors share: the count of open connections, draining, the workers, the cache.
+struct Hub {
+  explicit Hub(const TransportLimits &limits_) : limits(limits_) {}
+  const TransportLimits limits;
+  std::atomic<size_t> open{0};
+  std::atomic<bool> draining{false};
+  std::atomic<ResponseCache *> shared{nullptr};
+  std::function<void(Connection &)> dispatch; // to a worker
+
+  std::mutex drained_mutex;
+  std::condition_variable drained;
+
+  void closed_one() {
+    if (--open == 0 && draining) {
+      std::lock_guard lock(drained_mutex);
+      drained.notify_all();
+    }
+  }
+};
+
+// One epoll loop and the connections it owns. A connection is registered level-triggered for
+// what its state waits on (reading or writing) and for nothing while a worker holds it, so
+// an answer sent whole costs no epoll call.
+class Reactor {
 public:
-  Reactor(ConnectionServer &server, const TransportLimits &limits)
-      : server_(server), limits_(limits), epoll_(epoll_create1(EPOLL_CLOEXEC)),
-        wake_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
+  explicit Reactor(Hub &hub)
+      : hub_(hub), epoll_(epoll_create1(EPOLL_CLOEXEC)), wake_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
     epoll_event event{};
     event.events = EPOLLIN;
     event.data.ptr = nullptr; // the wake-up descriptor
     epoll_ctl(epoll_, EPOLL_CTL_ADD, wake_, &event);
-    reactor_ = std::thread([this] { run(); });
-    for (size_t i = 0; i < limits_.workers; ++i)
-      workers_.emplace_back([this] { work(); });
+    thread_ = std::thread([this] { run(); });
   }
 
-  ~Reactor() { stop(); }
-
-  size_t open() const { return open_.load(); }
-
-  // From httplib's accept thread: a new connection joins the reactor, or is turned away.
-  void adopt(int fd) {
-    if (open_.load() >= limits_.max_connections || draining_.load()) {
-      ::send(fd, kBusy.data(), kBusy.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+  ~Reactor() {
+    stop();
+    for (auto &[fd, connection] : connections_)
       ::close(fd);
-      return;
-    }
-    ++open_;
+    for (int fd : incoming_)
+      ::close(fd);
+    ::close(epoll_);
+    ::close(wake_);
+  }
+
+  // From httplib's accept thread: a new connection joins this reactor.
+  void adopt(int fd) {
     {
       std::lock_guard lock(handoff_mutex_);
       incoming_.push_back(fd);
@@ -168,20 +215,15 @@ public:
     wake();
   }
 
-  // From the accept thread once httplib's stop() closed the listening socket: finish what is
-  // in progress (at most drain_timeout), close the rest, and stop every thread.
-  void drain() {
-    draining_ = true;
-    wake();
+  // From a worker: the connection is this reactor's again.
+  void give_back(Connection &c) {
     {
-      std::unique_lock lock(drained_mutex_);
-      drained_.wait_for(lock, limits_.drain_timeout + std::chrono::seconds(1),
-                        [this] { return open_.load() == 0; });
+      std::lock_guard lock(handoff_mutex_);
+      returned_.push_back(&c);
     }
-    stop();
+    wake();
   }
 
-private:
   void wake() {
     const uint64_t one = 1;
     [[maybe_unused]] auto ignored = ::write(wake_, &one, sizeof one);
@@ -190,30 +232,13 @@ private:
   void stop() {
     if (stopped_.exchange(true)) return;
     wake();
-    {
-      std::lock_guard lock(work_mutex_);
-      workers_stop_ = true;
-    }
-    work_ready_.notify_all();
-    for (auto &worker : workers_)
-      worker.join();
-    reactor_.join();
-    for (auto &[fd, connection] : connections_)
-      ::close(fd);
-    connections_.clear();
-    {
-      std::lock_guard lock(handoff_mutex_);
-      for (int fd : incoming_)
-        ::close(fd);
-      incoming_.clear();
-    }
-    ::close(epoll_);
-    ::close(wake_);
+    thread_.join();
   }
 
-  void arm(Connection &c, uint32_t events) {
+private:
+  void watch(Connection &c, uint32_t events) {
     epoll_event event{};
-    event.events = events | EPOLLRDHUP | EPOLLONESHOT;
+    event.events = events;
     event.data.ptr = &c;
     epoll_ctl(epoll_, EPOLL_CTL_MOD, c.fd, &event);
   }
@@ -222,10 +247,7 @@ private:
     epoll_ctl(epoll_, EPOLL_CTL_DEL, c.fd, nullptr);
     ::close(c.fd);
     connections_.erase(c.fd); // destroys c
-    if (--open_ == 0 && draining_) {
-      std::lock_guard lock(drained_mutex_);
-      drained_.notify_all();
-    }
+    hub_.closed_one();
   }
 
   void run() {
@@ -244,7 +266,7 @@ private:
           on_writable(*c);
         } else if (c->state == Connection::State::lingering) {
           on_lingering(*c);
-        } else {
+        } else if (c->state != Connection::State::working) {
           on_readable(*c);
         }
       }
@@ -271,12 +293,12 @@ private:
       start(fd);
     for (auto *c : back)
       resume(*c);
-    if (draining_) {
+    if (hub_.draining) {
       std::vector<Connection *> idle;
       for (auto &[fd, c] : connections_) {
         if (c->state == Connection::State::idle) idle.push_back(c.get());
         if (c->state == Connection::State::reading)
-          c->deadline = std::min(c->deadline, Clock::now() + limits_.drain_timeout);
+          c->deadline = std::min(c->deadline, Clock::now() + hub_.limits.drain_timeout);
       }
       for (auto *c : idle)
         close_connection(*c);
@@ -284,12 +306,9 @@ private:
   }
 
   void start(int fd) {
-    if (draining_) {
+    if (hub_.draining) {
       ::close(fd);
-      if (--open_ == 0) {
-        std::lock_guard lock(drained_mutex_);
-        drained_.notify_all();
-      }
+      hub_.closed_one();
       return;
     }
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
@@ -297,6 +316,7 @@ private:
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
     auto c = std::make_unique<Connection>();
     c->fd = fd;
+    c->owner = this;
     sockaddr_storage address{};
     socklen_t length = sizeof address;
     if (getpeername(fd, reinterpret_cast<sockaddr *>(&address), &length) == 0)
@@ -304,9 +324,9 @@ private:
     length = sizeof address;
     if (getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) == 0)
       c->local_ip = address_text(address, c->local_port);
-    c->deadline = Clock::now() + limits_.request_timeout;
+    c->deadline = Clock::now() + hub_.limits.request_timeout;
     epoll_event event{};
-    event.events = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT;
+    event.events = EPOLLIN | EPOLLRDHUP;
     event.data.ptr = c.get();
     epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &event);
     connections_.emplace(fd, std::move(c));
@@ -316,24 +336,23 @@ private:
   void resume(Connection &c) {
     if (!c.out.empty()) {
       c.state = Connection::State::flushing;
-      c.deadline = Clock::now() + limits_.write_timeout;
-      arm(c, EPOLLOUT);
-      return;
+      c.deadline = Clock::now() + hub_.limits.write_timeout;
+      return watch(c, EPOLLOUT | EPOLLRDHUP);
     }
-    if (c.close_after || draining_) return linger(c);
+    if (c.close_after || c.peer_done || hub_.draining) return linger(c);
     if (c.in.empty()) {
       c.state = Connection::State::idle;
-      c.deadline = Clock::now() + limits_.idle_timeout;
+      c.deadline = Clock::now() + hub_.limits.idle_timeout;
     } else {
       c.state = Connection::State::reading; // the start of the next request is here already
-      c.deadline = Clock::now() + limits_.request_timeout;
+      c.deadline = Clock::now() + hub_.limits.request_timeout;
     }
-    arm(c, EPOLLIN);
+    watch(c, EPOLLIN | EPOLLRDHUP);
   }
 
   void on_readable(Connection &c) {
     char buffer[16384];
-    const auto cap = limits_.framing.max_head + limits_.framing.max_body + sizeof buffer;
+    const auto cap = hub_.limits.framing.max_head + hub_.limits.framing.max_body + sizeof buffer;
     for (;;) {
       const auto n = ::recv(c.fd, buffer, sizeof buffer, 0);
       if (n > 0) {
@@ -341,27 +360,59 @@ private:
         if (c.in.size() > cap) break; // framing refuses it below
         continue;
       }
-      if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
-        return close_connection(c); // the client left
+      if (n == 0) { // the client sent all it will; answer what is whole, then close
+        c.peer_done = true;
+        break;
+      }
       if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+      if (errno != EINTR) return close_connection(c);
     }
     if (c.state == Connection::State::idle && !c.in.empty()) {
       c.state = Connection::State::reading;
-      c.deadline = Clock::now() + limits_.request_timeout;
+      c.deadline = Clock::now() + hub_.limits.request_timeout;
     }
-    if (draining_) c.deadline = std::min(c.deadline, Clock::now() + limits_.drain_timeout);
-    c.framing = frame_request(c.in, limits_.framing);
+    if (hub_.draining) c.deadline = std::min(c.deadline, Clock::now() + hub_.limits.drain_timeout);
+    c.framing = frame_request(c.in, hub_.limits.framing);
+    answer_from_cache(c);
     switch (c.framing.kind) {
     case Framing::Kind::complete:
     case Framing::Kind::refused:
       return dispatch(c);
     case Framing::Kind::incomplete:
+      if (!c.out.empty() && !flush(c)) return close_connection(c);
+      if (!c.out.empty()) {
+        c.state = Connection::State::flushing;
+        c.deadline = Clock::now() + hub_.limits.write_timeout;
+        return watch(c, EPOLLOUT | EPOLLRDHUP);
+      }
+      if (c.peer_done) return c.in.empty() ? close_connection(c) : linger(c);
+      if (c.in.empty()) {
+        c.state = Connection::State::idle;
+        c.deadline = Clock::now() + hub_.limits.idle_timeout;
+      }
       if (c.framing.expects_continue && !c.continued) {
         c.continued = true;
         constexpr std::string_view go_on = "HTTP/1.1 100 Continue\r\n\r\n";
         ::send(c.fd, go_on.data(), go_on.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
       }
-      return arm(c, EPOLLIN);
+      return;
+    }
+  }
+
+  // Answers each whole request at the front of the buffer that the shared cache holds an
+  // answer for; stops at the first it does not.
+  void answer_from_cache(Connection &c) {
+    auto *cache = hub_.shared.load(std::memory_order_acquire);
+    if (!cache || hub_.draining) return;
+    while (c.framing.kind == Framing::Kind::complete && c.framing.shareable &&
+           c.served + 1 < hub_.limits.max_requests_per_connection) {
+      const auto answer = cache->find(
+          std::string_view(c.in).substr(c.framing.target_offset, c.framing.target_length));
+      if (!answer) return;
+      ++c.served;
+      c.out += *answer;
+      consume_request(c);
+      c.framing = frame_request(c.in, hub_.limits.framing);
     }
   }
 
@@ -373,7 +424,7 @@ private:
     c.state = Connection::State::lingering;
     c.in.clear();
     c.deadline = Clock::now() + std::chrono::seconds(2);
-    arm(c, EPOLLIN);
+    watch(c, EPOLLIN | EPOLLRDHUP);
   }
 
   void on_lingering(Connection &c) {
@@ -381,7 +432,7 @@ private:
     for (;;) {
       const auto n = ::recv(c.fd, buffer, sizeof buffer, 0);
       if (n > 0) continue;
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return arm(c, EPOLLIN);
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
       if (n < 0 && errno == EINTR) continue;
       return close_connection(c);
     }
@@ -389,25 +440,8 @@ private:
 
   void on_writable(Connection &c) {
     if (!flush(c)) return close_connection(c);
-    if (!c.out.empty()) return arm(c, EPOLLOUT);
+    if (!c.out.empty()) return;
     resume(c);
-  }
-
-  // Sends what the socket takes now; false when the client is gone.
-  static bool flush(Connection &c) {
-    while (!c.out.empty()) {
-      const auto n = ::send(c.fd, c.out.data(), c.out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-      if (n > 0) {
-        c.out.erase(0, static_cast<size_t>(n));
-      } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-        return true;
-      } else if (n < 0 && errno == EINTR) {
-        continue;
-      } else {
-        return false;
-      }
-    }
-    return true;
   }
 
   void sweep(Clock::time_point now) {
@@ -420,6 +454,85 @@ private:
 
   void dispatch(Connection &c) {
     c.state = Connection::State::working;
+    watch(c, 0); // nothing until the worker gives it back
+    hub_.dispatch(c);
+  }
+
+  Hub &hub_;
+  const int epoll_;
+  const int wake_;
+  std::atomic<bool> stopped_{false};
+  std::unordered_map<int, std::unique_ptr<Connection>> connections_; // this thread only
+
+  std::mutex handoff_mutex_;
+  std::vector<int> incoming_;
+  std::vector<Connection *> returned_;
+
+  std::thread thread_;
+};
+
+} // namespace
+
+// The reactors, the workers that run httplib's request processing, and draining on stop().
+class ConnectionServer::Core {
+public:
+  Core(ConnectionServer &server, const TransportLimits &limits) : server_(server), hub_(limits) {
+    hub_.dispatch = [this](Connection &c) { enqueue(c); };
+    for (size_t i = 0; i < limits.workers; ++i)
+      workers_.emplace_back([this] { work(); });
+    auto reactors = limits.reactors;
+    if (reactors == 0) reactors = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);
+    for (size_t i = 0; i < reactors; ++i)
+      reactors_.push_back(std::make_unique<Reactor>(hub_));
+  }
+
+  ~Core() { stop(); }
+
+  size_t open() const { return hub_.open.load(); }
+
+  void share(ResponseCache *cache) { hub_.shared.store(cache, std::memory_order_release); }
+
+  // From httplib's accept thread: a new connection joins a reactor, or is turned away.
+  void adopt(int fd) {
+    if (hub_.open.load() >= hub_.limits.max_connections || hub_.draining.load()) {
+      ::send(fd, kBusy.data(), kBusy.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+      ::close(fd);
+      return;
+    }
+    ++hub_.open;
+    reactors_[next_reactor_++ % reactors_.size()]->adopt(fd);
+  }
+
+  // From the accept thread once httplib's stop() closed the listening socket: finish what is
+  // in progress (at most drain_timeout), close the rest, and stop every thread.
+  void drain() {
+    hub_.draining = true;
+    for (auto &reactor : reactors_)
+      reactor->wake();
+    {
+      std::unique_lock lock(hub_.drained_mutex);
+      hub_.drained.wait_for(lock, hub_.limits.drain_timeout + std::chrono::seconds(1),
+                            [this] { return hub_.open.load() == 0; });
+    }
+    stop();
+  }
+
+private:
+  void stop() {
+    if (stopped_.exchange(true)) return;
+    {
+      std::lock_guard lock(work_mutex_);
+      workers_stop_ = true;
+    }
+    work_ready_.notify_all();
+    for (auto &worker : workers_)
+      worker.join();
+    for (auto &reactor : reactors_)
+      reactor->stop();
+    reactors_.clear(); // closes what is still open
+  }
+
+  void enqueue(Connection &c) {
     {
       std::lock_guard lock(work_mutex_);
       ready_.push_back(&c);
@@ -442,16 +555,14 @@ private:
         c->out.clear();
         c->close_after = true;
       }
-      {
-        std::lock_guard lock(handoff_mutex_);
-        returned_.push_back(c);
-      }
-      wake();
+      c->owner->give_back(*c);
     }
   }
 
-  // Answers every whole request at the front of the connection's buffer.
+  // Answers every whole request at the front of the connection's buffer, keeping the answers
+  // a shared cache may give again.
   void serve(Connection &c) {
+    auto *cache = hub_.shared.load(std::memory_order_acquire);
     for (;;) {
       if (c.framing.kind == Framing::Kind::refused) {
         const auto html = server_.refusal_page_
@@ -467,11 +578,15 @@ private:
       for (auto it = f.dropped_lines.rbegin(); it != f.dropped_lines.rend(); ++it)
         head.erase(it->first, it->second);
       const std::string request = head + c.in.substr(f.skip + f.head_length, f.body_length);
-      c.in.erase(0, f.skip + f.head_length + f.body_length);
-      c.continued = false;
+      const auto target = f.shareable ? c.in.substr(f.target_offset, f.target_length) : "";
+      consume_request(c);
 
-      const bool last =
-          draining_ || !f.keep_alive || ++c.served >= limits_.max_requests_per_connection;
+      const bool last = hub_.draining || !f.keep_alive || c.peer_done ||
+                        ++c.served >= hub_.limits.max_requests_per_connection;
+      // The epoch is read before the answer is made, so an answer is never kept under an
+      // epoch newer than the content it shows.
+      const auto epoch = cache && !target.empty() ? cache->epoch() : 0;
+      const auto answer_starts = c.out.size();
       bool client_closes = false;
       RequestStream stream(request, c);
       server_.process_request(stream, last, client_closes, nullptr);
@@ -479,34 +594,23 @@ private:
         c.close_after = true;
         return;
       }
-      c.framing = frame_request(c.in, limits_.framing);        // pipelined: the next may be here
+      if (cache && !target.empty())
+        cache->offer(target, epoch, std::string_view(c.out).substr(answer_starts));
+      c.framing = frame_request(c.in, hub_.limits.framing);    // pipelined: the next may be here
       if (c.framing.kind == Framing::Kind::incomplete) return; // refused: answered next turn
     }
   }
 
   ConnectionServer &server_;
-  const TransportLimits limits_;
-  const int epoll_;
-  const int wake_;
-  std::atomic<size_t> open_{0};
-  std::atomic<bool> draining_{false};
+  Hub hub_;
   std::atomic<bool> stopped_{false};
-
-  std::unordered_map<int, std::unique_ptr<Connection>> connections_; // reactor thread only
-
-  std::mutex handoff_mutex_;
-  std::vector<int> incoming_;
-  std::vector<Connection *> returned_;
+  std::vector<std::unique_ptr<Reactor>> reactors_;
+  std::atomic<size_t> next_reactor_{0};
 
   std::mutex work_mutex_;
   std::condition_variable work_ready_;
   std::deque<Connection *> ready_;
   bool workers_stop_ = false;
-
-  std::mutex drained_mutex_;
-  std::condition_variable drained_;
-
-  std::thread reactor_;
   std::vector<std::thread> workers_;
 };
 
@@ -527,8 +631,11 @@ private:
 } // namespace
 
 ConnectionServer::ConnectionServer(TransportLimits limits)
-    : limits_(limits), reactor_(std::make_unique<Reactor>(*this, limits_)) {
-  new_task_queue = [this] { return new ReactorQueue([this] { reactor_->drain(); }); };
+    : limits_(limits), core_(std::make_unique<Core>(*this, limits_)) {
+  new_task_queue = [this] { return new ReactorQueue([this] { core_->drain(); }); };
+  // The Keep-Alive header httplib writes tells clients the transport's real limits.
+  set_keep_alive_max_count(limits_.max_requests_per_connection);
+  set_keep_alive_timeout(std::chrono::duration_cast<std::chrono::seconds>(limits_.idle_timeout).count());
   // SO_REUSEADDR only: with httplib's default SO_REUSEPORT a second server on the same port
   // would start and silently take half the readers.
   set_socket_options([](socket_t sock) {
@@ -558,11 +665,16 @@ void ConnectionServer::after_bind() {
 }
 
 size_t ConnectionServer::open_connections() const {
-  return reactor_->open();
+  return core_->open();
+}
+
+void ConnectionServer::share_responses(std::function<uint64_t()> epoch) {
+  shared_ = std::make_unique<ResponseCache>(std::move(epoch));
+  core_->share(shared_.get());
 }
 
 bool ConnectionServer::process_and_close_socket(socket_t sock) {
-  reactor_->adopt(sock);
+  core_->adopt(sock);
   return true;
 }
 

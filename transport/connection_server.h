@@ -1,9 +1,11 @@
 // cpp-httplib's routes and request parser behind a transport that holds its ground on the open
 // internet. httplib gives each connection a thread for its whole life, so a few hundred idle
-// or trickling clients starve every reader. Here one reactor thread (epoll) owns every
-// connection while it is idle, arriving or being flushed, and hands it to a worker only once
-// a whole request is buffered (transport/request_framing.h); the worker runs httplib's own
-// process_request over those bytes and writes the answer with one send. So:
+// or trickling clients starve every reader. Here a few reactor threads (epoll, one per core)
+// own every connection while it is idle, arriving or being flushed, and hand it to a worker
+// only once a whole request is buffered (transport/request_framing.h); the worker runs
+// httplib's own process_request over those bytes and writes the answer with one send. An
+// answer a shared cache may reuse (transport/response_cache.h) is kept, and the reactor gives
+// it again itself: a warm page costs one recv and one send, and no thread switch. So:
 //   - idle and slow connections cost a socket and a small buffer, never a thread or CPU;
 //   - each request must arrive within `request_timeout`, idle keep-alive ends after
 //     `idle_timeout`, and past `max_connections` a new connection gets a 503 and is closed;
@@ -19,10 +21,12 @@
 #include <string>
 
 #include "transport/request_framing.h"
+#include "transport/response_cache.h"
 
 namespace verdict::transport {
 
 struct TransportLimits {
+  size_t reactors = 0;           // threads that own connections; 0: one per core, at most 4
   size_t workers = 16;           // threads that run handlers; votes wait on fsync here
   size_t max_connections = 4096; // open at once; the next one is answered 503 and closed
   std::chrono::milliseconds request_timeout{10000}; // first byte to last byte of a request
@@ -42,6 +46,9 @@ public:
   ~ConnectionServer() override;
 
   void set_refusal_page(RefusalPage page) { refusal_page_ = std::move(page); }
+  // Keeps shareable answers and gives them again while `epoch` returns what it returned when
+  // they were produced. Call before listening.
+  void share_responses(std::function<uint64_t()> epoch);
 
   // As httplib's, with the backlog raised and without SO_REUSEPORT: false (port) or -1 when
   // the address is in use.
@@ -51,7 +58,7 @@ public:
   // Connections open now (for tests and /metrics).
   size_t open_connections() const;
 
-  class Reactor;
+  class Core;
 
 private:
   bool process_and_close_socket(socket_t sock) override;
@@ -59,7 +66,8 @@ private:
 
   TransportLimits limits_;
   RefusalPage refusal_page_;
-  std::unique_ptr<Reactor> reactor_;
+  std::unique_ptr<ResponseCache> shared_;
+  std::unique_ptr<Core> core_;
 };
 
 } // namespace verdict::transport

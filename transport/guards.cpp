@@ -39,9 +39,8 @@ void serve_page(App &app, const Request &req, Response &res,
     if (res.status == 200) answer_not_modified_if_matching(req, res, etag_of(res.body));
     return;
   }
-  const auto generation = app.store.generation();
-  const auto day = app.today();
-  auto page = app.cache.find(req.path, generation, day);
+  const auto epoch = app.page_epoch.current();
+  auto page = app.cache.find(req.path, epoch);
   if (!page) {
     Response rendered;
     rendered.status = 200;
@@ -56,7 +55,7 @@ void serve_page(App &app, const Request &req, Response &res,
     fresh->etag = etag_of(fresh->body);
     fresh->content_type = rendered.get_header_value("Content-Type");
     page = fresh;
-    app.cache.put(req.path, generation, day, page);
+    app.cache.put(req.path, epoch, page);
   }
   res.status = page->status;
   res.set_content(page->body, page->content_type.c_str());

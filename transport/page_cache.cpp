@@ -1,22 +1,56 @@
 #include "transport/page_cache.h"
 
-#include <mutex>
-
 #include "domain/content_hash.h"
 
 namespace verdict {
 
-std::shared_ptr<const CachedPage> PageCache::find(std::string_view key, uint64_t generation,
-                                                  std::string_view day) const {
+namespace {
+
+int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+} // namespace
+
+PageEpoch::PageEpoch(std::function<uint64_t()> write_generation,
+                     std::function<std::string()> today, std::chrono::milliseconds max_lag)
+    : write_generation_(std::move(write_generation)), today_(std::move(today)),
+      max_lag_ns_(max_lag.count() * 1000000), shown_generation_(write_generation_()) {}
+
+uint64_t PageEpoch::current() {
+  // Called for every anonymous page, so the usual answers take no lock: nothing has changed,
+  // or a change was shown too recently to show the next one yet.
+  const auto now = steady_ns();
+  if (now < frozen_until_ns_.load(std::memory_order_acquire))
+    return epoch_.load(std::memory_order_acquire);
+  const auto generation = write_generation_();
+  if (generation == shown_generation_.load(std::memory_order_acquire) &&
+      now < next_day_check_ns_.load(std::memory_order_acquire))
+    return epoch_.load(std::memory_order_acquire);
+
+  std::lock_guard lock(mutex_);
+  const auto lag = max_lag_ns_.load();
+  auto day = today_(); // at most once per max_lag while nothing else changes
+  next_day_check_ns_.store(now + lag, std::memory_order_release);
+  if (generation != shown_generation_.load() || day != shown_day_) {
+    shown_day_ = std::move(day);
+    shown_generation_.store(generation, std::memory_order_release);
+    epoch_.fetch_add(1, std::memory_order_acq_rel);
+    frozen_until_ns_.store(now + lag, std::memory_order_release);
+  }
+  return epoch_.load(std::memory_order_acquire);
+}
+
+std::shared_ptr<const CachedPage> PageCache::find(std::string_view key, uint64_t epoch) const {
   std::shared_lock lock(mutex_);
   const auto it = entries_.find(std::string(key));
-  if (it == entries_.end() || it->second.generation != generation || it->second.day != day)
-    return nullptr;
+  if (it == entries_.end() || it->second.epoch != epoch) return nullptr;
   return it->second.page;
 }
 
-void PageCache::put(std::string key, uint64_t generation, std::string day,
-                    std::shared_ptr<const CachedPage> page) {
+void PageCache::put(std::string key, uint64_t epoch, std::shared_ptr<const CachedPage> page) {
   const auto size = key.size() + page->body.size();
   std::unique_lock lock(mutex_);
   if (const auto it = entries_.find(key); it != entries_.end()) {
@@ -28,7 +62,7 @@ void PageCache::put(std::string key, uint64_t generation, std::string day,
     bytes_ = 0;
   }
   bytes_ += size;
-  entries_[std::move(key)] = {generation, std::move(day), std::move(page)};
+  entries_[std::move(key)] = {epoch, std::move(page)};
 }
 
 std::string etag_of(std::string_view body) {

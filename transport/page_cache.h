@@ -1,18 +1,47 @@
 // Rendered pages for visitors without cookies, who all see identical bytes. An entry is valid
-// while the store's write generation and the date are the ones it was rendered under, so any
-// committed write (a vote, an import) retires every page at once. Keyed by path alone, so
-// query strings cannot multiply it, and bounded in bytes: when a new page would pass the
-// bound the cache starts over (every entry can be rendered again; none is precious).
+// while the page epoch (below) is the one it was rendered under. Keyed by path alone, so query
+// strings cannot multiply it, and bounded in bytes: when a new page would pass the bound the
+// cache starts over (every entry can be rendered again; none is precious).
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 
 namespace verdict {
+
+// Which version of the site visitors without cookies are shown. It moves when a write is
+// committed or the date changes, but at most once per `max_lag`: under a steady stream of
+// votes every page would otherwise be rendered again for each vote, so instead an anonymous
+// reader's tallies are at most `max_lag` old. A voter's own pages are rendered for them and
+// never lag. With a lag of zero every change is shown at once.
+class PageEpoch {
+public:
+  PageEpoch(std::function<uint64_t()> write_generation, std::function<std::string()> today,
+            std::chrono::milliseconds max_lag);
+
+  uint64_t current();
+  void set_max_lag(std::chrono::milliseconds max_lag) { max_lag_ns_ = max_lag.count() * 1000000; }
+
+private:
+  std::function<uint64_t()> write_generation_;
+  std::function<std::string()> today_;
+  std::atomic<int64_t> max_lag_ns_;
+
+  std::atomic<uint64_t> epoch_{0};
+  std::atomic<uint64_t> shown_generation_;
+  std::atomic<int64_t> frozen_until_ns_{0}; // a change was shown less than max_lag ago
+  std::atomic<int64_t> next_day_check_ns_{0};
+  std::mutex mutex_; // for moving the epoch
+  std::string shown_day_;
+};
 
 struct CachedPage {
   int status = 200;
@@ -23,28 +52,24 @@ struct CachedPage {
 
 class PageCache {
 public:
-  std::shared_ptr<const CachedPage> find(std::string_view key, uint64_t generation,
-                                         std::string_view day) const;
-  void put(std::string key, uint64_t generation, std::string day,
-           std::shared_ptr<const CachedPage> page);
+  std::shared_ptr<const CachedPage> find(std::string_view key, uint64_t epoch) const;
+  void put(std::string key, uint64_t epoch, std::shared_ptr<const CachedPage> page);
 
-private:
-  struct Entry {
-    uint64_t generation;
-    std::string day;
-    std::shared_ptr<const CachedPage> page;
-  };
-  mutable std::shared_mutex mutex_;
-  std::unordered_map<std::string, Entry> entries_;
-  size_t bytes_ = 0; // keys and bodies held
-
-public:
   // 32 MiB: every page of a site of thousands of tools, a small part of a server's memory.
   static constexpr size_t kMaxBytes = 32u << 20;
   size_t bytes() const {
     std::shared_lock lock(mutex_);
     return bytes_;
   }
+
+private:
+  struct Entry {
+    uint64_t epoch;
+    std::shared_ptr<const CachedPage> page;
+  };
+  mutable std::shared_mutex mutex_;
+  std::unordered_map<std::string, Entry> entries_;
+  size_t bytes_ = 0; // keys and bodies held
 };
 
 // A strong validator for `body`: FNV-1a, hex, quoted.

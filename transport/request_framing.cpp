@@ -137,6 +137,7 @@ Framing frame_request(std::string_view buffered, const FramingLimits &limits) {
   framing.keep_alive = http11;
   size_t hosts = 0, lengths = 0, headers = 0;
   bool chunked = false, transfer_encoding = false, wants_continue = false;
+  bool personal = false; // cookies, credentials or conditions: an answer for this client only
   uint64_t content_length = 0;
 
   for (size_t at = line_end + 2; at < head_end + 2;) {
@@ -180,6 +181,9 @@ Framing frame_request(std::string_view buffered, const FramingLimits &limits) {
       framing.dropped_lines.push_back(whole_line);
     } else if (equals_ignoring_case(name, "Range") || equals_ignoring_case(name, "If-Range")) {
       framing.dropped_lines.push_back(whole_line);
+    } else if (equals_ignoring_case(name, "Cookie") || equals_ignoring_case(name, "Authorization") ||
+               equals_ignoring_case(name.substr(0, 3), "If-")) {
+      personal = true;
     }
   }
 
@@ -200,6 +204,10 @@ Framing frame_request(std::string_view buffered, const FramingLimits &limits) {
     return refuse(413, "That request body is larger than any form of this site sends.");
 
   framing.body_length = static_cast<size_t>(content_length);
+  framing.shareable = method == "GET" && http11 && framing.keep_alive && !personal &&
+                      target.front() == '/' && target.find('?') == std::string_view::npos;
+  framing.target_offset = skip + first_space + 1;
+  framing.target_length = target.size();
   const auto whole = framing.head_length + framing.body_length;
   framing.kind = request.size() >= whole ? Framing::Kind::complete : Framing::Kind::incomplete;
   framing.expects_continue = wants_continue && framing.kind == Framing::Kind::incomplete;

@@ -30,6 +30,11 @@ struct Framing {
   size_t body_length = 0;        // Content-Length
   bool expects_continue = false; // "Expect: 100-continue" and the body has not all arrived
   bool keep_alive = true;        // false when the client asked to close (or HTTP/1.0)
+  // A keep-alive HTTP/1.1 GET without a query, cookies, credentials or conditions: one whose
+  // answer a shared cache may give (transport/response_cache.h). Its target, within the
+  // buffered bytes:
+  bool shareable = false;
+  size_t target_offset = 0, target_length = 0;
   // Header lines (offset, length within the head, CRLF included) the server answers itself
   // or ignores, cut before the request is parsed: Range and If-Range (pages are always sent
   // whole) and Expect (answered here).

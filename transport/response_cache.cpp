@@ -1,0 +1,66 @@
+#include "transport/response_cache.h"
+
+#include <algorithm>
+#include <mutex>
+
+namespace verdict::transport {
+
+namespace {
+
+bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
+  return text.size() >= prefix.size() &&
+         std::equal(prefix.begin(), prefix.end(), text.begin(), [](char p, char t) {
+           return p == (t >= 'A' && t <= 'Z' ? char(t - 'A' + 'a') : t);
+         });
+}
+
+} // namespace
+
+std::shared_ptr<const std::string> ResponseCache::find(std::string_view target) const {
+  const auto now = epoch_();
+  std::shared_lock lock(mutex_);
+  const auto it = entries_.find(std::string(target));
+  if (it == entries_.end() || it->second.epoch != now) return nullptr;
+  return it->second.response;
+}
+
+void ResponseCache::offer(std::string_view target, uint64_t epoch, std::string_view response) {
+  if (!is_shareable_response(response)) return;
+  auto kept = std::make_shared<const std::string>(response);
+  const auto size = target.size() + kept->size();
+  std::unique_lock lock(mutex_);
+  auto it = entries_.find(std::string(target));
+  if (it != entries_.end()) {
+    bytes_ -= it->first.size() + it->second.response->size();
+    entries_.erase(it);
+  }
+  if (bytes_ + size > kMaxBytes) {
+    entries_.clear();
+    bytes_ = 0;
+  }
+  bytes_ += size;
+  entries_.emplace(std::string(target), Entry{epoch, std::move(kept)});
+}
+
+bool is_shareable_response(std::string_view response) {
+  const auto head_end = response.find("\r\n\r\n");
+  if (head_end == std::string_view::npos || response.substr(0, 13) != "HTTP/1.1 200 ")
+    return false;
+  bool is_public = false;
+  auto head = response.substr(0, head_end + 2);
+  for (auto at = head.find("\r\n"); at != std::string_view::npos && at + 2 < head.size();) {
+    const auto end = head.find("\r\n", at + 2);
+    const auto line = head.substr(at + 2, end - at - 2);
+    at = end;
+    if (starts_with_ignoring_case(line, "set-cookie:")) return false;
+    if (starts_with_ignoring_case(line, "cache-control:")) {
+      auto value = line.substr(14);
+      while (!value.empty() && value.front() == ' ')
+        value.remove_prefix(1);
+      is_public = starts_with_ignoring_case(value, "public");
+    }
+  }
+  return is_public;
+}
+
+} // namespace verdict::transport
