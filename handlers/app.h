@@ -5,10 +5,10 @@
 #include <functional>
 #include <string>
 
-#include "transport/page_cache.h"
-#include "transport/rate_limit.h"
 #include "render/views.h"
 #include "store/store.h"
+#include "transport/page_cache.h"
+#include "transport/rate_limit.h"
 
 namespace verdict {
 

@@ -11,8 +11,7 @@ App::App(Store &store_, const Views &views_, int writes_per_minute, std::string 
     : store(store_), views(views_), today(utc_today),
       page_epoch([this] { return store.generation(); }, [this] { return today(); },
                  std::chrono::milliseconds(0)),
-      write_limit(writes_per_minute),
-      trusted_proxy(std::move(trusted_proxy_)) {}
+      write_limit(writes_per_minute), trusted_proxy(std::move(trusted_proxy_)) {}
 
 void send_html(httplib::Response &res, std::string html, int status) {
   res.status = status;

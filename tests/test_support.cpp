@@ -150,6 +150,9 @@ httplib::Client SiteServer::client() const {
   client.set_connection_timeout(5);
   client.set_read_timeout(10);
   client.set_write_timeout(10);
+  // As a browser does: one connection for many requests, which is also what lets the
+  // transport answer from its shared cache.
+  client.set_keep_alive(true);
   return client;
 }
 
@@ -219,6 +222,14 @@ std::string RawConnection::read_until(const std::string &marker, int seconds) {
     answer.append(buffer, static_cast<size_t>(n));
   }
   return answer;
+}
+
+std::string RawConnection::read_some(int seconds) {
+  pollfd ready{fd_, POLLIN, 0};
+  if (poll(&ready, 1, seconds * 1000) <= 0) return {};
+  char buffer[16384];
+  const auto n = recv(fd_, buffer, sizeof buffer, 0);
+  return n > 0 ? std::string(buffer, static_cast<size_t>(n)) : std::string();
 }
 
 std::string raw_exchange(int port, const std::string &bytes, int seconds) {

@@ -94,6 +94,8 @@ public:
   std::string read_until(const std::string &marker, int seconds = 5);
   // What the server sends until it closes or `seconds` pass.
   std::string read_all(int seconds = 5) { return read_until({}, seconds); }
+  // The next bytes that arrive within `seconds`; empty once the server closed or was silent.
+  std::string read_some(int seconds = 5);
 
 private:
   int fd_ = -1;

@@ -169,6 +169,7 @@ struct Hub {
   std::atomic<size_t> open{0};
   std::atomic<bool> draining{false};
   std::atomic<ResponseCache *> shared{nullptr};
+  std::atomic<size_t> shared_answers{0};      // given by a reactor from the shared cache
   std::function<void(Connection &)> dispatch; // to a worker
 
   std::mutex drained_mutex;
@@ -188,7 +189,8 @@ struct Hub {
 class Reactor {
 public:
   explicit Reactor(Hub &hub)
-      : hub_(hub), epoll_(epoll_create1(EPOLL_CLOEXEC)), wake_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
+      : hub_(hub), epoll_(epoll_create1(EPOLL_CLOEXEC)),
+        wake_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
     epoll_event event{};
     event.events = EPOLLIN;
     event.data.ptr = nullptr; // the wake-up descriptor
@@ -410,6 +412,7 @@ private:
           std::string_view(c.in).substr(c.framing.target_offset, c.framing.target_length));
       if (!answer) return;
       ++c.served;
+      hub_.shared_answers.fetch_add(1, std::memory_order_relaxed);
       c.out += *answer;
       consume_request(c);
       c.framing = frame_request(c.in, hub_.limits.framing);
@@ -489,6 +492,7 @@ public:
   ~Core() { stop(); }
 
   size_t open() const { return hub_.open.load(); }
+  size_t shared_answers() const { return hub_.shared_answers.load(); }
 
   void share(ResponseCache *cache) { hub_.shared.store(cache, std::memory_order_release); }
 
@@ -585,7 +589,7 @@ private:
                         ++c.served >= hub_.limits.max_requests_per_connection;
       // The epoch is read before the answer is made, so an answer is never kept under an
       // epoch newer than the content it shows.
-      const auto epoch = cache && !target.empty() ? cache->epoch() : 0;
+      const auto epoch = cache && !target.empty() ? cache->epoch() : std::nullopt;
       const auto answer_starts = c.out.size();
       bool client_closes = false;
       RequestStream stream(request, c);
@@ -635,7 +639,8 @@ ConnectionServer::ConnectionServer(TransportLimits limits)
   new_task_queue = [this] { return new ReactorQueue([this] { core_->drain(); }); };
   // The Keep-Alive header httplib writes tells clients the transport's real limits.
   set_keep_alive_max_count(limits_.max_requests_per_connection);
-  set_keep_alive_timeout(std::chrono::duration_cast<std::chrono::seconds>(limits_.idle_timeout).count());
+  set_keep_alive_timeout(
+      std::chrono::duration_cast<std::chrono::seconds>(limits_.idle_timeout).count());
   // SO_REUSEADDR only: with httplib's default SO_REUSEPORT a second server on the same port
   // would start and silently take half the readers.
   set_socket_options([](socket_t sock) {
@@ -666,6 +671,10 @@ void ConnectionServer::after_bind() {
 
 size_t ConnectionServer::open_connections() const {
   return core_->open();
+}
+
+size_t ConnectionServer::shared_answers() const {
+  return core_->shared_answers();
 }
 
 void ConnectionServer::share_responses(std::function<uint64_t()> epoch) {

@@ -57,6 +57,8 @@ public:
 
   // Connections open now (for tests and /metrics).
   size_t open_connections() const;
+  // Requests answered from the shared cache so far.
+  size_t shared_answers() const;
 
   class Core;
 

@@ -14,10 +14,17 @@ int64_t steady_ns() {
 
 } // namespace
 
-PageEpoch::PageEpoch(std::function<uint64_t()> write_generation,
-                     std::function<std::string()> today, std::chrono::milliseconds max_lag)
+PageEpoch::PageEpoch(std::function<uint64_t()> write_generation, std::function<std::string()> today,
+                     std::chrono::milliseconds max_lag)
     : write_generation_(std::move(write_generation)), today_(std::move(today)),
       max_lag_ns_(max_lag.count() * 1000000), shown_generation_(write_generation_()) {}
+
+void PageEpoch::set_max_lag(std::chrono::milliseconds max_lag) {
+  std::lock_guard lock(mutex_);
+  max_lag_ns_ = max_lag.count() * 1000000;
+  frozen_until_ns_ = 0;
+  next_day_check_ns_ = 0;
+}
 
 uint64_t PageEpoch::current() {
   // Called for every anonymous page, so the usual answers take no lock: nothing has changed,

@@ -28,7 +28,8 @@ public:
             std::chrono::milliseconds max_lag);
 
   uint64_t current();
-  void set_max_lag(std::chrono::milliseconds max_lag) { max_lag_ns_ = max_lag.count() * 1000000; }
+  // From now on; the next change shows at once.
+  void set_max_lag(std::chrono::milliseconds max_lag);
 
 private:
   std::function<uint64_t()> write_generation_;

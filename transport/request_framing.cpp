@@ -181,7 +181,8 @@ Framing frame_request(std::string_view buffered, const FramingLimits &limits) {
       framing.dropped_lines.push_back(whole_line);
     } else if (equals_ignoring_case(name, "Range") || equals_ignoring_case(name, "If-Range")) {
       framing.dropped_lines.push_back(whole_line);
-    } else if (equals_ignoring_case(name, "Cookie") || equals_ignoring_case(name, "Authorization") ||
+    } else if (equals_ignoring_case(name, "Cookie") ||
+               equals_ignoring_case(name, "Authorization") ||
                equals_ignoring_case(name.substr(0, 3), "If-")) {
       personal = true;
     }

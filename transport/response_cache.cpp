@@ -16,16 +16,26 @@ bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
 
 } // namespace
 
+std::optional<uint64_t> ResponseCache::epoch() const {
+  try {
+    return epoch_();
+  } catch (const std::exception &) {
+    return std::nullopt; // the request goes to httplib, whose error page says what it can
+  }
+}
+
 std::shared_ptr<const std::string> ResponseCache::find(std::string_view target) const {
-  const auto now = epoch_();
+  const auto now = epoch();
+  if (!now) return nullptr;
   std::shared_lock lock(mutex_);
   const auto it = entries_.find(std::string(target));
-  if (it == entries_.end() || it->second.epoch != now) return nullptr;
+  if (it == entries_.end() || it->second.epoch != *now) return nullptr;
   return it->second.response;
 }
 
-void ResponseCache::offer(std::string_view target, uint64_t epoch, std::string_view response) {
-  if (!is_shareable_response(response)) return;
+void ResponseCache::offer(std::string_view target, std::optional<uint64_t> epoch,
+                          std::string_view response) {
+  if (!epoch || !is_shareable_response(response)) return;
   auto kept = std::make_shared<const std::string>(response);
   const auto size = target.size() + kept->size();
   std::unique_lock lock(mutex_);
@@ -39,13 +49,12 @@ void ResponseCache::offer(std::string_view target, uint64_t epoch, std::string_v
     bytes_ = 0;
   }
   bytes_ += size;
-  entries_.emplace(std::string(target), Entry{epoch, std::move(kept)});
+  entries_.emplace(std::string(target), Entry{*epoch, std::move(kept)});
 }
 
 bool is_shareable_response(std::string_view response) {
   const auto head_end = response.find("\r\n\r\n");
-  if (head_end == std::string_view::npos || response.substr(0, 13) != "HTTP/1.1 200 ")
-    return false;
+  if (head_end == std::string_view::npos || response.substr(0, 13) != "HTTP/1.1 200 ") return false;
   bool is_public = false;
   auto head = response.substr(0, head_end + 2);
   for (auto at = head.find("\r\n"); at != std::string_view::npos && at + 2 < head.size();) {

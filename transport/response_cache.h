@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -21,11 +22,13 @@ class ResponseCache {
 public:
   explicit ResponseCache(std::function<uint64_t()> epoch) : epoch_(std::move(epoch)) {}
 
-  uint64_t epoch() const { return epoch_(); }
+  // The epoch now; none when it cannot be known (the function threw), and then nothing is
+  // given or kept.
+  std::optional<uint64_t> epoch() const;
   // The answer kept for a GET of `target` under the current epoch, or null.
   std::shared_ptr<const std::string> find(std::string_view target) const;
   // Keeps `response`, produced for `target` under `epoch`, if a shared cache may reuse it.
-  void offer(std::string_view target, uint64_t epoch, std::string_view response);
+  void offer(std::string_view target, std::optional<uint64_t> epoch, std::string_view response);
 
   // 32 MiB, as the page cache; when full it starts over.
   static constexpr size_t kMaxBytes = 32u << 20;

@@ -1,0 +1,202 @@
+// Answers the reactor gives from the shared cache (transport/response_cache.h) must be the
+// very bytes httplib gives for the same request, must never reach a reader they were not
+// made for, and must retire when the site changes.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <utility>
+
+#include "test_support.h"
+#include "transport/page_cache.h"
+#include "transport/response_cache.h"
+
+using namespace verdict;
+using namespace verdict::transport;
+
+namespace {
+
+const std::string kComparison = "/compare/cursor-background-agent-vs-codestral-2-1";
+
+std::string get(const std::string &path, const std::string &extra_headers = "") {
+  return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra_headers + "\r\n";
+}
+
+// Whole answers, one at a time, from a keep-alive connection that may hold several: a head,
+// then Content-Length bytes (none for HEAD and 304, which carry a length but no body).
+class Answers {
+public:
+  explicit Answers(test::RawConnection &connection) : connection_(connection) {}
+  std::string next(bool has_body = true) {
+    while (pending_.find("\r\n\r\n") == std::string::npos && more()) {
+    }
+    const auto head_end = pending_.find("\r\n\r\n");
+    if (head_end == std::string::npos) return std::exchange(pending_, {});
+    const auto length_at = pending_.find("Content-Length: ");
+    size_t length = 0;
+    if (has_body && length_at != std::string::npos && length_at < head_end)
+      length = std::stoul(pending_.substr(length_at + 16));
+    while (pending_.size() < head_end + 4 + length && more()) {
+    }
+    auto answer = pending_.substr(0, head_end + 4 + length);
+    pending_.erase(0, answer.size());
+    return answer;
+  }
+
+private:
+  bool more() {
+    const auto arrived = connection_.read_some();
+    pending_ += arrived;
+    return !arrived.empty();
+  }
+  test::RawConnection &connection_;
+  std::string pending_;
+};
+
+std::string head_of(const std::string &answer) {
+  return answer.substr(0, answer.find("\r\n\r\n") + 4);
+}
+
+std::string header(const std::string &answer, const std::string &name) {
+  const auto at = head_of(answer).find("\r\n" + name + ": ");
+  if (at == std::string::npos) return {};
+  const auto start = at + name.size() + 4;
+  return answer.substr(start, answer.find("\r\n", start) - start);
+}
+
+std::string without_line(std::string head, const std::string &line) {
+  const auto at = head.find(line + "\r\n");
+  if (at != std::string::npos) head.erase(at, line.size() + 2);
+  return head;
+}
+
+} // namespace
+
+TEST_CASE("shared answers: a cached answer is byte for byte httplib's, with 304s, HEAD and "
+          "keep-alive as before") {
+  test::SiteServer site;
+  const std::vector<std::string> pages = {
+      "/", kComparison, "/tools", "/reviewers", "/tools/codestral-2-1", "/subscribed"};
+  for (const auto &path : pages) {
+    INFO(path);
+    test::RawConnection connection(site.port());
+    Answers answers(connection);
+    connection.send(get(path)); // made by httplib, and kept
+    const auto made = answers.next();
+    REQUIRE(made.rfind("HTTP/1.1 200 OK\r\n", 0) == 0);
+    CHECK(header(made, "Keep-Alive") == "timeout=5, max=10000");
+    CHECK(header(made, "Connection").empty());
+
+    const auto before = site.server().shared_answers();
+    connection.send(get(path) + get(path)); // two more, pipelined: both from the cache
+    const auto cached = answers.next();
+    const auto again = answers.next();
+    CHECK(site.server().shared_answers() == before + 2);
+    CHECK(cached == made);
+    CHECK(again == made);
+
+    // A condition that does not match makes httplib answer it afresh: the same bytes.
+    connection.send(get(path, "If-None-Match: \"something-else\"\r\n"));
+    CHECK(answers.next() == made);
+    CHECK(site.server().shared_answers() == before + 2);
+
+    // A matching one gets 304 with the validator and no body.
+    const auto etag = header(made, "ETag");
+    REQUIRE(etag.size() > 2);
+    connection.send(get(path, "If-None-Match: " + etag + "\r\n"));
+    const auto not_modified = answers.next(false);
+    CHECK(not_modified.rfind("HTTP/1.1 304 Not Modified\r\n", 0) == 0);
+    CHECK(header(not_modified, "ETag") == etag);
+    CHECK(not_modified.size() == head_of(not_modified).size());
+
+    // HEAD: GET's head without its body (httplib adds Accept-Ranges to HEAD answers).
+    connection.send("HEAD " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    const auto head = answers.next(false);
+    CHECK(without_line(head, "Accept-Ranges: bytes") == head_of(made));
+
+    // The last request of a connection says so, and the server closes it.
+    connection.send(get(path, "Connection: close\r\n"));
+    const auto last = connection.read_all();
+    CHECK(header(last, "Connection") == "close");
+    CHECK(last.substr(head_of(last).size()) == made.substr(head_of(made).size()));
+    CHECK(without_line(head_of(last), "Connection: close") ==
+          without_line(head_of(made), "Keep-Alive: timeout=5, max=10000"));
+  }
+}
+
+TEST_CASE("shared answers: a reader with a cookie, a query or credentials never gets the "
+          "shared answer") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto anonymous = client.Get(kComparison.c_str())->body;
+  REQUIRE(client.Get(kComparison.c_str())->body == anonymous); // now kept
+  const auto voter = test::cookie_from(test::post_form(client, kComparison + "/vote", "pick=a"));
+  REQUIRE(voter.size() == 32);
+
+  const auto before = site.server().shared_answers();
+  test::RawConnection connection(site.port());
+  Answers answers(connection);
+  connection.send(get(kComparison, "Cookie: verdict_voter=" + voter + "\r\n"));
+  const auto own = answers.next();
+  CHECK(own.find("Withdraw my pick") != std::string::npos);
+  CHECK(header(own, "Cache-Control") == "private, no-cache");
+  connection.send(get(kComparison + "?utm_source=x"));
+  CHECK(answers.next().rfind("HTTP/1.1 200", 0) == 0);
+  connection.send(get(kComparison, "Authorization: Basic eDp5\r\n"));
+  CHECK(answers.next().rfind("HTTP/1.1 200", 0) == 0);
+  CHECK(site.server().shared_answers() == before);
+}
+
+TEST_CASE("shared answers: a vote retires the kept page, and refusals and errors are never kept") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto first = client.Get(kComparison.c_str())->body;
+  REQUIRE(client.Get(kComparison.c_str())->body == first);
+  REQUIRE(test::post_form(client, kComparison + "/vote", "pick=a")->status == 303);
+  const auto after = client.Get(kComparison.c_str())->body;
+  CHECK(after != first); // the tally moved, and the anonymous page shows it
+
+  const auto before = site.server().shared_answers();
+  for (int i = 0; i < 2; ++i) {
+    CHECK(client.Get("/tools/no-such-tool")->status == 404);
+    CHECK(client.Get("/compare/codestral-2-1-vs-cursor-background-agent")->status == 301);
+  }
+  CHECK(site.server().shared_answers() == before);
+}
+
+TEST_CASE("shared answers: only a public 200 without a cookie may be kept") {
+  const std::string tail = "Content-Length: 2\r\n\r\nok";
+  CHECK(is_shareable_response("HTTP/1.1 200 OK\r\nCache-Control: public, max-age=30\r\n" + tail));
+  CHECK(is_shareable_response("HTTP/1.1 200 OK\r\ncache-control:public\r\n" + tail));
+  CHECK_FALSE(is_shareable_response("HTTP/1.1 200 OK\r\n" + tail));
+  CHECK_FALSE(is_shareable_response("HTTP/1.1 200 OK\r\nCache-Control: private\r\n" + tail));
+  CHECK_FALSE(is_shareable_response("HTTP/1.1 200 OK\r\nCache-Control: no-store\r\n" + tail));
+  CHECK_FALSE(is_shareable_response("HTTP/1.1 200 OK\r\nCache-Control: public\r\n"
+                                    "Set-Cookie: a=b\r\n" +
+                                    tail));
+  CHECK_FALSE(
+      is_shareable_response("HTTP/1.1 301 Moved Permanently\r\nCache-Control: public\r\n" + tail));
+  CHECK_FALSE(is_shareable_response("HTTP/1.1 200 OK\r\nCache-Control: public\r\n"));
+  CHECK_FALSE(is_shareable_response("HTTP/1.1 200 OK\r\nX-Note: Cache-Control: public\r\n" + tail));
+}
+
+TEST_CASE("page epoch: a write or a new day shows at once without a lag, and waits out a lag") {
+  std::atomic<uint64_t> generation{1};
+  std::string today = "2026-11-22";
+  PageEpoch epoch([&] { return generation.load(); }, [&] { return today; }, std::chrono::hours(1));
+  const auto first = epoch.current();
+  CHECK(epoch.current() == first);
+  generation = 2; // within the hour after the first epoch was shown: it waits
+  CHECK(epoch.current() == first);
+  today = "2026-11-23";
+  CHECK(epoch.current() == first);
+
+  epoch.set_max_lag(std::chrono::milliseconds(0));
+  const auto moved = epoch.current();
+  CHECK(moved != first);
+  CHECK(epoch.current() == moved); // nothing new
+  generation = 3;
+  CHECK(epoch.current() != moved);
+  const auto after_write = epoch.current();
+  today = "2026-11-24";
+  CHECK(epoch.current() != after_write);
+}
