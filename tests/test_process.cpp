@@ -571,6 +571,29 @@ TEST_CASE("process: content imported while the site runs reaches every reader wi
   CHECK(seen);
 }
 
+TEST_CASE("process: a vote shows to its voter at once and to anonymous readers within a second") {
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  Server server({"--db", db, "--port", "0"});
+  httplib::Client client("127.0.0.1", server.port);
+  client.set_keep_alive(true);
+  const std::string page = "/compare/cursor-background-agent-vs-codestral-2-1";
+  const auto before = client.Get(page.c_str())->body;
+  REQUIRE(client.Get(page.c_str())->body == before); // kept for anonymous readers
+  const auto voter = test::cookie_from(test::post_form(client, page + "/vote", "pick=a"));
+  REQUIRE(voter.size() == 32);
+  const auto own = client.Get(page.c_str(), {{"Cookie", "verdict_voter=" + voter}})->body;
+  CHECK(own.find("Withdraw my pick") != std::string::npos);
+
+  bool seen = false;
+  const auto deadline = steady_clock::now() + std::chrono::seconds(3);
+  while (!seen && steady_clock::now() < deadline) {
+    seen = client.Get(page.c_str())->body != before;
+    if (!seen) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  CHECK(seen);
+}
+
 TEST_CASE("process: SIGTERM ends the server within 10 s whatever a client trickles") {
   test::TempDir dir;
   Server server({"--db", (dir.path / "site.db").string(), "--port", "0"});
