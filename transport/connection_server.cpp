@@ -185,7 +185,8 @@ struct Hub {
 
 // One epoll loop and the connections it owns. A connection is registered level-triggered for
 // what its state waits on (reading or writing) and for nothing while a worker holds it, so
-// an answer sent whole costs no epoll call.
+// an answer sent whole costs no epoll call. A connection being flushed waits for EPOLLOUT
+// alone: a client that shut its sending side would otherwise report RDHUP on every wait.
 class Reactor {
 public:
   explicit Reactor(Hub &hub)
@@ -339,7 +340,7 @@ private:
     if (!c.out.empty()) {
       c.state = Connection::State::flushing;
       c.deadline = Clock::now() + hub_.limits.write_timeout;
-      return watch(c, EPOLLOUT | EPOLLRDHUP);
+      return watch(c, EPOLLOUT);
     }
     if (c.close_after || c.peer_done || hub_.draining) return linger(c);
     if (c.in.empty()) {
@@ -385,7 +386,7 @@ private:
       if (!c.out.empty()) {
         c.state = Connection::State::flushing;
         c.deadline = Clock::now() + hub_.limits.write_timeout;
-        return watch(c, EPOLLOUT | EPOLLRDHUP);
+        return watch(c, EPOLLOUT);
       }
       if (c.peer_done) return c.in.empty() ? close_connection(c) : linger(c);
       if (c.in.empty()) {
