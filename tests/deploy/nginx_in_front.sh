@@ -89,6 +89,9 @@ check "a revalidation answers 304" 304 \
 check "nginx serves anonymous readers from its cache" HIT \
   "$(curl_tls -D - -o /dev/null "$site$page" | tr -d '\r' | awk -F': ' 'tolower($1) == "x-cache" { print $2 }')"
 
+check "a request with any cookie goes past the cache" BYPASS \
+  "$(curl_tls -D - -o /dev/null -H 'Cookie: theme=dark' "$site$page" | tr -d '\r' | awk -F': ' 'tolower($1) == "x-cache" { print $2 }')"
+
 # A vote through nginx: 303 with the voter's cookie, which then sees their vote.
 vote() { # vote FROM_ADDRESS [extra curl args]
   local from=$1; shift
@@ -101,6 +104,8 @@ cookie=$(curl_tls -D - -o /dev/null -X POST -H 'Sec-Fetch-Site: same-origin' \
 check "a vote through nginx sets the voter's cookie" 46 "${#cookie}"
 check "the voter sees their vote, past the cache" 1 \
   "$(curl_tls -H "Cookie: $cookie" "$site$page" | grep -c 'stat-basis"> · 1 vote')"
+check "the voter's own page is not stored: anonymous readers get the cached one" 0 \
+  "$(curl_tls "$site$page" | grep -c 'stat-basis"> · 1 vote')"
 
 # Each reader's own address reaches verdict's limit (2 writes a minute here), whatever
 # X-Forwarded-For the reader sends.

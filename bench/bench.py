@@ -1,0 +1,497 @@
+#!/usr/bin/env python3
+"""The benchmark behind `./dev bench` (bench/run installs the tools, then runs this).
+
+  bench/run [--duration 10] [--reps 3] [--connections 32,64] [--vote-rate 200]
+
+Builds a Release verdict, starts it on loopback with a fresh database, saves the pages it
+serves and has nginx serve those same bytes from files, and has nginx with deploy/'s
+proxy_cache setup in front of verdict. Each repetition runs every scenario once, in the same
+order, at each connection count (wrk -t2, keep-alive, loopback), so noise on this shared
+machine hits them all alike; the table gives medians over the repetitions and each verdict
+figure's ratio to nginx serving the same page's bytes in the same run. bench/README.md
+describes the scenarios.
+"""
+import argparse, json, os, re, shlex, shutil, signal, socket, statistics, subprocess, sys
+import tempfile, time, urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, "bench")
+BUILD = os.path.join(ROOT, "build-bench")
+COMPARE = "/compare/cursor-background-agent-vs-codestral-2-1"
+PAGES = {"comparison": COMPARE, "tool": "/tools/codestral-2-1", "home": "/"}
+WRK_TIMEOUT = "10s"  # a request slower than this counts as a socket error (timeout)
+VERDICT_FLAGS = ["--rate-limit", "0", "--threads", "128"]
+
+
+def log(*parts):
+    print(*parts, file=sys.stderr, flush=True)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get(url, headers=None):
+    request = urllib.request.Request(url, headers=headers or {})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return answer.status, dict(answer.headers), answer.read()
+
+
+def vote_rows(db):
+    out = subprocess.run(["sqlite3", db, "SELECT count(*) FROM tool_votes"],
+                         capture_output=True, text=True, check=True)
+    return int(out.stdout.strip())
+
+
+# --- wrk ------------------------------------------------------------------------------------
+
+def to_ms(text):
+    number, unit = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text).groups()
+    return float(number) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60000}[unit]
+
+
+def wrk(url, connections, duration, script=None, script_args=()):
+    command = ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency",
+               "--timeout", WRK_TIMEOUT]
+    if script:
+        command += ["-s", os.path.join(BENCH, script)]
+    command.append(url)
+    if script_args:
+        command += ["--", *map(str, script_args)]
+    out = subprocess.run(command, capture_output=True, text=True).stdout
+    result = {"rps": None, "p50": None, "p99": None, "errors": 0, "raw": out}
+    for line in out.splitlines():
+        words = line.split()
+        if line.startswith("Requests/sec:"):
+            result["rps"] = float(words[1])
+        elif words[:1] == ["50%"]:
+            result["p50"] = to_ms(words[1])
+        elif words[:1] == ["99%"]:
+            result["p99"] = to_ms(words[1])
+        elif "Non-2xx or 3xx responses:" in line:
+            result["errors"] += int(words[-1])
+        elif line.strip().startswith("Socket errors:"):
+            result["errors"] += sum(int(n) for n in re.findall(r"\d+", line))
+        elif line.startswith("votes: 303"):
+            result["n303"], result["other"], result["window"] = int(words[2]), int(words[4]), float(words[6])
+    if result["rps"] is None:
+        raise SystemExit(f"wrk gave no figures for {url}:\n{out}")
+    return result
+
+
+# --- nginx: static files and the proxy cache of deploy/nginx-verdict.conf --------------------
+
+def bench_site_conf(deploy_text, verdict_port, listen_port, cache_dir):
+    """deploy/nginx-verdict.conf made runnable on loopback without TLS: the port-80 redirect
+    server is dropped, the TLS server listens on 127.0.0.1:listen_port in plain HTTP (its
+    ssl_* lines dropped), verdict is at verdict_port and the cache in cache_dir. Everything
+    else, the proxy_cache directives above all, is the shipped file's own."""
+    text = "\n".join(line for line in deploy_text.splitlines() if not line.lstrip().startswith("#"))
+    servers = []
+    for match in re.finditer(r"^server\s*\{", text, re.M):
+        depth, i = 0, match.start()
+        while True:
+            if text[i] == "{":
+                depth += 1
+            elif text[i] == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+            i += 1
+        servers.append((match.start(), i + 1))
+    for start, end in reversed(servers):
+        if "return 301" in text[start:end]:
+            text = text[:start] + text[end:]
+    lines = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("listen [::]") or stripped.startswith("ssl_"):
+            continue
+        if stripped == "listen 443 ssl http2;":
+            line = line.replace(stripped, f"listen 127.0.0.1:{listen_port};")
+        lines.append(line)
+    text = "\n".join(lines)
+    text = text.replace("127.0.0.1:8080", f"127.0.0.1:{verdict_port}")
+    text = text.replace("/var/cache/nginx/verdict", cache_dir)
+    left = re.findall(r"listen (?!127\.0\.0\.1:)\S+|:8080\b|/var/cache|\bssl\b|letsencrypt", text)
+    if left or "proxy_cache verdict;" not in text:
+        raise SystemExit(f"deploy/nginx-verdict.conf changed shape; bench_site_conf left {left}")
+    return text
+
+
+def nginx_conf(work, static_port, site_conf):
+    return f"""# written by bench/bench.py
+user root;
+worker_processes auto;
+pid {work}/nginx.pid;
+error_log {work}/nginx-error.log;
+events {{ worker_connections 1024; }}
+http {{
+  access_log off;
+  client_body_temp_path {work}/tmp/body;
+  proxy_temp_path {work}/tmp/proxy;
+  fastcgi_temp_path {work}/tmp/fastcgi;
+  uwsgi_temp_path {work}/tmp/uwsgi;
+  scgi_temp_path {work}/tmp/scgi;
+
+  # The same bytes verdict serves, from files saved at the start of each repetition.
+  server {{
+    listen 127.0.0.1:{static_port};
+    root {work}/www;
+    default_type text/html;
+    charset utf-8;
+    location = / {{ try_files /index.html =404; }}
+    location / {{ try_files $uri =404; }}
+  }}
+
+  # deploy/nginx-verdict.conf, made plain HTTP on loopback (bench_site_conf).
+{site_conf}
+}}
+"""
+
+
+# --- the run --------------------------------------------------------------------------------
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.work = tempfile.mkdtemp(prefix="verdict-bench-")
+        self.verdict = None
+        self.nginx_pid = None
+        self.results = {}      # (scenario, c) -> [wrk result per rep]
+        self.vote_checks = []  # (rep, c, 303 answers, rows added)
+        self.mixed = []        # per rep: {"reads": wrk result, "votes": generator result, "rows": n}
+
+    def start(self):
+        db = os.path.join(self.work, "site.db")
+        self.db = db
+        logfile = open(os.path.join(self.work, "verdict.log"), "w+")
+        self.verdict = subprocess.Popen(
+            [os.path.join(BUILD, "verdict"), "--db", db, "--bind", "127.0.0.1", "--port", "0",
+             *VERDICT_FLAGS], stderr=logfile)
+        for _ in range(300):
+            logfile.seek(0)
+            found = re.search(r"serving http://127\.0\.0\.1:(\d+)/", logfile.read())
+            if found:
+                break
+            if self.verdict.poll() is not None:
+                raise SystemExit("verdict exited:\n" + open(logfile.name).read())
+            time.sleep(0.1)
+        else:
+            raise SystemExit("verdict did not start")
+        self.port = int(found.group(1))
+        self.base = f"http://127.0.0.1:{self.port}"
+
+        for sub in ("www/compare", "www/tools", "tmp", "cache"):
+            os.makedirs(os.path.join(self.work, sub), exist_ok=True)
+        self.static_port, self.proxy_port = free_port(), free_port()
+        while self.proxy_port == self.static_port:
+            self.proxy_port = free_port()
+        with open(os.path.join(ROOT, "deploy", "nginx-verdict.conf")) as f:
+            site = bench_site_conf(f.read(), self.port, self.proxy_port, os.path.join(self.work, "cache"))
+        conf = os.path.join(self.work, "nginx.conf")
+        with open(conf, "w") as f:
+            f.write(nginx_conf(self.work, self.static_port, site))
+        self.save_pages()
+        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+        subprocess.run([nginx, "-q", "-t", "-c", conf], check=True)
+        subprocess.run([nginx, "-c", conf], check=True)
+        for _ in range(50):
+            try:
+                with open(os.path.join(self.work, "nginx.pid")) as f:
+                    self.nginx_pid = int(f.read())
+                break
+            except (OSError, ValueError):
+                time.sleep(0.1)
+        for name, path in PAGES.items():
+            status, _, body = get(self.static_url(path))
+            if status != 200 or body != self.page_bytes[name]:
+                raise SystemExit(f"nginx does not serve the saved {name} page")
+
+    def stop(self):
+        if self.nginx_pid:
+            try:
+                os.kill(self.nginx_pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        if self.verdict and self.verdict.poll() is None:
+            self.verdict.send_signal(signal.SIGTERM)
+            try:
+                self.verdict.wait(10)
+            except subprocess.TimeoutExpired:
+                self.verdict.kill()
+        time.sleep(0.2)
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    def static_url(self, path):
+        return f"http://127.0.0.1:{self.static_port}{path}"
+
+    def save_pages(self):
+        """nginx's files = the bytes verdict serves now (tallies move as votes arrive)."""
+        self.page_bytes = {}
+        for name, path in PAGES.items():
+            status, _, body = get(self.base + path)
+            if status != 200 or not body:
+                raise SystemExit(f"verdict answered {status} for {path}")
+            target = os.path.join(self.work, "www", "index.html" if path == "/" else path.lstrip("/"))
+            with open(target + ".tmp", "wb") as f:
+                f.write(body)
+            os.replace(target + ".tmp", target)
+            self.page_bytes[name] = body
+        subprocess.run(["chmod", "-R", "a+rX", self.work], check=True)  # workers may not be root
+
+    def warm_proxy(self):
+        """Fill nginx's cache with the comparison page; it must then answer HIT."""
+        url = f"http://127.0.0.1:{self.proxy_port}{COMPARE}"
+        for _ in range(20):
+            status, headers, _ = get(url)
+            if status == 200 and headers.get("X-Cache") == "HIT":
+                return
+            time.sleep(0.05)
+        log(f"warning: nginx's proxy cache does not answer HIT (X-Cache: {headers.get('X-Cache')})")
+
+    def record(self, scenario, c, result):
+        self.results.setdefault((scenario, c), []).append(result)
+        extra = f"  303 {result['n303']}" if "n303" in result else ""
+        log(f"  {scenario:<44} c={c:<3} {result['rps']:>10,.0f} req/s  p50 {fmt_ms(result['p50'])}"
+            f"  p99 {fmt_ms(result['p99'])}  errors {result['errors']}{extra}")
+
+    def rep(self, number):
+        d = self.args.duration
+        for c in self.args.connections:
+            log(f"rep {number}/{self.args.reps}, c={c}")
+            self.save_pages()
+            for name, path in PAGES.items():
+                self.record(f"nginx: {name} page bytes", c, wrk(self.static_url(path), c, d))
+                get(self.base + path)  # render it if a vote retired it
+                self.record(f"verdict: {name} page (warm)", c, wrk(self.base + path, c, d))
+                if name == "comparison":
+                    self.warm_proxy()
+                    self.record("nginx proxy_cache → verdict: comparison", c,
+                                wrk(f"http://127.0.0.1:{self.proxy_port}{COMPARE}", c, d))
+            self.record("verdict: comparison, cold render", c,
+                        wrk(self.base + COMPARE, c, d, "personal.lua"))
+            before = vote_rows(self.db)
+            result = wrk(self.base, c, d, "vote.lua", (d, self.drain))
+            time.sleep(0.3)  # a vote still being committed would show here as a row without a 303
+            rows = vote_rows(self.db) - before
+            result["vote_rps"] = result["n303"] / result["window"]
+            result["errors"] += result["other"]
+            self.vote_checks.append((number, c, result["n303"], rows))
+            self.record("verdict: vote POST (303, durable)", c, result)
+        self.mixed_load(number)
+
+    def mixed_load(self, number):
+        """Readers at c=64 on the warm comparison page while votes arrive at --vote-rate, each
+        on a new connection by a new reader (bench/paced_votes.py)."""
+        d, c = self.args.duration, 64
+        if c not in self.args.connections:  # the nginx figure it is compared with, same rep
+            self.save_pages()
+            self.record("nginx: comparison page bytes", c, wrk(self.static_url(COMPARE), c, d))
+        get(self.base + COMPARE)
+        before = vote_rows(self.db)
+        generator = subprocess.Popen(
+            [sys.executable, os.path.join(BENCH, "paced_votes.py"), "--port", str(self.port),
+             "--rate", str(self.args.vote_rate), "--duration", str(d)],
+            stdout=subprocess.PIPE, text=True)
+        reads = wrk(self.base + COMPARE, c, d)
+        votes = json.loads(generator.communicate()[0])
+        time.sleep(0.3)
+        rows = vote_rows(self.db) - before
+        self.record(f"mixed: comparison (warm) + {self.args.vote_rate:g} votes/s", c, reads)
+        log(f"  votes: {votes['statuses']} failures {votes['failures']} p50 {votes['p50_ms']} ms"
+            f" p99 {votes['p99_ms']} ms max {votes['max_ms']} ms, rows added {rows}")
+        self.mixed.append({"votes": votes, "rows": rows})
+
+    def run(self):
+        self.drain = min(0.5, self.args.duration / 5)
+        self.start()
+        self.first_bytes = {name: len(body) for name, body in self.page_bytes.items()}
+        log(f"verdict on :{self.port}, nginx static on :{self.static_port}, "
+            f"nginx proxy_cache on :{self.proxy_port}; pages: "
+            + ", ".join(f"{n} {len(b):,} B" for n, b in self.page_bytes.items()))
+        # One unmeasured second each, so the first measured run meets warm processes.
+        wrk(self.static_url(COMPARE), 32, 1)
+        wrk(self.base + COMPARE, 32, 1)
+        for number in range(1, self.args.reps + 1):
+            self.rep(number)
+        with open(f"/proc/{self.verdict.pid}/status") as f:
+            self.peak_rss = re.search(r"VmHWM:\s+(\d+)", f.read()).group(1)
+
+
+# --- the report -----------------------------------------------------------------------------
+
+def fmt_ms(value):
+    if value is None:
+        return "—"
+    if value < 10:
+        return f"{value:.2f} ms"
+    if value < 1000:
+        return f"{value:.1f} ms"
+    return f"{value / 1000:.2f} s"
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def report(bench, command, started):
+    args = bench.args
+    out = []
+    say = out.append
+    say(f"`{command}`")
+    say("")
+    say(f"{started}, {os.cpu_count()} cores, {memory_gib()} GiB, load average before "
+        f"{bench.load_before}, after {os.getloadavg()[0]:.2f}; commit {commit()}; "
+        f"{tool_version(['nginx', '-v'])}, {tool_version(['wrk', '-v']).split(' [')[0]}.")
+    say(f"{args.reps} repetitions × connections {', '.join(map(str, args.connections))}, "
+        f"{args.duration:g} s per run; wrk -t2 --timeout {WRK_TIMEOUT}, keep-alive, 127.0.0.1; "
+        f"verdict {' '.join(VERDICT_FLAGS)}; page bytes at the start, then at the last rep: "
+        + ", ".join(f"{n} {bench.first_bytes[n]:,} → {len(b):,}" for n, b in bench.page_bytes.items())
+        + " (tallies grow with the votes).")
+    say("")
+    say("| scenario | c | req/s (median) | each rep | p50 | p99 | errors | × nginx |")
+    say("|---|---|---|---|---|---|---|---|")
+    reference = {}
+    for (scenario, c), runs in bench.results.items():
+        if scenario.startswith("nginx: "):
+            reference[(scenario.split(": ")[1].split()[0], c)] = median(r["rps"] for r in runs)
+
+    def row(scenario, c, runs, rate_key="rps", against="comparison"):
+        rps = median(r[rate_key] for r in runs)
+        each = " / ".join(f"{r[rate_key]:,.0f}" for r in runs)
+        ref = reference.get((against, c))
+        ratio = f"{rps / ref:.2f}" if ref else "—"
+        errors = sum(r["errors"] for r in runs)
+        say(f"| {scenario} | {c} | {rps:,.0f} | {each} | {fmt_ms(median(r['p50'] for r in runs))} | "
+            f"{fmt_ms(median(r['p99'] for r in runs))} | {errors} | {ratio} |")
+
+    order = []
+    for name in PAGES:
+        order += [f"nginx: {name} page bytes", f"verdict: {name} page (warm)"]
+        if name == "comparison":
+            order.append("nginx proxy_cache → verdict: comparison")
+    order += ["verdict: comparison, cold render", "verdict: vote POST (303, durable)"]
+    mixed_name = f"mixed: comparison (warm) + {args.vote_rate:g} votes/s"
+    for c in sorted({c for _, c in bench.results}):
+        for scenario in order:
+            runs = bench.results.get((scenario, c))
+            if not runs:
+                continue
+            page = scenario.split(": ")[1].split()[0]
+            against = page if page in PAGES and "proxy_cache" not in scenario else "comparison"
+            if "vote POST" in scenario:
+                row("verdict: vote POST (303, durable) — votes/s", c, runs, "vote_rps")
+            else:
+                row(scenario, c, runs, against=against)
+        if (mixed_name, c) in bench.results:
+            row(mixed_name + " (reads)", c, bench.results[(mixed_name, c)])
+    say("")
+    say("× nginx: each verdict page against nginx serving that page's saved bytes, the proxy "
+        "cache, cold render, votes and mixed reads against nginx serving the comparison page's "
+        "bytes; medians of the same runs. errors: non-2xx/3xx answers and socket errors "
+        "(connect, read, write, timeout) summed over the repetitions; for votes, any answer "
+        "but 303.")
+    say("")
+    say("Durable votes (vote.lua): 303 answers wrk counted, rows added to tool_votes.")
+    say("")
+    say("| rep | c | 303 answers | rows added | equal |")
+    say("|---|---|---|---|---|")
+    mismatches = 0
+    for number, c, answered, rows in bench.vote_checks:
+        mismatches += answered != rows
+        say(f"| {number} | {c} | {answered:,} | {rows:,} | {'yes' if answered == rows else '**NO**'} |")
+    say("")
+    say(f"Mixed load: readers at c=64 on the warm comparison page (row above) while "
+        f"{args.vote_rate:g} votes/s arrive, each on a new connection by a new reader "
+        f"(bench/paced_votes.py); latency from each vote's due time to its whole answer; lag: "
+        f"how late the generator itself began a vote.")
+    say("")
+    say("| rep | votes sent | 303 | not 303 or failed | rows added | p50 | p99 | max | generator lag p99 |")
+    say("|---|---|---|---|---|---|---|---|---|")
+    for number, m in enumerate(bench.mixed, 1):
+        v = m["votes"]
+        ok = v["statuses"].get("303", 0)
+        bad = v["sent"] - ok
+        mismatches += ok != m["rows"]
+        say(f"| {number} | {v['sent']:,} | {ok:,} | {bad} | {m['rows']:,} | {fmt_ms(v['p50_ms'])} | "
+            f"{fmt_ms(v['p99_ms'])} | {fmt_ms(v['max_ms'])} | {fmt_ms(v['lag_p99_ms'])} |")
+    if bench.mixed:
+        say(f"| median | | | | | {fmt_ms(median(m['votes']['p50_ms'] for m in bench.mixed))} | "
+            f"{fmt_ms(median(m['votes']['p99_ms'] for m in bench.mixed))} | "
+            f"{fmt_ms(max(m['votes']['max_ms'] or 0 for m in bench.mixed))} (max) | |")
+    say("")
+    say(f"verdict peak RSS: {int(bench.peak_rss) / 1024:.1f} MB")
+    if mismatches:
+        say("")
+        say(f"**{mismatches} run(s) where 303 answers and rows added differ.**")
+    print("\n".join(out), flush=True)
+    return mismatches
+
+
+def memory_gib():
+    with open("/proc/meminfo") as f:
+        return round(int(re.search(r"MemTotal:\s+(\d+)", f.read()).group(1)) / 1048576)
+
+
+def commit():
+    def git(*a):
+        return subprocess.run(["git", "-C", ROOT, *a], capture_output=True, text=True).stdout.strip()
+    dirty = "+changes" if git("status", "--porcelain", "--untracked-files=no") else ""
+    return (git("rev-parse", "--short", "HEAD") or "?") + dirty
+
+
+def tool_version(command):
+    out = subprocess.run(command, capture_output=True, text=True)
+    text = (out.stdout + out.stderr).strip().splitlines()
+    return text[0].replace("nginx version: ", "") if text else command[0]
+
+
+def connection_list(text):
+    values = [int(v) for v in text.split(",") if v.strip()]
+    if not values or min(values) < 2:
+        raise argparse.ArgumentTypeError("a comma-separated list of counts ≥ 2 (wrk -t2)")
+    return values
+
+
+def main():
+    parser = argparse.ArgumentParser(prog="bench/run", description=__doc__.splitlines()[0])
+    parser.add_argument("--duration", type=int, default=10, help="whole seconds per wrk run (10)")
+    parser.add_argument("--reps", type=int, default=3, help="repetitions, at least 3 (3)")
+    parser.add_argument("--connections", type=connection_list, default=[32, 64],
+                        help="comma-separated connection counts (32,64)")
+    parser.add_argument("--vote-rate", type=float, default=200,
+                        help="votes/s on fresh connections in the mixed load (200)")
+    args = parser.parse_args()
+    if args.reps < 3:
+        parser.error("--reps: at least 3, so that medians mean something")
+    if args.duration < 1:
+        parser.error("--duration: at least 1 s")
+    command = "bench/run" + "".join(" " + shlex.quote(a) for a in sys.argv[1:])
+    runs = args.reps * (len(args.connections) * 9 + 1 + (64 not in args.connections))
+    log(f"{command}: {runs} runs of {args.duration:g} s, about "
+        f"{runs * (args.duration + 0.6) / 60:.0f} min after the build")
+
+    log("building build-bench (Release)")
+    for step in (["cmake", "-S", ROOT, "-B", BUILD, "-DCMAKE_BUILD_TYPE=Release", "-DBUILD_TESTING=OFF"],
+                 ["cmake", "--build", BUILD, f"-j{os.cpu_count()}"]):
+        built = subprocess.run(step, capture_output=True, text=True)
+        if built.returncode:
+            sys.exit(built.stdout + built.stderr)
+
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    bench = Bench(args)
+    bench.load_before = f"{os.getloadavg()[0]:.2f}"
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    try:
+        bench.run()
+    finally:
+        bench.stop()
+    sys.exit(1 if report(bench, command, started) else 0)
+
+
+if __name__ == "__main__":
+    main()
