@@ -41,16 +41,22 @@ std::optional<Tool> queries::tool_by_slug(sql::Db &db, std::string_view slug) {
   return tool_from_row(stmt);
 }
 
-std::vector<Review> queries::reviews_of_tool(sql::Db &db, int64_t tool_id) {
+std::vector<Review> queries::reviews_of_tool(sql::Db &db, int64_t tool_id, int64_t limit,
+                                             int64_t offset) {
   auto stmt = db.cached("SELECT t.slug, t.name, r.slug, r.name, r.lens, v.verdict, v.quote "
                         "FROM reviews v JOIN reviewers r ON r.id = v.reviewer_id "
                         "JOIN tools t ON t.id = v.tool_id "
-                        "WHERE v.tool_id = :tool ORDER BY r.panel_order, r.id");
-  stmt.bind(":tool", tool_id);
+                        "WHERE v.tool_id = :tool ORDER BY r.panel_order, r.id "
+                        "LIMIT :limit OFFSET :offset");
+  stmt.bind(":tool", tool_id).bind(":limit", limit).bind(":offset", offset);
   std::vector<Review> reviews;
   while (stmt.step())
     reviews.push_back(review_from_row(stmt));
   return reviews;
+}
+
+Paged<Review> queries::reviews_of_tool(sql::Db &db, int64_t tool_id, PageSpan span) {
+  return paged(reviews_of_tool(db, tool_id, span.size + 1, span.offset()), span);
 }
 
 Review queries::review_from_row(const sql::Stmt &row) {
@@ -63,13 +69,26 @@ std::optional<Tool> Store::tool_by_slug(std::string_view slug) {
   return read([&](sql::Db &db) { return queries::tool_by_slug(db, slug); });
 }
 
+std::vector<Tool> queries::tools_by_name(sql::Db &db, int64_t limit, int64_t offset) {
+  // The rows before the page are skipped in the (name, slug) index alone; only the page's
+  // rows are read whole.
+  auto stmt =
+      db.cached("SELECT " TOOL_COLUMNS "WHERE t.id IN (SELECT id FROM tools ORDER BY name, slug "
+                "LIMIT :limit OFFSET :offset) ORDER BY t.name, t.slug");
+  stmt.bind(":limit", limit).bind(":offset", offset);
+  std::vector<Tool> tools;
+  while (stmt.step())
+    tools.push_back(tool_from_row(stmt));
+  return tools;
+}
+
 std::vector<Tool> Store::tools_by_name() {
+  return read([&](sql::Db &db) { return queries::tools_by_name(db); });
+}
+
+Paged<Tool> Store::tools_by_name(PageSpan span) {
   return read([&](sql::Db &db) {
-    auto stmt = db.cached("SELECT " TOOL_COLUMNS "ORDER BY t.name, t.slug");
-    std::vector<Tool> tools;
-    while (stmt.step())
-      tools.push_back(tool_from_row(stmt));
-    return tools;
+    return queries::paged(queries::tools_by_name(db, span.size + 1, span.offset()), span);
   });
 }
 
@@ -77,17 +96,26 @@ std::vector<Review> Store::reviews_of_tool(int64_t tool_id) {
   return read([&](sql::Db &db) { return queries::reviews_of_tool(db, tool_id); });
 }
 
-std::optional<ToolDetail> Store::tool_detail(std::string_view slug, std::string_view voter) {
-  auto tool = tool_by_slug(slug);
-  if (!tool) return std::nullopt;
-  ToolDetail detail{*tool,
-                    reviews_of_tool(tool->id),
-                    comparisons_with_tool(tool->id),
-                    voter.empty() ? std::nullopt : tool_vote_of(voter, tool->id),
-                    {}};
-  for (auto &other : tools_by_name())
-    if (other.id != tool->id) detail.others.push_back(std::move(other));
-  return detail;
+std::optional<ToolDetail> Store::tool_detail(std::string_view slug, std::string_view voter,
+                                             PageSpan span, int picker_limit) {
+  // One connection for the whole page, so its parts come from the same moment.
+  return read([&](sql::Db &db) -> std::optional<ToolDetail> {
+    auto tool = queries::tool_by_slug(db, slug);
+    if (!tool) return std::nullopt;
+    ToolDetail detail;
+    detail.reviews = queries::reviews_of_tool(db, tool->id, span);
+    detail.comparisons = queries::comparisons_with_tool(db, tool->id, span);
+    if (!voter.empty()) detail.voter_verdict = queries::tool_vote_of(db, voter, tool->id);
+    // The picker offers the others as a list only while they are few: one more than the
+    // limit is read (the tool itself is among them) to know.
+    auto others = queries::tools_by_name(db, picker_limit + 2, 0);
+    detail.others_complete = others.size() <= static_cast<size_t>(picker_limit) + 1;
+    if (detail.others_complete)
+      for (auto &other : others)
+        if (other.id != tool->id) detail.others.push_back(std::move(other));
+    detail.tool = std::move(*tool);
+    return detail;
+  });
 }
 
 } // namespace verdict

@@ -1,7 +1,8 @@
 // Rendered pages for visitors without cookies, who all see identical bytes. An entry is valid
 // while the store's write generation and the date are the ones it was rendered under, so any
-// committed write (a vote, an import) retires every page at once. Keyed by path alone, so
-// query strings cannot multiply it, and bounded in bytes: when a new page would pass the
+// committed write (a vote, an import) retires every page at once. Keyed by path and a list's
+// page number alone (only pages that exist are kept), so other query strings cannot multiply
+// it, and bounded in bytes: when a new page would pass the
 // bound the cache starts over (every entry can be rendered again; none is precious).
 #pragma once
 
