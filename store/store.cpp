@@ -40,6 +40,9 @@ std::vector<std::string> migrations() {
          BEGIN SELECT RAISE(ABORT, 'published_on must be a date YYYY-MM-DD'); END;)",
       // 3: one row that /healthz rewrites to prove a write still reaches the disk.
       R"(CREATE TABLE health (id INTEGER PRIMARY KEY CHECK (id = 1), checked_at TEXT NOT NULL);)",
+      // 4: the panel is listed in panel order a page at a time; without this index every
+      // page of /reviewers (and the front page) read and sorted the whole panel.
+      R"(CREATE INDEX reviewers_in_panel_order ON reviewers (panel_order, id);)",
   };
 }
 

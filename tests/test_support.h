@@ -81,6 +81,10 @@ struct TempDir {
   ~TempDir();
 };
 
+// A small generated site (bench/generate_site.h), big enough that every list has several
+// pages and the picker is past its limit, written to `dir`/site.db; returns that path.
+std::string write_generated_site(const TempDir &dir, uint64_t seed = 7);
+
 // A plain TCP connection to 127.0.0.1:port, for requests no HTTP client library would send.
 class RawConnection {
 public:
