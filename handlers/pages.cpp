@@ -10,10 +10,10 @@ namespace {
 
 // How many items one page of a list shows: directories are tables of short rows; reviews and
 // comparisons are longer items.
-constexpr int kDirectoryPageSize = 50;
+constexpr int kDirectoryPageSize = 20;
 constexpr int kItemsPageSize = 20;
-// The front page's latest comparisons, and the most tools a picker offers as a list.
-constexpr int kLatestComparisons = 20;
+// The front page's share of each list, and the most tools a picker offers as a list.
+constexpr int kFrontPageItems = 10;
 constexpr int kPickerLimit = 100;
 
 void page_not_found(App &app, Response &res, const std::string &what) {
@@ -62,10 +62,9 @@ bool refuse_other_pages(App &app, const Request &req, Response &res) {
 // each list links to its directory when it holds more.
 void show_home(App &app, const Request &req, Response &res) {
   if (refuse_other_pages(app, req, res)) return;
-  pages::HomeData data{app.store.site_copy(),
-                       app.store.published_comparisons({1, kLatestComparisons}),
-                       app.store.tools_by_name({1, kDirectoryPageSize}),
-                       app.store.reviewers({1, kDirectoryPageSize})};
+  pages::HomeData data{app.store.site_copy(), app.store.published_comparisons({1, kFrontPageItems}),
+                       app.store.tools_by_name({1, kFrontPageItems}),
+                       app.store.reviewers({1, kFrontPageItems})};
   send_html(res, pages::home(app.views, data));
 }
 

@@ -66,12 +66,14 @@ Paged<ComparisonSummary> Store::published_comparisons(PageSpan span) {
 
 Paged<ComparisonSummary> queries::comparisons_with_tool(sql::Db &db, int64_t tool_id,
                                                         PageSpan span) {
-  auto stmt = db.cached("SELECT a.slug, a.name, b.slug, b.name, c.published_on "
-                        "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id "
-                        "JOIN tools b ON b.id = c.tool_b_id "
-                        "WHERE c.published_on IS NOT NULL "
-                        "AND (c.tool_a_id = :tool OR c.tool_b_id = :tool) "
-                        "ORDER BY c.published_on DESC, c.id DESC LIMIT :limit OFFSET :offset");
+  auto stmt =
+      db.cached("SELECT a.slug, a.name, b.slug, b.name, c.published_on "
+                "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id "
+                "JOIN tools b ON b.id = c.tool_b_id "
+                "WHERE c.id IN (SELECT id FROM comparisons "
+                "WHERE published_on IS NOT NULL AND (tool_a_id = :tool OR tool_b_id = :tool) "
+                "ORDER BY published_on DESC, id DESC LIMIT :limit OFFSET :offset) "
+                "ORDER BY c.published_on DESC, c.id DESC");
   stmt.bind(":tool", tool_id).bind(":limit", int64_t{span.size} + 1);
   stmt.bind(":offset", span.offset());
   return paged(summaries(stmt), span);
@@ -100,8 +102,8 @@ std::optional<ComparisonDetail> Store::comparison_detail(std::string_view pair_s
     detail.comparison = std::move(pair->comparison);
     detail.canonical_order = pair->canonical_order;
     const auto a = detail.comparison.a.id, b = detail.comparison.b.id;
-    auto reviews_a = queries::reviews_of_tool(db, a, span);
-    auto reviews_b = queries::reviews_of_tool(db, b, span);
+    auto reviews_a = queries::reviews_of_tool(db, detail.comparison.a, span);
+    auto reviews_b = queries::reviews_of_tool(db, detail.comparison.b, span);
     detail.reviews_a = std::move(reviews_a.items);
     detail.reviews_b = std::move(reviews_b.items);
     detail.page = span.number;

@@ -36,9 +36,13 @@ Review review_from_row(const sql::Stmt &row);
 // In panel order; `limit` -1 reads them all.
 std::vector<Review> reviews_of_tool(sql::Db &db, int64_t tool_id, int64_t limit = -1,
                                     int64_t offset = 0);
-Paged<Review> reviews_of_tool(sql::Db &db, int64_t tool_id, PageSpan span);
+// A tool's reviews this many or fewer are sorted; more are read walking the panel in order.
+constexpr int64_t kFewReviews = 100;
+Paged<Review> reviews_of_tool(sql::Db &db, const Tool &tool, PageSpan span);
 // By name then slug; `limit` -1 reads them all.
 std::vector<Tool> tools_by_name(sql::Db &db, int64_t limit = -1, int64_t offset = 0);
+// How many tools the site has, counting no further than `limit`.
+int64_t tool_count_up_to(sql::Db &db, int64_t limit);
 std::optional<Verdict> tool_vote_of(sql::Db &db, std::string_view voter, int64_t tool_id);
 // Published comparisons the tool is in, newest first.
 Paged<ComparisonSummary> comparisons_with_tool(sql::Db &db, int64_t tool_id, PageSpan span);

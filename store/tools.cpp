@@ -55,8 +55,23 @@ std::vector<Review> queries::reviews_of_tool(sql::Db &db, int64_t tool_id, int64
   return reviews;
 }
 
-Paged<Review> queries::reviews_of_tool(sql::Db &db, int64_t tool_id, PageSpan span) {
-  return paged(reviews_of_tool(db, tool_id, span.size + 1, span.offset()), span);
+Paged<Review> queries::reviews_of_tool(sql::Db &db, const Tool &tool, PageSpan span) {
+  // A tool most of the panel reviewed: walking the panel in order and stopping at the page's
+  // end beats sorting every review. A tool few reviewed: sorting its few reviews is cheaper
+  // than walking the whole panel.
+  if (tool.panel.total <= kFewReviews)
+    return paged(reviews_of_tool(db, tool.id, span.size + 1, span.offset()), span);
+  auto stmt = db.cached("SELECT t.slug, t.name, r.slug, r.name, r.lens, v.verdict, v.quote "
+                        "FROM reviewers r CROSS JOIN reviews v "
+                        "ON v.reviewer_id = r.id AND v.tool_id = :tool "
+                        "JOIN tools t ON t.id = v.tool_id ORDER BY r.panel_order, r.id "
+                        "LIMIT :limit OFFSET :offset");
+  stmt.bind(":tool", tool.id).bind(":limit", int64_t{span.size} + 1);
+  stmt.bind(":offset", span.offset());
+  std::vector<Review> reviews;
+  while (stmt.step())
+    reviews.push_back(review_from_row(stmt));
+  return paged(std::move(reviews), span);
 }
 
 Review queries::review_from_row(const sql::Stmt &row) {
@@ -82,6 +97,12 @@ std::vector<Tool> queries::tools_by_name(sql::Db &db, int64_t limit, int64_t off
   return tools;
 }
 
+int64_t queries::tool_count_up_to(sql::Db &db, int64_t limit) {
+  auto stmt = db.cached("SELECT count(*) FROM (SELECT 1 FROM tools LIMIT :limit)");
+  stmt.bind(":limit", limit).step();
+  return stmt.int64(0);
+}
+
 std::vector<Tool> Store::tools_by_name() {
   return read([&](sql::Db &db) { return queries::tools_by_name(db); });
 }
@@ -103,15 +124,14 @@ std::optional<ToolDetail> Store::tool_detail(std::string_view slug, std::string_
     auto tool = queries::tool_by_slug(db, slug);
     if (!tool) return std::nullopt;
     ToolDetail detail;
-    detail.reviews = queries::reviews_of_tool(db, tool->id, span);
+    detail.reviews = queries::reviews_of_tool(db, *tool, span);
     detail.comparisons = queries::comparisons_with_tool(db, tool->id, span);
     if (!voter.empty()) detail.voter_verdict = queries::tool_vote_of(db, voter, tool->id);
-    // The picker offers the others as a list only while they are few: one more than the
-    // limit is read (the tool itself is among them) to know.
-    auto others = queries::tools_by_name(db, picker_limit + 2, 0);
-    detail.others_complete = others.size() <= static_cast<size_t>(picker_limit) + 1;
+    // The picker offers the others as a list only while they are few (the tool itself is
+    // among the tools counted).
+    detail.others_complete = queries::tool_count_up_to(db, picker_limit + 2) <= picker_limit + 1;
     if (detail.others_complete)
-      for (auto &other : others)
+      for (auto &other : queries::tools_by_name(db))
         if (other.id != tool->id) detail.others.push_back(std::move(other));
     detail.tool = std::move(*tool);
     return detail;

@@ -173,8 +173,8 @@ std::string write_generated_site(const TempDir &dir, uint64_t seed) {
   const auto path = (dir.path / "site.db").string();
   SiteSize size;
   size.tools = 130;
-  size.reviewers = 60;
-  size.reviews = 2'500;
+  size.reviewers = 120;
+  size.reviews = 4'000;
   size.comparisons = 120;
   size.votes = 3'000;
   size.voters = 400;
