@@ -66,14 +66,18 @@ Paged<ComparisonSummary> Store::published_comparisons(PageSpan span) {
 
 Paged<ComparisonSummary> queries::comparisons_with_tool(sql::Db &db, int64_t tool_id,
                                                         PageSpan span) {
-  auto stmt =
-      db.cached("SELECT a.slug, a.name, b.slug, b.name, c.published_on "
-                "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id "
-                "JOIN tools b ON b.id = c.tool_b_id "
-                "WHERE c.id IN (SELECT id FROM comparisons "
-                "WHERE published_on IS NOT NULL AND (tool_a_id = :tool OR tool_b_id = :tool) "
-                "ORDER BY published_on DESC, id DESC LIMIT :limit OFFSET :offset) "
-                "ORDER BY c.published_on DESC, c.id DESC");
+  auto stmt = db.cached("SELECT a.slug, a.name, b.slug, b.name, c.published_on "
+                        "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id "
+                        "JOIN tools b ON b.id = c.tool_b_id "
+                        // Either side, read newest first from its (tool, date) index alone
+                        // and merged: a page costs its own rows, not all the tool's comparisons.
+                        "WHERE c.id IN (SELECT id FROM ("
+                        "SELECT id, published_on FROM comparisons "
+                        "WHERE tool_a_id = :tool AND published_on IS NOT NULL UNION ALL "
+                        "SELECT id, published_on FROM comparisons "
+                        "WHERE tool_b_id = :tool AND published_on IS NOT NULL "
+                        "ORDER BY 2 DESC, 1 DESC LIMIT :limit OFFSET :offset)) "
+                        "ORDER BY c.published_on DESC, c.id DESC");
   stmt.bind(":tool", tool_id).bind(":limit", int64_t{span.size} + 1);
   stmt.bind(":offset", span.offset());
   return paged(summaries(stmt), span);

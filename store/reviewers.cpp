@@ -44,11 +44,14 @@ std::optional<Reviewer> Store::reviewer_by_slug(std::string_view slug) {
 
 Paged<Review> Store::reviews_by_reviewer(int64_t reviewer_id, PageSpan span) {
   return read([&](sql::Db &db) {
+    // Sorted by tool name on the keys alone; only the page's reviews (and quotes) are read.
     auto stmt = db.cached("SELECT t.slug, t.name, r.slug, r.name, r.lens, v.verdict, v.quote "
                           "FROM reviews v JOIN reviewers r ON r.id = v.reviewer_id "
-                          "JOIN tools t ON t.id = v.tool_id "
-                          "WHERE v.reviewer_id = :reviewer ORDER BY t.name, t.slug "
-                          "LIMIT :limit OFFSET :offset");
+                          "JOIN tools t ON t.id = v.tool_id WHERE v.id IN ("
+                          "SELECT mine.id FROM reviews mine JOIN tools named "
+                          "ON named.id = mine.tool_id WHERE mine.reviewer_id = :reviewer "
+                          "ORDER BY named.name, named.slug LIMIT :limit OFFSET :offset) "
+                          "ORDER BY t.name, t.slug");
     stmt.bind(":reviewer", reviewer_id).bind(":limit", int64_t{span.size} + 1);
     stmt.bind(":offset", span.offset());
     std::vector<Review> reviews;
