@@ -4,6 +4,7 @@
 // e.g. "tools[3].entry: must be one of Free, Paid, Freemium, Open weights".
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -35,6 +36,24 @@ struct Content {
   std::vector<ContentTool> tools;
   std::vector<ContentReview> reviews;
   std::vector<ContentComparison> comparisons;
+};
+
+// Readers' votes in bulk, as a generated site brings them (bench/generate.cpp). Votes name
+// their voter and tools by index into `voters` and `tools`, so a million votes stay small.
+struct VoteLoad {
+  std::vector<std::string> voters; // 32 hex digits each, as the voter cookie holds
+  std::vector<std::string> tools;  // tool slugs
+  struct ToolVote {
+    uint32_t voter, tool;
+    bool ship;
+    int64_t cast_at; // seconds since 1970 (UTC)
+  };
+  struct PairPick {
+    uint32_t voter, a, b, pick; // pick is a or b
+    int64_t cast_at;
+  };
+  std::vector<ToolVote> tool_votes;
+  std::vector<PairPick> pair_picks;
 };
 
 struct ContentParse {

@@ -86,6 +86,20 @@ struct VoterChoices {
   std::optional<int64_t> pick; // tool id picked head-to-head
 };
 
+// Which page of a list to read: its number (from 1) and how many items a page holds.
+struct PageSpan {
+  int number = 1;
+  int size = 20;
+  int64_t offset() const { return int64_t{number - 1} * size; }
+};
+
+// One page of a list, and whether a later page holds more.
+template <class T> struct Paged {
+  std::vector<T> items;
+  int number = 1;
+  bool has_next = false;
+};
+
 // Site copy that belongs to the publication, not the code (eyebrow, dek, newsletter pitch).
 struct SiteCopy {
   std::string site_name;
@@ -103,10 +117,12 @@ namespace verdict {
 
 // Everything a comparison page shows, read in one go.
 struct ComparisonDetail {
-  Comparison comparison;       // a and b in the order the URL named them
-  bool canonical_order = true; // false when the page's address is the other order
-  std::vector<Review> reviews_a;
+  Comparison comparison;         // a and b in the order the URL named them
+  bool canonical_order = true;   // false when the page's address is the other order
+  std::vector<Review> reviews_a; // this page of each tool's reviews
   std::vector<Review> reviews_b;
+  int page = 1;
+  bool has_next = false; // either tool has reviews past this page
   PairTally picks;
   VoterChoices voter;
 };
@@ -114,10 +130,11 @@ struct ComparisonDetail {
 // Everything a tool page shows.
 struct ToolDetail {
   Tool tool;
-  std::vector<Review> reviews;
-  std::vector<ComparisonSummary> comparisons;
+  Paged<Review> reviews;                // this page of the panel's reviews
+  Paged<ComparisonSummary> comparisons; // this page of the published comparisons it is in
   std::optional<Verdict> voter_verdict;
-  std::vector<Tool> others; // every other tool, for the compare-with picker
+  std::vector<Tool> others;    // every other tool, for the compare-with picker, when few enough
+  bool others_complete = true; // false: too many tools to offer as a list
 };
 
 } // namespace verdict

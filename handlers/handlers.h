@@ -15,6 +15,7 @@ using httplib::Response;
 
 // Pages (handlers/pages.cpp)
 void show_home(App &app, const Request &req, Response &res);
+void show_comparisons(App &app, const Request &req, Response &res);
 void show_comparison(App &app, const Request &req, Response &res, std::string_view pair);
 void pick_comparison(App &app, const Request &req, Response &res);
 void show_tools(App &app, const Request &req, Response &res);

@@ -7,27 +7,88 @@
 namespace verdict::handlers {
 
 namespace {
+
+// How many items one page of a list shows: directories are tables of short rows; reviews and
+// comparisons are longer items.
+constexpr int kDirectoryPageSize = 20;
+constexpr int kItemsPageSize = 20;
+// The front page's share of each list, and the most tools a picker offers as a list.
+constexpr int kFrontPageItems = 10;
+constexpr int kPickerLimit = 100;
+
 void page_not_found(App &app, Response &res, const std::string &what) {
   send_error(app, res, 404, "Not found", what);
 }
+
+// The page of a list the address asks for, `size` items long; empty (and a 400 sent) when
+// `?page=` is not a page number.
+std::optional<PageSpan> list_page(App &app, const Request &req, Response &res, int size) {
+  const auto number = requested_page(req);
+  if (!number) {
+    send_error(app, res, 400, "Not a page number",
+               "The page parameter must be a whole number from 1, like ?page=2.");
+    return std::nullopt;
+  }
+  return PageSpan{*number, size};
+}
+
+// A page past the last one of its list is not found; the first page exists even when empty.
+bool past_the_end(App &app, Response &res, const PageSpan &span, bool nothing_on_it) {
+  if (span.number == 1 || !nothing_on_it) return false;
+  page_not_found(app, res,
+                 "This list has fewer pages. Page 1 is at the same address without ?page=.");
+  return true;
+}
+
+// A directory: one page of a list `read` from the store, rendered by `render`.
+template <class Read, class Render>
+void show_directory(App &app, const Request &req, Response &res, Read read, Render render) {
+  const auto span = list_page(app, req, res, kDirectoryPageSize);
+  if (!span) return;
+  const auto list = read(*span);
+  if (past_the_end(app, res, *span, list.items.empty())) return;
+  send_html(res, render(list));
+}
+
+// Pages that are not lists have only a first page.
+bool refuse_other_pages(App &app, const Request &req, Response &res) {
+  const auto span = list_page(app, req, res, 1);
+  return !span || past_the_end(app, res, *span, true);
+}
+
 } // namespace
 
-// GET / — latest published comparisons, the tools, the panel and the newsletter form.
-void show_home(App &app, const Request &, Response &res) {
-  pages::HomeData data{app.store.site_copy(), app.store.published_comparisons(20),
-                       app.store.tools_by_name(), app.store.reviewers()};
+// GET / — latest published comparisons, the first tools, the panel and the newsletter form;
+// each list links to its directory when it holds more.
+void show_home(App &app, const Request &req, Response &res) {
+  if (refuse_other_pages(app, req, res)) return;
+  pages::HomeData data{app.store.site_copy(), app.store.published_comparisons({1, kFrontPageItems}),
+                       app.store.tools_by_name({1, kFrontPageItems}),
+                       app.store.reviewers({1, kFrontPageItems})};
   send_html(res, pages::home(app.views, data));
+}
+
+// GET /comparisons — every published comparison, newest first.
+//   page=N   optional, from 1
+void show_comparisons(App &app, const Request &req, Response &res) {
+  show_directory(
+      app, req, res, [&](PageSpan span) { return app.store.published_comparisons(span); },
+      [&](const auto &list) { return pages::comparisons(app.views, list, app.store.site_copy()); });
 }
 
 // GET /compare/:pair — the comparison page for "<a>-vs-<b>".
 //   The reverse of a published pair, or of a never-published pair's alphabetical order,
 //   answers 301 to the one canonical address.
+//   page=N   optional: the scorecard's page when the tools have many reviews
 void show_comparison(App &app, const Request &req, Response &res, std::string_view pair) {
-  const auto detail = app.store.comparison_detail(pair, voter_of(req));
+  const auto span = list_page(app, req, res, kItemsPageSize);
+  if (!span) return;
+  const auto detail = app.store.comparison_detail(pair, voter_of(req), *span);
   if (!detail)
     return page_not_found(app, res,
                           "There is no comparison at this address: it does not name "
                           "two different tools of this site.");
+  if (past_the_end(app, res, *span, detail->reviews_a.empty() && detail->reviews_b.empty())) return;
   const auto &c = detail->comparison;
   if (!detail->canonical_order)
     return moved_permanently(res, "/compare/" + pair_slug(c.b.slug, c.a.slug));
@@ -43,33 +104,50 @@ void pick_comparison(App &app, const Request &req, Response &res) {
   see_other(res, "/compare/" + pair_slug(a, b));
 }
 
-// GET /tools — the directory of every tool.
-void show_tools(App &app, const Request &, Response &res) {
-  send_html(res, pages::tools(app.views, app.store.tools_by_name(), app.store.site_copy()));
+// GET /tools — the directory of every tool, by name.
+//   page=N   optional, from 1
+void show_tools(App &app, const Request &req, Response &res) {
+  show_directory(
+      app, req, res, [&](PageSpan span) { return app.store.tools_by_name(span); },
+      [&](const auto &list) { return pages::tools(app.views, list, app.store.site_copy()); });
 }
 
-// GET /tools/:slug — one tool: its card, pricing, every review and its comparisons.
+// GET /tools/:slug — one tool: its card, pricing, its reviews and its comparisons.
+//   page=N   optional: pages the reviews and the comparisons together
 void show_tool(App &app, const Request &req, Response &res, std::string_view slug) {
-  const auto detail = app.store.tool_detail(slug, voter_of(req));
+  const auto span = list_page(app, req, res, kItemsPageSize);
+  if (!span) return;
+  const auto detail = app.store.tool_detail(slug, voter_of(req), *span, kPickerLimit);
   if (!detail) return page_not_found(app, res, "There is no tool with this address.");
+  if (past_the_end(app, res, *span,
+                   detail->reviews.items.empty() && detail->comparisons.items.empty()))
+    return;
   send_html(res, pages::tool(app.views, *detail, app.store.site_copy(), app.today()));
 }
 
-// GET /reviewers — the panel.
-void show_reviewers(App &app, const Request &, Response &res) {
-  send_html(res, pages::reviewers(app.views, app.store.reviewers(), app.store.site_copy()));
+// GET /reviewers — the panel, in panel order.
+//   page=N   optional, from 1
+void show_reviewers(App &app, const Request &req, Response &res) {
+  show_directory(
+      app, req, res, [&](PageSpan span) { return app.store.reviewers(span); },
+      [&](const auto &list) { return pages::reviewers(app.views, list, app.store.site_copy()); });
 }
 
-// GET /reviewers/:slug — one reviewer persona, their ship rate and every review.
-void show_reviewer(App &app, const Request &, Response &res, std::string_view slug) {
+// GET /reviewers/:slug — one reviewer persona, their ship rate and their reviews by tool name.
+//   page=N   optional, from 1
+void show_reviewer(App &app, const Request &req, Response &res, std::string_view slug) {
+  const auto span = list_page(app, req, res, kItemsPageSize);
+  if (!span) return;
   const auto reviewer = app.store.reviewer_by_slug(slug);
   if (!reviewer) return page_not_found(app, res, "There is no reviewer with this address.");
-  send_html(res, pages::reviewer(app.views, *reviewer, app.store.reviews_by_reviewer(reviewer->id),
-                                 app.store.site_copy()));
+  const auto reviews = app.store.reviews_by_reviewer(reviewer->id, *span);
+  if (past_the_end(app, res, *span, reviews.items.empty())) return;
+  send_html(res, pages::reviewer(app.views, *reviewer, reviews, app.store.site_copy()));
 }
 
 // GET /subscribed — where the newsletter form lands.
-void show_subscribed(App &app, const Request &, Response &res) {
+void show_subscribed(App &app, const Request &req, Response &res) {
+  if (refuse_other_pages(app, req, res)) return;
   const auto site = app.store.site_copy();
   send_html(res, pages::message(app.views, site, site.newsletter_title, "You're on the list",
                                 "The next comparison will reach your inbox. You can unsubscribe "

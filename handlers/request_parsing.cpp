@@ -185,6 +185,15 @@ bool is_local_return_path(std::string_view path) {
 //   absent          absent       our host        yes
 //   absent          absent       other           no
 //   absent          absent       absent          yes (not a browser, so not a forgery vector)
+std::optional<int> parse_page_number(const std::vector<std::string> &values) {
+  if (values.empty()) return 1;
+  const auto &text = values.front();
+  if (values.size() != 1 || text.empty() || text.size() > 7 || text[0] == '0' ||
+      !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  return std::stoi(text);
+}
+
 bool is_same_origin_request(std::string_view sec_fetch_site, std::string_view origin,
                             std::string_view referer, std::string_view host) {
   if (!sec_fetch_site.empty()) return sec_fetch_site == "same-origin" || sec_fetch_site == "none";

@@ -38,6 +38,11 @@ bool is_valid_email(std::string_view email);
 // slashes only, so it can never point off-site.
 bool is_local_return_path(std::string_view path);
 
+// The `page` parameter of a list's address, given every value it came with: none is page 1;
+// one value of decimal digits without a leading zero (at most 7 of them) is that page.
+// Empty for anything else, which is not a page number.
+std::optional<int> parse_page_number(const std::vector<std::string> &values);
+
 // Whether a POST comes from this site's own pages (Fetch Metadata, then Origin, then Referer).
 // `host` is the request's Host header.
 bool is_same_origin_request(std::string_view sec_fetch_site, std::string_view origin,

@@ -61,6 +61,13 @@ std::string voter_for_write(const httplib::Request &req, httplib::Response &res)
   return voter;
 }
 
+std::optional<int> requested_page(const httplib::Request &req) {
+  std::vector<std::string> values;
+  for (size_t i = 0; i < req.get_param_value_count("page"); ++i)
+    values.push_back(req.get_param_value("page", i));
+  return parse_page_number(values);
+}
+
 std::string utc_today() {
   const std::time_t now = std::time(nullptr);
   std::tm parts{};

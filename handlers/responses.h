@@ -3,6 +3,7 @@
 
 #include <httplib.h>
 
+#include <optional>
 #include <string>
 
 #include "handlers/app.h"
@@ -22,6 +23,10 @@ void moved_permanently(httplib::Response &res, const std::string &location); // 
 std::string voter_of(const httplib::Request &req);
 // The request's voter id, minting one (and setting its cookie on `res`) for a first vote.
 std::string voter_for_write(const httplib::Request &req, httplib::Response &res);
+
+// The page of a list the request asks for with `?page=N` (1 when absent); empty when the
+// parameter is not a page number.
+std::optional<int> requested_page(const httplib::Request &req);
 
 // Today's date in UTC, YYYY-MM-DD.
 std::string utc_today();

@@ -27,6 +27,7 @@ std::vector<Route> route_table(App &app) {
   };
   return {
       {"GET", "/", page(app, show_home)},
+      {"GET", "/comparisons", page(app, show_comparisons)},
       {"GET", "/compare", plain(pick_comparison)},
       {"GET", "/compare/" + slug, slug_page(app, show_comparison)},
       {"POST", "/compare/" + slug + "/vote", slug_form_write(app, vote_on_pair)},

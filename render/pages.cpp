@@ -57,6 +57,26 @@ std::string title_of(const std::string &a, const std::string &b) {
   return a + " vs " + b;
 }
 
+// The address of page `number` of the list at `path`: page 1 is the bare path.
+std::string page_path(const std::string &path, int number) {
+  return number == 1 ? path : path + "?page=" + std::to_string(number);
+}
+
+// What a page past the first adds to its title.
+std::string page_suffix(int number) {
+  return number == 1 ? std::string() : " · page " + std::to_string(number);
+}
+
+// Links to the previous and next pages of a list; nothing when it fits on one page.
+std::string pagination(const Views &views, const std::string &path, int number, bool has_next) {
+  if (number == 1 && !has_next) return {};
+  Data data;
+  data.set("page", "Page " + std::to_string(number));
+  if (number > 1) data.set("prev", page_path(path, number - 1));
+  if (has_next) data.set("next", page_path(path, number + 1));
+  return views.fragment("pagination", data);
+}
+
 Data comparison_items(const std::vector<ComparisonSummary> &comparisons) {
   Data items{list{}};
   for (const auto &c : comparisons) {
@@ -212,9 +232,12 @@ std::string home(const Views &views, const HomeData &data) {
   page.set("eyebrow", data.site.comparison_eyebrow);
   page.set("site_name", data.site.site_name);
   page.set("site_tagline", data.site.site_tagline);
-  page.set("comparisons", comparison_items(data.comparisons));
-  page.set("tool_table", tool_table(views, data.tools));
-  page.set("reviewer_list", reviewer_list(views, data.reviewers));
+  page.set("comparisons", comparison_items(data.comparisons.items));
+  page.set("more_comparisons", bool_data(data.comparisons.has_next));
+  page.set("tool_table", tool_table(views, data.tools.items));
+  page.set("more_tools", bool_data(data.tools.has_next));
+  page.set("reviewer_list", reviewer_list(views, data.reviewers.items));
+  page.set("more_reviewers", bool_data(data.reviewers.has_next));
   page.set("newsletter", newsletter(views, data.site));
   return views.page("home", page,
                     {data.site.site_name + " — AI tool comparisons", data.site.site_tagline, "/"},
@@ -244,6 +267,7 @@ std::string comparison(const Views &views, const ComparisonDetail &detail, const
     if (i < detail.reviews_b.size()) quotes.push_back(review_item(detail.reviews_b[i], "b"));
   }
   page.set("quotes", quotes);
+  page.set("pagination", pagination(views, path, detail.page, detail.has_next));
 
   Data pricing{list{}};
   pricing.push_back(pricing_item(a, "a", today));
@@ -277,8 +301,9 @@ std::string comparison(const Views &views, const ComparisonDetail &detail, const
 
   const auto canonical = detail.canonical_order ? path : "/compare/" + pair_slug(b.slug, a.slug);
   return views.page("compare", page,
-                    {title + " — which one should you ship with? · " + site.site_name,
-                     title + ": " + site.comparison_dek, canonical},
+                    {title + " — which one should you ship with?" + page_suffix(detail.page) +
+                         " · " + site.site_name,
+                     title + ": " + site.comparison_dek, page_path(canonical, detail.page)},
                     site);
 }
 
@@ -297,11 +322,18 @@ std::string tool(const Views &views, const ToolDetail &detail, const SiteCopy &s
   set_if(page, "vendor", t.vendor);
   set_if(page, "url", t.url);
   Data reviews{list{}};
-  for (const auto &r : detail.reviews)
+  for (const auto &r : detail.reviews.items)
     reviews.push_back(review_item(r, "a"));
   page.set("reviews", reviews);
-  page.set("has_comparisons", bool_data(!detail.comparisons.empty()));
-  page.set("comparisons", comparison_items(detail.comparisons));
+  const auto path = "/tools/" + t.slug;
+  const auto number = detail.reviews.number;
+  page.set("pagination",
+           pagination(views, path, number, detail.reviews.has_next || detail.comparisons.has_next));
+  page.set("has_comparisons", bool_data(!detail.comparisons.items.empty()));
+  page.set("no_comparisons", bool_data(number == 1 && detail.comparisons.items.empty()));
+  page.set("comparisons", comparison_items(detail.comparisons.items));
+  // A picker of every other tool while they are few; past that, the other tool's slug.
+  page.set("others_listed", bool_data(detail.others_complete));
   Data others{list{}};
   for (const auto &o : detail.others) {
     Data option;
@@ -310,21 +342,36 @@ std::string tool(const Views &views, const ToolDetail &detail, const SiteCopy &s
     others.push_back(option);
   }
   page.set("others", others);
-  return views.page(
-      "tool", page,
-      {t.name + " — " + t.tagline + " · " + site.site_name, t.description, "/tools/" + t.slug},
-      site);
+  return views.page("tool", page,
+                    {t.name + " — " + t.tagline + page_suffix(number) + " · " + site.site_name,
+                     t.description, page_path(path, number)},
+                    site);
 }
 
-std::string tools(const Views &views, const std::vector<Tool> &tools, const SiteCopy &site) {
+std::string tools(const Views &views, const Paged<Tool> &tools, const SiteCopy &site) {
   Data page;
-  page.set("tool_table", tool_table(views, tools));
-  return views.page(
-      "tools", page,
-      {"Tools · " + site.site_name, "Every AI tool the panel has reviewed.", "/tools"}, site);
+  page.set("tool_table", tool_table(views, tools.items));
+  page.set("pagination", pagination(views, "/tools", tools.number, tools.has_next));
+  return views.page("tools", page,
+                    {"Tools" + page_suffix(tools.number) + " · " + site.site_name,
+                     "Every AI tool the panel has reviewed.", page_path("/tools", tools.number)},
+                    site);
 }
 
-std::string reviewer(const Views &views, const Reviewer &r, const std::vector<Review> &reviews,
+std::string comparisons(const Views &views, const Paged<ComparisonSummary> &comparisons,
+                        const SiteCopy &site) {
+  Data page;
+  page.set("comparisons", comparison_items(comparisons.items));
+  page.set("pagination",
+           pagination(views, "/comparisons", comparisons.number, comparisons.has_next));
+  return views.page("comparisons", page,
+                    {"Comparisons" + page_suffix(comparisons.number) + " · " + site.site_name,
+                     "Every published AI tool comparison, newest first.",
+                     page_path("/comparisons", comparisons.number)},
+                    site);
+}
+
+std::string reviewer(const Views &views, const Reviewer &r, const Paged<Review> &reviews,
                      const SiteCopy &site) {
   Data page;
   page.set("name", r.name);
@@ -332,21 +379,25 @@ std::string reviewer(const Views &views, const Reviewer &r, const std::vector<Re
   page.set("bio", r.bio);
   page.set("ship_rate", ship_rate_text(r));
   Data items{list{}};
-  for (const auto &review : reviews)
+  for (const auto &review : reviews.items)
     items.push_back(review_item(review, "a"));
   page.set("reviews", items);
-  return views.page(
-      "reviewer", page,
-      {r.name + ", " + r.lens + " · " + site.site_name, r.bio, "/reviewers/" + r.slug}, site);
+  const auto path = "/reviewers/" + r.slug;
+  page.set("pagination", pagination(views, path, reviews.number, reviews.has_next));
+  return views.page("reviewer", page,
+                    {r.name + ", " + r.lens + page_suffix(reviews.number) + " · " + site.site_name,
+                     r.bio, page_path(path, reviews.number)},
+                    site);
 }
 
-std::string reviewers(const Views &views, const std::vector<Reviewer> &reviewers,
-                      const SiteCopy &site) {
+std::string reviewers(const Views &views, const Paged<Reviewer> &reviewers, const SiteCopy &site) {
   Data page;
-  page.set("reviewer_list", reviewer_list(views, reviewers));
+  page.set("reviewer_list", reviewer_list(views, reviewers.items));
+  page.set("pagination", pagination(views, "/reviewers", reviewers.number, reviewers.has_next));
   return views.page("reviewers", page,
-                    {"The reviewer panel · " + site.site_name,
-                     "The editorial personas behind every panel verdict.", "/reviewers"},
+                    {"The reviewer panel" + page_suffix(reviewers.number) + " · " + site.site_name,
+                     "The editorial personas behind every panel verdict.",
+                     page_path("/reviewers", reviewers.number)},
                     site);
 }
 

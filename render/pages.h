@@ -11,11 +11,12 @@
 
 namespace verdict::pages {
 
+// The front page shows the first page of each list and links to the rest.
 struct HomeData {
   SiteCopy site;
-  std::vector<ComparisonSummary> comparisons;
-  std::vector<Tool> tools;
-  std::vector<Reviewer> reviewers;
+  Paged<ComparisonSummary> comparisons;
+  Paged<Tool> tools;
+  Paged<Reviewer> reviewers;
 };
 
 // `today` is YYYY-MM-DD; pricing checked more than 90 days before it is marked as possibly stale.
@@ -24,11 +25,12 @@ std::string comparison(const Views &views, const ComparisonDetail &detail, const
                        const std::string &today);
 std::string tool(const Views &views, const ToolDetail &detail, const SiteCopy &site,
                  const std::string &today);
-std::string tools(const Views &views, const std::vector<Tool> &tools, const SiteCopy &site);
-std::string reviewer(const Views &views, const Reviewer &reviewer,
-                     const std::vector<Review> &reviews, const SiteCopy &site);
-std::string reviewers(const Views &views, const std::vector<Reviewer> &reviewers,
-                      const SiteCopy &site);
+std::string tools(const Views &views, const Paged<Tool> &tools, const SiteCopy &site);
+std::string comparisons(const Views &views, const Paged<ComparisonSummary> &comparisons,
+                        const SiteCopy &site);
+std::string reviewer(const Views &views, const Reviewer &reviewer, const Paged<Review> &reviews,
+                     const SiteCopy &site);
+std::string reviewers(const Views &views, const Paged<Reviewer> &reviewers, const SiteCopy &site);
 // A short page with a heading, a sentence and one link: errors, thank-yous.
 std::string message(const Views &views, const SiteCopy &site, const std::string &eyebrow,
                     const std::string &heading, const std::string &message,

@@ -50,29 +50,37 @@ std::optional<queries::ResolvedPair> queries::resolve_pair(sql::Db &db,
   return pair;
 }
 
-std::vector<ComparisonSummary> Store::published_comparisons(int limit) {
+Paged<ComparisonSummary> Store::published_comparisons(PageSpan span) {
   return read([&](sql::Db &db) {
     auto stmt = db.cached("SELECT a.slug, a.name, b.slug, b.name, c.published_on "
                           "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id "
                           "JOIN tools b ON b.id = c.tool_b_id "
-                          "WHERE c.published_on IS NOT NULL "
-                          "ORDER BY c.published_on DESC, c.id DESC LIMIT :limit");
-    stmt.bind(":limit", int64_t{limit});
-    return summaries(stmt);
+                          "WHERE c.id IN (SELECT id FROM comparisons "
+                          "WHERE published_on IS NOT NULL ORDER BY published_on DESC, id DESC "
+                          "LIMIT :limit OFFSET :offset) "
+                          "ORDER BY c.published_on DESC, c.id DESC");
+    stmt.bind(":limit", int64_t{span.size} + 1).bind(":offset", span.offset());
+    return queries::paged(summaries(stmt), span);
   });
 }
 
-std::vector<ComparisonSummary> Store::comparisons_with_tool(int64_t tool_id) {
-  return read([&](sql::Db &db) {
-    auto stmt = db.cached("SELECT a.slug, a.name, b.slug, b.name, c.published_on "
-                          "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id "
-                          "JOIN tools b ON b.id = c.tool_b_id "
-                          "WHERE c.published_on IS NOT NULL "
-                          "AND (c.tool_a_id = :tool OR c.tool_b_id = :tool) "
-                          "ORDER BY c.published_on DESC, c.id DESC");
-    stmt.bind(":tool", tool_id);
-    return summaries(stmt);
-  });
+Paged<ComparisonSummary> queries::comparisons_with_tool(sql::Db &db, int64_t tool_id,
+                                                        PageSpan span) {
+  auto stmt = db.cached("SELECT a.slug, a.name, b.slug, b.name, c.published_on "
+                        "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id "
+                        "JOIN tools b ON b.id = c.tool_b_id "
+                        // Either side, read newest first from its (tool, date) index alone
+                        // and merged: a page costs its own rows, not all the tool's comparisons.
+                        "WHERE c.id IN (SELECT id FROM ("
+                        "SELECT id, published_on FROM comparisons "
+                        "WHERE tool_a_id = :tool AND published_on IS NOT NULL UNION ALL "
+                        "SELECT id, published_on FROM comparisons "
+                        "WHERE tool_b_id = :tool AND published_on IS NOT NULL "
+                        "ORDER BY 2 DESC, 1 DESC LIMIT :limit OFFSET :offset)) "
+                        "ORDER BY c.published_on DESC, c.id DESC");
+  stmt.bind(":tool", tool_id).bind(":limit", int64_t{span.size} + 1);
+  stmt.bind(":offset", span.offset());
+  return paged(summaries(stmt), span);
 }
 
 } // namespace verdict
@@ -89,7 +97,7 @@ std::optional<Comparison> Store::resolve_pair(std::string_view pair_slug, bool &
 }
 
 std::optional<ComparisonDetail> Store::comparison_detail(std::string_view pair_slug,
-                                                         std::string_view voter) {
+                                                         std::string_view voter, PageSpan span) {
   // One connection for the whole page, so its parts come from the same moment.
   return read([&](sql::Db &db) -> std::optional<ComparisonDetail> {
     auto pair = queries::resolve_pair(db, pair_slug);
@@ -98,8 +106,12 @@ std::optional<ComparisonDetail> Store::comparison_detail(std::string_view pair_s
     detail.comparison = std::move(pair->comparison);
     detail.canonical_order = pair->canonical_order;
     const auto a = detail.comparison.a.id, b = detail.comparison.b.id;
-    detail.reviews_a = queries::reviews_of_tool(db, a);
-    detail.reviews_b = queries::reviews_of_tool(db, b);
+    auto reviews_a = queries::reviews_of_tool(db, detail.comparison.a, span);
+    auto reviews_b = queries::reviews_of_tool(db, detail.comparison.b, span);
+    detail.reviews_a = std::move(reviews_a.items);
+    detail.reviews_b = std::move(reviews_b.items);
+    detail.page = span.number;
+    detail.has_next = reviews_a.has_next || reviews_b.has_next;
     detail.picks = queries::pair_tally(db, a, b);
     if (!voter.empty()) detail.voter = queries::voter_choices(db, voter, a, b);
     return detail;

@@ -105,25 +105,29 @@ Content Store::export_content() {
       content.categories.push_back({categories.text(0), categories.text(1)});
     auto reviewers =
         db.cached("SELECT slug, name, lens, bio FROM reviewers ORDER BY panel_order, id");
+    // The export is the whole content: these read every row, in the order it was made.
     while (reviewers.step())
       content.reviewers.push_back(
           {reviewers.text(0), reviewers.text(1), reviewers.text(2), reviewers.text(3)});
     auto tools = db.cached(
         "SELECT t.slug, t.name, c.slug, t.tagline, t.description, t.entry, t.vendor, t.url, "
-        "t.pricing_notes, ifnull(t.pricing_checked_on, ''), t.pricing_source FROM tools t "
+        "t.pricing_notes, ifnull(t.pricing_checked_on, ''), t.pricing_source "
+        "/* every row: the export */ FROM tools t "
         "JOIN categories c ON c.id = t.category_id ORDER BY t.id");
     while (tools.step())
       content.tools.push_back({tools.text(0), tools.text(1), tools.text(2), tools.text(3),
                                tools.text(4), tools.text(5), tools.text(6), tools.text(7),
                                tools.text(8), tools.text(9), tools.text(10)});
-    auto reviews = db.cached("SELECT t.slug, r.slug, v.verdict, v.quote FROM reviews v "
+    auto reviews = db.cached("SELECT t.slug, r.slug, v.verdict, v.quote "
+                             "/* every row: the export */ FROM reviews v "
                              "JOIN tools t ON t.id = v.tool_id "
                              "JOIN reviewers r ON r.id = v.reviewer_id ORDER BY v.id");
     while (reviews.step())
       content.reviews.push_back(
           {reviews.text(0), reviews.text(1), reviews.text(2), reviews.text(3)});
     auto comparisons = db.cached(
-        "SELECT a.slug, b.slug, ifnull(c.published_on, ''), c.intro FROM comparisons c "
+        "SELECT a.slug, b.slug, ifnull(c.published_on, ''), c.intro "
+        "/* every row: the export */ FROM comparisons c "
         "JOIN tools a ON a.id = c.tool_a_id JOIN tools b ON b.id = c.tool_b_id ORDER BY c.id");
     while (comparisons.step())
       content.comparisons.push_back(

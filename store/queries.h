@@ -20,10 +20,32 @@ struct ResolvedPair {
   bool canonical_order = true; // false when the address names the pair the other way round
 };
 
+// One page of rows read with LIMIT span.size + 1: the extra row only says a next page exists.
+template <class T> Paged<T> paged(std::vector<T> rows, PageSpan span) {
+  Paged<T> page{std::move(rows), span.number, false};
+  if (page.items.size() > static_cast<size_t>(span.size)) {
+    page.has_next = true;
+    page.items.resize(static_cast<size_t>(span.size));
+  }
+  return page;
+}
+
 std::optional<Tool> tool_by_slug(sql::Db &db, std::string_view slug);
 // Columns: tool slug, tool name, reviewer slug, name, lens, verdict, quote.
 Review review_from_row(const sql::Stmt &row);
-std::vector<Review> reviews_of_tool(sql::Db &db, int64_t tool_id);
+// In panel order; `limit` -1 reads them all.
+std::vector<Review> reviews_of_tool(sql::Db &db, int64_t tool_id, int64_t limit = -1,
+                                    int64_t offset = 0);
+// A tool's reviews this many or fewer are sorted; more are read walking the panel in order.
+constexpr int64_t kFewReviews = 100;
+Paged<Review> reviews_of_tool(sql::Db &db, const Tool &tool, PageSpan span);
+// By name then slug; `limit` -1 reads them all.
+std::vector<Tool> tools_by_name(sql::Db &db, int64_t limit = -1, int64_t offset = 0);
+// How many tools the site has, counting no further than `limit`.
+int64_t tool_count_up_to(sql::Db &db, int64_t limit);
+std::optional<Verdict> tool_vote_of(sql::Db &db, std::string_view voter, int64_t tool_id);
+// Published comparisons the tool is in, newest first.
+Paged<ComparisonSummary> comparisons_with_tool(sql::Db &db, int64_t tool_id, PageSpan span);
 std::optional<PairRecord> comparison_of_pair(sql::Db &db, int64_t x, int64_t y);
 std::optional<ResolvedPair> resolve_pair(sql::Db &db, std::string_view pair_slug);
 PairTally pair_tally(sql::Db &db, int64_t a_id, int64_t b_id);

@@ -94,9 +94,10 @@ Db::~Db() {
   sqlite3_close(db_);
 }
 
-Stmt Db::cached(const char *sql) {
+Stmt Db::cached(const char *sql, std::source_location where) {
   auto &slot = cache_[sql];
   if (!slot) {
+    log_prepared(sql, where);
     if (int rc = sqlite3_prepare_v3(db_, sql, -1, SQLITE_PREPARE_PERSISTENT, &slot, nullptr);
         rc != SQLITE_OK) {
       cache_.erase(sql);
@@ -106,7 +107,8 @@ Stmt Db::cached(const char *sql) {
   return Stmt(db_, slot, false);
 }
 
-Stmt Db::prepare(std::string_view sql) {
+Stmt Db::prepare(std::string_view sql, std::source_location where) {
+  log_prepared(sql, where);
   sqlite3_stmt *stmt = nullptr;
   if (int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr);
       rc != SQLITE_OK)

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <source_location>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -63,10 +64,10 @@ public:
   ~Db();
 
   // A statement prepared once per connection and reused; `sql` must be a string literal
-  // (its address is the cache key).
-  Stmt cached(const char *sql);
+  // (its address is the cache key). `where` is the caller, for the statement log.
+  Stmt cached(const char *sql, std::source_location where = std::source_location::current());
   // A one-off statement.
-  Stmt prepare(std::string_view sql);
+  Stmt prepare(std::string_view sql, std::source_location where = std::source_location::current());
   // Runs one or more statements without results (schema, pragmas).
   void exec(const std::string &sql);
 
@@ -78,6 +79,9 @@ private:
   sqlite3 *db_ = nullptr;
   std::unordered_map<const char *, sqlite3_stmt *> cache_;
 };
+
+// Adds a statement to the statement log when it is on (store/statement_log.h).
+void log_prepared(std::string_view sql, const std::source_location &where);
 
 // BEGIN IMMEDIATE ... COMMIT; rolls back in the destructor unless commit() ran.
 class Transaction {

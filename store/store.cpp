@@ -40,6 +40,14 @@ std::vector<std::string> migrations() {
          BEGIN SELECT RAISE(ABORT, 'published_on must be a date YYYY-MM-DD'); END;)",
       // 3: one row that /healthz rewrites to prove a write still reaches the disk.
       R"(CREATE TABLE health (id INTEGER PRIMARY KEY CHECK (id = 1), checked_at TEXT NOT NULL);)",
+      // 4: lists are read a page at a time. The panel in panel order without reading and
+      // sorting all of it; a tool's comparisons newest first from the indexes alone (these
+      // replace the single-column ones, and still serve the foreign keys).
+      R"(CREATE INDEX reviewers_in_panel_order ON reviewers (panel_order, id);
+         CREATE INDEX comparisons_by_a_and_date ON comparisons (tool_a_id, published_on);
+         CREATE INDEX comparisons_by_b_and_date ON comparisons (tool_b_id, published_on);
+         DROP INDEX comparisons_by_a;
+         DROP INDEX comparisons_by_b;)",
   };
 }
 
@@ -62,16 +70,20 @@ void configure_writer(sql::Db &db, bool in_memory) {
 
 void upgrade_schema(sql::Db &db) {
   const auto steps = migrations();
-  auto version_stmt = db.prepare("PRAGMA user_version");
-  version_stmt.step();
-  auto version = static_cast<size_t>(version_stmt.int64(0));
+  // Read and finished before any step runs: a statement still open on the connection
+  // would make a DROP in a step fail with "database table is locked".
+  const auto version = [&db] {
+    auto stmt = db.prepare("PRAGMA user_version");
+    stmt.step();
+    return static_cast<size_t>(stmt.int64(0));
+  }();
   if (version > steps.size())
     throw std::runtime_error("database schema version " + std::to_string(version) +
                              " is newer than this verdict (" + std::to_string(steps.size()) + ")");
-  for (; version < steps.size(); ++version) {
+  for (auto step = version; step < steps.size(); ++step) {
     sql::Transaction tx(db);
-    db.exec(steps[version]);
-    db.exec("PRAGMA user_version = " + std::to_string(version + 1));
+    db.exec(steps[step]);
+    db.exec("PRAGMA user_version = " + std::to_string(step + 1));
     tx.commit();
   }
 }

@@ -65,25 +65,30 @@ public:
 
   // Tools and reviews (store/tools.cpp)
   std::optional<Tool> tool_by_slug(std::string_view slug);
-  std::vector<Tool> tools_by_name();
-  std::vector<Review> reviews_of_tool(int64_t tool_id);
+  std::vector<Tool> tools_by_name(); // every tool
+  Paged<Tool> tools_by_name(PageSpan span);
+  std::vector<Review> reviews_of_tool(int64_t tool_id); // every review, in panel order
 
   // Reviewers (store/reviewers.cpp)
-  std::vector<Reviewer> reviewers();
+  std::vector<Reviewer> reviewers(); // the whole panel, in panel order
+  Paged<Reviewer> reviewers(PageSpan span);
   std::optional<Reviewer> reviewer_by_slug(std::string_view slug);
-  std::vector<Review> reviews_by_reviewer(int64_t reviewer_id);
+  Paged<Review> reviews_by_reviewer(int64_t reviewer_id, PageSpan span); // by tool name
 
   // Comparisons (store/comparisons.cpp)
-  std::vector<ComparisonSummary> published_comparisons(int limit);
-  std::vector<ComparisonSummary> comparisons_with_tool(int64_t tool_id);
+  Paged<ComparisonSummary> published_comparisons(PageSpan span); // newest first
   // Reads a pair page for `pair_slug` ("<a>-vs-<b>", where either slug may contain "-vs-");
   // empty when the slug names no two distinct tools. `voter` may be empty.
   // Just the pair an address names: its tools (in the address's order) and the editor's
   // record; sets `canonical_order` to false when the address is the pair's other order.
   std::optional<Comparison> resolve_pair(std::string_view pair_slug, bool &canonical_order);
+  // `span` pages both tools' reviews.
   std::optional<ComparisonDetail> comparison_detail(std::string_view pair_slug,
-                                                    std::string_view voter);
-  std::optional<ToolDetail> tool_detail(std::string_view slug, std::string_view voter);
+                                                    std::string_view voter, PageSpan span = {});
+  // `span` pages both its reviews and its comparisons; the other tools are listed for the
+  // compare-with picker only while there are at most `picker_limit` of them.
+  std::optional<ToolDetail> tool_detail(std::string_view slug, std::string_view voter,
+                                        PageSpan span, int picker_limit);
 
   // Votes (store/votes.cpp)
   PairTally pair_tally(int64_t a_id, int64_t b_id);
@@ -94,6 +99,11 @@ public:
   // Records, changes or withdraws (no pick) a head-to-head pick; `pick` is a or b.
   void cast_pair_vote(std::string_view voter, int64_t a_id, int64_t b_id,
                       std::optional<int64_t> pick);
+
+  // Loads votes in bulk through the same tables, keys and tally triggers as single votes,
+  // a few large transactions at a time; a vote on a tool or pair already voted by the same
+  // voter replaces it. Throws NotFound for a tool slug the site does not have.
+  void load_votes(const VoteLoad &votes);
 
   // Subscribers (store/subscribers.cpp)
   // Adds the address; one already on the list is left as it is.

@@ -23,7 +23,8 @@ int64_t Store::subscriber_count() {
 
 std::vector<std::string> Store::subscriber_emails() {
   return read([](sql::Db &db) {
-    auto stmt = db.cached("SELECT email FROM subscribers ORDER BY id");
+    auto stmt = db.cached("SELECT email /* every row: the whole list */ FROM subscribers "
+                          "ORDER BY id");
     std::vector<std::string> emails;
     while (stmt.step())
       emails.push_back(stmt.text(0));

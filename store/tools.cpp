@@ -41,16 +41,37 @@ std::optional<Tool> queries::tool_by_slug(sql::Db &db, std::string_view slug) {
   return tool_from_row(stmt);
 }
 
-std::vector<Review> queries::reviews_of_tool(sql::Db &db, int64_t tool_id) {
+std::vector<Review> queries::reviews_of_tool(sql::Db &db, int64_t tool_id, int64_t limit,
+                                             int64_t offset) {
   auto stmt = db.cached("SELECT t.slug, t.name, r.slug, r.name, r.lens, v.verdict, v.quote "
                         "FROM reviews v JOIN reviewers r ON r.id = v.reviewer_id "
                         "JOIN tools t ON t.id = v.tool_id "
-                        "WHERE v.tool_id = :tool ORDER BY r.panel_order, r.id");
-  stmt.bind(":tool", tool_id);
+                        "WHERE v.tool_id = :tool ORDER BY r.panel_order, r.id "
+                        "LIMIT :limit OFFSET :offset");
+  stmt.bind(":tool", tool_id).bind(":limit", limit).bind(":offset", offset);
   std::vector<Review> reviews;
   while (stmt.step())
     reviews.push_back(review_from_row(stmt));
   return reviews;
+}
+
+Paged<Review> queries::reviews_of_tool(sql::Db &db, const Tool &tool, PageSpan span) {
+  // A tool most of the panel reviewed: walking the panel in order and stopping at the page's
+  // end beats sorting every review. A tool few reviewed: sorting its few reviews is cheaper
+  // than walking the whole panel.
+  if (tool.panel.total <= kFewReviews)
+    return paged(reviews_of_tool(db, tool.id, span.size + 1, span.offset()), span);
+  auto stmt = db.cached("SELECT t.slug, t.name, r.slug, r.name, r.lens, v.verdict, v.quote "
+                        "FROM reviewers r CROSS JOIN reviews v "
+                        "ON v.reviewer_id = r.id AND v.tool_id = :tool "
+                        "JOIN tools t ON t.id = v.tool_id ORDER BY r.panel_order, r.id "
+                        "LIMIT :limit OFFSET :offset");
+  stmt.bind(":tool", tool.id).bind(":limit", int64_t{span.size} + 1);
+  stmt.bind(":offset", span.offset());
+  std::vector<Review> reviews;
+  while (stmt.step())
+    reviews.push_back(review_from_row(stmt));
+  return paged(std::move(reviews), span);
 }
 
 Review queries::review_from_row(const sql::Stmt &row) {
@@ -63,13 +84,32 @@ std::optional<Tool> Store::tool_by_slug(std::string_view slug) {
   return read([&](sql::Db &db) { return queries::tool_by_slug(db, slug); });
 }
 
+std::vector<Tool> queries::tools_by_name(sql::Db &db, int64_t limit, int64_t offset) {
+  // The rows before the page are skipped in the (name, slug) index alone; only the page's
+  // rows are read whole.
+  auto stmt =
+      db.cached("SELECT " TOOL_COLUMNS "WHERE t.id IN (SELECT id FROM tools ORDER BY name, slug "
+                "LIMIT :limit OFFSET :offset) ORDER BY t.name, t.slug");
+  stmt.bind(":limit", limit).bind(":offset", offset);
+  std::vector<Tool> tools;
+  while (stmt.step())
+    tools.push_back(tool_from_row(stmt));
+  return tools;
+}
+
+int64_t queries::tool_count_up_to(sql::Db &db, int64_t limit) {
+  auto stmt = db.cached("SELECT count(*) FROM (SELECT 1 FROM tools LIMIT :limit)");
+  stmt.bind(":limit", limit).step();
+  return stmt.int64(0);
+}
+
 std::vector<Tool> Store::tools_by_name() {
+  return read([&](sql::Db &db) { return queries::tools_by_name(db); });
+}
+
+Paged<Tool> Store::tools_by_name(PageSpan span) {
   return read([&](sql::Db &db) {
-    auto stmt = db.cached("SELECT " TOOL_COLUMNS "ORDER BY t.name, t.slug");
-    std::vector<Tool> tools;
-    while (stmt.step())
-      tools.push_back(tool_from_row(stmt));
-    return tools;
+    return queries::paged(queries::tools_by_name(db, span.size + 1, span.offset()), span);
   });
 }
 
@@ -77,17 +117,25 @@ std::vector<Review> Store::reviews_of_tool(int64_t tool_id) {
   return read([&](sql::Db &db) { return queries::reviews_of_tool(db, tool_id); });
 }
 
-std::optional<ToolDetail> Store::tool_detail(std::string_view slug, std::string_view voter) {
-  auto tool = tool_by_slug(slug);
-  if (!tool) return std::nullopt;
-  ToolDetail detail{*tool,
-                    reviews_of_tool(tool->id),
-                    comparisons_with_tool(tool->id),
-                    voter.empty() ? std::nullopt : tool_vote_of(voter, tool->id),
-                    {}};
-  for (auto &other : tools_by_name())
-    if (other.id != tool->id) detail.others.push_back(std::move(other));
-  return detail;
+std::optional<ToolDetail> Store::tool_detail(std::string_view slug, std::string_view voter,
+                                             PageSpan span, int picker_limit) {
+  // One connection for the whole page, so its parts come from the same moment.
+  return read([&](sql::Db &db) -> std::optional<ToolDetail> {
+    auto tool = queries::tool_by_slug(db, slug);
+    if (!tool) return std::nullopt;
+    ToolDetail detail;
+    detail.reviews = queries::reviews_of_tool(db, *tool, span);
+    detail.comparisons = queries::comparisons_with_tool(db, tool->id, span);
+    if (!voter.empty()) detail.voter_verdict = queries::tool_vote_of(db, voter, tool->id);
+    // The picker offers the others as a list only while they are few (the tool itself is
+    // among the tools counted).
+    detail.others_complete = queries::tool_count_up_to(db, picker_limit + 2) <= picker_limit + 1;
+    if (detail.others_complete)
+      for (auto &other : queries::tools_by_name(db))
+        if (other.id != tool->id) detail.others.push_back(std::move(other));
+    detail.tool = std::move(*tool);
+    return detail;
+  });
 }
 
 } // namespace verdict

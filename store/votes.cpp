@@ -2,6 +2,7 @@
 // against a UNIQUE key in the writer's transaction (never check-then-insert), and triggers in
 // schema.sql keep the tallies the pages read.
 #include <algorithm>
+#include <functional>
 
 #include "store/queries.h"
 #include "store/sqlite.h"
@@ -13,6 +14,17 @@ namespace {
 const char *verdict_text(Verdict verdict) {
   return verdict == Verdict::ship ? "ship" : "skip";
 }
+
+constexpr const char *kLoadToolVote =
+    "INSERT INTO tool_votes (voter, tool_id, verdict, cast_at) "
+    "VALUES (:voter, :tool, :verdict, strftime('%Y-%m-%dT%H:%M:%SZ', :at, 'unixepoch')) "
+    "ON CONFLICT (voter, tool_id) DO UPDATE SET "
+    "verdict = excluded.verdict, cast_at = excluded.cast_at";
+constexpr const char *kLoadPairPick =
+    "INSERT INTO pair_votes (voter, low_tool_id, high_tool_id, pick_tool_id, cast_at) "
+    "VALUES (:voter, :low, :high, :pick, strftime('%Y-%m-%dT%H:%M:%SZ', :at, 'unixepoch')) "
+    "ON CONFLICT (voter, low_tool_id, high_tool_id) DO UPDATE SET "
+    "pick_tool_id = excluded.pick_tool_id, cast_at = excluded.cast_at";
 
 std::optional<Verdict> verdict_of(const sql::Stmt &row, int column) {
   if (row.is_null(column)) return std::nullopt;
@@ -51,13 +63,14 @@ VoterChoices Store::voter_choices(std::string_view voter, int64_t a_id, int64_t 
   return read([&](sql::Db &db) { return queries::voter_choices(db, voter, a_id, b_id); });
 }
 
+std::optional<Verdict> queries::tool_vote_of(sql::Db &db, std::string_view voter, int64_t tool_id) {
+  auto stmt = db.cached("SELECT verdict FROM tool_votes WHERE voter = :voter AND tool_id = :tool");
+  stmt.bind(":voter", voter).bind(":tool", tool_id);
+  return stmt.step() ? verdict_of(stmt, 0) : std::nullopt;
+}
+
 std::optional<Verdict> Store::tool_vote_of(std::string_view voter, int64_t tool_id) {
-  return read([&](sql::Db &db) {
-    auto stmt =
-        db.cached("SELECT verdict FROM tool_votes WHERE voter = :voter AND tool_id = :tool");
-    stmt.bind(":voter", voter).bind(":tool", tool_id);
-    return stmt.step() ? verdict_of(stmt, 0) : std::nullopt;
-  });
+  return read([&](sql::Db &db) { return queries::tool_vote_of(db, voter, tool_id); });
 }
 
 void Store::cast_tool_vote(std::string_view voter, int64_t tool_id,
@@ -96,6 +109,42 @@ void Store::cast_pair_vote(std::string_view voter, int64_t a_id, int64_t b_id,
                           "WHERE pick_tool_id <> excluded.pick_tool_id");
     stmt.bind(":voter", voter_id).bind(":low", low).bind(":high", high).bind(":pick", *pick);
     stmt.run();
+  });
+}
+
+void Store::load_votes(const VoteLoad &votes) {
+  std::vector<int64_t> tool_ids(votes.tools.size());
+  read([&](sql::Db &db) {
+    for (size_t i = 0; i < votes.tools.size(); ++i) {
+      const auto tool = queries::tool_by_slug(db, votes.tools[i]);
+      if (!tool) throw NotFound("no such tool: " + votes.tools[i]);
+      tool_ids[i] = tool->id;
+    }
+  });
+  // Each transaction takes this many votes: large enough that commits cost nothing, small
+  // enough that readers and other writes are not held up for long.
+  constexpr size_t kBatch = 100'000;
+  const auto in_batches = [this](size_t count,
+                                 const std::function<void(sql::Db &, size_t)> &load_one) {
+    for (size_t start = 0; start < count; start += kBatch)
+      write([&](sql::Db &db) {
+        for (size_t i = start; i < std::min(start + kBatch, count); ++i)
+          load_one(db, i);
+      });
+  };
+  in_batches(votes.tool_votes.size(), [&](sql::Db &db, size_t i) {
+    const auto &vote = votes.tool_votes[i];
+    auto stmt = db.cached(kLoadToolVote);
+    stmt.bind(":voter", votes.voters.at(vote.voter)).bind(":tool", tool_ids.at(vote.tool));
+    stmt.bind(":verdict", vote.ship ? "ship" : "skip").bind(":at", vote.cast_at).run();
+  });
+  in_batches(votes.pair_picks.size(), [&](sql::Db &db, size_t i) {
+    const auto &vote = votes.pair_picks[i];
+    const auto a = tool_ids.at(vote.a), b = tool_ids.at(vote.b);
+    auto stmt = db.cached(kLoadPairPick);
+    stmt.bind(":voter", votes.voters.at(vote.voter)).bind(":low", std::min(a, b));
+    stmt.bind(":high", std::max(a, b)).bind(":pick", tool_ids.at(vote.pick));
+    stmt.bind(":at", vote.cast_at).run();
   });
 }
 

@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "app/server.h"
+#include "bench/generate_site.h"
 #include "handlers/routes.h"
 
 namespace verdict::test {
@@ -169,6 +170,20 @@ httplib::Result post_form(httplib::Client &client, const std::string &path, cons
   httplib::Headers headers{{"Sec-Fetch-Site", "same-origin"}};
   if (!voter.empty()) headers.emplace("Cookie", "verdict_voter=" + voter);
   return client.Post(path.c_str(), headers, body, "application/x-www-form-urlencoded");
+}
+
+std::string write_generated_site(const TempDir &dir, uint64_t seed) {
+  const auto path = (dir.path / "site.db").string();
+  SiteSize size;
+  size.tools = 130;
+  size.reviewers = 120;
+  size.reviews = 4'000;
+  size.comparisons = 120;
+  size.votes = 3'000;
+  size.voters = 400;
+  Store store(path);
+  write_site(store, generate_site(seed, size));
+  return path;
 }
 
 TempDir::TempDir() {

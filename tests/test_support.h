@@ -81,6 +81,11 @@ struct TempDir {
   ~TempDir();
 };
 
+// A small generated site (bench/generate_site.h), big enough that every list has several
+// pages, the picker is past its limit and the most reviewed tool has more than 100 reviews
+// (store/queries.h kFewReviews), written to `dir`/site.db; returns that path.
+std::string write_generated_site(const TempDir &dir, uint64_t seed = 7);
+
 // A plain TCP connection to 127.0.0.1:port, for requests no HTTP client library would send.
 class RawConnection {
 public:

@@ -28,19 +28,29 @@ void answer_not_modified_if_matching(const Request &req, Response &res, const st
   }
 }
 
+// The page cache's key for a request: its path, and its page number past the first page of a
+// list (?page=N); no other query string counts. Empty when `page=` is not a page number: the
+// handler refuses that, and nothing is kept.
+std::string page_cache_key(const Request &req) {
+  const auto number = requested_page(req);
+  if (!number) return {};
+  return *number == 1 ? req.path : req.path + "?page=" + std::to_string(*number);
+}
+
 // Serves a GET page. Visitors without a voter cookie all get the same bytes, so those are
 // rendered once per write generation and kept; visitors with one see their own votes.
 void serve_page(App &app, const Request &req, Response &res,
                 const std::function<void(Response &)> &render) {
   res.set_header("Vary", "Cookie");
-  if (!voter_of(req).empty()) {
+  const auto key = page_cache_key(req);
+  if (!voter_of(req).empty() || key.empty()) {
     render(res);
     res.set_header("Cache-Control", kPersonalCaching);
     if (res.status == 200) answer_not_modified_if_matching(req, res, etag_of(res.body));
     return;
   }
   const auto epoch = app.page_epoch.current();
-  auto page = app.cache.find(req.path, epoch);
+  auto page = app.cache.find(key, epoch);
   if (!page) {
     Response rendered;
     rendered.status = 200;
@@ -55,7 +65,7 @@ void serve_page(App &app, const Request &req, Response &res,
     fresh->etag = etag_of(fresh->body);
     fresh->content_type = rendered.get_header_value("Content-Type");
     page = fresh;
-    app.cache.put(req.path, epoch, page);
+    app.cache.put(key, epoch, page);
   }
   res.status = page->status;
   res.set_content(page->body, page->content_type.c_str());

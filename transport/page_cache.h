@@ -1,7 +1,8 @@
 // Rendered pages for visitors without cookies, who all see identical bytes. An entry is valid
-// while the page epoch (below) is the one it was rendered under. Keyed by path alone, so query
-// strings cannot multiply it, and bounded in bytes: when a new page would pass the bound the
-// cache starts over (every entry can be rendered again; none is precious).
+// while the page epoch (below) is the one it was rendered under. Keyed by path and a list's
+// page number alone (only pages that exist are kept), so other query strings cannot multiply
+// it, and bounded in bytes: when a new page would pass the bound the cache starts over (every
+// entry can be rendered again; none is precious).
 #pragma once
 
 #include <atomic>

@@ -1,0 +1,187 @@
+// No query of the site reads a large table row by row. The store logs every statement it
+// prepares (store/statement_log.h); this test exercises every page, every write and every
+// store call on a generated site, proves each place in store/ that prepares SQL was reached,
+// then fails on any plan step "SCAN <large table>" that uses no index. A query added later is
+// logged where it is prepared, so it is checked without being listed here; one that is never
+// reached fails the coverage check until a line below reaches it.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "domain/content.h"
+#include "store/maintenance.h"
+#include "store/statement_log.h"
+#include "test_support.h"
+
+using namespace verdict;
+
+namespace {
+
+// Tables that grow with the site. settings, categories and health stay a handful of rows.
+const std::set<std::string> kLargeTables = {"tools",        "reviewers",  "reviews",
+                                            "comparisons",  "tool_votes", "pair_votes",
+                                            "pair_tallies", "subscribers"};
+
+// A statement may read a whole table only when its text says so and why, as the export does.
+constexpr const char *kWholeTableMarker = "/* every row: ";
+
+// The table each name in a FROM or JOIN stands for: aliases and the tables themselves.
+std::map<std::string, std::string> tables_named_in(const std::string &sql) {
+  std::map<std::string, std::string> tables;
+  const std::regex from(R"(\b(?:FROM|JOIN|UPDATE|INTO)\s+(\w+)(?:\s+(?:AS\s+)?(\w+))?)",
+                        std::regex::icase);
+  for (std::sregex_iterator it(sql.begin(), sql.end(), from), end; it != end; ++it) {
+    tables[(*it)[1]] = (*it)[1];
+    if ((*it)[2].matched) tables[(*it)[2]] = (*it)[1];
+  }
+  return tables;
+}
+
+// The large tables a plan reads row by row: "SCAN x" with no index after it.
+std::vector<std::string> full_scans(const std::string &sql, const std::vector<std::string> &plan) {
+  const auto tables = tables_named_in(sql);
+  const std::regex scan(R"(^SCAN (\w+)(.*)$)");
+  std::vector<std::string> scans;
+  for (const auto &step : plan) {
+    std::smatch match;
+    if (!std::regex_match(step, match, scan)) continue;
+    if (match[2].str().find("USING") != std::string::npos) continue; // walks an index
+    const auto named = tables.find(match[1]);
+    const auto table = named == tables.end() ? match[1].str() : named->second;
+    if (kLargeTables.count(table)) scans.push_back(step);
+  }
+  return scans;
+}
+
+// Every place in store/*.cpp that prepares a statement: "store/x.cpp:LINE".
+std::set<std::string> preparing_places() {
+  std::set<std::string> places;
+  for (const auto &entry :
+       std::filesystem::directory_iterator(std::filesystem::path(VERDICT_SOURCE_DIR) / "store")) {
+    if (entry.path().extension() != ".cpp") continue;
+    const auto file = "store/" + entry.path().filename().string();
+    std::istringstream text(test::source_file(file));
+    std::string line;
+    for (unsigned number = 1; std::getline(text, line); ++number)
+      if (line.find(".cached(") != std::string::npos || line.find(".prepare(") != std::string::npos)
+        places.insert(file + ":" + std::to_string(number));
+  }
+  return places;
+}
+
+std::string place_of(const PreparedStatement &statement) {
+  const auto at = statement.file.rfind("store/");
+  return statement.file.substr(at == std::string::npos ? 0 : at) + ":" +
+         std::to_string(statement.line);
+}
+
+// Every page and write of the site, as readers and voters reach them, plus every store call.
+void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
+  test::SiteServer site(db_path);
+  auto client = site.client();
+  auto &store = site.store();
+  const auto tools = store.tools_by_name();
+  const auto &tool = tools.front();
+  const auto &other = tools.back();
+  const auto reviewer = store.reviewers().front();
+  const auto published = store.published_comparisons({1, 1}).items.front();
+  const std::string voter(32, 'a');
+  const std::string pair = "/compare/" + tool.slug + "-vs-" + other.slug;
+  const std::string published_pair = "/compare/" + published.a_slug + "-vs-" + published.b_slug;
+  for (const auto &address : {std::string("/"),
+                              std::string("/comparisons"),
+                              std::string("/comparisons?page=2"),
+                              std::string("/tools"),
+                              std::string("/tools?page=3"),
+                              "/tools/" + tool.slug,
+                              "/tools/" + tool.slug + "?page=2",
+                              std::string("/reviewers"),
+                              std::string("/reviewers?page=2"),
+                              "/reviewers/" + reviewer.slug,
+                              "/reviewers/" + reviewer.slug + "?page=2",
+                              published_pair,
+                              "/compare/" + published.b_slug + "-vs-" + published.a_slug,
+                              pair,
+                              pair + "?page=2",
+                              "/compare?a=" + tool.slug + "&b=" + other.slug,
+                              std::string("/subscribed"),
+                              std::string("/healthz"),
+                              std::string("/tools/no-such-tool"),
+                              std::string("/nowhere")}) {
+    INFO(address);
+    REQUIRE(client.Get(address.c_str()));
+    httplib::Headers cookie{{"Cookie", "verdict_voter=" + voter}};
+    REQUIRE(client.Get(address.c_str(), cookie));
+  }
+  for (const auto *verdict : {"verdict=ship", "verdict=skip", "verdict=withdraw"})
+    CHECK(test::post_form(client, "/tools/" + tool.slug + "/vote", verdict, voter)->status == 303);
+  for (const auto *pick : {"pick=a", "pick=b", "pick=withdraw"})
+    CHECK(test::post_form(client, published_pair + "/vote", pick, voter)->status == 303);
+  CHECK(test::post_form(client, "/subscribe", "email=reader%40example.com")->status == 303);
+
+  // Store calls no page makes today.
+  CHECK(store.has_content());
+  CHECK(store.schema_version() > 0);
+  CHECK(store.durability().journal_mode == "wal");
+  CHECK(store.health_problem().empty());
+  CHECK(store.tool_by_slug(tool.slug));
+  CHECK(!store.reviews_of_tool(tool.id).empty());
+  bool canonical = true;
+  CHECK(store.resolve_pair(pair.substr(9), canonical));
+  store.pair_tally(tool.id, other.id);
+  store.voter_choices(voter, tool.id, other.id);
+  store.tool_vote_of(voter, tool.id);
+  CHECK(store.subscriber_count() == 1);
+  CHECK(store.subscriber_emails().size() == 1);
+  const auto content = store.export_content();
+  store.import_content(content);
+  backup_database(db_path, (dir.path / "backup.db").string());
+  CHECK(check_database(db_path).empty());
+}
+
+} // namespace
+
+TEST_CASE("query plans: no statement the store prepares scans a large table without an index") {
+  start_statement_log();
+  test::TempDir dir;
+  const auto db_path = test::write_generated_site(dir);
+  exercise_the_site(db_path, dir);
+  const auto statements = logged_statements();
+
+  // Every place that prepares SQL was reached, so every query of the store is in the log.
+  std::set<std::string> reached;
+  for (const auto &statement : statements)
+    reached.insert(place_of(statement));
+  for (const auto &place : preparing_places()) {
+    if (place.rfind("store/statement_log.cpp", 0) == 0) continue; // EXPLAIN itself, below
+    INFO(place << " prepares a statement this test never reached: reach it in "
+                  "exercise_the_site()");
+    CHECK(reached.count(place) == 1);
+  }
+
+  std::set<std::string> explained;
+  for (const auto &statement : statements) {
+    if (!explained.insert(statement.sql).second) continue;
+    const auto plan = query_plan(db_path, statement.sql);
+    std::string shown;
+    for (const auto &step : plan)
+      shown += "\n  " + step;
+    INFO(place_of(statement) << ": " << statement.sql << shown);
+    if (statement.sql.find(kWholeTableMarker) != std::string::npos) continue;
+    CHECK(full_scans(statement.sql, plan).empty());
+  }
+  CHECK(explained.size() > 40);
+}
+
+TEST_CASE("query plans: a scan without an index is told apart from an index walk") {
+  const std::string sql = "SELECT t.slug FROM tools t JOIN categories c ON c.id = t.category_id";
+  CHECK(full_scans(sql, {"SCAN t", "SEARCH c USING INTEGER PRIMARY KEY (rowid=?)"}) ==
+        std::vector<std::string>{"SCAN t"});
+  CHECK(full_scans(sql, {"SCAN t USING COVERING INDEX tools_by_name"}).empty());
+  CHECK(full_scans(sql, {"SCAN c"}).empty()); // categories stay small
+  CHECK(full_scans("SELECT count(*) FROM tool_votes", {"SCAN tool_votes"}).size() == 1);
+}
