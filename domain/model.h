@@ -71,6 +71,7 @@ struct ComparisonSummary {
   std::string a_slug, a_name;
   std::string b_slug, b_name;
   std::string published_on;
+  int64_t id = 0; // the comparison's row: after the date, the archive's order
 };
 
 // Head-to-head picks on a pair, in the order the page shows the pair.

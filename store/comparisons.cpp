@@ -1,5 +1,6 @@
 // Comparisons: the pairs the editor has written up, published or not.
 #include "domain/slugs.h"
+#include "store/page_starts.h"
 #include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -10,7 +11,8 @@ namespace {
 std::vector<ComparisonSummary> summaries(sql::Stmt &stmt) {
   std::vector<ComparisonSummary> list;
   while (stmt.step())
-    list.push_back({stmt.text(0), stmt.text(1), stmt.text(2), stmt.text(3), stmt.text(4)});
+    list.push_back(
+        {stmt.text(0), stmt.text(1), stmt.text(2), stmt.text(3), stmt.text(4), stmt.int64(5)});
   return list;
 }
 } // namespace
@@ -52,21 +54,44 @@ std::optional<queries::ResolvedPair> queries::resolve_pair(sql::Db &db,
 
 Paged<ComparisonSummary> Store::published_comparisons(PageSpan span) {
   return read([&](sql::Db &db) {
-    auto stmt = db.cached("SELECT a.slug, a.name, b.slug, b.name, c.published_on "
-                          "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id "
-                          "JOIN tools b ON b.id = c.tool_b_id "
-                          "WHERE c.id IN (SELECT id FROM comparisons "
-                          "WHERE published_on IS NOT NULL ORDER BY published_on DESC, id DESC "
-                          "LIMIT :limit OFFSET :offset) "
-                          "ORDER BY c.published_on DESC, c.id DESC");
-    stmt.bind(":limit", int64_t{span.size} + 1).bind(":offset", span.offset());
-    return queries::paged(summaries(stmt), span);
+    sql::ReadSnapshot snapshot(db); // the version read is the version of the rows read
+    const auto version = list_version(db, "published_comparisons");
+    const int64_t limit = span.size + 1;
+    const auto from_start = [&](const std::pair<std::string, int64_t> &start, int64_t offset) {
+      // Found in the date index by the start's date; rows of that date newer than the start
+      // (a handful) are stepped over.
+      auto stmt = db.cached("SELECT a.slug, a.name, b.slug, b.name, c.published_on, c.id "
+                            "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id "
+                            "JOIN tools b ON b.id = c.tool_b_id "
+                            "WHERE c.id IN (SELECT id FROM comparisons "
+                            "WHERE published_on IS NOT NULL AND (published_on, id) <= (:on, :id) "
+                            "ORDER BY published_on DESC, id DESC LIMIT :limit OFFSET :offset) "
+                            "ORDER BY c.published_on DESC, c.id DESC");
+      stmt.bind(":on", start.first).bind(":id", start.second);
+      stmt.bind(":limit", limit).bind(":offset", offset);
+      return summaries(stmt);
+    };
+    const auto from_top = [&](int64_t offset) {
+      auto stmt = db.cached("SELECT a.slug, a.name, b.slug, b.name, c.published_on, c.id "
+                            "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id "
+                            "JOIN tools b ON b.id = c.tool_b_id "
+                            "WHERE c.id IN (SELECT id FROM comparisons "
+                            "WHERE published_on IS NOT NULL ORDER BY published_on DESC, id DESC "
+                            "LIMIT :limit OFFSET :offset) "
+                            "ORDER BY c.published_on DESC, c.id DESC");
+      stmt.bind(":limit", limit).bind(":offset", offset);
+      return summaries(stmt);
+    };
+    const auto key_of = [](const ComparisonSummary &c) { return std::pair(c.published_on, c.id); };
+    return queries::paged(
+        read_page(page_starts_->published_comparisons, version, span, from_start, from_top, key_of),
+        span);
   });
 }
 
 Paged<ComparisonSummary> queries::comparisons_with_tool(sql::Db &db, int64_t tool_id,
                                                         PageSpan span) {
-  auto stmt = db.cached("SELECT a.slug, a.name, b.slug, b.name, c.published_on "
+  auto stmt = db.cached("SELECT a.slug, a.name, b.slug, b.name, c.published_on, c.id "
                         "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id "
                         "JOIN tools b ON b.id = c.tool_b_id "
                         // Either side, read newest first from its (tool, date) index alone

@@ -138,6 +138,14 @@ void Transaction::commit() {
   done_ = true;
 }
 
+ReadSnapshot::ReadSnapshot(Db &db) : db_(db) {
+  db_.cached("BEGIN").run();
+}
+
+ReadSnapshot::~ReadSnapshot() {
+  sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
 Savepoint::Savepoint(Db &db) : db_(db) {
   db_.cached("SAVEPOINT one_write").run();
 }

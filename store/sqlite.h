@@ -97,6 +97,20 @@ private:
   bool done_ = false;
 };
 
+// BEGIN (deferred) ... ROLLBACK: the reads between its start and its end all see one moment
+// of the database, even when writes commit in between (each statement alone is its own
+// moment). For a reader's connection; nothing is written, so there is nothing to commit.
+class ReadSnapshot {
+public:
+  explicit ReadSnapshot(Db &db);
+  ReadSnapshot(const ReadSnapshot &) = delete;
+  ReadSnapshot &operator=(const ReadSnapshot &) = delete;
+  ~ReadSnapshot();
+
+private:
+  Db &db_;
+};
+
 // A named savepoint: lets one write in a batch fail without undoing the others.
 class Savepoint {
 public:

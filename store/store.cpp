@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "app/embedded.h"
+#include "store/page_starts.h"
 #include "store/sqlite.h"
 
 namespace verdict {
@@ -48,6 +49,35 @@ std::vector<std::string> migrations() {
          CREATE INDEX comparisons_by_b_and_date ON comparisons (tool_b_id, published_on);
          DROP INDEX comparisons_by_a;
          DROP INDEX comparisons_by_b;)",
+      // 5: a deep page of a long list is found from where it starts, learnt from earlier reads
+      // (store/page_starts.h). Each such list has a version that every change to its rows or
+      // their order changes. A random value, not a count: a version names one order even
+      // across files, such as a backup restored under the running server.
+      R"(CREATE TABLE list_versions (
+           list    TEXT PRIMARY KEY,
+           version INTEGER NOT NULL
+         ) WITHOUT ROWID;
+         INSERT INTO list_versions (list, version)
+           VALUES ('tools_by_name', random()), ('published_comparisons', random());
+         CREATE TRIGGER tools_by_name_gains AFTER INSERT ON tools
+         BEGIN UPDATE list_versions SET version = random() WHERE list = 'tools_by_name'; END;
+         CREATE TRIGGER tools_by_name_loses AFTER DELETE ON tools
+         BEGIN UPDATE list_versions SET version = random() WHERE list = 'tools_by_name'; END;
+         CREATE TRIGGER tools_by_name_reorders AFTER UPDATE OF name, slug ON tools
+           WHEN OLD.name IS NOT NEW.name OR OLD.slug IS NOT NEW.slug
+         BEGIN UPDATE list_versions SET version = random() WHERE list = 'tools_by_name'; END;
+         CREATE TRIGGER published_comparisons_gain AFTER INSERT ON comparisons
+           WHEN NEW.published_on IS NOT NULL
+         BEGIN UPDATE list_versions SET version = random() WHERE list = 'published_comparisons';
+         END;
+         CREATE TRIGGER published_comparisons_lose AFTER DELETE ON comparisons
+           WHEN OLD.published_on IS NOT NULL
+         BEGIN UPDATE list_versions SET version = random() WHERE list = 'published_comparisons';
+         END;
+         CREATE TRIGGER published_comparisons_reorder AFTER UPDATE OF published_on ON comparisons
+           WHEN OLD.published_on IS NOT NEW.published_on
+         BEGIN UPDATE list_versions SET version = random() WHERE list = 'published_comparisons';
+         END;)",
   };
 }
 
@@ -305,7 +335,8 @@ struct Store::Watcher {
   std::thread thread;
 };
 
-Store::Store(const std::string &path) : path_(connection_path(path)) {
+Store::Store(const std::string &path)
+    : path_(connection_path(path)), page_starts_(std::make_unique<PageStartMemos>()) {
   readers_ = std::make_unique<ReaderPool>();
   readers_->path = path_;
   const bool in_memory = path == ":memory:";
@@ -358,6 +389,13 @@ Durability Store::durability() {
     if (synchronous.step()) settings.synchronous = static_cast<int>(synchronous.int64(0));
   });
   return settings;
+}
+
+int64_t list_version(sql::Db &db, const char *list) {
+  auto stmt = db.cached("SELECT version FROM list_versions WHERE list = :list");
+  stmt.bind(":list", list);
+  if (!stmt.step()) throw std::runtime_error(std::string("no version for list ") + list);
+  return stmt.int64(0);
 }
 
 int Store::schema_version() {

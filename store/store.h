@@ -136,6 +136,7 @@ private:
   ReaderLease lease_reader();
 
   struct Watcher;
+  struct PageStartMemos; // store/page_starts.h
 
   std::string path_;
   std::atomic<uint64_t> generation_{0};
@@ -145,6 +146,7 @@ private:
   std::string health_; // the last probe's answer
   std::unique_ptr<ReaderPool> readers_;
   std::unique_ptr<Writer> writer_;
+  std::unique_ptr<PageStartMemos> page_starts_;
 };
 
 } // namespace verdict

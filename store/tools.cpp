@@ -1,4 +1,5 @@
 // Tools and their reviews.
+#include "store/page_starts.h"
 #include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -109,7 +110,26 @@ std::vector<Tool> Store::tools_by_name() {
 
 Paged<Tool> Store::tools_by_name(PageSpan span) {
   return read([&](sql::Db &db) {
-    return queries::paged(queries::tools_by_name(db, span.size + 1, span.offset()), span);
+    sql::ReadSnapshot snapshot(db); // the version read is the version of the rows read
+    const auto version = list_version(db, "tools_by_name");
+    const int64_t limit = span.size + 1;
+    const auto from_start = [&](const std::pair<std::string, std::string> &start, int64_t offset) {
+      // Found in the (name, slug) index by the start's key, then as from the top.
+      auto stmt = db.cached(
+          "SELECT " TOOL_COLUMNS "WHERE t.id IN (SELECT id FROM tools "
+          "WHERE (name, slug) >= (:name, :slug) ORDER BY name, slug LIMIT :limit OFFSET :offset) "
+          "ORDER BY t.name, t.slug");
+      stmt.bind(":name", start.first).bind(":slug", start.second);
+      stmt.bind(":limit", limit).bind(":offset", offset);
+      std::vector<Tool> tools;
+      while (stmt.step())
+        tools.push_back(tool_from_row(stmt));
+      return tools;
+    };
+    const auto from_top = [&](int64_t offset) { return queries::tools_by_name(db, limit, offset); };
+    const auto key_of = [](const Tool &tool) { return std::pair(tool.name, tool.slug); };
+    return queries::paged(
+        read_page(page_starts_->tools_by_name, version, span, from_start, from_top, key_of), span);
   });
 }
 

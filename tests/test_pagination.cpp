@@ -3,11 +3,16 @@
 // shows each item exactly once, with prev links back, and no page past the last.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
+#include <numeric>
+#include <random>
 #include <regex>
 #include <set>
 
 #include "bench/generate_site.h"
+#include "store/page_starts.h"
+#include "store/sqlite.h"
 #include "test_support.h"
 
 using namespace verdict;
@@ -72,7 +77,138 @@ void check_each_once(const Walk &walked, const std::vector<std::string> &expecte
   }
 }
 
+// A site whose tools and comparisons run to many pages, in a fresh in-memory store.
+std::unique_ptr<Store> deep_lists_store() {
+  SiteSize size = small_site();
+  size.tools = 400;
+  size.comparisons = 300;
+  auto store = std::make_unique<Store>(":memory:");
+  write_site(*store, generate_site(3, size));
+  return store;
+}
+
+// The published comparisons' ids in the archive's order, read here with SQL of the test's own.
+std::vector<int64_t> comparison_ids(Store &store) {
+  return store.read([](sql::Db &db) {
+    auto stmt = db.prepare("SELECT id FROM comparisons WHERE published_on IS NOT NULL "
+                           "ORDER BY published_on DESC, id DESC");
+    std::vector<int64_t> ids;
+    while (stmt.step())
+      ids.push_back(stmt.int64(0));
+    return ids;
+  });
+}
+
+template <class T> std::vector<T> slice(const std::vector<T> &all, int number, int size) {
+  const auto from = std::min(all.size(), static_cast<size_t>((number - 1) * size));
+  const auto to = std::min(all.size(), from + static_cast<size_t>(size));
+  return {all.begin() + static_cast<std::ptrdiff_t>(from),
+          all.begin() + static_cast<std::ptrdiff_t>(to)};
+}
+
+// Pages 7, 3 and 8 first, then every other page of the tools directory and the comparisons
+// archive (and the page past each one's end) in a shuffled order, `size` rows a page: each is
+// exactly the slice of the whole list in the plain order (every row, no OFFSET, no memo).
+void check_pages_in_any_order(Store &store, int size, unsigned seed) {
+  std::vector<std::string> tools;
+  for (const auto &tool : store.tools_by_name())
+    tools.push_back(tool.slug);
+  const auto comparisons = comparison_ids(store);
+  const auto shuffled_pages = [&](size_t rows) {
+    std::vector<int> pages(rows / static_cast<size_t>(size) + 2);
+    std::iota(pages.begin(), pages.end(), 1);
+    std::shuffle(pages.begin(), pages.end(), std::mt19937(seed));
+    for (const int first : {8, 3, 7}) {
+      pages.erase(std::remove(pages.begin(), pages.end(), first), pages.end());
+      pages.insert(pages.begin(), first);
+    }
+    return pages;
+  };
+  for (const int number : shuffled_pages(tools.size())) {
+    INFO("tools page " << number << " of " << size);
+    const auto page = store.tools_by_name({number, size});
+    std::vector<std::string> slugs;
+    for (const auto &tool : page.items)
+      slugs.push_back(tool.slug);
+    CHECK(slugs == slice(tools, number, size));
+    CHECK(page.has_next == (static_cast<size_t>(number * size) < tools.size()));
+  }
+  for (const int number : shuffled_pages(comparisons.size())) {
+    INFO("comparisons page " << number << " of " << size);
+    const auto page = store.published_comparisons({number, size});
+    std::vector<int64_t> ids;
+    for (const auto &comparison : page.items)
+      ids.push_back(comparison.id);
+    CHECK(ids == slice(comparisons, number, size));
+    CHECK(page.has_next == (static_cast<size_t>(number * size) < comparisons.size()));
+  }
+}
+
+int64_t version_of(Store &store, const char *list) {
+  return store.read([&](sql::Db &db) { return list_version(db, list); });
+}
+
 } // namespace
+
+TEST_CASE("pagination: deep pages read in any order are the pages of the plain order") {
+  auto store = deep_lists_store();
+  REQUIRE(store->tools_by_name().size() == 400);
+  REQUIRE(comparison_ids(*store).size() > 200);
+  check_pages_in_any_order(*store, 20, 1);
+  check_pages_in_any_order(*store, 20, 2); // now from the starts the first pass learnt
+  check_pages_in_any_order(*store, 10, 3); // the front page's size beside the directory's
+  check_pages_in_any_order(*store, 20, 4);
+}
+
+TEST_CASE("pagination: after a tool is added, renamed and removed no page starts where it did") {
+  auto store = deep_lists_store();
+  check_pages_in_any_order(*store, 20, 1); // every page start learnt
+  const auto content = store->export_content();
+  const auto tools = store->tools_by_name();
+
+  // Added through an import, first by name: every later row moves down one place. With it,
+  // a comparison newer than any.
+  auto added = content.tools.front();
+  added.slug = "aaa-first-tool";
+  added.name = "Aaa first tool";
+  Content addition;
+  addition.tools = {added};
+  addition.comparisons = {{added.slug, tools[5].slug, "2030-01-01", "The newest."}};
+  store->import_content(addition);
+  check_pages_in_any_order(*store, 20, 2);
+  check_pages_in_any_order(*store, 10, 3);
+
+  // Renamed through an import: a tool from the middle moves to the end. With it, a published
+  // comparison is withdrawn.
+  auto renamed = *std::find_if(content.tools.begin(), content.tools.end(),
+                               [&](const auto &tool) { return tool.slug == tools[200].slug; });
+  renamed.name = "Zzz renamed";
+  Content rename;
+  rename.tools = {renamed};
+  auto withdrawn = *std::find_if(content.comparisons.begin(), content.comparisons.end(),
+                                 [](const auto &c) { return !c.published_on.empty(); });
+  withdrawn.published_on.clear();
+  rename.comparisons = {withdrawn};
+  store->import_content(rename);
+  check_pages_in_any_order(*store, 20, 4);
+
+  // Removed (no page removes a tool; the store's writer does): the rows after it move up, and
+  // its comparisons go with it.
+  store->write([&](sql::Db &db) {
+    db.prepare("DELETE FROM tools WHERE slug = :slug").bind(":slug", tools[100].slug).run();
+  });
+  REQUIRE(store->tools_by_name().size() == 400);
+  check_pages_in_any_order(*store, 20, 5);
+  check_pages_in_any_order(*store, 10, 6);
+
+  // Votes and an import that changes nothing leave the orders, and their versions, as they are.
+  const auto tools_version = version_of(*store, "tools_by_name");
+  const auto comparisons_version = version_of(*store, "published_comparisons");
+  store->cast_tool_vote(std::string(32, 'b'), tools[3].id, Verdict::ship);
+  store->import_content(store->export_content());
+  CHECK(version_of(*store, "tools_by_name") == tools_version);
+  CHECK(version_of(*store, "published_comparisons") == comparisons_version);
+}
 
 TEST_CASE("generator: the same seed gives the same site and votes, another seed another") {
   const auto first = generate_site(11, small_site());
