@@ -1,4 +1,5 @@
--- wrk script: every request is a vote through the real form by a new anonymous reader.
+-- wrk script: every request is a vote through the real form by a new anonymous reader: it
+-- sends no cookie, so verdict issues a voter id with the vote, as for any reader's first.
 --   wrk ... -s bench/vote.lua URL [-- SECONDS DRAIN]
 -- It counts the 303 answers (the vote is committed before verdict answers) and done() prints
 --   votes: 303 N other M window S
@@ -22,12 +23,6 @@ end
 local tools = {"cursor-background-agent", "codestral-2-1", "mistral-small-3-1",
                "cursor-background-agents", "mistral-3-small", "code-llama-4"}
 local n = 0
-math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16))
-local function voter()
-  local t = {}
-  for i = 1, 32 do t[i] = string.format("%x", math.random(0, 15)) end
-  return table.concat(t)
-end
 
 -- Read by done() through thread:get, so these are globals of each thread's Lua state.
 n303, other, window = 0, 0, 0
@@ -57,7 +52,6 @@ request = function()
   local headers = {
     ["Content-Type"] = "application/x-www-form-urlencoded",
     ["Sec-Fetch-Site"] = "same-origin",
-    ["Cookie"] = "verdict_voter=" .. voter(),
   }
   return wrk.format("POST", "/tools/" .. tools[n % #tools + 1] .. "/vote", headers, "verdict=ship")
 end

@@ -28,7 +28,8 @@ bool is_form_content_type(std::string_view content_type);
 // The anonymous voter id from a Cookie header: 32 lowercase hex digits, or empty.
 std::string voter_from_cookie(std::string_view cookie_header);
 
-// A fresh voter id from the kernel's random source.
+// A fresh voter id: the time it was issued (milliseconds, 12 hex digits), then 80 bits from
+// the kernel's random source.
 std::string new_voter_id();
 
 // A plausible email address: one @, a dotted domain, no spaces or control characters, ≤ 254.

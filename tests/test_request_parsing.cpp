@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <chrono>
+#include <thread>
+
 #include "handlers/request_parsing.h"
 
 using namespace verdict;
@@ -33,19 +36,28 @@ TEST_CASE("the voter cookie is 32 lowercase hex digits or nothing") {
   CHECK(voter_from_cookie("").empty());
 }
 
-TEST_CASE("new voter ids are random 32-digit hex") {
-  // Each hex digit is drawn on its own: over 20 ids, both digits of some byte must differ.
+TEST_CASE("new voter ids are 32 hex digits: the time they were issued, then 80 random bits") {
+  // Each random hex digit is drawn on its own: over 20 ids, both digits of some byte differ.
   bool digits_differ = false;
   for (int i = 0; i < 20; ++i) {
     const auto id = new_voter_id();
-    for (size_t k = 0; k + 1 < id.size(); k += 2)
+    for (size_t k = 12; k + 1 < id.size(); k += 2)
       digits_differ = digits_differ || id[k] != id[k + 1];
   }
   CHECK(digits_differ);
-  const auto a = new_voter_id(), b = new_voter_id();
+  const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  const auto a = new_voter_id();
+  std::this_thread::sleep_for(std::chrono::milliseconds(3));
+  const auto b = new_voter_id();
   CHECK(a.size() == 32);
   CHECK(voter_from_cookie("verdict_voter=" + a) == a);
-  CHECK(a != b);
+  const auto issued = std::stoll(a.substr(0, 12), nullptr, 16);
+  CHECK(issued >= now_ms);
+  CHECK(issued < now_ms + 5000);
+  CHECK(a < b); // issued later, sorts later
+  CHECK(a.substr(12) != b.substr(12));
 }
 
 TEST_CASE("emails need one @ and a dotted domain") {
