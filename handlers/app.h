@@ -21,6 +21,7 @@ struct App {
   // behind), and their pages rendered for it. No lag unless the server sets one.
   PageEpoch page_epoch;
   PageCache cache;
+  RecentWriters recent_writers; // voters whose own pages are rendered afresh for now
   RateLimiter write_limit;
   std::string trusted_proxy; // the reverse proxy whose X-Forwarded-For is believed
 

@@ -16,10 +16,14 @@ using httplib::Response;
 // Pages (handlers/pages.cpp)
 void show_home(App &app, const Request &req, Response &res);
 void show_comparisons(App &app, const Request &req, Response &res);
-void show_comparison(App &app, const Request &req, Response &res, std::string_view pair);
+// The comparison and tool pages show the reader's own votes: each returns the page with those
+// places cut out (pages::PersonalPage), or nothing when it answered otherwise (404, 301).
+std::optional<pages::PersonalPage> show_comparison(App &app, const Request &req, Response &res,
+                                                   std::string_view pair);
 void pick_comparison(App &app, const Request &req, Response &res);
 void show_tools(App &app, const Request &req, Response &res);
-void show_tool(App &app, const Request &req, Response &res, std::string_view slug);
+std::optional<pages::PersonalPage> show_tool(App &app, const Request &req, Response &res,
+                                             std::string_view slug);
 void show_reviewers(App &app, const Request &req, Response &res);
 void show_reviewer(App &app, const Request &req, Response &res, std::string_view slug);
 void show_subscribed(App &app, const Request &req, Response &res);

@@ -80,19 +80,25 @@ void show_comparisons(App &app, const Request &req, Response &res) {
 //   The reverse of a published pair, or of a never-published pair's alphabetical order,
 //   answers 301 to the one canonical address.
 //   page=N   optional: the scorecard's page when the tools have many reviews
-void show_comparison(App &app, const Request &req, Response &res, std::string_view pair) {
+std::optional<pages::PersonalPage> show_comparison(App &app, const Request &req, Response &res,
+                                                   std::string_view pair) {
   const auto span = list_page(app, req, res, kItemsPageSize);
-  if (!span) return;
-  const auto detail = app.store.comparison_detail(pair, voter_of(req), *span);
-  if (!detail)
-    return page_not_found(app, res,
-                          "There is no comparison at this address: it does not name "
-                          "two different tools of this site.");
-  if (past_the_end(app, res, *span, detail->reviews_a.empty() && detail->reviews_b.empty())) return;
+  if (!span) return std::nullopt;
+  const auto detail = app.store.comparison_detail(pair, "", *span);
+  if (!detail) {
+    page_not_found(app, res,
+                   "There is no comparison at this address: it does not name "
+                   "two different tools of this site.");
+    return std::nullopt;
+  }
+  if (past_the_end(app, res, *span, detail->reviews_a.empty() && detail->reviews_b.empty()))
+    return std::nullopt;
   const auto &c = detail->comparison;
-  if (!detail->canonical_order)
-    return moved_permanently(res, "/compare/" + pair_slug(c.b.slug, c.a.slug));
-  send_html(res, pages::comparison(app.views, *detail, app.store.site_copy(), app.today()));
+  if (!detail->canonical_order) {
+    moved_permanently(res, "/compare/" + pair_slug(c.b.slug, c.a.slug));
+    return std::nullopt;
+  }
+  return pages::comparison_page(app.views, *detail, app.store.site_copy(), app.today());
 }
 
 // GET /compare?a=:slug&b=:slug — the "compare with…" form; redirects to the pair's page.
@@ -114,15 +120,19 @@ void show_tools(App &app, const Request &req, Response &res) {
 
 // GET /tools/:slug — one tool: its card, pricing, its reviews and its comparisons.
 //   page=N   optional: pages the reviews and the comparisons together
-void show_tool(App &app, const Request &req, Response &res, std::string_view slug) {
+std::optional<pages::PersonalPage> show_tool(App &app, const Request &req, Response &res,
+                                             std::string_view slug) {
   const auto span = list_page(app, req, res, kItemsPageSize);
-  if (!span) return;
-  const auto detail = app.store.tool_detail(slug, voter_of(req), *span, kPickerLimit);
-  if (!detail) return page_not_found(app, res, "There is no tool with this address.");
+  if (!span) return std::nullopt;
+  const auto detail = app.store.tool_detail(slug, "", *span, kPickerLimit);
+  if (!detail) {
+    page_not_found(app, res, "There is no tool with this address.");
+    return std::nullopt;
+  }
   if (past_the_end(app, res, *span,
                    detail->reviews.items.empty() && detail->comparisons.items.empty()))
-    return;
-  send_html(res, pages::tool(app.views, *detail, app.store.site_copy(), app.today()));
+    return std::nullopt;
+  return pages::tool_page(app.views, *detail, app.store.site_copy(), app.today());
 }
 
 // GET /reviewers — the panel, in panel order.

@@ -38,6 +38,7 @@ void vote_on_tool(App &app, const Request &req, Response &res, std::string_view 
   std::optional<Verdict> choice;
   if (verdict != "withdraw") choice = verdict == "ship" ? Verdict::ship : Verdict::skip;
   app.store.cast_tool_vote(voter, tool->id, choice);
+  app.recent_writers.note(voter);
   see_other(res, return_path(form, "/tools/" + tool->slug) + "#tool-" + tool->slug);
 }
 
@@ -57,7 +58,9 @@ void vote_on_pair(App &app, const Request &req, Response &res, std::string_view 
   const auto &c = *comparison;
   std::optional<int64_t> picked;
   if (pick != "withdraw") picked = pick == "a" ? c.a.id : c.b.id;
-  app.store.cast_pair_vote(voter_for_write(req, res), c.a.id, c.b.id, picked);
+  const auto voter = voter_for_write(req, res);
+  app.store.cast_pair_vote(voter, c.a.id, c.b.id, picked);
+  app.recent_writers.note(voter);
   const auto canonical =
       canonical_order ? pair_slug(c.a.slug, c.b.slug) : pair_slug(c.b.slug, c.a.slug);
   see_other(res, "/compare/" + canonical + "#community");

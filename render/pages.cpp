@@ -137,8 +137,22 @@ std::string newsletter(const Views &views, const SiteCopy &site) {
   return views.fragment("newsletter", data);
 }
 
+// The form with which a reader votes on a tool, showing their vote.
+std::string tool_vote(const Views &views, const Tool &t, std::optional<Verdict> voter_verdict,
+                      const std::string &back) {
+  Data form;
+  form.set("slug", t.slug);
+  form.set("name", t.name);
+  form.set("back", back);
+  form.set("ship_pressed", voter_verdict == Verdict::ship ? "true" : "false");
+  form.set("skip_pressed", voter_verdict == Verdict::skip ? "true" : "false");
+  if (voter_verdict)
+    form.set("voted_label", std::string("you voted ") + verdict_label(*voter_verdict));
+  return views.fragment("tool_vote", form);
+}
+
 std::string tool_card(const Views &views, const Tool &t, const char *side,
-                      std::optional<Verdict> voter_verdict, const std::string &back) {
+                      const std::string &vote_form) {
   Data card;
   card.set("side", side);
   card.set("slug", t.slug);
@@ -157,12 +171,47 @@ std::string tool_card(const Views &views, const Tool &t, const char *side,
     card.set("community_basis", " · " + count_phrase(t.community.total, "vote", "votes"));
   }
   set_if(card, "community_interval", interval_text(t.community));
-  card.set("back", back);
-  card.set("ship_pressed", voter_verdict == Verdict::ship ? "true" : "false");
-  card.set("skip_pressed", voter_verdict == Verdict::skip ? "true" : "false");
-  if (voter_verdict)
-    card.set("voted_label", std::string("you voted ") + verdict_label(*voter_verdict));
+  card.set("vote_form", vote_form);
   return views.fragment("tool_card", card);
+}
+
+// The head-to-head form, showing the reader's pick.
+std::string pair_pick(const Views &views, const std::string &path, const Tool &a, const Tool &b,
+                      std::optional<int64_t> pick) {
+  Data form;
+  form.set("vote_action", path + "/vote");
+  form.set("a_name", a.name);
+  form.set("b_name", b.name);
+  form.set("a_picked", pick == a.id ? "true" : "false");
+  form.set("b_picked", pick == b.id ? "true" : "false");
+  form.set("has_pick", bool_data(pick.has_value()));
+  return views.fragment("pair_pick", form);
+}
+
+// Marks a voter's place in a page rendered for everyone. Every value a page shows is
+// escaped, so no content can contain it.
+constexpr std::string_view kVoterPlace = "<!--verdict:voter-->";
+
+// The three renderings of a vote form: no vote, ship, skip.
+std::array<std::string, 3> tool_votes(const Views &views, const Tool &t, const std::string &back) {
+  return {tool_vote(views, t, std::nullopt, back), tool_vote(views, t, Verdict::ship, back),
+          tool_vote(views, t, Verdict::skip, back)};
+}
+
+// Cuts `html` at each voter's place; there must be exactly `places` of them.
+std::vector<std::string> cut_at_voter_places(const std::string &html, size_t places) {
+  std::vector<std::string> pieces;
+  size_t from = 0;
+  for (auto at = html.find(kVoterPlace); at != std::string::npos;
+       at = html.find(kVoterPlace, from)) {
+    pieces.push_back(html.substr(from, at - from));
+    from = at + kVoterPlace.size();
+  }
+  pieces.push_back(html.substr(from));
+  if (pieces.size() != places + 1)
+    throw std::logic_error("a page has " + std::to_string(pieces.size() - 1) +
+                           " voter places, not " + std::to_string(places));
+  return pieces;
 }
 
 Data pricing_item(const Tool &t, const char *side, const std::string &today) {
@@ -244,8 +293,13 @@ std::string home(const Views &views, const HomeData &data) {
                     data.site);
 }
 
-std::string comparison(const Views &views, const ComparisonDetail &detail, const SiteCopy &site,
-                       const std::string &today) {
+namespace {
+
+// The comparison page with the given vote forms in their places.
+std::string comparison_with(const Views &views, const ComparisonDetail &detail,
+                            const SiteCopy &site, const std::string &today,
+                            const std::string &vote_a, const std::string &vote_b,
+                            const std::string &pick_form) {
   const auto &a = detail.comparison.a;
   const auto &b = detail.comparison.b;
   const auto path = "/compare/" + pair_slug(a.slug, b.slug);
@@ -257,8 +311,8 @@ std::string comparison(const Views &views, const ComparisonDetail &detail, const
   page.set("dek", site.comparison_dek);
   set_if(page, "published_on", detail.comparison.published_on);
   set_if(page, "intro", detail.comparison.intro);
-  page.set("card_a", tool_card(views, a, "a", detail.voter.on_a, path));
-  page.set("card_b", tool_card(views, b, "b", detail.voter.on_b, path));
+  page.set("card_a", tool_card(views, a, "a", vote_a));
+  page.set("card_b", tool_card(views, b, "b", vote_b));
 
   // The scorecard alternates the two tools' reviews, in panel order: A, B, A, B…
   Data quotes{list{}};
@@ -276,12 +330,9 @@ std::string comparison(const Views &views, const ComparisonDetail &detail, const
 
   const auto &picks = detail.picks;
   const auto total = picks.a + picks.b;
-  page.set("vote_action", path + "/vote");
+  page.set("pick_form", pick_form);
   page.set("a_name", a.name);
   page.set("b_name", b.name);
-  page.set("a_picked", detail.voter.pick == a.id ? "true" : "false");
-  page.set("b_picked", detail.voter.pick == b.id ? "true" : "false");
-  page.set("has_pick", bool_data(detail.voter.pick.has_value()));
   const auto share = [&](int64_t n) {
     return total ? percent_text(n, total) + " · " + count_phrase(n, "vote", "votes") : "—";
   };
@@ -307,11 +358,48 @@ std::string comparison(const Views &views, const ComparisonDetail &detail, const
                     site);
 }
 
-std::string tool(const Views &views, const ToolDetail &detail, const SiteCopy &site,
-                 const std::string &today) {
+std::string comparison_path(const ComparisonDetail &detail) {
+  return "/compare/" + pair_slug(detail.comparison.a.slug, detail.comparison.b.slug);
+}
+
+} // namespace
+
+std::string comparison(const Views &views, const ComparisonDetail &detail, const SiteCopy &site,
+                       const std::string &today) {
+  const auto &c = detail.comparison;
+  const auto path = comparison_path(detail);
+  return comparison_with(views, detail, site, today, tool_vote(views, c.a, detail.voter.on_a, path),
+                         tool_vote(views, c.b, detail.voter.on_b, path),
+                         pair_pick(views, path, c.a, c.b, detail.voter.pick));
+}
+
+PersonalPage comparison_page(const Views &views, const ComparisonDetail &detail,
+                             const SiteCopy &site, const std::string &today) {
+  const auto &c = detail.comparison;
+  const auto path = comparison_path(detail);
+  const std::string place(kVoterPlace);
+  PersonalPage page;
+  page.a_id = c.a.id;
+  page.b_id = c.b.id;
+  page.pieces =
+      cut_at_voter_places(comparison_with(views, detail, site, today, place, place, place), 3);
+  page.slots = {PersonalPage::Slot::vote_a, PersonalPage::Slot::vote_b, PersonalPage::Slot::pick};
+  page.renderings = {tool_votes(views, c.a, path),
+                     tool_votes(views, c.b, path),
+                     {pair_pick(views, path, c.a, c.b, std::nullopt),
+                      pair_pick(views, path, c.a, c.b, c.a.id),
+                      pair_pick(views, path, c.a, c.b, c.b.id)}};
+  return page;
+}
+
+namespace {
+
+// The tool page with the given vote form in its card.
+std::string tool_with(const Views &views, const ToolDetail &detail, const SiteCopy &site,
+                      const std::string &today, const std::string &vote_form) {
   const auto &t = detail.tool;
   Data page;
-  page.set("card", tool_card(views, t, "a", detail.voter_verdict, "/tools/" + t.slug));
+  page.set("card", tool_card(views, t, "a", vote_form));
   page.set("slug", t.slug);
   page.set("name", t.name);
   page.set("entry", t.entry);
@@ -346,6 +434,49 @@ std::string tool(const Views &views, const ToolDetail &detail, const SiteCopy &s
                     {t.name + " — " + t.tagline + page_suffix(number) + " · " + site.site_name,
                      t.description, page_path(path, number)},
                     site);
+}
+
+} // namespace
+
+std::string tool(const Views &views, const ToolDetail &detail, const SiteCopy &site,
+                 const std::string &today) {
+  const auto &t = detail.tool;
+  return tool_with(views, detail, site, today,
+                   tool_vote(views, t, detail.voter_verdict, "/tools/" + t.slug));
+}
+
+PersonalPage tool_page(const Views &views, const ToolDetail &detail, const SiteCopy &site,
+                       const std::string &today) {
+  const auto &t = detail.tool;
+  PersonalPage page;
+  page.a_id = t.id;
+  page.pieces =
+      cut_at_voter_places(tool_with(views, detail, site, today, std::string(kVoterPlace)), 1);
+  page.slots = {PersonalPage::Slot::vote_a};
+  page.renderings = {tool_votes(views, t, "/tools/" + t.slug)};
+  return page;
+}
+
+std::string page_for(const PersonalPage &page, const VoterChoices &choices) {
+  const auto vote = [](std::optional<Verdict> v) { return !v ? 0 : v == Verdict::ship ? 1 : 2; };
+  std::string html = page.pieces.front();
+  for (size_t i = 0; i < page.slots.size(); ++i) {
+    size_t shown = 0;
+    switch (page.slots[i]) {
+    case PersonalPage::Slot::vote_a:
+      shown = vote(choices.on_a);
+      break;
+    case PersonalPage::Slot::vote_b:
+      shown = vote(choices.on_b);
+      break;
+    case PersonalPage::Slot::pick:
+      shown = choices.pick == page.a_id ? 1 : choices.pick == page.b_id ? 2 : 0;
+      break;
+    }
+    html += page.renderings[i][shown];
+    html += page.pieces[i + 1];
+  }
+  return html;
 }
 
 std::string tools(const Views &views, const Paged<Tool> &tools, const SiteCopy &site) {

@@ -3,6 +3,7 @@
 // templates hold no logic; every decision about what to show is made here.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -19,12 +20,35 @@ struct HomeData {
   Paged<Reviewer> reviewers;
 };
 
+// A page every reader sees alike except for the forms that show a reader's own votes, kept
+// with those places cut out and each of their three renderings, so a voter's page is the
+// shared page with their pieces put back (no render per voter). `pieces` and `slots`
+// alternate: pieces[0], slot 0, pieces[1], …, the last piece. Slots show the vote on tool a,
+// on tool b (comparisons only) and the head-to-head pick (comparisons only).
+struct PersonalPage {
+  enum class Slot { vote_a, vote_b, pick };
+  int64_t a_id = 0, b_id = 0; // the tools the slots are about (b_id only on comparisons)
+  std::vector<std::string> pieces;
+  std::vector<Slot> slots;
+  // Per slot: no vote, ship, skip (votes); no pick, picked a, picked b (the pick).
+  std::vector<std::array<std::string, 3>> renderings;
+};
+
+// The page as this voter sees it (a voter with no votes sees the shared page).
+std::string page_for(const PersonalPage &page, const VoterChoices &choices);
+
 // `today` is YYYY-MM-DD; pricing checked more than 90 days before it is marked as possibly stale.
 std::string home(const Views &views, const HomeData &data);
+// A comparison or tool page as `detail.voter` / `detail.voter_verdict` sees it, rendered whole.
 std::string comparison(const Views &views, const ComparisonDetail &detail, const SiteCopy &site,
                        const std::string &today);
 std::string tool(const Views &views, const ToolDetail &detail, const SiteCopy &site,
                  const std::string &today);
+// The same pages with their voter's places cut out (the detail's voter is not read).
+PersonalPage comparison_page(const Views &views, const ComparisonDetail &detail,
+                             const SiteCopy &site, const std::string &today);
+PersonalPage tool_page(const Views &views, const ToolDetail &detail, const SiteCopy &site,
+                       const std::string &today);
 std::string tools(const Views &views, const Paged<Tool> &tools, const SiteCopy &site);
 std::string comparisons(const Views &views, const Paged<ComparisonSummary> &comparisons,
                         const SiteCopy &site);

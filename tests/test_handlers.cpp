@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "handlers/handlers.h"
+#include "render/pages.h"
 #include "test_support.h"
 
 using namespace verdict;
@@ -110,11 +111,12 @@ TEST_CASE(
   Fixture f;
   httplib::Request req;
   httplib::Response reverse, unknown;
-  handlers::show_comparison(f.app, req, reverse, "codestral-2-1-vs-cursor-background-agent");
+  CHECK_FALSE(
+      handlers::show_comparison(f.app, req, reverse, "codestral-2-1-vs-cursor-background-agent"));
   CHECK(reverse.status == 301);
   CHECK(reverse.get_header_value("Location") ==
         "/compare/cursor-background-agent-vs-codestral-2-1");
-  handlers::show_comparison(f.app, req, unknown, "codestral-2-1-vs-nothing");
+  CHECK_FALSE(handlers::show_comparison(f.app, req, unknown, "codestral-2-1-vs-nothing"));
   CHECK(unknown.status == 404);
   CHECK(test::visible_text(unknown.body).find("Not found") != std::string::npos);
 }
@@ -123,9 +125,9 @@ TEST_CASE("handler: an unpublished pair renders, marked as not an editor's pick"
   Fixture f;
   httplib::Request req;
   httplib::Response res;
-  handlers::show_comparison(f.app, req, res, "codestral-2-1-vs-mistral-3-small");
-  CHECK(res.status == 200);
-  const auto text = test::visible_text(res.body);
+  const auto page = handlers::show_comparison(f.app, req, res, "codestral-2-1-vs-mistral-3-small");
+  REQUIRE(page);
+  const auto text = test::visible_text(pages::page_for(*page, {}));
   CHECK(text.find("Codestral 2.1 vs Mistral 3 Small") != std::string::npos);
   CHECK(text.find("Not an editor's pick") != std::string::npos);
 }
@@ -135,10 +137,12 @@ TEST_CASE("handler: pricing checked more than 90 days ago is marked possibly out
   f.app.today = [] { return std::string("2026-11-21"); };
   httplib::Request req;
   httplib::Response res;
-  handlers::show_tool(f.app, req, res, "code-llama-4"); // checked 2026-07-15
-  CHECK(test::visible_text(res.body).find("Checked 2026-07-15 — possibly out of date") !=
+  const auto stale = handlers::show_tool(f.app, req, res, "code-llama-4"); // checked 2026-07-15
+  REQUIRE(stale);
+  CHECK(test::visible_text(pages::page_for(*stale, {}))
+            .find("Checked 2026-07-15 — possibly out of date") != std::string::npos);
+  const auto fresh = handlers::show_tool(f.app, req, res, "codestral-2-1"); // checked 2026-10-30
+  REQUIRE(fresh);
+  CHECK(test::visible_text(pages::page_for(*fresh, {})).find("possibly out of date") ==
         std::string::npos);
-  httplib::Response fresh;
-  handlers::show_tool(f.app, req, fresh, "codestral-2-1"); // checked 2026-10-30
-  CHECK(test::visible_text(fresh.body).find("possibly out of date") == std::string::npos);
 }

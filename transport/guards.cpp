@@ -37,24 +37,61 @@ std::string page_cache_key(const Request &req) {
   return *number == 1 ? req.path : req.path + "?page=" + std::to_string(*number);
 }
 
-// Serves a GET page. Visitors without a voter cookie all get the same bytes, so those are
-// rendered once per write generation and kept; visitors with one see their own votes.
-void serve_page(App &app, const Request &req, Response &res,
-                const std::function<void(Response &)> &render) {
+// Renders a page into the response; for a page that shows a reader's own votes, also returns
+// it with those places cut out.
+using Render = std::function<std::shared_ptr<const pages::PersonalPage>(Response &)>;
+
+// A voter's own votes on the tools a page is about.
+VoterChoices choices_of(App &app, const std::string &voter, const pages::PersonalPage &page) {
+  if (page.b_id != 0) return app.store.voter_choices(voter, page.a_id, page.b_id);
+  return {app.store.tool_vote_of(voter, page.a_id), std::nullopt, std::nullopt};
+}
+
+// A voter's page: the shared page, with their own votes in its voter places when it has
+// any. Private, and its ETag differs from the shared page's.
+void send_own_page(App &app, const Request &req, Response &res, const std::string &voter,
+                   const std::string &shared, const pages::PersonalPage *personal,
+                   const std::string &content_type) {
+  auto own = personal ? pages::page_for(*personal, choices_of(app, voter, *personal)) : shared;
+  const auto etag = etag_of("voter\n" + own);
+  res.status = 200;
+  res.set_content(std::move(own), content_type.c_str());
+  res.set_header("Cache-Control", kPersonalCaching);
+  answer_not_modified_if_matching(req, res, etag);
+}
+
+// Serves a GET page. Every reader gets the page rendered once per page epoch and kept; a
+// voter gets it with their own votes put in its voter places, read fresh for each request,
+// and a voter who has just voted gets it rendered now.
+// A voter's page is private and its ETag differs from the shared page's, so no cache in
+// front can give one reader's page to another.
+void serve_page(App &app, const Request &req, Response &res, const Render &render) {
   res.set_header("Vary", "Cookie");
   const auto key = page_cache_key(req);
-  if (!voter_of(req).empty() || key.empty()) {
+  if (key.empty()) { // not a page number: the handler refuses it, and nothing is kept
     render(res);
     res.set_header("Cache-Control", kPersonalCaching);
-    if (res.status == 200) answer_not_modified_if_matching(req, res, etag_of(res.body));
     return;
+  }
+  const auto voter = voter_of(req);
+  if (!voter.empty() && app.recent_writers.wrote_within(voter, app.page_epoch.max_lag())) {
+    // Just voted: their page is rendered now, so the tallies count their vote.
+    Response rendered;
+    rendered.status = 200;
+    const auto personal = render(rendered);
+    if (rendered.status != 200) {
+      res = std::move(rendered);
+      return;
+    }
+    return send_own_page(app, req, res, voter, rendered.body, personal.get(),
+                         rendered.get_header_value("Content-Type"));
   }
   const auto epoch = app.page_epoch.current();
   auto page = app.cache.find(key, epoch);
   if (!page) {
     Response rendered;
     rendered.status = 200;
-    render(rendered);
+    auto personal = render(rendered);
     if (rendered.status != 200) {
       res = std::move(rendered);
       return;
@@ -64,10 +101,14 @@ void serve_page(App &app, const Request &req, Response &res,
     fresh->body = std::move(rendered.body);
     fresh->etag = etag_of(fresh->body);
     fresh->content_type = rendered.get_header_value("Content-Type");
+    fresh->personal = std::move(personal);
     page = fresh;
     app.cache.put(key, epoch, page);
   }
   res.status = page->status;
+  if (!voter.empty())
+    return send_own_page(app, req, res, voter, page->body, page->personal.get(),
+                         page->content_type);
   res.set_content(page->body, page->content_type.c_str());
   res.set_header("Cache-Control", kAnonymousCaching);
   answer_not_modified_if_matching(req, res, page->etag);
@@ -132,14 +173,32 @@ void method_not_allowed(App &app, Response &res, const std::string &allow) {
 
 httplib::Server::Handler page(App &app, Page handler) {
   return [&app, handler](const Request &req, Response &res) {
-    serve_page(app, req, res, [&](Response &out) { handler(app, req, out); });
+    serve_page(app, req, res, [&](Response &out) {
+      handler(app, req, out);
+      return nullptr;
+    });
   };
 }
 
 httplib::Server::Handler slug_page(App &app, SlugPage handler) {
   return [&app, handler](const Request &req, Response &res) {
     const std::string slug = req.matches[1];
-    serve_page(app, req, res, [&](Response &out) { handler(app, req, out, slug); });
+    serve_page(app, req, res, [&](Response &out) {
+      handler(app, req, out, slug);
+      return nullptr;
+    });
+  };
+}
+
+httplib::Server::Handler voter_page(App &app, VoterSlugPage handler) {
+  return [&app, handler](const Request &req, Response &res) {
+    const std::string slug = req.matches[1];
+    serve_page(app, req, res, [&](Response &out) -> std::shared_ptr<const pages::PersonalPage> {
+      auto personal = handler(app, req, out, slug);
+      if (!personal) return nullptr;
+      send_html(out, pages::page_for(*personal, {}));
+      return std::make_shared<const pages::PersonalPage>(std::move(*personal));
+    });
   };
 }
 

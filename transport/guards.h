@@ -6,6 +6,7 @@
 
 #include <httplib.h>
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,6 +24,12 @@ using SlugPage = void (*)(App &, const httplib::Request &, httplib::Response &, 
 httplib::Server::Handler page(App &app, Page handler);
 // The same for an address whose first capture group is a slug.
 httplib::Server::Handler slug_page(App &app, SlugPage handler);
+// A page that shows a reader's own votes (a comparison, a tool): the handler returns it with
+// those places cut out, or nothing when it answered otherwise. Every reader gets the shared
+// page; a voter gets it with their own votes put in.
+using VoterSlugPage = std::optional<pages::PersonalPage> (*)(App &, const httplib::Request &,
+                                                             httplib::Response &, std::string_view);
+httplib::Server::Handler voter_page(App &app, VoterSlugPage handler);
 // A form POST, refused unless it comes from this site, is an HTML form and is within the
 // client's writes per minute.
 httplib::Server::Handler form_write(App &app, Page handler);

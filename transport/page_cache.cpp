@@ -50,6 +50,25 @@ uint64_t PageEpoch::current() {
   return epoch_.load(std::memory_order_acquire);
 }
 
+void RecentWriters::note(const std::string &voter) {
+  const auto now = std::chrono::steady_clock::now();
+  std::lock_guard lock(mutex_);
+  if (last_write_.size() >= kMaxVoters) {
+    // Votes are seconds apart per voter: whoever wrote more than a minute ago is done.
+    for (auto it = last_write_.begin(); it != last_write_.end();)
+      it = now - it->second > std::chrono::minutes(1) ? last_write_.erase(it) : std::next(it);
+    if (last_write_.size() >= kMaxVoters) last_write_.clear();
+  }
+  last_write_[voter] = now;
+}
+
+bool RecentWriters::wrote_within(const std::string &voter, std::chrono::nanoseconds window) const {
+  if (window.count() == 0) return false;
+  std::lock_guard lock(mutex_);
+  const auto it = last_write_.find(voter);
+  return it != last_write_.end() && std::chrono::steady_clock::now() - it->second < window;
+}
+
 std::shared_ptr<const CachedPage> PageCache::find(std::string_view key, uint64_t epoch) const {
   std::shared_lock lock(mutex_);
   const auto it = entries_.find(std::string(key));

@@ -16,6 +16,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "render/pages.h"
+
 namespace verdict {
 
 // Which version of the site visitors without cookies are shown. It moves when a write is
@@ -29,6 +31,7 @@ public:
             std::chrono::milliseconds max_lag);
 
   uint64_t current();
+  std::chrono::nanoseconds max_lag() const { return std::chrono::nanoseconds(max_lag_ns_.load()); }
   // From now on; the next change shows at once.
   void set_max_lag(std::chrono::milliseconds max_lag);
 
@@ -45,11 +48,28 @@ private:
   std::string shown_day_;
 };
 
+// Voters who wrote within the last `window`. Their own pages are rendered afresh, so the vote
+// they just cast is counted on the page they come back to, while the shared page may still be
+// up to the page epoch's lag behind. Bounded: past `kMaxVoters` the oldest are forgotten (a
+// forgotten voter sees tallies at most one lag old, nothing worse).
+class RecentWriters {
+public:
+  void note(const std::string &voter);
+  bool wrote_within(const std::string &voter, std::chrono::nanoseconds window) const;
+  static constexpr size_t kMaxVoters = 100000;
+
+private:
+  mutable std::mutex mutex_;
+  std::unordered_map<std::string, std::chrono::steady_clock::time_point> last_write_;
+};
+
 struct CachedPage {
   int status = 200;
   std::string body;
   std::string etag;
   std::string content_type;
+  // For a page that shows a reader's own votes: the same page with those places cut out.
+  std::shared_ptr<const pages::PersonalPage> personal;
 };
 
 class PageCache {

@@ -1,0 +1,101 @@
+// A voter's page is the shared page with their own votes put in its voter places
+// (pages::PersonalPage): it must be, byte for byte, the page rendered whole for that voter,
+// and it must never reach another reader.
+#include <catch2/catch.hpp>
+
+#include "handlers/request_parsing.h"
+#include "render/pages.h"
+#include "test_support.h"
+
+using namespace verdict;
+
+namespace {
+
+const std::string kPair = "cursor-background-agent-vs-codestral-2-1";
+const std::string kComparison = "/compare/" + kPair;
+
+std::string own_page(httplib::Client &client, const std::string &path, const std::string &voter) {
+  const auto res = client.Get(path.c_str(), {{"Cookie", "verdict_voter=" + voter}});
+  REQUIRE(res);
+  REQUIRE(res->status == 200);
+  return res->body;
+}
+
+// A reader who casts the given votes on the pair's tools and its head-to-head ("" casts none).
+std::string voter_who(httplib::Client &client, const std::string &on_a, const std::string &on_b,
+                      const std::string &pick) {
+  std::string voter;
+  const auto cast = [&](const std::string &path, const std::string &form) {
+    const auto res = test::post_form(client, path, form, voter);
+    REQUIRE(res->status == 303);
+    if (voter.empty()) voter = test::cookie_from(res);
+  };
+  if (!on_a.empty()) cast("/tools/cursor-background-agent/vote", "verdict=" + on_a);
+  if (!on_b.empty()) cast("/tools/codestral-2-1/vote", "verdict=" + on_b);
+  if (!pick.empty()) cast(kComparison + "/vote", "pick=" + pick);
+  if (voter.empty()) voter = new_voter_id();
+  return voter;
+}
+
+} // namespace
+
+TEST_CASE("voter pages: each voter's comparison and tool pages are the whole render for them, "
+          "byte for byte") {
+  test::SiteServer site;
+  auto client = site.client();
+  struct Choice {
+    std::string on_a, on_b, pick;
+  };
+  const std::vector<Choice> choices = {{"ship", "", ""},      {"", "skip", "b"},
+                                       {"skip", "ship", "a"}, {"ship", "ship", "withdraw"},
+                                       {"", "", "b"},         {"skip", "skip", ""}};
+  std::vector<std::string> voters;
+  for (const auto &c : choices)
+    voters.push_back(voter_who(client, c.on_a, c.on_b, c.pick));
+  voters.push_back("0123456789abcdef0123456789abcdef"); // a cookie that never voted
+
+  const auto site_copy = site.store().site_copy();
+  const auto today = site.app().today();
+  for (const auto &voter : voters) {
+    INFO(voter);
+    const auto detail = site.store().comparison_detail(kPair, voter);
+    REQUIRE(detail);
+    CHECK(own_page(client, kComparison, voter) ==
+          pages::comparison(site.app().views, *detail, site_copy, today));
+    for (const std::string slug : {"cursor-background-agent", "codestral-2-1"}) {
+      const auto tool = site.store().tool_detail(slug, voter, {}, 100);
+      REQUIRE(tool);
+      CHECK(own_page(client, "/tools/" + slug, voter) ==
+            pages::tool(site.app().views, *tool, site_copy, today));
+    }
+  }
+}
+
+TEST_CASE("voter pages: a voter's page is private, has its own ETag and never reaches anyone "
+          "else") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto voter = voter_who(client, "ship", "", "a");
+  const auto never_voted = new_voter_id();
+  const auto shared = client.Get(kComparison.c_str());
+  REQUIRE(shared->status == 200);
+  CHECK(shared->get_header_value("Cache-Control").find("public") == 0);
+  for (const auto &reader : {voter, never_voted}) {
+    INFO(reader);
+    const auto own = client.Get(kComparison.c_str(), {{"Cookie", "verdict_voter=" + reader}});
+    REQUIRE(own->status == 200);
+    CHECK(own->get_header_value("Cache-Control") == "private, no-cache");
+    const auto etag = own->get_header_value("ETag");
+    CHECK(etag.size() > 2);
+    CHECK(etag != shared->get_header_value("ETag"));
+    const auto again = client.Get(kComparison.c_str(),
+                                  {{"Cookie", "verdict_voter=" + reader}, {"If-None-Match", etag}});
+    CHECK(again->status == 304);
+  }
+  // The voter's pressed buttons are theirs alone.
+  const auto own = own_page(client, kComparison, voter);
+  CHECK(own.find("Withdraw my pick") != std::string::npos);
+  CHECK(own_page(client, kComparison, never_voted).find("Withdraw my pick") == std::string::npos);
+  CHECK(client.Get(kComparison.c_str())->body.find("Withdraw my pick") == std::string::npos);
+  CHECK(own_page(client, kComparison, never_voted) == client.Get(kComparison.c_str())->body);
+}
