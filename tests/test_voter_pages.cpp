@@ -99,3 +99,22 @@ TEST_CASE("voter pages: a voter's page is private, has its own ETag and never re
   CHECK(client.Get(kComparison.c_str())->body.find("Withdraw my pick") == std::string::npos);
   CHECK(own_page(client, kComparison, never_voted) == client.Get(kComparison.c_str())->body);
 }
+
+TEST_CASE("voter pages: a voter's own vote is counted on the page they return to, while the "
+          "shared page may lag") {
+  test::SiteServer site([](App &app) { app.page_epoch.set_max_lag(std::chrono::seconds(60)); });
+  auto client = site.client();
+  const auto before = client.Get(kComparison.c_str())->body; // the epoch is now held a minute
+  const auto counted = [](const std::string &page) {
+    return test::visible_text(page).find("100% · 1 vote") != std::string::npos;
+  };
+  REQUIRE_FALSE(counted(before));
+  const auto voter = voter_who(client, "", "ship", "");
+  CHECK(counted(own_page(client, kComparison, voter)));
+  CHECK(own_page(client, kComparison, voter)
+            .find("aria-pressed=\"true\" aria-label=\"Ship "
+                  "Codestral 2.1\"") != std::string::npos);
+  // Everyone else sees the shared page of that epoch, which does not count it yet.
+  CHECK(client.Get(kComparison.c_str())->body == before);
+  CHECK(own_page(client, kComparison, new_voter_id()) == before);
+}
