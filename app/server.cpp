@@ -16,6 +16,7 @@
 #include "handlers/responses.h"
 #include "handlers/routes.h"
 #include "render/views.h"
+#include "transport/guards.h"
 
 namespace verdict {
 
@@ -85,6 +86,7 @@ void configure_server(transport::ConnectionServer &server, App &app) {
   server.set_refusal_page(
       [&app](int status, const std::string &reason) { return refusal_page(app, status, reason); });
   server.share_responses([&app] { return app.page_epoch.current(); });
+  server.answer_cookies(transport::voter_answers(app));
 }
 
 int serve(const Options &options) {

@@ -457,26 +457,38 @@ PersonalPage tool_page(const Views &views, const ToolDetail &detail, const SiteC
   return page;
 }
 
-std::string page_for(const PersonalPage &page, const VoterChoices &choices) {
-  const auto vote = [](std::optional<Verdict> v) { return !v ? 0 : v == Verdict::ship ? 1 : 2; };
-  std::string html = page.pieces.front();
-  for (size_t i = 0; i < page.slots.size(); ++i) {
-    size_t shown = 0;
-    switch (page.slots[i]) {
+std::vector<size_t> renderings_for(const PersonalPage &page, const VoterChoices &choices) {
+  const auto vote = [](std::optional<Verdict> v) -> size_t {
+    return !v ? 0 : v == Verdict::ship ? 1 : 2;
+  };
+  std::vector<size_t> shown;
+  for (const auto slot : page.slots) {
+    switch (slot) {
     case PersonalPage::Slot::vote_a:
-      shown = vote(choices.on_a);
+      shown.push_back(vote(choices.on_a));
       break;
     case PersonalPage::Slot::vote_b:
-      shown = vote(choices.on_b);
+      shown.push_back(vote(choices.on_b));
       break;
     case PersonalPage::Slot::pick:
-      shown = choices.pick == page.a_id ? 1 : choices.pick == page.b_id ? 2 : 0;
+      shown.push_back(choices.pick == page.a_id ? 1 : choices.pick == page.b_id ? 2 : 0);
       break;
     }
-    html += page.renderings[i][shown];
+  }
+  return shown;
+}
+
+std::string page_for(const PersonalPage &page, const std::vector<size_t> &shown) {
+  std::string html = page.pieces.front();
+  for (size_t i = 0; i < page.slots.size(); ++i) {
+    html += page.renderings[i][shown[i]];
     html += page.pieces[i + 1];
   }
   return html;
+}
+
+std::string page_for(const PersonalPage &page, const VoterChoices &choices) {
+  return page_for(page, renderings_for(page, choices));
 }
 
 std::string tools(const Views &views, const Paged<Tool> &tools, const SiteCopy &site) {

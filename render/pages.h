@@ -36,6 +36,9 @@ struct PersonalPage {
 
 // The page as this voter sees it (a voter with no votes sees the shared page).
 std::string page_for(const PersonalPage &page, const VoterChoices &choices);
+// Which rendering each voter place shows for these choices (0: no vote), and the page so.
+std::vector<size_t> renderings_for(const PersonalPage &page, const VoterChoices &choices);
+std::string page_for(const PersonalPage &page, const std::vector<size_t> &shown);
 
 // `today` is YYYY-MM-DD; pricing checked more than 90 days before it is marked as possibly stale.
 std::string home(const Views &views, const HomeData &data);

@@ -127,7 +127,7 @@ TEST_CASE("handler: an unpublished pair renders, marked as not an editor's pick"
   httplib::Response res;
   const auto page = handlers::show_comparison(f.app, req, res, "codestral-2-1-vs-mistral-3-small");
   REQUIRE(page);
-  const auto text = test::visible_text(pages::page_for(*page, {}));
+  const auto text = test::visible_text(pages::page_for(*page, VoterChoices{}));
   CHECK(text.find("Codestral 2.1 vs Mistral 3 Small") != std::string::npos);
   CHECK(text.find("Not an editor's pick") != std::string::npos);
 }
@@ -139,10 +139,10 @@ TEST_CASE("handler: pricing checked more than 90 days ago is marked possibly out
   httplib::Response res;
   const auto stale = handlers::show_tool(f.app, req, res, "code-llama-4"); // checked 2026-07-15
   REQUIRE(stale);
-  CHECK(test::visible_text(pages::page_for(*stale, {}))
+  CHECK(test::visible_text(pages::page_for(*stale, VoterChoices{}))
             .find("Checked 2026-07-15 — possibly out of date") != std::string::npos);
   const auto fresh = handlers::show_tool(f.app, req, res, "codestral-2-1"); // checked 2026-10-30
   REQUIRE(fresh);
-  CHECK(test::visible_text(pages::page_for(*fresh, {})).find("possibly out of date") ==
+  CHECK(test::visible_text(pages::page_for(*fresh, VoterChoices{})).find("possibly out of date") ==
         std::string::npos);
 }

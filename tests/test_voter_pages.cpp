@@ -118,3 +118,34 @@ TEST_CASE("voter pages: a voter's own vote is counted on the page they return to
   CHECK(client.Get(kComparison.c_str())->body == before);
   CHECK(own_page(client, kComparison, new_voter_id()) == before);
 }
+
+TEST_CASE("voter pages: the reactor's answer to a voter is byte for byte httplib's") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto voter = voter_who(client, "skip", "ship", "b");
+  const auto cookie = "Cookie: verdict_voter=" + voter + "\r\n";
+  for (const auto &path : {kComparison, std::string("/tools/codestral-2-1"), std::string("/"),
+                           std::string("/reviewers")}) {
+    INFO(path);
+    REQUIRE(client.Get(path.c_str())->status == 200); // the shared page is kept
+    const auto before = site.server().cookie_answers();
+    const auto fast = test::raw_exchange(
+        site.port(), "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + cookie + "\r\nGET " +
+                         path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + cookie +
+                         "If-None-Match: \"other\"\r\n\r\n");
+    CHECK(site.server().cookie_answers() == before + 1);
+    // The second answer came from httplib (a condition sends it there); both carry the same
+    // page, and the first keeps the connection where the second closes it.
+    const auto second = fast.find("HTTP/1.1 200 OK", 1);
+    REQUIRE(second != std::string::npos);
+    const auto reactor = fast.substr(0, second);
+    auto by_httplib = fast.substr(second);
+    const auto closing = by_httplib.find("Connection: close\r\n");
+    REQUIRE(closing != std::string::npos);
+    by_httplib.erase(closing, 19);
+    const auto keep_alive = reactor.find("Keep-Alive: timeout=5, max=10000\r\n");
+    REQUIRE(keep_alive != std::string::npos);
+    CHECK(std::string(reactor).erase(keep_alive, 34) == by_httplib);
+    CHECK(reactor.find("Cache-Control: private, no-cache\r\n") != std::string::npos);
+  }
+}

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -162,6 +163,32 @@ void consume_request(Connection &c) {
   c.continued = false;
 }
 
+// An answer made outside httplib, written as httplib writes a 200: status line, the headers
+// sorted by name ignoring case (httplib keeps them in such a map), then the body.
+std::string written_as_httplib_does(const CookieAnswer &answer, const TransportLimits &limits) {
+  auto headers = answer.headers;
+  headers.emplace_back("Content-Length", std::to_string(answer.body.size()));
+  headers.emplace_back(
+      "Keep-Alive",
+      "timeout=" +
+          std::to_string(
+              std::chrono::duration_cast<std::chrono::seconds>(limits.idle_timeout).count()) +
+          ", max=" + std::to_string(limits.max_requests_per_connection));
+  const auto lower = [](std::string text) {
+    for (auto &c : text)
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+  };
+  std::stable_sort(headers.begin(), headers.end(),
+                   [&](const auto &x, const auto &y) { return lower(x.first) < lower(y.first); });
+  std::string bytes = "HTTP/1.1 200 OK\r\n";
+  for (const auto &[name, value] : headers)
+    bytes += name + ": " + value + "\r\n";
+  bytes += "\r\n";
+  bytes += answer.body;
+  return bytes;
+}
+
 // What reactors share: the count of open connections, draining, the workers, the cache.
 struct Hub {
   explicit Hub(const TransportLimits &limits_) : limits(limits_) {}
@@ -169,7 +196,9 @@ struct Hub {
   std::atomic<size_t> open{0};
   std::atomic<bool> draining{false};
   std::atomic<ResponseCache *> shared{nullptr};
-  std::atomic<size_t> shared_answers{0};      // given by a reactor from the shared cache
+  std::atomic<size_t> shared_answers{0}; // given by a reactor from the shared cache
+  std::atomic<const CookieAnswers *> cookie_answers{nullptr};
+  std::atomic<size_t> cookie_answered{0};     // voters' pages given by a reactor
   std::function<void(Connection &)> dispatch; // to a worker
 
   std::mutex drained_mutex;
@@ -406,17 +435,40 @@ private:
   // answer for; stops at the first it does not.
   void answer_from_cache(Connection &c) {
     auto *cache = hub_.shared.load(std::memory_order_acquire);
-    if (!cache || hub_.draining) return;
-    while (c.framing.kind == Framing::Kind::complete && c.framing.shareable &&
+    const auto *cookie_answers = hub_.cookie_answers.load(std::memory_order_acquire);
+    if (hub_.draining) return;
+    while (c.framing.kind == Framing::Kind::complete &&
            c.served + 1 < hub_.limits.max_requests_per_connection) {
-      const auto answer = cache->find(
-          std::string_view(c.in).substr(c.framing.target_offset, c.framing.target_length));
-      if (!answer) return;
+      const auto target =
+          std::string_view(c.in).substr(c.framing.target_offset, c.framing.target_length);
+      if (c.framing.shareable && cache) {
+        const auto answer = cache->find(target);
+        if (!answer) return;
+        hub_.shared_answers.fetch_add(1, std::memory_order_relaxed);
+        c.out += *answer;
+      } else if (c.framing.shareable_but_cookie && cookie_answers) {
+        const auto answer = cookie_answer(
+            *cookie_answers, target,
+            std::string_view(c.in).substr(c.framing.cookie_offset, c.framing.cookie_length));
+        if (!answer) return;
+        hub_.cookie_answered.fetch_add(1, std::memory_order_relaxed);
+        c.out += written_as_httplib_does(*answer, hub_.limits);
+      } else {
+        return;
+      }
       ++c.served;
-      hub_.shared_answers.fetch_add(1, std::memory_order_relaxed);
-      c.out += *answer;
       consume_request(c);
       c.framing = frame_request(c.in, hub_.limits.framing);
+    }
+  }
+
+  // The application's answer, or none when it has none or fails (httplib answers then).
+  static std::optional<CookieAnswer>
+  cookie_answer(const CookieAnswers &answers, std::string_view target, std::string_view cookie) {
+    try {
+      return answers(target, cookie);
+    } catch (const std::exception &) {
+      return std::nullopt;
     }
   }
 
@@ -494,6 +546,10 @@ public:
 
   size_t open() const { return hub_.open.load(); }
   size_t shared_answers() const { return hub_.shared_answers.load(); }
+  size_t cookie_answered() const { return hub_.cookie_answered.load(); }
+  void answer_cookies(const CookieAnswers *answers) {
+    hub_.cookie_answers.store(answers, std::memory_order_release);
+  }
 
   void share(ResponseCache *cache) { hub_.shared.store(cache, std::memory_order_release); }
 
@@ -676,6 +732,15 @@ size_t ConnectionServer::open_connections() const {
 
 size_t ConnectionServer::shared_answers() const {
   return core_->shared_answers();
+}
+
+void ConnectionServer::answer_cookies(CookieAnswers answers) {
+  cookie_answers_ = std::make_unique<CookieAnswers>(std::move(answers));
+  core_->answer_cookies(cookie_answers_.get());
+}
+
+size_t ConnectionServer::cookie_answers() const {
+  return core_->cookie_answered();
 }
 
 void ConnectionServer::share_responses(std::function<uint64_t()> epoch) {

@@ -18,7 +18,10 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "transport/request_framing.h"
 #include "transport/response_cache.h"
@@ -37,6 +40,17 @@ struct TransportLimits {
   FramingLimits framing;
 };
 
+// A 200 answer made outside httplib for a plain GET with one Cookie header (a voter's page):
+// its headers, without Content-Length and Keep-Alive, which the transport adds as httplib
+// does, and its body.
+struct CookieAnswer {
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+};
+// Given the request's target and Cookie value: the answer, or nothing to let httplib answer.
+using CookieAnswers =
+    std::function<std::optional<CookieAnswer>(std::string_view target, std::string_view cookie)>;
+
 // Renders the page for a request refused before it reached a handler (status, reason).
 using RefusalPage = std::function<std::string(int status, const std::string &reason)>;
 
@@ -49,6 +63,11 @@ public:
   // Keeps shareable answers and gives them again while `epoch` returns what it returned when
   // they were produced. Call before listening.
   void share_responses(std::function<uint64_t()> epoch);
+  // Lets the reactor answer plain GETs with a cookie itself when `answers` gives an answer,
+  // written exactly as httplib writes it. Call before listening.
+  void answer_cookies(CookieAnswers answers);
+  // Requests answered that way so far.
+  size_t cookie_answers() const;
 
   // As httplib's, with the backlog raised and without SO_REUSEPORT: false (port) or -1 when
   // the address is in use.
@@ -69,6 +88,7 @@ private:
   TransportLimits limits_;
   RefusalPage refusal_page_;
   std::unique_ptr<ResponseCache> shared_;
+  std::unique_ptr<CookieAnswers> cookie_answers_;
   std::unique_ptr<Core> core_;
 };
 

@@ -47,17 +47,46 @@ VoterChoices choices_of(App &app, const std::string &voter, const pages::Persona
   return {app.store.tool_vote_of(voter, page.a_id), std::nullopt, std::nullopt};
 }
 
-// A voter's page: the shared page, with their own votes in its voter places when it has
-// any. Private, and its ETag differs from the shared page's.
+// A voter's page: the shared page, with their own votes in its voter places when it has any.
+struct OwnPage {
+  std::string body;
+  // The shared page's ETag with the rendering each place shows ("…-v012"): never the shared
+  // page's, and the same for two voters only when their pages are the same bytes.
+  std::string etag;
+};
+
+OwnPage own_page(App &app, const std::string &voter, const CachedPage &shared) {
+  std::vector<size_t> shown;
+  if (shared.personal)
+    shown = pages::renderings_for(*shared.personal, choices_of(app, voter, *shared.personal));
+  std::string etag = shared.etag.substr(0, shared.etag.size() - 1) + "-v";
+  for (const auto rendering : shown)
+    etag += static_cast<char>('0' + rendering);
+  etag += '"';
+  return {shared.personal ? pages::page_for(*shared.personal, shown) : shared.body,
+          std::move(etag)};
+}
+
+// A voter's page, private.
 void send_own_page(App &app, const Request &req, Response &res, const std::string &voter,
-                   const std::string &shared, const pages::PersonalPage *personal,
-                   const std::string &content_type) {
-  auto own = personal ? pages::page_for(*personal, choices_of(app, voter, *personal)) : shared;
-  const auto etag = etag_of("voter\n" + own);
+                   const CachedPage &shared) {
+  auto own = own_page(app, voter, shared);
   res.status = 200;
-  res.set_content(std::move(own), content_type.c_str());
+  res.set_content(std::move(own.body), shared.content_type.c_str());
   res.set_header("Cache-Control", kPersonalCaching);
-  answer_not_modified_if_matching(req, res, etag);
+  answer_not_modified_if_matching(req, res, own.etag);
+}
+
+// A page as rendered for everyone, ready to keep.
+std::shared_ptr<CachedPage> shared_page(Response &rendered,
+                                        std::shared_ptr<const pages::PersonalPage> personal) {
+  auto page = std::make_shared<CachedPage>();
+  page->status = rendered.status;
+  page->body = std::move(rendered.body);
+  page->etag = etag_of(page->body);
+  page->content_type = rendered.get_header_value("Content-Type");
+  page->personal = std::move(personal);
+  return page;
 }
 
 // Serves a GET page. Every reader gets the page rendered once per page epoch and kept; a
@@ -83,8 +112,7 @@ void serve_page(App &app, const Request &req, Response &res, const Render &rende
       res = std::move(rendered);
       return;
     }
-    return send_own_page(app, req, res, voter, rendered.body, personal.get(),
-                         rendered.get_header_value("Content-Type"));
+    return send_own_page(app, req, res, voter, *shared_page(rendered, personal));
   }
   const auto epoch = app.page_epoch.current();
   auto page = app.cache.find(key, epoch);
@@ -96,19 +124,11 @@ void serve_page(App &app, const Request &req, Response &res, const Render &rende
       res = std::move(rendered);
       return;
     }
-    auto fresh = std::make_shared<CachedPage>();
-    fresh->status = rendered.status;
-    fresh->body = std::move(rendered.body);
-    fresh->etag = etag_of(fresh->body);
-    fresh->content_type = rendered.get_header_value("Content-Type");
-    fresh->personal = std::move(personal);
-    page = fresh;
+    page = shared_page(rendered, std::move(personal));
     app.cache.put(key, epoch, page);
   }
   res.status = page->status;
-  if (!voter.empty())
-    return send_own_page(app, req, res, voter, page->body, page->personal.get(),
-                         page->content_type);
+  if (!voter.empty()) return send_own_page(app, req, res, voter, *page);
   res.set_content(page->body, page->content_type.c_str());
   res.set_header("Cache-Control", kAnonymousCaching);
   answer_not_modified_if_matching(req, res, page->etag);
@@ -196,9 +216,32 @@ httplib::Server::Handler voter_page(App &app, VoterSlugPage handler) {
     serve_page(app, req, res, [&](Response &out) -> std::shared_ptr<const pages::PersonalPage> {
       auto personal = handler(app, req, out, slug);
       if (!personal) return nullptr;
-      send_html(out, pages::page_for(*personal, {}));
+      send_html(out, pages::page_for(*personal, VoterChoices{}));
       return std::make_shared<const pages::PersonalPage>(std::move(*personal));
     });
+  };
+}
+
+CookieAnswers voter_answers(App &app) {
+  return [&app](std::string_view target, std::string_view cookie) -> std::optional<CookieAnswer> {
+    const auto voter = voter_from_cookie(cookie);
+    // Left to httplib: other cookies, addresses it would decode, and voters who just voted
+    // (rendered afresh there).
+    if (voter.empty() || target.find('%') != std::string_view::npos ||
+        app.recent_writers.wrote_within(voter, app.page_epoch.max_lag()))
+      return std::nullopt;
+    const auto page = app.cache.find(target, app.page_epoch.current());
+    if (!page || page->status != 200) return std::nullopt;
+    auto own = own_page(app, voter, *page);
+    CookieAnswer answer;
+    answer.headers = {{"Vary", "Cookie"},
+                      {"Content-Type", page->content_type},
+                      {"Cache-Control", kPersonalCaching},
+                      {"ETag", own.etag}};
+    for (const auto &[name, value] : security_headers())
+      answer.headers.emplace_back(name, value);
+    answer.body = std::move(own.body);
+    return answer;
   };
 }
 

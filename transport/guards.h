@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "handlers/app.h"
+#include "transport/connection_server.h"
 
 namespace verdict::transport {
 
@@ -30,6 +31,9 @@ httplib::Server::Handler slug_page(App &app, SlugPage handler);
 using VoterSlugPage = std::optional<pages::PersonalPage> (*)(App &, const httplib::Request &,
                                                              httplib::Response &, std::string_view);
 httplib::Server::Handler voter_page(App &app, VoterSlugPage handler);
+// Voters' pages as the reactor gives them (transport/connection_server.h): the page kept for
+// this epoch with the voter's own votes put in, the same bytes httplib would send.
+CookieAnswers voter_answers(App &app);
 // A form POST, refused unless it comes from this site, is an HTML form and is within the
 // client's writes per minute.
 httplib::Server::Handler form_write(App &app, Page handler);

@@ -137,7 +137,8 @@ Framing frame_request(std::string_view buffered, const FramingLimits &limits) {
   framing.keep_alive = http11;
   size_t hosts = 0, lengths = 0, headers = 0;
   bool chunked = false, transfer_encoding = false, wants_continue = false;
-  bool personal = false; // cookies, credentials or conditions: an answer for this client only
+  bool personal = false; // credentials or conditions: an answer for this client only
+  size_t cookies = 0;
   uint64_t content_length = 0;
 
   for (size_t at = line_end + 2; at < head_end + 2;) {
@@ -181,8 +182,11 @@ Framing frame_request(std::string_view buffered, const FramingLimits &limits) {
       framing.dropped_lines.push_back(whole_line);
     } else if (equals_ignoring_case(name, "Range") || equals_ignoring_case(name, "If-Range")) {
       framing.dropped_lines.push_back(whole_line);
-    } else if (equals_ignoring_case(name, "Cookie") ||
-               equals_ignoring_case(name, "Authorization") ||
+    } else if (equals_ignoring_case(name, "Cookie")) {
+      ++cookies;
+      framing.cookie_offset = skip + static_cast<size_t>(value.data() - request.data());
+      framing.cookie_length = value.size();
+    } else if (equals_ignoring_case(name, "Authorization") ||
                equals_ignoring_case(name.substr(0, 3), "If-")) {
       personal = true;
     }
@@ -205,8 +209,10 @@ Framing frame_request(std::string_view buffered, const FramingLimits &limits) {
     return refuse(413, "That request body is larger than any form of this site sends.");
 
   framing.body_length = static_cast<size_t>(content_length);
-  framing.shareable = method == "GET" && http11 && framing.keep_alive && !personal &&
-                      target.front() == '/' && target.find('?') == std::string_view::npos;
+  const bool plain_get = method == "GET" && http11 && framing.keep_alive && !personal &&
+                         target.front() == '/' && target.find('?') == std::string_view::npos;
+  framing.shareable = plain_get && cookies == 0;
+  framing.shareable_but_cookie = plain_get && cookies == 1;
   framing.target_offset = skip + first_space + 1;
   framing.target_length = target.size();
   const auto whole = framing.head_length + framing.body_length;

@@ -35,6 +35,9 @@ struct Framing {
   // buffered bytes:
   bool shareable = false;
   size_t target_offset = 0, target_length = 0;
+  // The same but for one Cookie header (a voter's page), and that header's value.
+  bool shareable_but_cookie = false;
+  size_t cookie_offset = 0, cookie_length = 0;
   // Header lines (offset, length within the head, CRLF included) the server answers itself
   // or ignores, cut before the request is parsed: Range and If-Range (pages are always sent
   // whole) and Expect (answered here).
