@@ -11,8 +11,8 @@ machine hits them all alike; the table gives medians over the repetitions and ea
 figure's ratio to nginx serving the same page's bytes in the same run. bench/README.md
 describes the scenarios.
 """
-import argparse, json, os, re, shlex, shutil, signal, socket, statistics, subprocess, sys
-import tempfile, time, urllib.request
+import argparse, http.client, json, os, re, shlex, shutil, signal, socket, statistics, subprocess
+import sys, tempfile, time, urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
@@ -37,6 +37,30 @@ def get(url, headers=None):
     request = urllib.request.Request(url, headers=headers or {})
     with urllib.request.urlopen(request, timeout=10) as answer:
         return answer.status, dict(answer.headers), answer.read()
+
+
+def new_voter(port):
+    """A reader who ships one tool of the comparison, skips the other and picks the first:
+    their pages show all three. Returns their voter id."""
+    voter = ""
+    for path, form in (("/tools/cursor-background-agent/vote", "verdict=ship"),
+                       ("/tools/codestral-2-1/vote", "verdict=skip"), (COMPARE + "/vote", "pick=a")):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        headers = {"Content-Type": "application/x-www-form-urlencoded",
+                   "Sec-Fetch-Site": "same-origin"}
+        if voter:
+            headers["Cookie"] = "verdict_voter=" + voter
+        connection.request("POST", path, form, headers)
+        answer = connection.getresponse()
+        answer.read()
+        if answer.status != 303:
+            raise SystemExit(f"a vote answered {answer.status}")
+        found = re.search(r"verdict_voter=([0-9a-f]{32})", answer.getheader("Set-Cookie") or "")
+        voter = voter or (found.group(1) if found else "")
+        connection.close()
+    if not voter:
+        raise SystemExit("no voter cookie was set")
+    return voter
 
 
 def vote_rows(db):
@@ -143,6 +167,7 @@ http {{
     default_type text/html;
     charset utf-8;
     location = / {{ try_files /index.html =404; }}
+    location = /voter/ {{ try_files /voter/index.html =404; }}
     location / {{ try_files $uri =404; }}
   }}
 
@@ -184,7 +209,10 @@ class Bench:
         self.port = int(found.group(1))
         self.base = f"http://127.0.0.1:{self.port}"
 
-        for sub in ("www/compare", "www/tools", "tmp", "cache"):
+        self.voter = new_voter(self.port)
+        time.sleep(1.1)  # the shared pages count those votes once the page epoch moves
+        for sub in ("www/compare", "www/tools", "www/voter/compare", "www/voter/tools", "tmp",
+                    "cache"):
             os.makedirs(os.path.join(self.work, sub), exist_ok=True)
         self.static_port, self.proxy_port = free_port(), free_port()
         while self.proxy_port == self.static_port:
@@ -209,6 +237,9 @@ class Bench:
             status, _, body = get(self.static_url(path))
             if status != 200 or body != self.page_bytes[name]:
                 raise SystemExit(f"nginx does not serve the saved {name} page")
+            status, _, body = get(self.static_url("/voter" + path))
+            if status != 200 or body != self.voter_bytes[name]:
+                raise SystemExit(f"nginx does not serve the voter's saved {name} page")
 
     def stop(self):
         if self.nginx_pid:
@@ -240,6 +271,17 @@ class Bench:
                 f.write(body)
             os.replace(target + ".tmp", target)
             self.page_bytes[name] = body
+        self.voter_bytes = {}
+        for name, path in PAGES.items():
+            status, _, body = get(self.base + path, {"Cookie": "verdict_voter=" + self.voter})
+            if status != 200 or not body or body == self.page_bytes[name] and name != "home":
+                raise SystemExit(f"verdict answered {status} for the voter's {path}")
+            target = os.path.join(self.work, "www", "voter",
+                                  "index.html" if path == "/" else path.lstrip("/"))
+            with open(target + ".tmp", "wb") as f:
+                f.write(body)
+            os.replace(target + ".tmp", target)
+            self.voter_bytes[name] = body
         subprocess.run(["chmod", "-R", "a+rX", self.work], check=True)  # workers may not be root
 
     def warm_proxy(self):
@@ -271,8 +313,11 @@ class Bench:
                     self.warm_proxy()
                     self.record("nginx proxy_cache → verdict: comparison", c,
                                 wrk(f"http://127.0.0.1:{self.proxy_port}{COMPARE}", c, d))
-            self.record("verdict: comparison, cold render", c,
-                        wrk(self.base + COMPARE, c, d, "personal.lua"))
+            for name, path in PAGES.items():
+                self.record(f"nginx: voter's {name} page bytes", c,
+                            wrk(self.static_url("/voter" + path), c, d))
+                self.record(f"verdict: voter's {name} page", c,
+                            wrk(self.base + path, c, d, "voter.lua", (self.voter,)))
             before = vote_rows(self.db)
             result = wrk(self.base, c, d, "vote.lua", (d, self.drain))
             time.sleep(0.3)  # a vote still being committed would show here as a row without a 303
@@ -357,8 +402,9 @@ def report(bench, command, started):
     say("|---|---|---|---|---|---|---|---|")
     reference = {}
     for (scenario, c), runs in bench.results.items():
-        if scenario.startswith("nginx: "):
-            reference[(scenario.split(": ")[1].split()[0], c)] = median(r["rps"] for r in runs)
+        if scenario.startswith("nginx: ") and scenario.endswith(" page bytes"):
+            page = scenario[len("nginx: "):-len(" page bytes")]
+            reference[(page, c)] = median(r["rps"] for r in runs)
 
     def row(scenario, c, runs, rate_key="rps", against="comparison"):
         rps = median(r[rate_key] for r in runs)
@@ -374,15 +420,18 @@ def report(bench, command, started):
         order += [f"nginx: {name} page bytes", f"verdict: {name} page (warm)"]
         if name == "comparison":
             order.append("nginx proxy_cache → verdict: comparison")
-    order += ["verdict: comparison, cold render", "verdict: vote POST (303, durable)"]
+    for name in PAGES:
+        order += [f"nginx: voter's {name} page bytes", f"verdict: voter's {name} page"]
+    order += ["verdict: vote POST (303, durable)"]
     mixed_name = f"mixed: comparison (warm) + {args.vote_rate:g} votes/s"
     for c in sorted({c for _, c in bench.results}):
         for scenario in order:
             runs = bench.results.get((scenario, c))
             if not runs:
                 continue
-            page = scenario.split(": ")[1].split()[0]
-            against = page if page in PAGES and "proxy_cache" not in scenario else "comparison"
+            page = re.sub(r" page( bytes| \(warm\))?$", "", scenario.split(": ")[1])
+            against = page if (page, c) in reference and "proxy_cache" not in scenario \
+                else "comparison"
             if "vote POST" in scenario:
                 row("verdict: vote POST (303, durable) — votes/s", c, runs, "vote_rps")
             else:
@@ -390,8 +439,8 @@ def report(bench, command, started):
         if (mixed_name, c) in bench.results:
             row(mixed_name + " (reads)", c, bench.results[(mixed_name, c)])
     say("")
-    say("× nginx: each verdict page against nginx serving that page's saved bytes, the proxy "
-        "cache, cold render, votes and mixed reads against nginx serving the comparison page's "
+    say("× nginx: each verdict page, anonymous or a voter's, against nginx serving that page's "
+        "saved bytes; the proxy cache, votes and mixed reads against nginx serving the comparison page's "
         "bytes; medians of the same runs. errors: non-2xx/3xx answers and socket errors "
         "(connect, read, write, timeout) summed over the repetitions; for votes, any answer "
         "but 303.")
