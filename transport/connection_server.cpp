@@ -174,16 +174,19 @@ std::string written_as_httplib_does(const CookieAnswer &answer, const TransportL
           std::to_string(
               std::chrono::duration_cast<std::chrono::seconds>(limits.idle_timeout).count()) +
           ", max=" + std::to_string(limits.max_requests_per_connection));
-  const auto lower = [](std::string text) {
-    for (auto &c : text)
+  // Sorted once on lower-case names (httplib's map compares them ignoring case).
+  std::vector<std::pair<std::string, size_t>> order;
+  for (size_t i = 0; i < headers.size(); ++i) {
+    auto name = headers[i].first;
+    for (auto &c : name)
       c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return text;
-  };
-  std::stable_sort(headers.begin(), headers.end(),
-                   [&](const auto &x, const auto &y) { return lower(x.first) < lower(y.first); });
+    order.emplace_back(std::move(name), i);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto &x, const auto &y) { return x.first < y.first; });
   std::string bytes = "HTTP/1.1 200 OK\r\n";
-  for (const auto &[name, value] : headers)
-    bytes += name + ": " + value + "\r\n";
+  for (const auto &[lowered, i] : order)
+    bytes += headers[i].first + ": " + headers[i].second + "\r\n";
   bytes += "\r\n";
   bytes += answer.body;
   return bytes;

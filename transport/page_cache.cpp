@@ -52,7 +52,8 @@ uint64_t PageEpoch::current() {
 
 void RecentWriters::note(const std::string &voter) {
   const auto now = std::chrono::steady_clock::now();
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
+  last_note_ns_.store(now.time_since_epoch().count(), std::memory_order_release);
   if (last_write_.size() >= kMaxVoters) {
     // Votes are seconds apart per voter: whoever wrote more than a minute ago is done.
     for (auto it = last_write_.begin(); it != last_write_.end();)
@@ -64,9 +65,13 @@ void RecentWriters::note(const std::string &voter) {
 
 bool RecentWriters::wrote_within(const std::string &voter, std::chrono::nanoseconds window) const {
   if (window.count() == 0) return false;
-  std::lock_guard lock(mutex_);
+  const auto now = std::chrono::steady_clock::now();
+  const auto quiet_for = std::chrono::nanoseconds(now.time_since_epoch().count() -
+                                                  last_note_ns_.load(std::memory_order_acquire));
+  if (quiet_for >= window) return false;
+  std::shared_lock lock(mutex_);
   const auto it = last_write_.find(voter);
-  return it != last_write_.end() && std::chrono::steady_clock::now() - it->second < window;
+  return it != last_write_.end() && now - it->second < window;
 }
 
 std::shared_ptr<const CachedPage> PageCache::find(std::string_view key, uint64_t epoch) const {

@@ -59,7 +59,10 @@ public:
   static constexpr size_t kMaxVoters = 100000;
 
 private:
-  mutable std::mutex mutex_;
+  // Asked on every voter's page by every reactor: when nobody wrote within the window the
+  // answer needs no lock, and lookups share theirs.
+  std::atomic<int64_t> last_note_ns_{0};
+  mutable std::shared_mutex mutex_;
   std::unordered_map<std::string, std::chrono::steady_clock::time_point> last_write_;
 };
 
