@@ -77,9 +77,16 @@ void send_own_page(App &app, const Request &req, Response &res, const std::strin
   answer_not_modified_if_matching(req, res, own.etag);
 }
 
-// A page as rendered for everyone, ready to keep.
-std::shared_ptr<CachedPage> shared_page(Response &rendered,
-                                        std::shared_ptr<const pages::PersonalPage> personal) {
+// Renders the page as everyone sees it, ready to keep; null when the handler answered
+// something else (an error, a redirect), which is then in `res`.
+std::shared_ptr<const CachedPage> render_shared(const Render &render, Response &res) {
+  Response rendered;
+  rendered.status = 200;
+  auto personal = render(rendered);
+  if (rendered.status != 200) {
+    res = std::move(rendered);
+    return nullptr;
+  }
   auto page = std::make_shared<CachedPage>();
   page->status = rendered.status;
   page->body = std::move(rendered.body);
@@ -105,26 +112,15 @@ void serve_page(App &app, const Request &req, Response &res, const Render &rende
   const auto voter = voter_of(req);
   if (!voter.empty() && app.recent_writers.wrote_within(voter, app.page_epoch.max_lag())) {
     // Just voted: their page is rendered now, so the tallies count their vote.
-    Response rendered;
-    rendered.status = 200;
-    const auto personal = render(rendered);
-    if (rendered.status != 200) {
-      res = std::move(rendered);
-      return;
-    }
-    return send_own_page(app, req, res, voter, *shared_page(rendered, personal));
+    const auto fresh = render_shared(render, res);
+    if (fresh) send_own_page(app, req, res, voter, *fresh);
+    return;
   }
   const auto epoch = app.page_epoch.current();
   auto page = app.cache.find(key, epoch);
   if (!page) {
-    Response rendered;
-    rendered.status = 200;
-    auto personal = render(rendered);
-    if (rendered.status != 200) {
-      res = std::move(rendered);
-      return;
-    }
-    page = shared_page(rendered, std::move(personal));
+    page = render_shared(render, res);
+    if (!page) return;
     app.cache.put(key, epoch, page);
   }
   res.status = page->status;
