@@ -86,7 +86,7 @@ void configure_server(transport::ConnectionServer &server, App &app) {
   server.set_refusal_page(
       [&app](int status, const std::string &reason) { return refusal_page(app, status, reason); });
   server.share_responses([&app] { return app.page_epoch.current(); });
-  server.answer_cookies(transport::voter_answers(app));
+  server.answer_cookies(transport::voter_answers(app, server.limits()));
 }
 
 int serve(const Options &options) {

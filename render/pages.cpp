@@ -479,12 +479,25 @@ std::vector<size_t> renderings_for(const PersonalPage &page, const VoterChoices 
 }
 
 std::string page_for(const PersonalPage &page, const std::vector<size_t> &shown) {
-  std::string html = page.pieces.front();
-  for (size_t i = 0; i < page.slots.size(); ++i) {
-    html += page.renderings[i][shown[i]];
-    html += page.pieces[i + 1];
-  }
+  std::string html;
+  html.reserve(page_length(page, shown));
+  append_page_for(page, shown, html);
   return html;
+}
+
+void append_page_for(const PersonalPage &page, const std::vector<size_t> &shown, std::string &out) {
+  out += page.pieces.front();
+  for (size_t i = 0; i < page.slots.size(); ++i) {
+    out += page.renderings[i][shown[i]];
+    out += page.pieces[i + 1];
+  }
+}
+
+size_t page_length(const PersonalPage &page, const std::vector<size_t> &shown) {
+  size_t length = page.pieces.front().size();
+  for (size_t i = 0; i < page.slots.size(); ++i)
+    length += page.renderings[i][shown[i]].size() + page.pieces[i + 1].size();
+  return length;
 }
 
 std::string page_for(const PersonalPage &page, const VoterChoices &choices) {

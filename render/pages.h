@@ -39,6 +39,9 @@ std::string page_for(const PersonalPage &page, const VoterChoices &choices);
 // Which rendering each voter place shows for these choices (0: no vote), and the page so.
 std::vector<size_t> renderings_for(const PersonalPage &page, const VoterChoices &choices);
 std::string page_for(const PersonalPage &page, const std::vector<size_t> &shown);
+// The same, appended to `out`, and its length, for writing it straight into an answer.
+void append_page_for(const PersonalPage &page, const std::vector<size_t> &shown, std::string &out);
+size_t page_length(const PersonalPage &page, const std::vector<size_t> &shown);
 
 // `today` is YYYY-MM-DD; pricing checked more than 90 days before it is marked as possibly stale.
 std::string home(const Views &views, const HomeData &data);

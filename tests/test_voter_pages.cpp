@@ -3,6 +3,8 @@
 // and it must never reach another reader.
 #include <catch2/catch.hpp>
 
+#include <thread>
+
 #include "handlers/request_parsing.h"
 #include "render/pages.h"
 #include "test_support.h"
@@ -117,6 +119,30 @@ TEST_CASE("voter pages: a voter's own vote is counted on the page they return to
   // Everyone else sees the shared page of that epoch, which does not count it yet.
   CHECK(client.Get(kComparison.c_str())->body == before);
   CHECK(own_page(client, kComparison, new_voter_id()) == before);
+}
+
+TEST_CASE("voter pages: a voter who changes their vote sees the change on a page they had "
+          "already seen, during the lag and after it") {
+  constexpr auto lag = std::chrono::milliseconds(300);
+  test::SiteServer site([&](App &app) { app.page_epoch.set_max_lag(lag); });
+  auto client = site.client();
+  const auto pressed = [&](const std::string &voter, const std::string &label) {
+    return own_page(client, kComparison, voter)
+               .find("aria-pressed=\"true\" aria-label=\"" + label + "\"") != std::string::npos;
+  };
+  const auto voter = voter_who(client, "ship", "", "");
+  std::this_thread::sleep_for(lag + std::chrono::milliseconds(100)); // no longer just voted
+  // Seen twice: what they are shown is now kept with the page.
+  REQUIRE(pressed(voter, "Ship Cursor Background Agent"));
+  REQUIRE(pressed(voter, "Ship Cursor Background Agent"));
+
+  REQUIRE(test::post_form(client, "/tools/cursor-background-agent/vote", "verdict=skip", voter)
+              ->status == 303);
+  CHECK(pressed(voter, "Skip Cursor Background Agent")); // just voted: rendered for them
+  std::this_thread::sleep_for(lag + std::chrono::milliseconds(100));
+  CHECK(pressed(voter, "Skip Cursor Background Agent")); // the page of the next epoch
+  CHECK(pressed(voter, "Skip Cursor Background Agent"));
+  CHECK_FALSE(pressed(voter, "Ship Cursor Background Agent"));
 }
 
 TEST_CASE("voter pages: the reactor's answer to a voter is byte for byte httplib's") {

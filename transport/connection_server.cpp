@@ -163,35 +163,6 @@ void consume_request(Connection &c) {
   c.continued = false;
 }
 
-// An answer made outside httplib, written as httplib writes a 200: status line, the headers
-// sorted by name ignoring case (httplib keeps them in such a map), then the body.
-std::string written_as_httplib_does(const CookieAnswer &answer, const TransportLimits &limits) {
-  auto headers = answer.headers;
-  headers.emplace_back("Content-Length", std::to_string(answer.body.size()));
-  headers.emplace_back(
-      "Keep-Alive",
-      "timeout=" +
-          std::to_string(
-              std::chrono::duration_cast<std::chrono::seconds>(limits.idle_timeout).count()) +
-          ", max=" + std::to_string(limits.max_requests_per_connection));
-  // Sorted once on lower-case names (httplib's map compares them ignoring case).
-  std::vector<std::pair<std::string, size_t>> order;
-  for (size_t i = 0; i < headers.size(); ++i) {
-    auto name = headers[i].first;
-    for (auto &c : name)
-      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    order.emplace_back(std::move(name), i);
-  }
-  std::stable_sort(order.begin(), order.end(),
-                   [](const auto &x, const auto &y) { return x.first < y.first; });
-  std::string bytes = "HTTP/1.1 200 OK\r\n";
-  for (const auto &[lowered, i] : order)
-    bytes += headers[i].first + ": " + headers[i].second + "\r\n";
-  bytes += "\r\n";
-  bytes += answer.body;
-  return bytes;
-}
-
 // What reactors share: the count of open connections, draining, the workers, the cache.
 struct Hub {
   explicit Hub(const TransportLimits &limits_) : limits(limits_) {}
@@ -450,12 +421,10 @@ private:
         hub_.shared_answers.fetch_add(1, std::memory_order_relaxed);
         c.out += *answer;
       } else if (c.framing.shareable_but_cookie && cookie_answers) {
-        const auto answer = cookie_answer(
-            *cookie_answers, target,
-            std::string_view(c.in).substr(c.framing.cookie_offset, c.framing.cookie_length));
-        if (!answer) return;
+        const auto cookie =
+            std::string_view(c.in).substr(c.framing.cookie_offset, c.framing.cookie_length);
+        if (!cookie_answer(*cookie_answers, target, cookie, c.out)) return;
         hub_.cookie_answered.fetch_add(1, std::memory_order_relaxed);
-        c.out += written_as_httplib_does(*answer, hub_.limits);
       } else {
         return;
       }
@@ -465,14 +434,17 @@ private:
     }
   }
 
-  // The application's answer, or none when it has none or fails (httplib answers then).
-  static std::optional<CookieAnswer>
-  cookie_answer(const CookieAnswers &answers, std::string_view target, std::string_view cookie) {
+  // The application's answer appended to `out`; false, with `out` as it was, when it has none
+  // or fails (httplib answers then).
+  static bool cookie_answer(const CookieAnswers &answers, std::string_view target,
+                            std::string_view cookie, std::string &out) {
+    const auto before = out.size();
     try {
-      return answers(target, cookie);
+      if (answers(target, cookie, out)) return true;
     } catch (const std::exception &) {
-      return std::nullopt;
     }
+    out.resize(before);
+    return false;
   }
 
   // Closing a socket with unread bytes makes the kernel reset the connection, and a client
@@ -740,6 +712,13 @@ size_t ConnectionServer::shared_answers() const {
 void ConnectionServer::answer_cookies(CookieAnswers answers) {
   cookie_answers_ = std::make_unique<CookieAnswers>(std::move(answers));
   core_->answer_cookies(cookie_answers_.get());
+}
+
+std::string keep_alive_value(const TransportLimits &limits) {
+  return "timeout=" +
+         std::to_string(
+             std::chrono::duration_cast<std::chrono::seconds>(limits.idle_timeout).count()) +
+         ", max=" + std::to_string(limits.max_requests_per_connection);
 }
 
 size_t ConnectionServer::cookie_answers() const {

@@ -40,16 +40,14 @@ struct TransportLimits {
   FramingLimits framing;
 };
 
-// A 200 answer made outside httplib for a plain GET with one Cookie header (a voter's page):
-// its headers, without Content-Length and Keep-Alive, which the transport adds as httplib
-// does, and its body.
-struct CookieAnswer {
-  std::vector<std::pair<std::string, std::string>> headers;
-  std::string body;
-};
-// Given the request's target and Cookie value: the answer, or nothing to let httplib answer.
+// Given a plain GET's target and its one Cookie header's value: appends the whole answer to
+// `out`, written exactly as httplib writes it (transport/written_head.h), and returns true; or
+// appends nothing and returns false to let httplib answer.
 using CookieAnswers =
-    std::function<std::optional<CookieAnswer>(std::string_view target, std::string_view cookie)>;
+    std::function<bool(std::string_view target, std::string_view cookie, std::string &out)>;
+
+// The Keep-Alive header's value httplib writes under these limits.
+std::string keep_alive_value(const TransportLimits &limits);
 
 // Renders the page for a request refused before it reached a handler (status, reason).
 using RefusalPage = std::function<std::string(int status, const std::string &reason)>;
@@ -59,12 +57,13 @@ public:
   explicit ConnectionServer(TransportLimits limits = {});
   ~ConnectionServer() override;
 
+  const TransportLimits &limits() const { return limits_; }
   void set_refusal_page(RefusalPage page) { refusal_page_ = std::move(page); }
   // Keeps shareable answers and gives them again while `epoch` returns what it returned when
   // they were produced. Call before listening.
   void share_responses(std::function<uint64_t()> epoch);
-  // Lets the reactor answer plain GETs with a cookie itself when `answers` gives an answer,
-  // written exactly as httplib writes it. Call before listening.
+  // Lets the reactor answer plain GETs with a cookie itself when `answers` gives an answer.
+  // Call before listening.
   void answer_cookies(CookieAnswers answers);
   // Requests answered that way so far.
   size_t cookie_answers() const;

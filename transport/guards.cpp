@@ -47,24 +47,46 @@ VoterChoices choices_of(App &app, const std::string &voter, const pages::Persona
   return {app.store.tool_vote_of(voter, page.a_id), std::nullopt, std::nullopt};
 }
 
-// A voter's page: the shared page, with their own votes in its voter places when it has any.
-struct OwnPage {
-  std::string body;
-  // The shared page's ETag with the rendering each place shows ("…-v012"): never the shared
-  // page's, and the same for two voters only when their pages are the same bytes.
-  std::string etag;
-};
+// Which rendering each of a page's voter places shows for this voter; none for a page without
+// such places.
+std::vector<size_t> shown_to(App &app, const std::string &voter, const CachedPage &shared) {
+  if (!shared.personal) return {};
+  if (auto kept = shared.shown_to_voters.find(voter)) return std::move(*kept);
+  auto shown = pages::renderings_for(*shared.personal, choices_of(app, voter, *shared.personal));
+  shared.shown_to_voters.keep(voter, shown);
+  return shown;
+}
 
-OwnPage own_page(App &app, const std::string &voter, const CachedPage &shared) {
-  std::vector<size_t> shown;
-  if (shared.personal)
-    shown = pages::renderings_for(*shared.personal, choices_of(app, voter, *shared.personal));
+// A voter's page's ETag: the shared page's with the rendering each place shows ("…-v012"), so
+// never the shared page's, and the same for two voters only when their pages are the same bytes.
+std::string voter_etag(const CachedPage &shared, const std::vector<size_t> &shown) {
   std::string etag = shared.etag.substr(0, shared.etag.size() - 1) + "-v";
   for (const auto rendering : shown)
     etag += static_cast<char>('0' + rendering);
   etag += '"';
+  return etag;
+}
+
+// A voter's page: the shared page, with their own votes in its voter places when it has any.
+struct OwnPage {
+  std::string body;
+  std::string etag;
+};
+
+OwnPage own_page(App &app, const std::string &voter, const CachedPage &shared) {
+  const auto shown = shown_to(app, voter, shared);
   return {shared.personal ? pages::page_for(*shared.personal, shown) : shared.body,
-          std::move(etag)};
+          voter_etag(shared, shown)};
+}
+
+// The headers of a voter's page but its length and ETag.
+transport::Headers voter_headers(const CachedPage &shared) {
+  transport::Headers headers = {{"Vary", "Cookie"},
+                                {"Content-Type", shared.content_type},
+                                {"Cache-Control", kPersonalCaching}};
+  for (const auto &[name, value] : security_headers())
+    headers.emplace_back(name, value);
+  return headers;
 }
 
 // A voter's page, private.
@@ -218,26 +240,31 @@ httplib::Server::Handler voter_page(App &app, VoterSlugPage handler) {
   };
 }
 
-CookieAnswers voter_answers(App &app) {
-  return [&app](std::string_view target, std::string_view cookie) -> std::optional<CookieAnswer> {
+CookieAnswers voter_answers(App &app, const TransportLimits &limits) {
+  return [&app, keep_alive = keep_alive_value(limits)](std::string_view target,
+                                                       std::string_view cookie, std::string &out) {
     const auto voter = voter_from_cookie(cookie);
     // Left to httplib: other cookies, addresses it would decode, and voters who just voted
     // (rendered afresh there).
     if (voter.empty() || target.find('%') != std::string_view::npos ||
         app.recent_writers.wrote_within(voter, app.page_epoch.max_lag()))
-      return std::nullopt;
+      return false;
     const auto page = app.cache.find(target, app.page_epoch.current());
-    if (!page || page->status != 200) return std::nullopt;
-    auto own = own_page(app, voter, *page);
-    CookieAnswer answer;
-    answer.headers = {{"Vary", "Cookie"},
-                      {"Content-Type", page->content_type},
-                      {"Cache-Control", kPersonalCaching},
-                      {"ETag", own.etag}};
-    for (const auto &[name, value] : security_headers())
-      answer.headers.emplace_back(name, value);
-    answer.body = std::move(own.body);
-    return answer;
+    if (!page || page->status != 200) return false;
+    const auto shown = shown_to(app, voter, *page);
+    std::call_once(page->voter_head_made, [&] {
+      page->voter_head = transport::HeadAround(voter_headers(*page), keep_alive);
+    });
+    // Written straight into the connection's buffer: the page's bytes are copied once.
+    if (page->personal) {
+      page->voter_head.write(out, pages::page_length(*page->personal, shown),
+                             voter_etag(*page, shown));
+      pages::append_page_for(*page->personal, shown, out);
+    } else {
+      page->voter_head.write(out, page->body.size(), voter_etag(*page, shown));
+      out += page->body;
+    }
+    return true;
   };
 }
 

@@ -33,7 +33,7 @@ using VoterSlugPage = std::optional<pages::PersonalPage> (*)(App &, const httpli
 httplib::Server::Handler voter_page(App &app, VoterSlugPage handler);
 // Voters' pages as the reactor gives them (transport/connection_server.h): the page kept for
 // this epoch with the voter's own votes put in, the same bytes httplib would send.
-CookieAnswers voter_answers(App &app);
+CookieAnswers voter_answers(App &app, const TransportLimits &limits);
 // A form POST, refused unless it comes from this site, is an HTML form and is within the
 // client's writes per minute.
 httplib::Server::Handler form_write(App &app, Page handler);

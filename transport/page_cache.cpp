@@ -74,9 +74,21 @@ bool RecentWriters::wrote_within(const std::string &voter, std::chrono::nanoseco
   return it != last_write_.end() && now - it->second < window;
 }
 
+std::optional<std::vector<size_t>> ShownToVoters::find(std::string_view voter) const {
+  std::shared_lock lock(mutex_);
+  const auto it = shown_.find(voter);
+  if (it == shown_.end()) return std::nullopt;
+  return it->second;
+}
+
+void ShownToVoters::keep(std::string_view voter, const std::vector<size_t> &shown) const {
+  std::unique_lock lock(mutex_);
+  if (shown_.size() < kMaxVoters) shown_.emplace(voter, shown);
+}
+
 std::shared_ptr<const CachedPage> PageCache::find(std::string_view key, uint64_t epoch) const {
   std::shared_lock lock(mutex_);
-  const auto it = entries_.find(std::string(key));
+  const auto it = entries_.find(key);
   if (it == entries_.end() || it->second.epoch != epoch) return nullptr;
   return it->second.page;
 }

@@ -11,12 +11,15 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "render/pages.h"
+#include "transport/written_head.h"
 
 namespace verdict {
 
@@ -66,6 +69,31 @@ private:
   std::unordered_map<std::string, std::chrono::steady_clock::time_point> last_write_;
 };
 
+// Lets a map keyed by strings be searched with a string_view (a request's target or cookie as
+// the reactor holds it) without copying it.
+struct TextHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view key) const { return std::hash<std::string_view>{}(key); }
+};
+
+// What each voter who has asked for a page is shown in its voter places (which rendering of
+// each), kept on the page so that a voter who comes back to it costs no database read: a
+// reactor that waits on SQLite's locks keeps every connection it owns waiting. It lives and
+// dies with the page, so a change of a voter's votes shows once the page epoch moves past it,
+// and a voter who has just voted is rendered afresh until then (RecentWriters).
+class ShownToVoters {
+public:
+  std::optional<std::vector<size_t>> find(std::string_view voter) const;
+  void keep(std::string_view voter, const std::vector<size_t> &shown) const;
+  // Per page; past it voters are read from the database each time. With the pages the cache
+  // holds, at most about as many bytes again as their bodies.
+  static constexpr size_t kMaxVoters = 256;
+
+private:
+  mutable std::shared_mutex mutex_;
+  mutable std::unordered_map<std::string, std::vector<size_t>, TextHash, std::equal_to<>> shown_;
+};
+
 struct CachedPage {
   int status = 200;
   std::string body;
@@ -73,6 +101,11 @@ struct CachedPage {
   std::string content_type;
   // For a page that shows a reader's own votes: the same page with those places cut out.
   std::shared_ptr<const pages::PersonalPage> personal;
+  // The head of a voter's answer for this page, made for the first voter who asks: every
+  // voter's head differs only in its length and ETag.
+  mutable std::once_flag voter_head_made;
+  mutable transport::HeadAround voter_head;
+  ShownToVoters shown_to_voters;
 };
 
 class PageCache {
@@ -93,7 +126,7 @@ private:
     std::shared_ptr<const CachedPage> page;
   };
   mutable std::shared_mutex mutex_;
-  std::unordered_map<std::string, Entry> entries_;
+  std::unordered_map<std::string, Entry, TextHash, std::equal_to<>> entries_;
   size_t bytes_ = 0; // keys and bodies held
 };
 
