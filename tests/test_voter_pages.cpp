@@ -8,6 +8,7 @@
 #include "handlers/request_parsing.h"
 #include "render/pages.h"
 #include "test_support.h"
+#include "transport/page_cache.h"
 
 using namespace verdict;
 
@@ -150,10 +151,20 @@ TEST_CASE("voter pages: the reactor's answer to a voter is byte for byte httplib
   auto client = site.client();
   const auto voter = voter_who(client, "skip", "ship", "b");
   const auto cookie = "Cookie: verdict_voter=" + voter + "\r\n";
-  for (const auto &path : {kComparison, std::string("/tools/codestral-2-1"), std::string("/"),
-                           std::string("/reviewers")}) {
+  struct Case {
+    std::string path;
+    bool shows_votes; // has voter places
+  };
+  for (const auto &[path, shows_votes] :
+       {Case{kComparison, true}, Case{"/tools/codestral-2-1", true}, Case{"/", false},
+        Case{"/reviewers", false}}) {
     INFO(path);
     REQUIRE(client.Get(path.c_str())->status == 200); // the shared page is kept
+    // A voter new to a page that shows their votes is answered by a worker, which keeps what
+    // they are shown with the page; from then on the reactor answers them.
+    const auto before_first = site.server().cookie_answers();
+    own_page(client, path, voter);
+    CHECK(site.server().cookie_answers() == before_first + (shows_votes ? 0 : 1));
     const auto before = site.server().cookie_answers();
     const auto fast = test::raw_exchange(
         site.port(), "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + cookie + "\r\nGET " +
@@ -174,4 +185,37 @@ TEST_CASE("voter pages: the reactor's answer to a voter is byte for byte httplib
     CHECK(std::string(reactor).erase(keep_alive, 34) == by_httplib);
     CHECK(reactor.find("Cache-Control: private, no-cache\r\n") != std::string::npos);
   }
+}
+
+TEST_CASE("voter pages: what voters are shown is kept per page within its bounds, and given "
+          "back when the page goes") {
+  const auto before = ShownToVoters::kept_overall();
+  {
+    auto page = std::make_shared<CachedPage>();
+    page->shown_to_voters.keep("a", {1, 2, 0});
+    page->shown_to_voters.keep("a", {0, 0, 0}); // a voter is kept once, as first seen
+    page->shown_to_voters.keep("b", {2});
+    CHECK(page->shown_to_voters.find("a") == std::vector<size_t>{1, 2, 0});
+    CHECK(page->shown_to_voters.find("b") == std::vector<size_t>{2});
+    CHECK_FALSE(page->shown_to_voters.find("c"));
+    CHECK(ShownToVoters::kept_overall() == before + 2);
+
+    for (size_t i = 0; i < ShownToVoters::kMaxPerPage + 10; ++i)
+      page->shown_to_voters.keep("voter " + std::to_string(i), {1});
+    CHECK(ShownToVoters::kept_overall() == before + ShownToVoters::kMaxPerPage);
+    CHECK_FALSE(page->shown_to_voters.find("voter " + std::to_string(ShownToVoters::kMaxPerPage)));
+  }
+  CHECK(ShownToVoters::kept_overall() == before);
+
+  // Across pages alive together, no more than the overall bound.
+  std::vector<std::shared_ptr<CachedPage>> pages;
+  for (size_t p = 0; p * ShownToVoters::kMaxPerPage <= ShownToVoters::kMaxOverall; ++p) {
+    pages.push_back(std::make_shared<CachedPage>());
+    for (size_t i = 0; i < ShownToVoters::kMaxPerPage; ++i)
+      pages.back()->shown_to_voters.keep(std::to_string(i), {1});
+  }
+  CHECK(ShownToVoters::kept_overall() == ShownToVoters::kMaxOverall);
+  CHECK_FALSE(pages.back()->shown_to_voters.find("0"));
+  pages.clear();
+  CHECK(ShownToVoters::kept_overall() == before);
 }

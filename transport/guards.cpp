@@ -48,13 +48,19 @@ VoterChoices choices_of(App &app, const std::string &voter, const pages::Persona
 }
 
 // Which rendering each of a page's voter places shows for this voter; none for a page without
-// such places.
+// such places. Read from the database the first time, then kept with the page.
 std::vector<size_t> shown_to(App &app, const std::string &voter, const CachedPage &shared) {
   if (!shared.personal) return {};
   if (auto kept = shared.shown_to_voters.find(voter)) return std::move(*kept);
   auto shown = pages::renderings_for(*shared.personal, choices_of(app, voter, *shared.personal));
   shared.shown_to_voters.keep(voter, shown);
   return shown;
+}
+
+// The same, only when known without reading the database.
+std::optional<std::vector<size_t>> kept_for(const std::string &voter, const CachedPage &shared) {
+  if (!shared.personal) return std::vector<size_t>{};
+  return shared.shown_to_voters.find(voter);
 }
 
 // A voter's page's ETag: the shared page's with the rendering each place shows ("…-v012"), so
@@ -251,7 +257,11 @@ CookieAnswers voter_answers(App &app, const TransportLimits &limits) {
       return false;
     const auto page = app.cache.find(target, app.page_epoch.current());
     if (!page || page->status != 200) return false;
-    const auto shown = shown_to(app, voter, *page);
+    // A voter new to this page goes to a worker, which reads their votes and keeps them with
+    // the page: a reactor that waited on the database would hold up every connection it owns.
+    const auto kept = kept_for(voter, *page);
+    if (!kept) return false;
+    const auto &shown = *kept;
     std::call_once(page->voter_head_made, [&] {
       page->voter_head = transport::HeadAround(voter_headers(*page), keep_alive);
     });

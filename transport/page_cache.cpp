@@ -81,9 +81,28 @@ std::optional<std::vector<size_t>> ShownToVoters::find(std::string_view voter) c
   return it->second;
 }
 
+namespace {
+// Voters kept by every page alive in this process (a bound on memory, not on correctness:
+// a voter not kept is read from the database).
+std::atomic<size_t> voters_kept_overall{0};
+} // namespace
+
 void ShownToVoters::keep(std::string_view voter, const std::vector<size_t> &shown) const {
   std::unique_lock lock(mutex_);
-  if (shown_.size() < kMaxVoters) shown_.emplace(voter, shown);
+  if (shown_.size() >= kMaxPerPage) return;
+  if (voters_kept_overall.fetch_add(1) >= kMaxOverall) {
+    voters_kept_overall.fetch_sub(1);
+    return;
+  }
+  if (!shown_.emplace(voter, shown).second) voters_kept_overall.fetch_sub(1);
+}
+
+ShownToVoters::~ShownToVoters() {
+  voters_kept_overall.fetch_sub(shown_.size());
+}
+
+size_t ShownToVoters::kept_overall() {
+  return voters_kept_overall.load();
 }
 
 std::shared_ptr<const CachedPage> PageCache::find(std::string_view key, uint64_t epoch) const {

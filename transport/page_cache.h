@@ -85,9 +85,13 @@ class ShownToVoters {
 public:
   std::optional<std::vector<size_t>> find(std::string_view voter) const;
   void keep(std::string_view voter, const std::vector<size_t> &shown) const;
-  // Per page; past it voters are read from the database each time. With the pages the cache
-  // holds, at most about as many bytes again as their bodies.
-  static constexpr size_t kMaxVoters = 256;
+  ~ShownToVoters();
+
+  // Voters kept per page, and on all pages alive together (about 150 bytes each: 10 MB at
+  // most). Past them a voter's votes are read from the database each time they ask.
+  static constexpr size_t kMaxPerPage = 4096;
+  static constexpr size_t kMaxOverall = 65536;
+  static size_t kept_overall();
 
 private:
   mutable std::shared_mutex mutex_;
