@@ -19,6 +19,7 @@ BENCH = os.path.join(ROOT, "bench")
 BUILD = os.path.join(ROOT, "build-bench")
 COMPARE = "/compare/cursor-background-agent-vs-codestral-2-1"
 PAGES = {"comparison": COMPARE, "tool": "/tools/codestral-2-1", "home": "/"}
+MANY_VOTERS_ROW = "verdict: 20,000 voters' comparison page, each request the next voter"
 WRK_TIMEOUT = "10s"  # a request slower than this counts as a socket error (timeout)
 VERDICT_FLAGS = ["--rate-limit", "0", "--threads", "128"]
 
@@ -61,6 +62,29 @@ def new_voter(port):
     if not voter:
         raise SystemExit("no voter cookie was set")
     return voter
+
+
+MANY_VOTERS = 20000  # more than a page keeps (ShownToVoters::kMaxPerPage): most are read
+
+
+def new_voters(port, count, path):
+    """`count` readers who each pick one side of the comparison; their ids go to `path`, one
+    per line, for bench/voters.lua."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    ids = []
+    for i in range(count):
+        connection.request("POST", COMPARE + "/vote", "pick=" + "ab"[i % 2],
+                           {"Content-Type": "application/x-www-form-urlencoded",
+                            "Sec-Fetch-Site": "same-origin"})
+        answer = connection.getresponse()
+        answer.read()
+        found = re.search(r"verdict_voter=([0-9a-f]{32})", answer.getheader("Set-Cookie") or "")
+        if answer.status != 303 or not found:
+            raise SystemExit(f"a vote answered {answer.status} without a voter cookie")
+        ids.append(found.group(1))
+    connection.close()
+    with open(path, "w") as f:
+        f.write("\n".join(ids) + "\n")
 
 
 def vote_rows(db):
@@ -210,6 +234,8 @@ class Bench:
         self.base = f"http://127.0.0.1:{self.port}"
 
         self.voter = new_voter(self.port)
+        self.many_voters = os.path.join(self.work, "voters.txt")
+        new_voters(self.port, MANY_VOTERS, self.many_voters)
         time.sleep(1.1)  # the shared pages count those votes once the page epoch moves
         for sub in ("www/compare", "www/tools", "www/voter/compare", "www/voter/tools", "tmp",
                     "cache"):
@@ -318,6 +344,8 @@ class Bench:
                             wrk(self.static_url("/voter" + path), c, d))
                 self.record(f"verdict: voter's {name} page", c,
                             wrk(self.base + path, c, d, "voter.lua", (self.voter,)))
+            self.record(MANY_VOTERS_ROW, c,
+                        wrk(self.base + COMPARE, c, d, "voters.lua", (self.many_voters,)))
             before = vote_rows(self.db)
             result = wrk(self.base, c, d, "vote.lua", (d, self.drain))
             time.sleep(0.3)  # a vote still being committed would show here as a row without a 303
@@ -422,7 +450,7 @@ def report(bench, command, started):
             order.append("nginx proxy_cache → verdict: comparison")
     for name in PAGES:
         order += [f"nginx: voter's {name} page bytes", f"verdict: voter's {name} page"]
-    order += ["verdict: vote POST (303, durable)"]
+    order += [MANY_VOTERS_ROW, "verdict: vote POST (303, durable)"]
     mixed_name = f"mixed: comparison (warm) + {args.vote_rate:g} votes/s"
     for c in sorted({c for _, c in bench.results}):
         for scenario in order:
@@ -440,7 +468,8 @@ def report(bench, command, started):
             row(mixed_name + " (reads)", c, bench.results[(mixed_name, c)])
     say("")
     say("× nginx: each verdict page, anonymous or a voter's, against nginx serving that page's "
-        "saved bytes; the proxy cache, votes and mixed reads against nginx serving the comparison page's "
+        "saved bytes; the proxy cache, many voters, votes and mixed reads against nginx serving the "
+        "comparison page's "
         "bytes; medians of the same runs. errors: non-2xx/3xx answers and socket errors "
         "(connect, read, write, timeout) summed over the repetitions; for votes, any answer "
         "but 303.")
