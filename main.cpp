@@ -4,10 +4,13 @@
 #include <iostream>
 #include <sstream>
 
+#include <sys/stat.h>
+
 #include "app/options.h"
 #include "app/server.h"
 #include "domain/content.h"
 #include "store/maintenance.h"
+#include "store/store.h"
 
 #ifndef VERDICT_VERSION
 #define VERDICT_VERSION "0.0.0"
@@ -16,6 +19,18 @@
 namespace {
 
 using namespace verdict;
+
+bool exists(const std::string &path) {
+  struct stat info {};
+  return stat(path.c_str(), &info) == 0;
+}
+
+// Commands that read a site refuse a path that holds none, rather than create an empty one.
+void require_database(const std::string &path) {
+  if (!exists(path))
+    throw std::runtime_error("no database at " + path +
+                             " (`verdict import --db PATH FILE` or `verdict serve` makes one)");
+}
 
 int run_import(const Options &options) {
   std::ifstream file(options.files[0], std::ios::binary);
@@ -32,28 +47,40 @@ int run_import(const Options &options) {
     std::cerr << "verdict: nothing imported (" << parsed.errors.size() << " errors)\n";
     return 1;
   }
-  open_site_database(options.db)->import_content(parsed.content);
-  std::cerr << "verdict: imported " << parsed.content.tools.size() << " tools, "
-            << parsed.content.reviews.size() << " reviews, " << parsed.content.comparisons.size()
-            << " comparisons\n";
+  // Into a new database: a site of the file's content alone, not the bundled demo as well.
+  const bool fresh = !exists(options.db);
+  const auto summary = Store(options.db).import_content(parsed.content);
+  std::cerr << "verdict: " << (fresh ? "created " + options.db + " and imported " : "imported ")
+            << options.files[0] << ": " << describe(summary) << "\n";
   return 0;
 }
 
 int run_export(const Options &options) {
+  require_database(options.db);
   Store store(options.db);
   const auto json = content_to_json(store.export_content());
   if (options.files.empty()) {
     std::cout << json;
     return 0;
   }
-  std::ofstream out(options.files[0], std::ios::binary | std::ios::trunc);
+  const auto &path = options.files[0];
+  if (exists(path) && !options.force) {
+    std::cerr << "verdict: " << path << " exists; pass --force to overwrite it\n";
+    return 1;
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << json;
-  return out ? 0 : 1;
+  out.close();
+  if (!out) {
+    std::cerr << "verdict: cannot write " << path << "\n";
+    return 1;
+  }
+  return 0;
 }
 
 int run(const Options &options) {
   if (options.command == "help") {
-    std::cout << usage();
+    std::cout << (options.help_topic.empty() ? usage() : usage(options.help_topic));
     return 0;
   }
   if (options.command == "version") {
@@ -61,11 +88,13 @@ int run(const Options &options) {
     return 0;
   }
   if (options.command == "backup") {
+    require_database(options.db);
     backup_database(options.db, options.files[0]);
     std::cerr << "verdict: backed up " << options.db << " to " << options.files[0] << "\n";
     return 0;
   }
   if (options.command == "check") {
+    require_database(options.db);
     const auto problems = check_database(options.db);
     for (const auto &problem : problems)
       std::cerr << "verdict check: " << problem << "\n";
@@ -83,7 +112,7 @@ int main(int argc, char **argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   const auto options = parse_options(args, [](const char *name) { return std::getenv(name); });
   if (!options.error.empty()) {
-    std::cerr << "verdict: " << options.error << "\n\n" << usage();
+    std::cerr << "verdict: " << options.error << "\n\n" << usage(options.command);
     return 2;
   }
   try {

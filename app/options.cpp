@@ -16,23 +16,63 @@ bool parse_int(const std::string &text, int low, int high, int &out) {
   return true;
 }
 
+// Every command, with what `verdict help COMMAND` says of it.
+struct Command {
+  const char *name;
+  const char *synopsis; // one line of the overview
+  const char *detail;   // what the command's own help adds
+};
+
+const std::vector<Command> &commands() {
+  static const std::vector<Command> table = {
+      {"serve", "verdict [serve] [--db PATH] [--port N] [--bind ADDR] [flags]",
+       "Serves the site. A database that does not exist is created with the bundled content.\n"
+       "  --db PATH            the site's database (default ./verdict.db; env VERDICT_DB)\n"
+       "  --port N             default 8080; 0 picks a free port and prints it (VERDICT_PORT)\n"
+       "  --bind ADDR          default 127.0.0.1 (VERDICT_BIND)\n"
+       "  --threads N          request workers, 1-4096, default 64 (VERDICT_THREADS)\n"
+       "  --rate-limit N       writes per client per minute, default 30; 0 turns it off\n"
+       "  --trusted-proxy ADDR the reverse proxy whose X-Forwarded-For names the client\n"
+       "  --access-log         one line per request on stderr\n"},
+      {"import", "verdict import --db PATH FILE",
+       "Applies a content file (JSON, the format `export` writes) in one transaction: rows are\n"
+       "matched by slug, created or updated, and nothing is deleted. Says what it created and\n"
+       "what it updated. Into a database that does not exist it creates a site holding the\n"
+       "file's content only. An invalid file changes nothing; each fault is named by its place.\n"},
+      {"export", "verdict export --db PATH [FILE] [--force]",
+       "Writes all content as JSON to FILE, or to standard output. An existing FILE is kept\n"
+       "unless --force is given.\n"},
+      {"check", "verdict check --db PATH",
+       "Checks the database's integrity and its keys; prints ok, or each fault and exits 1.\n"},
+      {"backup", "verdict backup --db PATH OUT",
+       "Writes a consistent copy of the database to OUT (which must not exist) while the site\n"
+       "runs.\n"},
+      {"help", "verdict help [COMMAND]", "Says how to use verdict, or one of its commands.\n"},
+      {"version", "verdict --version", "Prints the version.\n"},
+  };
+  return table;
+}
+
+const Command *command_named(const std::string &name) {
+  for (const auto &command : commands())
+    if (name == command.name) return &command;
+  return nullptr;
+}
+
 } // namespace
 
 std::string usage() {
-  return "Usage: verdict [serve] [--db PATH] [--port N] [--bind ADDR] [--threads N] "
-         "[--access-log]\n"
-         "                     [--rate-limit N] [--trusted-proxy ADDR]\n"
-         "       verdict backup --db PATH OUT     consistent copy while the site runs\n"
-         "       verdict check --db PATH          integrity check; non-zero exit on a fault\n"
-         "       verdict import --db PATH FILE    apply a content file (JSON) in one transaction\n"
-         "       verdict export --db PATH [FILE]  write all content as JSON\n"
-         "       verdict --help | --version\n"
-         "\n"
-         "Defaults: --db ./verdict.db --port 8080 --bind 127.0.0.1 --threads 64 --rate-limit 30\n"
-         "--port 0 picks a free port and prints it. --rate-limit: writes per client per minute\n"
-         "(0: off). --trusted-proxy: the reverse proxy whose X-Forwarded-For names the client.\n"
-         "Environment (used when the flag is absent): VERDICT_DB, VERDICT_PORT, VERDICT_BIND,\n"
-         "VERDICT_THREADS. A database that does not exist is created with the bundled content.\n";
+  std::string text;
+  for (const auto &command : commands())
+    text += (text.empty() ? "Usage: " : "       ") + std::string(command.synopsis) + "\n";
+  text += "\n`verdict help COMMAND` (or `verdict COMMAND --help`) says more about one.\n";
+  return text;
+}
+
+std::string usage(const std::string &name) {
+  const auto *command = command_named(name);
+  if (!command) return usage();
+  return "Usage: " + std::string(command->synopsis) + "\n\n" + command->detail;
 }
 
 Options parse_options(const std::vector<std::string> &args,
@@ -47,9 +87,15 @@ Options parse_options(const std::vector<std::string> &args,
     options.error = "VERDICT_THREADS must be a number from 1 to 4096";
 
   size_t i = 0;
-  static const std::vector<std::string> commands = {"serve", "backup", "check", "import", "export"};
-  if (!args.empty() && std::find(commands.begin(), commands.end(), args[0]) != commands.end())
-    options.command = args[i++];
+  const bool named = !args.empty() && command_named(args[0]);
+  if (named) options.command = args[i++];
+  if (options.command == "help") {
+    if (i < args.size()) options.help_topic = args[i++];
+    if (i < args.size()) options.error = "help takes at most one COMMAND";
+    if (!options.help_topic.empty() && !command_named(options.help_topic))
+      options.error = "no command " + options.help_topic;
+    return options;
+  }
 
   for (; i < args.size() && options.error.empty(); ++i) {
     const auto &arg = args[i];
@@ -61,7 +107,10 @@ Options parse_options(const std::vector<std::string> &args,
       return &args[++i];
     };
     if (arg == "--help" || arg == "-h") {
+      // `verdict import --help` is `verdict help import`; a bare --help, the overview.
+      if (named) options.help_topic = options.command;
       options.command = "help";
+      options.error.clear();
       return options;
     } else if (arg == "--version") {
       options.command = "version";
@@ -81,6 +130,8 @@ Options parse_options(const std::vector<std::string> &args,
         options.error = "--rate-limit must be a number of writes per minute (0 turns it off)";
     } else if (arg == "--trusted-proxy") {
       if (auto v = value("--trusted-proxy")) options.trusted_proxy = *v;
+    } else if (arg == "--force") {
+      options.force = true;
     } else if (arg == "--access-log") {
       options.access_log = true;
     } else if (!arg.empty() && arg[0] == '-') {
@@ -97,6 +148,7 @@ Options parse_options(const std::vector<std::string> &args,
   if (options.command == "check" && n != 0) options.error = "check takes no arguments";
   if (options.command == "import" && n != 1) options.error = "import needs one FILE";
   if (options.command == "export" && n > 1) options.error = "export takes at most one FILE";
+  if (options.force && options.command != "export") options.error = "--force is only for export";
   return options;
 }
 

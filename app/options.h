@@ -9,7 +9,7 @@
 namespace verdict {
 
 struct Options {
-  std::string command = "serve"; // serve, backup, check, import, export, help, version
+  std::string command = "serve"; // serve, import, export, check, backup, help, version
   std::string db = "verdict.db";
   std::string bind = "127.0.0.1";
   int port = 8080;
@@ -18,6 +18,8 @@ struct Options {
   int rate_limit = 30;            // writes per client per minute; 0 turns the limit off
   std::string trusted_proxy;      // address of the reverse proxy whose X-Forwarded-For is believed
   std::vector<std::string> files; // command arguments: backup OUT, import FILE, export [FILE]
+  bool force = false;             // export: overwrite an existing FILE
+  std::string help_topic;         // help: the command asked about (empty: all of them)
   std::string error;              // set when the command line is not usable
 };
 
@@ -26,6 +28,8 @@ struct Options {
 Options parse_options(const std::vector<std::string> &args,
                       const std::function<const char *(const char *)> &getenv);
 
+// Every command in a line each; and one command's whole help.
 std::string usage();
+std::string usage(const std::string &command);
 
 } // namespace verdict

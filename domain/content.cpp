@@ -113,14 +113,40 @@ void check_unique(std::set<std::string> &seen, const std::string &slug, const st
     errors.push_back(where + ".slug: duplicate slug " + slug);
 }
 
+// "line 3, column 7" for the byte at 1-based `byte` (where the parser stopped).
+std::string place_of(std::string_view text, size_t byte) {
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) { // not inside a UTF-8 letter
+      ++column;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+// The parser's own words without its exception tag and place ("syntax error while parsing
+// object - unexpected '}'; expected string literal").
+std::string reason_of(const json::parse_error &e) {
+  std::string text = e.what();
+  if (const auto colon = text.find(": "); colon != std::string::npos) text.erase(0, colon + 2);
+  return text;
+}
+
 } // namespace
 
 ContentParse parse_content(std::string_view json_text) {
   ContentParse result;
   auto &errors = result.errors;
   auto &content = result.content;
-  const json root = json::parse(json_text, nullptr, false);
-  if (root.is_discarded()) return {{}, {"file: not valid JSON"}};
+  json root;
+  try {
+    root = json::parse(json_text);
+  } catch (const json::parse_error &e) {
+    return {{}, {"file: not valid JSON at " + place_of(json_text, e.byte) + ": " + reason_of(e)}};
+  }
   if (!root.is_object()) return {{}, {"file: must be a JSON object"}};
 
   for (const auto &[key, value] : root.items()) {
@@ -261,6 +287,36 @@ std::string content_to_json(const Content &content) {
     comparisons.push_back(
         {{"a", c.a}, {"b", c.b}, {"published_on", c.published_on}, {"intro", c.intro}});
   return root.dump(2) + "\n";
+}
+
+std::string describe(const ImportSummary &summary) {
+  struct Kind {
+    const ImportCounts &counts;
+    const char *one, *many;
+  };
+  const Kind kinds[] = {{summary.site, "site setting", "site settings"},
+                        {summary.categories, "category", "categories"},
+                        {summary.reviewers, "reviewer", "reviewers"},
+                        {summary.tools, "tool", "tools"},
+                        {summary.reviews, "review", "reviews"},
+                        {summary.comparisons, "comparison", "comparisons"}};
+  // "2 tools, 1 review and 3 comparisons"; empty when none.
+  const auto counted = [&](size_t ImportCounts::*field) {
+    std::vector<std::string> parts;
+    for (const auto &kind : kinds)
+      if (const auto n = kind.counts.*field; n != 0)
+        parts.push_back(std::to_string(n) + " " + (n == 1 ? kind.one : kind.many));
+    std::string text;
+    for (size_t i = 0; i < parts.size(); ++i)
+      text += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+    return text;
+  };
+  const auto created = counted(&ImportCounts::created);
+  const auto updated = counted(&ImportCounts::updated);
+  if (created.empty() && updated.empty()) return "nothing changed";
+  if (updated.empty()) return "created " + created;
+  if (created.empty()) return "updated " + updated;
+  return "created " + created + "; updated " + updated;
 }
 
 } // namespace verdict

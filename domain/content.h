@@ -56,6 +56,17 @@ struct VoteLoad {
   std::vector<PairPick> pair_picks;
 };
 
+// What an import did to each kind of content: rows it created, and existing rows it changed
+// (a row the file gives exactly as it stands counts in neither).
+struct ImportCounts {
+  size_t created = 0, updated = 0;
+};
+struct ImportSummary {
+  ImportCounts site, categories, reviewers, tools, reviews, comparisons;
+};
+// "created 2 tools and 1 review; updated 1 comparison", or "nothing changed".
+std::string describe(const ImportSummary &summary);
+
 struct ContentParse {
   Content content;
   std::vector<std::string> errors; // empty when the file is valid

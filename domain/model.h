@@ -112,6 +112,29 @@ struct SiteCopy {
   std::string newsletter_pitch;
 };
 
+// Someone who may sign in at /admin and change the content.
+struct Editor {
+  int64_t id = 0;
+  std::string email;
+  std::string password_hash; // Argon2id (auth/secrets.h)
+  std::string created_at;    // YYYY-MM-DDTHH:MM:SSZ
+};
+
+// A signed-in browser, found by the hash of its cookie's secret.
+struct EditorSession {
+  int64_t editor_id = 0;
+  std::string email;
+  std::string csrf_token; // every form of the desk carries it
+  int64_t expires_at = 0; // seconds since 1970
+};
+
+// One change made at the desk or the command line: who, what and when, before and after.
+struct EditEntry {
+  int64_t id = 0;
+  std::string at, editor, action, kind, subject;
+  std::string before, after; // JSON; empty for a creation (before) or deletion (after)
+};
+
 } // namespace verdict
 
 namespace verdict {

@@ -78,6 +78,34 @@ std::vector<std::string> migrations() {
            WHEN OLD.published_on IS NOT NEW.published_on
          BEGIN UPDATE list_versions SET version = random() WHERE list = 'published_comparisons';
          END;)",
+      // 6: the editor's desk. Editors sign in with a password kept as an Argon2id hash; a
+      // signed-in browser is a session, of which only a hash of the cookie's secret is kept,
+      // so a copy of the database (a backup) signs nobody in. The edit log keeps the editor's
+      // address as it was, so it outlives the editor.
+      R"(CREATE TABLE editors (
+           id            INTEGER PRIMARY KEY,
+           email         TEXT NOT NULL UNIQUE CHECK (email <> '' AND email = lower(email)),
+           password_hash TEXT NOT NULL CHECK (password_hash LIKE '$argon2id$%'),
+           created_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+         );
+         CREATE TABLE sessions (
+           secret_hash TEXT PRIMARY KEY,
+           editor_id   INTEGER NOT NULL REFERENCES editors (id) ON DELETE CASCADE,
+           csrf_token  TEXT NOT NULL,
+           expires_at  INTEGER NOT NULL -- seconds since 1970
+         ) WITHOUT ROWID;
+         CREATE INDEX sessions_by_editor ON sessions (editor_id);
+         CREATE TABLE edit_log (
+           id      INTEGER PRIMARY KEY,
+           at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+           editor  TEXT NOT NULL,
+           action  TEXT NOT NULL
+             CHECK (action IN ('created', 'updated', 'deleted', 'published', 'unpublished')),
+           kind    TEXT NOT NULL,
+           subject TEXT NOT NULL,
+           before  TEXT, -- JSON; null for a creation
+           after   TEXT  -- JSON; null for a deletion
+         );)",
   };
 }
 
@@ -153,7 +181,7 @@ struct Store::Writer {
   // How a write ended, told back as a value: the caller's thread raises the matching
   // exception itself, so no exception object is ever shared between threads.
   struct Outcome {
-    enum class Kind { written, not_found, unavailable, failed };
+    enum class Kind { written, not_found, already_exists, unavailable, failed };
     Kind kind = Kind::written;
     std::string message;
   };
@@ -167,6 +195,8 @@ struct Store::Writer {
       std::rethrow_exception(error);
     } catch (const NotFound &e) {
       return {Outcome::Kind::not_found, e.what()};
+    } catch (const AlreadyExists &e) {
+      return {Outcome::Kind::already_exists, e.what()};
     } catch (const std::exception &e) {
       return {Outcome::Kind::failed, e.what()};
     } catch (...) {
@@ -205,6 +235,8 @@ struct Store::Writer {
       return;
     case Outcome::Kind::not_found:
       throw NotFound(outcome.message);
+    case Outcome::Kind::already_exists:
+      throw AlreadyExists(outcome.message);
     case Outcome::Kind::unavailable:
       throw StoreUnavailable(outcome.message);
     case Outcome::Kind::failed:

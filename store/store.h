@@ -35,6 +35,11 @@ struct StoreUnavailable : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Thrown by a write that would take a name already taken (an editor's address, a slug).
+struct AlreadyExists : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // How the writer's connection commits, read back from SQLite itself.
 struct Durability {
   std::string journal_mode; // "wal" for a file database
@@ -111,8 +116,25 @@ public:
   int64_t subscriber_count();
   std::vector<std::string> subscriber_emails(); // in the order they subscribed
 
+  // Editors, their sessions and the edit log (store/editors.cpp). Addresses are kept in
+  // lower case; `email` arguments may be in any case.
+  // Throws AlreadyExists when the address has an editor.
+  void add_editor(std::string_view email, std::string_view password_hash);
+  std::vector<Editor> editors(); // in the order they were added
+  std::optional<Editor> editor_by_email(std::string_view email);
+  // Both return false when there is no such editor. Either ends the editor's sessions.
+  bool remove_editor(std::string_view email);
+  bool set_editor_password(std::string_view email, std::string_view password_hash);
+  // Keeps a new session (and forgets expired ones).
+  void start_session(std::string_view secret_hash, int64_t editor_id, std::string_view csrf_token,
+                     int64_t expires_at);
+  // The session kept under `secret_hash`, unless it expired by `now` (seconds since 1970).
+  std::optional<EditorSession> session(std::string_view secret_hash, int64_t now);
+  void end_session(std::string_view secret_hash);
+  Paged<EditEntry> edit_log(PageSpan span); // newest first
+
   // Content as a file (store/content.cpp)
-  void import_content(const Content &content);
+  ImportSummary import_content(const Content &content);
   Content export_content();
 
   // Runs `query` on a pooled read-only connection (store/ only).

@@ -41,10 +41,23 @@ TEST_CASE("a bad content file names every fault by its place") {
   CHECK(test::has_error(parsed.errors, "comparisons[0].b: must differ from a"));
 }
 
-TEST_CASE("content that is not JSON is one clear error") {
+TEST_CASE("content that is not JSON is one clear error with its line and column") {
   const auto parsed = parse_content("{not json");
   REQUIRE(parsed.errors.size() == 1);
-  CHECK(parsed.errors[0] == "file: not valid JSON");
+  CHECK(parsed.errors[0].starts_with("file: not valid JSON at line 1, column 3: "));
+
+  // A missing comma on the third line, found where the next name ends.
+  const auto later =
+      parse_content("{\n  \"site\": {\"site_name\": \"Verdikt\"\n  \"categories\": []\n}");
+  REQUIRE(later.errors.size() == 1);
+  INFO(later.errors[0]);
+  CHECK(later.errors[0].starts_with("file: not valid JSON at line 3, column 14: "));
+  CHECK(later.errors[0].find("unexpected string literal") != std::string::npos);
+
+  // Columns count letters, not bytes: "é" is two bytes and one column.
+  const auto accented = parse_content("{\"site\": {\"site_name\": \"é\" \"x\": 1}}");
+  REQUIRE(accented.errors.size() == 1);
+  CHECK(accented.errors[0].starts_with("file: not valid JSON at line 1, column 30: "));
 }
 
 TEST_CASE("content survives a trip through JSON unchanged") {

@@ -56,6 +56,29 @@ TEST_CASE("help, version and the maintenance commands parse") {
   CHECK(parse({"export", "--db", "a.db"}).error.empty());
 }
 
+TEST_CASE("help about one command, asked either way") {
+  CHECK(parse({"--help"}).help_topic.empty());
+  CHECK(parse({"help"}).help_topic.empty());
+  const auto asked = parse({"help", "import"});
+  CHECK(asked.command == "help");
+  CHECK(asked.help_topic == "import");
+  const auto flagged = parse({"import", "--db", "x.db", "--help"});
+  CHECK(flagged.command == "help");
+  CHECK(flagged.help_topic == "import");
+  CHECK(flagged.error.empty());
+  CHECK(parse({"help", "nonsense"}).error == "no command nonsense");
+  CHECK(usage("export").find("--force") != std::string::npos);
+  CHECK(usage().find("--force") != std::string::npos); // in export's line of the overview
+  CHECK(usage("import").find("--force") == std::string::npos);
+}
+
+TEST_CASE("only export takes --force") {
+  CHECK(parse({"export", "--db", "a.db", "out.json", "--force"}).force);
+  CHECK(parse({"export", "--db", "a.db", "out.json"}).force == false);
+  CHECK(parse({"import", "--db", "a.db", "in.json", "--force"}).error ==
+        "--force is only for export");
+}
+
 TEST_CASE("the serving defaults: 64 threads and 30 writes a minute per client") {
   const auto o = parse({});
   CHECK(o.threads == 64);

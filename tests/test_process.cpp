@@ -641,3 +641,111 @@ TEST_CASE("process: memory stays bounded under a flood of distinct addresses and
   httplib::Client after("127.0.0.1", server.port);
   CHECK(after.Get("/healthz")->status == 200);
 }
+
+TEST_CASE("process: import into a new path makes a site of the file's content alone, and says "
+          "what it created and updated") {
+  test::TempDir dir;
+  const auto db = (dir.path / "new.db").string();
+  const auto file = (dir.path / "mine.json").string();
+  nlohmann::json mine = {
+      {"site", {{"site_name", "Model Notes"}}},
+      {"categories", {{{"slug", "agents"}, {"name", "Agents"}}}},
+      {"reviewers", nlohmann::json::array()},
+      {"tools",
+       {{{"slug", "tool-one"},
+         {"name", "Tool One"},
+         {"category", "agents"},
+         {"tagline", "The first."},
+         {"description", "A tool."},
+         {"entry", "Free"}},
+        {{"slug", "tool-two"},
+         {"name", "Tool Two"},
+         {"category", "agents"},
+         {"tagline", "The second."},
+         {"description", "Another tool."},
+         {"entry", "Paid"}}}},
+      {"reviews", nlohmann::json::array()},
+      {"comparisons", {{{"a", "tool-one"}, {"b", "tool-two"}, {"published_on", "2026-11-01"}}}}};
+  std::ofstream(file) << mine.dump(2);
+
+  std::string said;
+  REQUIRE(run_binary({"import", "--db", db, file}, &said) == 0);
+  CHECK(said.find("created " + db) != std::string::npos);
+  CHECK(said.find("created 1 site setting, 1 category, 2 tools and 1 comparison") !=
+        std::string::npos);
+  const auto site = exported(db);
+  CHECK(site["tools"].size() == 2); // none of the bundled demo's
+  CHECK(site["tools"][0]["slug"] == "tool-one");
+  CHECK(site["comparisons"].size() == 1);
+  CHECK(site["site"]["site_name"] == "Model Notes");
+
+  REQUIRE(run_binary({"import", "--db", db, file}, &said) == 0);
+  CHECK(said.find("nothing changed") != std::string::npos);
+
+  mine["tools"][1]["tagline"] = "The second, renamed.";
+  mine["categories"].push_back({{"slug", "models"}, {"name", "Models"}});
+  std::ofstream(file) << mine.dump(2);
+  REQUIRE(run_binary({"import", "--db", db, file}, &said) == 0);
+  CHECK(said.find("created 1 category; updated 1 tool") != std::string::npos);
+}
+
+TEST_CASE("process: export, check and backup refuse a database that does not exist, and make "
+          "none") {
+  test::TempDir dir;
+  const auto missing = (dir.path / "missing.db").string();
+  for (const auto &args :
+       {std::vector<std::string>{"export", "--db", missing},
+        std::vector<std::string>{"check", "--db", missing},
+        std::vector<std::string>{"backup", "--db", missing, (dir.path / "copy.db").string()}}) {
+    INFO(args[0]);
+    std::string said;
+    CHECK(run_binary(args, &said) == 1);
+    CHECK(said.find("no database at " + missing) != std::string::npos);
+    CHECK_FALSE(fs::exists(missing));
+  }
+  CHECK_FALSE(fs::exists(dir.path / "copy.db"));
+}
+
+TEST_CASE("process: export keeps an existing file unless told --force") {
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  const auto file = (dir.path / "content.json").string();
+  import_bundled_content(db);
+  std::ofstream(file) << "my notes";
+  std::string said;
+  CHECK(run_binary({"export", "--db", db, file}, &said) == 1);
+  CHECK(said.find(file + " exists; pass --force to overwrite it") != std::string::npos);
+  CHECK(test::read_file(file) == "my notes");
+  CHECK(run_binary({"export", "--db", db, file, "--force"}) == 0);
+  CHECK(nlohmann::json::parse(test::read_file(file)) == exported(db));
+}
+
+TEST_CASE("process: a content file that is not JSON is refused with its line and column") {
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  const auto file = (dir.path / "broken.json").string();
+  std::ofstream(file) << "{\n  \"categories\": [\n    {\"slug\": \"a\" \"name\": \"A\"}\n  ]\n}\n";
+  std::string said;
+  CHECK(run_binary({"import", "--db", db, file}, &said) == 1);
+  CHECK(said.find("broken.json: file: not valid JSON at line 3, column 23") != std::string::npos);
+  CHECK_FALSE(fs::exists(db));
+}
+
+TEST_CASE("process: help names every command and says more about each one") {
+  std::string overview;
+  CHECK(run_binary({"help"}, &overview) == 0);
+  for (const auto *command : {"serve", "import", "export", "check", "backup"}) {
+    INFO(command);
+    CHECK(overview.find(command) != std::string::npos);
+    std::string asked, flagged;
+    CHECK(run_binary({"help", command}, &asked) == 0);
+    CHECK(run_binary({command, "--help"}, &flagged) == 0);
+    CHECK(asked == flagged);
+    CHECK(asked.starts_with("Usage: verdict"));
+    CHECK(asked.size() > overview.size() / 4); // more than the one line
+    CHECK(asked != overview);
+  }
+  std::string said;
+  CHECK(run_binary({"help", "frobnicate"}, &said) == 2);
+  CHECK(said.find("no command frobnicate") != std::string::npos);
+}

@@ -139,6 +139,19 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   CHECK(store.subscriber_emails().size() == 1);
   const auto content = store.export_content();
   store.import_content(content);
+
+  // The editor's desk (until its pages reach these).
+  const std::string hash = "$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$aGFzaA";
+  store.add_editor("Editor@example.com", hash);
+  CHECK(store.editors().size() == 1);
+  const auto editor = store.editor_by_email("editor@example.com");
+  REQUIRE(editor);
+  store.start_session("secret-hash", editor->id, "csrf", 4102444800);
+  CHECK(store.session("secret-hash", 1700000000));
+  store.end_session("secret-hash");
+  CHECK(store.set_editor_password("editor@example.com", hash));
+  store.edit_log({1, 20});
+  CHECK(store.remove_editor("editor@example.com"));
   backup_database(db_path, (dir.path / "backup.db").string());
   CHECK(check_database(db_path).empty());
 }

@@ -81,12 +81,16 @@ bool has_error(const std::vector<std::string> &errors, const std::string &messag
   return std::find(errors.begin(), errors.end(), message) != errors.end();
 }
 
-std::string source_file(const std::string &relative_path) {
-  std::ifstream file(fs::path(VERDICT_SOURCE_DIR) / relative_path, std::ios::binary);
-  if (!file) throw std::runtime_error("cannot read " + relative_path + " in the source tree");
+std::string read_file(const std::string &path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw std::runtime_error("cannot read " + path);
   std::stringstream text;
   text << file.rdbuf();
   return text.str();
+}
+
+std::string source_file(const std::string &relative_path) {
+  return read_file((fs::path(VERDICT_SOURCE_DIR) / relative_path).string());
 }
 
 std::vector<std::string> golden_files() {

@@ -36,6 +36,8 @@ bool has_error(const std::vector<std::string> &errors, const std::string &messag
 
 // A file in the source tree, read whole; throws when it cannot be read.
 std::string source_file(const std::string &relative_path);
+// A whole file's bytes.
+std::string read_file(const std::string &path);
 
 // The site served through the real route table on 127.0.0.1 and an ephemeral port. The
 // constructor returns once the server accepts connections, so the destructor's stop() can

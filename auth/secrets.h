@@ -1,0 +1,33 @@
+// Editors' passwords and sign-in secrets, through libsodium (a well-kept library, so that no
+// cryptography is written here): Argon2id password hashes (crypto_pwhash_str, with libsodium's
+// interactive limits), random secrets, and the one-way hash under which a session's secret is
+// kept in the database.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace verdict::auth {
+
+// What a password must be; empty when acceptable, otherwise what is wrong with it.
+std::string password_problem(std::string_view password);
+constexpr size_t kMinPasswordLength = 10;
+constexpr size_t kMaxPasswordLength = 1024;
+
+// An Argon2id hash in the standard "$argon2id$v=19$m=…" form, salted afresh each time.
+std::string hash_password(std::string_view password);
+// Whether `password` is the one `hash` was made from. Takes as long for any wrong password.
+bool password_matches(std::string_view hash, std::string_view password);
+// Whether `hash` was made with weaker limits than today's (then it is made again at sign-in).
+bool needs_rehash(std::string_view hash);
+// A hash that matches no password, for checking a password against when the address is
+// unknown: the answer then takes as long as for a known one.
+const std::string &hash_matching_nothing();
+
+// `bytes` random bytes as lower-case hex.
+std::string random_secret(size_t bytes = 32);
+// How a secret is kept: BLAKE2b (crypto_generichash), hex. A secret is random, so no salt
+// or slow hash is needed to keep it from being guessed from its hash.
+std::string secret_hash(std::string_view secret);
+
+} // namespace verdict::auth
