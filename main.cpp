@@ -5,7 +5,9 @@
 #include <sstream>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "app/editor_commands.h"
 #include "app/options.h"
 #include "app/server.h"
 #include "domain/content.h"
@@ -100,6 +102,10 @@ int run(const Options &options) {
       std::cerr << "verdict check: " << problem << "\n";
     if (problems.empty()) std::cout << "ok\n";
     return problems.empty() ? 0 : 1;
+  }
+  if (options.command == "user") {
+    if (options.files[0] != "add") require_database(options.db);
+    return run_user_command(options, std::cin, isatty(STDIN_FILENO) == 1, std::cout, std::cerr);
   }
   if (options.command == "import") return run_import(options);
   if (options.command == "export") return run_export(options);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "handlers/request_parsing.h"
+
 namespace verdict {
 
 namespace {
@@ -47,6 +49,14 @@ const std::vector<Command> &commands() {
       {"backup", "verdict backup --db PATH OUT",
        "Writes a consistent copy of the database to OUT (which must not exist) while the site\n"
        "runs.\n"},
+      {"user", "verdict user add|list|remove|passwd [EMAIL] --db PATH",
+       "Manages the editors who may sign in at /admin.\n"
+       "  user add EMAIL       adds an editor (on a new database, made as `serve` makes it)\n"
+       "  user list            names every editor\n"
+       "  user remove EMAIL    removes an editor and signs them out everywhere\n"
+       "  user passwd EMAIL    sets a new password and signs them out everywhere\n"
+       "The password is asked twice on the terminal, or read as one line from standard input\n"
+       "when that is not a terminal; never from a flag. It must be at least 10 characters.\n"},
       {"help", "verdict help [COMMAND]", "Says how to use verdict, or one of its commands.\n"},
       {"version", "verdict --version", "Prints the version.\n"},
   };
@@ -148,6 +158,16 @@ Options parse_options(const std::vector<std::string> &args,
   if (options.command == "check" && n != 0) options.error = "check takes no arguments";
   if (options.command == "import" && n != 1) options.error = "import needs one FILE";
   if (options.command == "export" && n > 1) options.error = "export takes at most one FILE";
+  if (options.command == "user") {
+    static const std::vector<std::string> actions = {"add", "list", "remove", "passwd"};
+    if (n == 0 || std::find(actions.begin(), actions.end(), options.files[0]) == actions.end())
+      options.error = "user needs one of add, list, remove, passwd";
+    else if (options.files[0] == "list" ? n != 1 : n != 2)
+      options.error = "user " + options.files[0] +
+                      (options.files[0] == "list" ? " takes no EMAIL" : " needs one EMAIL");
+    else if (n == 2 && !is_valid_email(options.files[1]))
+      options.error = options.files[1] + " is not an email address";
+  }
   if (options.force && options.command != "export") options.error = "--force is only for export";
   return options;
 }

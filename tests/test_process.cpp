@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "auth/secrets.h"
 #include "handlers/request_parsing.h"
 #include "store/maintenance.h"
 #include "store/sqlite.h"
@@ -153,11 +154,14 @@ private:
 
 // Runs the binary to completion (at most a minute) and returns its exit code; what it
 // printed lands in `output` when given.
-int run_binary(const std::vector<std::string> &args, std::string *output = nullptr) {
+// Runs the binary with `input_file` (or nothing) as its standard input; `output` gets what it
+// printed on either stream.
+int run_binary(const std::vector<std::string> &args, std::string *output = nullptr,
+               const std::string &input_file = "/dev/null") {
   std::string command = std::string("timeout 60 ") + VERDICT_BINARY;
   for (const auto &arg : args)
     command += " '" + arg + "'";
-  command += " 2>&1 </dev/null";
+  command += " 2>&1 <'" + input_file + "'";
   FILE *pipe = popen(command.c_str(), "r");
   REQUIRE(pipe);
   std::string printed;
@@ -748,4 +752,70 @@ TEST_CASE("process: help names every command and says more about each one") {
   std::string said;
   CHECK(run_binary({"help", "frobnicate"}, &said) == 2);
   CHECK(said.find("no command frobnicate") != std::string::npos);
+}
+
+TEST_CASE("process: the owner adds, lists, re-passwords and removes editors, passwords read "
+          "from standard input") {
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  const auto input = (dir.path / "password.txt").string();
+  const auto with_password = [&](const std::string &password) {
+    std::ofstream(input) << password << "\n";
+    return input;
+  };
+  std::string said;
+  // On a new database, as serving would make it.
+  REQUIRE(run_binary({"user", "add", "Ada@Example.com", "--db", db}, &said,
+                     with_password("a first password")) == 0);
+  CHECK(said.find("Ada@Example.com may now sign in at /admin") != std::string::npos);
+  CHECK(exported(db) == nlohmann::json::parse(test::source_file("content/verdict.json")));
+  {
+    Store store(db);
+    const auto ada = store.editor_by_email("ada@example.com");
+    REQUIRE(ada);
+    CHECK(auth::password_matches(ada->password_hash, "a first password"));
+  }
+  CHECK(run_binary({"user", "add", "ada@example.com", "--db", db}, &said,
+                   with_password("another password")) == 1);
+  CHECK(said.find("already an editor") != std::string::npos);
+  CHECK(run_binary({"user", "add", "bob@example.com", "--db", db}, &said, with_password("short")) ==
+        1);
+  CHECK(said.find("must be at least 10 characters; nothing changed") != std::string::npos);
+  CHECK(run_binary({"user", "add", "bob@example.com", "--db", db}, &said) == 1); // no input
+  CHECK(said.find("no password given") != std::string::npos);
+
+  std::string listed;
+  REQUIRE(run_binary({"user", "list", "--db", db}, &listed) == 0);
+  CHECK(listed.find("ada@example.com") != std::string::npos);
+  CHECK(listed.find("bob@example.com") == std::string::npos);
+
+  REQUIRE(run_binary({"user", "passwd", "ada@example.com", "--db", db}, &said,
+                     with_password("a second password")) == 0);
+  {
+    Store store(db);
+    CHECK(auth::password_matches(store.editor_by_email("ada@example.com")->password_hash,
+                                 "a second password"));
+  }
+  CHECK(run_binary({"user", "passwd", "nobody@example.com", "--db", db}, &said,
+                   with_password("a third password")) == 1);
+  CHECK(said.find("nobody@example.com is not an editor") != std::string::npos);
+
+  REQUIRE(run_binary({"user", "remove", "ada@example.com", "--db", db}, &said) == 0);
+  REQUIRE(run_binary({"user", "list", "--db", db}, &listed) == 0);
+  CHECK(listed.find("ada@example.com") == std::string::npos);
+  CHECK(listed.find("no editors yet") != std::string::npos);
+}
+
+TEST_CASE("process: user commands refuse what they cannot do, and a password is never a flag") {
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  std::string said;
+  CHECK(run_binary({"user", "list", "--db", db}, &said) == 1);
+  CHECK(said.find("no database at") != std::string::npos);
+  CHECK(run_binary({"user", "add", "not-an-address", "--db", db}, &said) == 2);
+  CHECK(said.find("not-an-address is not an email address") != std::string::npos);
+  CHECK(run_binary({"user", "add", "a@example.com", "--password", "x", "--db", db}, &said) == 2);
+  CHECK(said.find("unknown flag --password") != std::string::npos);
+  CHECK(run_binary({"user", "frob", "--db", db}, &said) == 2);
+  CHECK_FALSE(fs::exists(db));
 }
