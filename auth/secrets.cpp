@@ -60,6 +60,12 @@ const std::string &hash_matching_nothing() {
   return hash;
 }
 
+bool same_secret(std::string_view given, std::string_view kept) {
+  start_sodium();
+  return !kept.empty() && given.size() == kept.size() &&
+         sodium_memcmp(given.data(), kept.data(), kept.size()) == 0;
+}
+
 std::string random_secret(size_t bytes) {
   start_sodium();
   std::vector<unsigned char> buffer(bytes);

@@ -24,6 +24,10 @@ bool needs_rehash(std::string_view hash);
 // unknown: the answer then takes as long as for a known one.
 const std::string &hash_matching_nothing();
 
+// Whether two secrets are equal, in time that does not depend on where they differ. An empty
+// secret equals nothing.
+bool same_secret(std::string_view given, std::string_view kept);
+
 // `bytes` random bytes as lower-case hex.
 std::string random_secret(size_t bytes = 32);
 // How a secret is kept: BLAKE2b (crypto_generichash), hex. A secret is random, so no salt

@@ -49,7 +49,9 @@ public:
     if (!object_.is_object()) errors_.push_back(place_ + ": must be an object");
   }
 
-  std::string text(const char *key, bool required = true, size_t max_length = 20000) {
+  // The string at `key`: "is required" when a required key is absent, a fault when it is not a
+  // string. What the value must be is checked afterwards, by the item's rules.
+  std::string text(const char *key, bool required = true) {
     seen_.insert(key);
     if (!object_.is_object()) return {};
     const auto it = object_.find(key);
@@ -61,21 +63,18 @@ public:
       fault(key, "must be a string");
       return {};
     }
-    auto value = it->get<std::string>();
-    if (required && value.empty()) fault(key, "must not be empty");
-    if (value.size() > max_length) fault(key, "is longer than " + std::to_string(max_length));
-    return value;
-  }
-
-  std::string slug(const char *key) {
-    auto value = text(key);
-    if (!value.empty() && !is_valid_slug(value))
-      fault(key, "must be a slug (lowercase letters, digits and single hyphens)");
-    return value;
+    return it->get<std::string>();
   }
 
   void fault(const std::string &key, const std::string &message) {
+    faulted_.insert(key);
     errors_.push_back(place_ + "." + key + ": " + message);
+  }
+
+  // The item's own rules, for fields not already faulted as missing or mistyped.
+  void apply(const FieldFaults &faults) {
+    for (const auto &[key, message] : faults)
+      if (!faulted_.count(key)) fault(key, message);
   }
 
   // Unknown keys are faults: a typo must not silently drop a field.
@@ -89,7 +88,7 @@ private:
   const json &object_;
   std::string place_;
   std::vector<std::string> &errors_;
-  std::set<std::string> seen_;
+  std::set<std::string> seen_, faulted_;
 };
 
 const json &array_at(const json &root, const char *key, std::vector<std::string> &errors) {
@@ -137,6 +136,90 @@ std::string reason_of(const json::parse_error &e) {
 
 } // namespace
 
+namespace {
+
+// A text field's rule: required ones must not be empty; none may pass its length.
+void check_text(FieldFaults &faults, const char *key, const std::string &value, bool required,
+                size_t max_length = 20000) {
+  if (required && value.empty())
+    faults.emplace_back(key, "must not be empty");
+  else if (value.size() > max_length)
+    faults.emplace_back(key, "is longer than " + std::to_string(max_length));
+}
+
+void check_slug(FieldFaults &faults, const char *key, const std::string &value) {
+  check_text(faults, key, value, true, 200);
+  if (!value.empty() && value.size() <= 200 && !is_valid_slug(value))
+    faults.emplace_back(key, "must be a slug (lowercase letters, digits and single hyphens)");
+}
+
+void check_date(FieldFaults &faults, const char *key, const std::string &value) {
+  if (!value.empty() && !is_date(value)) faults.emplace_back(key, "must be a date YYYY-MM-DD");
+}
+
+} // namespace
+
+FieldFaults category_faults(const ContentCategory &category) {
+  FieldFaults faults;
+  check_slug(faults, "slug", category.slug);
+  check_text(faults, "name", category.name, true, 200);
+  return faults;
+}
+
+FieldFaults reviewer_faults(const ContentReviewer &reviewer) {
+  FieldFaults faults;
+  check_slug(faults, "slug", reviewer.slug);
+  check_text(faults, "name", reviewer.name, true, 200);
+  check_text(faults, "lens", reviewer.lens, true, 200);
+  check_text(faults, "bio", reviewer.bio, false);
+  return faults;
+}
+
+FieldFaults tool_faults(const ContentTool &tool) {
+  FieldFaults faults;
+  check_slug(faults, "slug", tool.slug);
+  check_text(faults, "name", tool.name, true, 200);
+  check_text(faults, "category", tool.category, true, 200);
+  check_text(faults, "tagline", tool.tagline, true, 300);
+  check_text(faults, "description", tool.description, true);
+  check_text(faults, "entry", tool.entry, true);
+  if (!tool.entry.empty() &&
+      std::find(kEntryKinds.begin(), kEntryKinds.end(), tool.entry) == kEntryKinds.end())
+    faults.emplace_back("entry", "must be one of " + joined(kEntryKinds));
+  check_text(faults, "vendor", tool.vendor, false, 200);
+  check_text(faults, "url", tool.url, false, 2000);
+  check_text(faults, "pricing_notes", tool.pricing_notes, false);
+  check_text(faults, "pricing_source", tool.pricing_source, false, 2000);
+  for (const auto &[key, address] :
+       {std::pair{"url", tool.url}, std::pair{"pricing_source", tool.pricing_source}})
+    if (!address.empty() && address.size() <= 2000 && !is_web_address(address))
+      faults.emplace_back(key, "must be an http:// or https:// address without spaces");
+  check_date(faults, "pricing_checked_on", tool.pricing_checked_on);
+  return faults;
+}
+
+FieldFaults review_faults(const ContentReview &review) {
+  FieldFaults faults;
+  check_text(faults, "tool", review.tool, true, 200);
+  check_text(faults, "reviewer", review.reviewer, true, 200);
+  check_text(faults, "verdict", review.verdict, true);
+  if (!review.verdict.empty() && review.verdict != "ship" && review.verdict != "skip")
+    faults.emplace_back("verdict", "must be ship or skip");
+  check_text(faults, "quote", review.quote, true);
+  return faults;
+}
+
+FieldFaults comparison_faults(const ContentComparison &comparison) {
+  FieldFaults faults;
+  check_text(faults, "a", comparison.a, true, 200);
+  check_text(faults, "b", comparison.b, true, 200);
+  if (!comparison.a.empty() && comparison.a == comparison.b)
+    faults.emplace_back("b", "must differ from a");
+  check_date(faults, "published_on", comparison.published_on);
+  check_text(faults, "intro", comparison.intro, false);
+  return faults;
+}
+
 ContentParse parse_content(std::string_view json_text) {
   ContentParse result;
   auto &errors = result.errors;
@@ -168,8 +251,9 @@ ContentParse parse_content(std::string_view json_text) {
   const auto &categories = array_at(root, "categories", errors);
   for (size_t i = 0; i < categories.size(); ++i) {
     FieldReader field(categories[i], place("categories", i), errors);
-    ContentCategory category{field.slug("slug"), field.text("name", true, 200)};
+    ContentCategory category{field.text("slug"), field.text("name")};
     field.reject_unknown();
+    field.apply(category_faults(category));
     check_unique(category_slugs, category.slug, place("categories", i), errors);
     content.categories.push_back(std::move(category));
   }
@@ -177,9 +261,10 @@ ContentParse parse_content(std::string_view json_text) {
   const auto &reviewers = array_at(root, "reviewers", errors);
   for (size_t i = 0; i < reviewers.size(); ++i) {
     FieldReader field(reviewers[i], place("reviewers", i), errors);
-    ContentReviewer reviewer{field.slug("slug"), field.text("name", true, 200),
-                             field.text("lens", true, 200), field.text("bio", false)};
+    ContentReviewer reviewer{field.text("slug"), field.text("name"), field.text("lens"),
+                             field.text("bio", false)};
     field.reject_unknown();
+    field.apply(reviewer_faults(reviewer));
     check_unique(reviewer_slugs, reviewer.slug, place("reviewers", i), errors);
     content.reviewers.push_back(std::move(reviewer));
   }
@@ -188,30 +273,22 @@ ContentParse parse_content(std::string_view json_text) {
   for (size_t i = 0; i < tools.size(); ++i) {
     FieldReader field(tools[i], place("tools", i), errors);
     ContentTool tool;
-    tool.slug = field.slug("slug");
-    tool.name = field.text("name", true, 200);
+    tool.slug = field.text("slug");
+    tool.name = field.text("name");
     tool.category = field.text("category");
-    tool.tagline = field.text("tagline", true, 300);
+    tool.tagline = field.text("tagline");
     tool.description = field.text("description");
     tool.entry = field.text("entry");
-    tool.vendor = field.text("vendor", false, 200);
-    tool.url = field.text("url", false, 2000);
+    tool.vendor = field.text("vendor", false);
+    tool.url = field.text("url", false);
     tool.pricing_notes = field.text("pricing_notes", false);
     tool.pricing_checked_on = field.text("pricing_checked_on", false);
-    tool.pricing_source = field.text("pricing_source", false, 2000);
+    tool.pricing_source = field.text("pricing_source", false);
     field.reject_unknown();
+    field.apply(tool_faults(tool));
     check_unique(tool_slugs, tool.slug, place("tools", i), errors);
     if (!tool.category.empty() && !category_slugs.count(tool.category))
       field.fault("category", "no category with slug " + tool.category);
-    if (!tool.entry.empty() &&
-        std::find(kEntryKinds.begin(), kEntryKinds.end(), tool.entry) == kEntryKinds.end())
-      field.fault("entry", "must be one of " + joined(kEntryKinds));
-    for (const auto &[key, address] :
-         {std::pair{"url", tool.url}, std::pair{"pricing_source", tool.pricing_source}})
-      if (!address.empty() && !is_web_address(address))
-        field.fault(key, "must be an http:// or https:// address without spaces");
-    if (!tool.pricing_checked_on.empty() && !is_date(tool.pricing_checked_on))
-      field.fault("pricing_checked_on", "must be a date YYYY-MM-DD");
     content.tools.push_back(std::move(tool));
   }
 
@@ -222,12 +299,11 @@ ContentParse parse_content(std::string_view json_text) {
     ContentReview review{field.text("tool"), field.text("reviewer"), field.text("verdict"),
                          field.text("quote")};
     field.reject_unknown();
+    field.apply(review_faults(review));
     if (!review.tool.empty() && !tool_slugs.count(review.tool))
       field.fault("tool", "no tool with slug " + review.tool);
     if (!review.reviewer.empty() && !reviewer_slugs.count(review.reviewer))
       field.fault("reviewer", "no reviewer with slug " + review.reviewer);
-    if (!review.verdict.empty() && review.verdict != "ship" && review.verdict != "skip")
-      field.fault("verdict", "must be ship or skip");
     if (!reviewed.insert({review.tool, review.reviewer}).second)
       field.fault("reviewer", "has already reviewed " + review.tool);
     content.reviews.push_back(std::move(review));
@@ -240,12 +316,9 @@ ContentParse parse_content(std::string_view json_text) {
     ContentComparison comparison{field.text("a"), field.text("b"),
                                  field.text("published_on", false), field.text("intro", false)};
     field.reject_unknown();
+    field.apply(comparison_faults(comparison));
     for (const auto &[key, slug] : {std::pair{"a", comparison.a}, std::pair{"b", comparison.b}})
       if (!slug.empty() && !tool_slugs.count(slug)) field.fault(key, "no tool with slug " + slug);
-    if (!comparison.a.empty() && comparison.a == comparison.b)
-      field.fault("b", "must differ from a");
-    if (!comparison.published_on.empty() && !is_date(comparison.published_on))
-      field.fault("published_on", "must be a date YYYY-MM-DD");
     if (!pairs.insert(std::minmax(comparison.a, comparison.b)).second)
       field.fault("b", "this pair is already compared");
     content.comparisons.push_back(std::move(comparison));

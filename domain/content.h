@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace verdict {
@@ -66,6 +67,17 @@ struct ImportSummary {
 };
 // "created 2 tools and 1 review; updated 1 comparison", or "nothing changed".
 std::string describe(const ImportSummary &summary);
+
+// What is wrong with one item's fields by the content file's rules, each as (field, fault),
+// e.g. ("entry", "must be one of Free, Paid, Freemium, Open weights"). Imports and the desk's
+// forms both check with these; references to other items (a tool's category) are checked by
+// whoever knows them.
+using FieldFaults = std::vector<std::pair<std::string, std::string>>;
+FieldFaults category_faults(const ContentCategory &category);
+FieldFaults reviewer_faults(const ContentReviewer &reviewer);
+FieldFaults tool_faults(const ContentTool &tool);
+FieldFaults review_faults(const ContentReview &review);
+FieldFaults comparison_faults(const ContentComparison &comparison);
 
 struct ContentParse {
   Content content;

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "domain/content.h"
+
 namespace verdict {
 
 enum class Verdict { ship, skip };
@@ -126,6 +128,18 @@ struct EditorSession {
   std::string email;
   std::string csrf_token; // every form of the desk carries it
   int64_t expires_at = 0; // seconds since 1970
+};
+
+// How much the site holds, for the desk's front page.
+struct DeskCounts {
+  int64_t categories = 0, tools = 0, reviewers = 0, reviews = 0, comparisons = 0, published = 0,
+          subscribers = 0;
+};
+
+// A category as the desk lists it (in the content file's terms), with how many tools it holds.
+struct CategoryListing {
+  ContentCategory category;
+  int64_t tools = 0;
 };
 
 // One change made at the desk or the command line: who, what and when, before and after.

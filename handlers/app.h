@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 
+#include "auth/sign_in_throttle.h"
 #include "render/views.h"
 #include "store/store.h"
 #include "transport/page_cache.h"
@@ -23,7 +24,8 @@ struct App {
   PageCache cache;
   RecentWriters recent_writers; // voters whose own pages are rendered afresh for now
   RateLimiter write_limit;
-  std::string trusted_proxy; // the reverse proxy whose X-Forwarded-For is believed
+  auth::SignInThrottle sign_in_throttle; // failed sign-ins per address and per account
+  std::string trusted_proxy;             // the reverse proxy whose X-Forwarded-For is believed
 
   App(Store &store_, const Views &views_, int writes_per_minute = 0,
       std::string trusted_proxy_ = "");

@@ -36,4 +36,19 @@ void vote_on_tool(App &app, const Request &req, Response &res, std::string_view 
 void vote_on_pair(App &app, const Request &req, Response &res, std::string_view pair);
 void subscribe(App &app, const Request &req, Response &res);
 
+// The editor's desk (handlers/admin.cpp). Sign-in is open to all; the rest are for a
+// signed-in editor, whom the guards pass in.
+void show_sign_in(App &app, const Request &req, Response &res);
+void sign_in(App &app, const Request &req, Response &res);
+void sign_out(App &app, const Request &req, Response &res, const EditorSession &session);
+void show_desk(App &app, const Request &req, Response &res, const EditorSession &session);
+void show_edit_log(App &app, const Request &req, Response &res, const EditorSession &session);
+void show_categories(App &app, const Request &req, Response &res, const EditorSession &session);
+void new_category(App &app, const Request &req, Response &res, const EditorSession &session);
+void edit_category(App &app, const Request &req, Response &res, const EditorSession &session);
+void save_category(App &app, const Request &req, Response &res, const EditorSession &session);
+void confirm_category_deletion(App &app, const Request &req, Response &res,
+                               const EditorSession &session);
+void delete_category(App &app, const Request &req, Response &res, const EditorSession &session);
+
 } // namespace verdict::handlers

@@ -106,18 +106,45 @@ bool is_form_content_type(std::string_view content_type) {
          });
 }
 
-std::string voter_from_cookie(std::string_view header) {
-  constexpr std::string_view key = "verdict_voter=";
+namespace {
+
+// The value of cookie `name` in a Cookie header when it is exactly `length` lowercase hex
+// digits; empty otherwise.
+std::string hex_cookie(std::string_view header, std::string_view name, size_t length) {
+  const std::string key = std::string(name) + "=";
   for (size_t at = header.find(key); at != std::string_view::npos; at = header.find(key, at + 1)) {
     if (at != 0 && header[at - 1] != ' ' && header[at - 1] != ';') continue;
-    const auto value = header.substr(at + key.size(), 32);
-    if (value.size() != 32) continue;
-    const auto end = at + key.size() + 32;
+    const auto value = header.substr(at + key.size(), length);
+    if (value.size() != length) continue;
+    const auto end = at + key.size() + length;
     const bool whole = header.size() == end || header[end] == ';';
     if (whole && std::all_of(value.begin(), value.end(), [](char c) {
           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
         }))
       return std::string(value);
+  }
+  return {};
+}
+
+} // namespace
+
+std::string voter_from_cookie(std::string_view header) {
+  return hex_cookie(header, "verdict_voter", 32);
+}
+
+std::string session_secret_from_cookie(std::string_view header) {
+  return hex_cookie(header, "verdict_session", 64);
+}
+
+std::string form_field(std::string_view body, std::string_view name) {
+  while (!body.empty()) {
+    const auto end = body.find('&');
+    const auto pair = body.substr(0, end);
+    body = end == std::string_view::npos ? std::string_view{} : body.substr(end + 1);
+    const auto equals = pair.find('=');
+    if (equals == std::string_view::npos || percent_decode(pair.substr(0, equals)) != name)
+      continue;
+    return percent_decode(pair.substr(equals + 1)).value_or("");
   }
   return {};
 }

@@ -28,6 +28,13 @@ bool is_form_content_type(std::string_view content_type);
 // The anonymous voter id from a Cookie header: 32 lowercase hex digits, or empty.
 std::string voter_from_cookie(std::string_view cookie_header);
 
+// An editor's session secret from a Cookie header: 64 lowercase hex digits, or empty.
+std::string session_secret_from_cookie(std::string_view cookie_header);
+
+// The decoded value of form field `name` in a form body; empty when absent or malformed. For
+// a check made before the handler parses the whole form (the desk's CSRF token).
+std::string form_field(std::string_view body, std::string_view name);
+
 // A fresh voter id: the time it was issued (milliseconds, 12 hex digits), then 80 bits from
 // the kernel's random source.
 std::string new_voter_id();

@@ -1,9 +1,12 @@
 #include "handlers/responses.h"
 
+#include <chrono>
 #include <ctime>
 
+#include "auth/secrets.h"
 #include "handlers/request_parsing.h"
 #include "render/pages.h"
+#include "transport/rate_limit.h"
 
 namespace verdict {
 
@@ -59,6 +62,59 @@ std::string voter_for_write(const httplib::Request &req, httplib::Response &res)
   res.set_header("Set-Cookie",
                  "verdict_voter=" + voter + "; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax");
   return voter;
+}
+
+namespace {
+
+int64_t unix_now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+} // namespace
+
+std::optional<EditorSession> signed_in_editor(App &app, const httplib::Request &req) {
+  const auto secret = session_secret_from_cookie(req.get_header_value("Cookie"));
+  if (secret.empty()) return std::nullopt;
+  return app.store.session(auth::secret_hash(secret), unix_now());
+}
+
+void start_editor_session(App &app, const httplib::Request &req, httplib::Response &res,
+                          const Editor &editor) {
+  const auto secret = auth::random_secret();
+  const int64_t lifetime = int64_t{kSessionHours} * 3600;
+  app.store.start_session(auth::secret_hash(secret), editor.id, auth::random_secret(16),
+                          unix_now() + lifetime);
+  res.set_header("Set-Cookie", "verdict_session=" + secret + "; Path=/admin; Max-Age=" +
+                                   std::to_string(lifetime) + "; HttpOnly; SameSite=Strict" +
+                                   (came_over_https(app, req) ? "; Secure" : ""));
+}
+
+void end_editor_session(App &app, const httplib::Request &req, httplib::Response &res) {
+  const auto secret = session_secret_from_cookie(req.get_header_value("Cookie"));
+  if (!secret.empty()) app.store.end_session(auth::secret_hash(secret));
+  res.set_header("Set-Cookie", std::string("verdict_session=; Path=/admin; Max-Age=0; HttpOnly; "
+                                           "SameSite=Strict") +
+                                   (came_over_https(app, req) ? "; Secure" : ""));
+}
+
+std::string sign_in_path_back_to(const std::string &path) {
+  return path == "/admin" ? "/admin/login" : "/admin/login?next=" + path;
+}
+
+std::string client_of(const App &app, const httplib::Request &req) {
+  // The proxy appends the address it saw to the last X-Forwarded-For line; lines before it
+  // are the client's own words.
+  const auto lines = req.get_header_value_count("X-Forwarded-For");
+  const auto forwarded =
+      lines == 0 ? std::string() : req.get_header_value("X-Forwarded-For", lines - 1);
+  return client_address(req.remote_addr, forwarded, app.trusted_proxy);
+}
+
+bool came_over_https(const App &app, const httplib::Request &req) {
+  return !app.trusted_proxy.empty() && req.remote_addr == app.trusted_proxy &&
+         req.get_header_value("X-Forwarded-Proto") == "https";
 }
 
 std::optional<int> requested_page(const httplib::Request &req) {

@@ -24,6 +24,22 @@ std::string voter_of(const httplib::Request &req);
 // The request's voter id, minting one (and setting its cookie on `res`) for a first vote.
 std::string voter_for_write(const httplib::Request &req, httplib::Response &res);
 
+// The editor signed in on this browser (the session cookie names a live session), if any.
+std::optional<EditorSession> signed_in_editor(App &app, const httplib::Request &req);
+// Signs `editor` in on this browser: a new session, its secret in an HttpOnly, SameSite=Strict
+// cookie for /admin only (Secure when the request came over HTTPS), for kSessionHours.
+void start_editor_session(App &app, const httplib::Request &req, httplib::Response &res,
+                          const Editor &editor);
+// Ends this browser's session, if any, and clears its cookie.
+void end_editor_session(App &app, const httplib::Request &req, httplib::Response &res);
+constexpr int kSessionHours = 12;
+// The sign-in page's address that brings the editor back to `path` (a desk page) after.
+std::string sign_in_path_back_to(const std::string &path);
+// The address the request comes from (transport/rate_limit.h's client_address).
+std::string client_of(const App &app, const httplib::Request &req);
+// Whether the request reached the site over HTTPS: only the trusted proxy can say so.
+bool came_over_https(const App &app, const httplib::Request &req);
+
 // The page of a list the request asks for with `?page=N` (1 when absent); empty when the
 // parameter is not a page number.
 std::optional<int> requested_page(const httplib::Request &req);

@@ -68,14 +68,6 @@ std::string page_suffix(int number) {
 }
 
 // Links to the previous and next pages of a list; nothing when it fits on one page.
-std::string pagination(const Views &views, const std::string &path, int number, bool has_next) {
-  if (number == 1 && !has_next) return {};
-  Data data;
-  data.set("page", "Page " + std::to_string(number));
-  if (number > 1) data.set("prev", page_path(path, number - 1));
-  if (has_next) data.set("next", page_path(path, number + 1));
-  return views.fragment("pagination", data);
-}
 
 Data comparison_items(const std::vector<ComparisonSummary> &comparisons) {
   Data items{list{}};
@@ -258,6 +250,15 @@ Data tally_item(const Tool &t) {
 }
 
 } // namespace
+
+std::string pagination(const Views &views, const std::string &path, int number, bool has_next) {
+  if (number == 1 && !has_next) return {};
+  Data data;
+  data.set("page", "Page " + std::to_string(number));
+  if (number > 1) data.set("prev", page_path(path, number - 1));
+  if (has_next) data.set("next", page_path(path, number + 1));
+  return views.fragment("pagination", data);
+}
 
 std::string panel_summary(const ShipTally &panel) {
   if (panel.total == 0) return "—";

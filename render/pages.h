@@ -67,6 +67,10 @@ std::string message(const Views &views, const SiteCopy &site, const std::string 
                     const std::string &link = "/",
                     const std::string &link_label = "Back to the front page");
 
+// Links to the pages before and after page `number` of the list at `path`; empty when the list
+// has one page.
+std::string pagination(const Views &views, const std::string &path, int number, bool has_next);
+
 // Display strings shared with tests and other renderers.
 std::string panel_summary(const ShipTally &panel);     // "75% · 3 of 4" or "—"
 std::string community_summary(const ShipTally &votes); // "67% · 3 votes" or "—"

@@ -31,6 +31,8 @@ template <class T> Paged<T> paged(std::vector<T> rows, PageSpan span) {
 }
 
 std::optional<Tool> tool_by_slug(sql::Db &db, std::string_view slug);
+// Adds `entry` (its id and time are the database's) to the edit log, inside the caller's write.
+void log_edit(sql::Db &db, const EditEntry &entry);
 // Columns: tool slug, tool name, reviewer slug, name, lens, verdict, quote.
 Review review_from_row(const sql::Stmt &row);
 // In panel order; `limit` -1 reads them all.

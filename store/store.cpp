@@ -181,7 +181,7 @@ struct Store::Writer {
   // How a write ended, told back as a value: the caller's thread raises the matching
   // exception itself, so no exception object is ever shared between threads.
   struct Outcome {
-    enum class Kind { written, not_found, already_exists, unavailable, failed };
+    enum class Kind { written, not_found, already_exists, refused, unavailable, failed };
     Kind kind = Kind::written;
     std::string message;
   };
@@ -197,6 +197,8 @@ struct Store::Writer {
       return {Outcome::Kind::not_found, e.what()};
     } catch (const AlreadyExists &e) {
       return {Outcome::Kind::already_exists, e.what()};
+    } catch (const Refused &e) {
+      return {Outcome::Kind::refused, e.what()};
     } catch (const std::exception &e) {
       return {Outcome::Kind::failed, e.what()};
     } catch (...) {
@@ -237,6 +239,8 @@ struct Store::Writer {
       throw NotFound(outcome.message);
     case Outcome::Kind::already_exists:
       throw AlreadyExists(outcome.message);
+    case Outcome::Kind::refused:
+      throw Refused(outcome.message);
     case Outcome::Kind::unavailable:
       throw StoreUnavailable(outcome.message);
     case Outcome::Kind::failed:

@@ -40,6 +40,12 @@ struct AlreadyExists : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Thrown by a write refused because of what it would break (deleting a category that still
+// has tools); the message says what to do instead.
+struct Refused : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // How the writer's connection commits, read back from SQLite itself.
 struct Durability {
   std::string journal_mode; // "wal" for a file database
@@ -132,6 +138,18 @@ public:
   std::optional<EditorSession> session(std::string_view secret_hash, int64_t now);
   void end_session(std::string_view secret_hash);
   Paged<EditEntry> edit_log(PageSpan span); // newest first
+
+  // The editor's desk (store/desk.cpp). Each change is written with its edit log entry, in
+  // `editor`'s name; a change that changes nothing is not logged.
+  DeskCounts desk_counts();
+  std::vector<CategoryListing> categories_with_tool_counts(); // by name
+  std::optional<ContentCategory> category(std::string_view slug);
+  // Throw AlreadyExists when the slug is another category's, NotFound when `slug` names none,
+  // Refused when a category to delete still has tools.
+  void create_category(const ContentCategory &category, std::string_view editor);
+  void update_category(std::string_view slug, const ContentCategory &category,
+                       std::string_view editor);
+  void delete_category(std::string_view slug, std::string_view editor);
 
   // Content as a file (store/content.cpp)
   ImportSummary import_content(const Content &content);

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "auth/secrets.h"
+#include "auth/sign_in_throttle.h"
 #include "store/store.h"
 
 using namespace verdict;
@@ -83,4 +84,21 @@ TEST_CASE("editors: a new password ends every session of that editor, and a sign
   CHECK(auth::password_matches(store.editor_by_email("ed@example.com")->password_hash,
                                "second password"));
   CHECK_FALSE(store.set_editor_password("nobody@example.com", second));
+}
+
+TEST_CASE("editors: a throttled account waits until its oldest counted failure leaves the "
+          "window, and a success forgets its failures") {
+  using namespace std::chrono;
+  auth::SignInThrottle throttle({2, 100, minutes(10)});
+  const auto start = auth::SignInThrottle::Clock::now();
+  CHECK(throttle.wait("10.0.0.1", "Ed@example.com", start) == seconds(0));
+  throttle.failed("10.0.0.1", "ed@example.com", start);
+  throttle.failed("10.0.0.2", "ED@example.com", start + minutes(3)); // any case, any address
+  CHECK(throttle.wait("10.0.0.3", "ed@example.com", start + minutes(4)) == minutes(6));
+  CHECK(throttle.wait("10.0.0.3", "ed@example.com", start + minutes(10)) == seconds(0));
+  CHECK(throttle.wait("10.0.0.3", "other@example.com", start + minutes(4)) == seconds(0));
+  throttle.failed("10.0.0.1", "ed@example.com", start + minutes(11));
+  CHECK(throttle.wait("10.0.0.1", "ed@example.com", start + minutes(11)) == minutes(2));
+  throttle.succeeded("ed@example.com");
+  CHECK(throttle.wait("10.0.0.1", "ed@example.com", start + minutes(11)) == seconds(0));
 }

@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "auth/secrets.h"
 #include "domain/content.h"
 #include "store/maintenance.h"
 #include "store/statement_log.h"
@@ -140,10 +141,23 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   const auto content = store.export_content();
   store.import_content(content);
 
-  // The editor's desk (until its pages reach these).
+  // The editor's desk, through its pages.
+  store.add_editor("desk@example.com", auth::hash_password("a desk password"));
+  const auto desk = test::sign_in_at_desk(client, "desk@example.com", "a desk password");
+  for (const auto *address : {"/admin", "/admin/log", "/admin/categories", "/admin/categories/new"})
+    CHECK(test::get_at_desk(client, desk, address)->status == 200);
+  CHECK(
+      test::post_at_desk(client, desk, "/admin/categories", "name=Planned&slug=planned")->status ==
+      303);
+  CHECK(test::get_at_desk(client, desk, "/admin/categories/planned")->status == 200);
+  CHECK(test::post_at_desk(client, desk, "/admin/categories/planned", "name=Plans&slug=plans")
+            ->status == 303);
+  CHECK(test::post_at_desk(client, desk, "/admin/categories/plans/delete", "")->status == 303);
+  CHECK(test::post_at_desk(client, desk, "/admin/logout", "")->status == 303);
+  // Editors from the command line.
   const std::string hash = "$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$aGFzaA";
   store.add_editor("Editor@example.com", hash);
-  CHECK(store.editors().size() == 1);
+  CHECK(store.editors().size() == 2);
   const auto editor = store.editor_by_email("editor@example.com");
   REQUIRE(editor);
   store.start_session("secret-hash", editor->id, "csrf", 4102444800);

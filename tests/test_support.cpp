@@ -1,5 +1,7 @@
 #include "test_support.h"
 
+#include <catch2/catch.hpp>
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -174,6 +176,45 @@ httplib::Result post_form(httplib::Client &client, const std::string &path, cons
   httplib::Headers headers{{"Sec-Fetch-Site", "same-origin"}};
   if (!voter.empty()) headers.emplace("Cookie", "verdict_voter=" + voter);
   return client.Post(path.c_str(), headers, body, "application/x-www-form-urlencoded");
+}
+
+std::string csrf_in(const std::string &html) {
+  const std::string marker = "name=\"csrf\" value=\"";
+  const auto at = html.find(marker);
+  if (at == std::string::npos) return {};
+  const auto start = at + marker.size();
+  return html.substr(start, html.find('"', start) - start);
+}
+
+DeskSession sign_in_at_desk(httplib::Client &client, const std::string &email,
+                            const std::string &password) {
+  const auto res = post_form(client, "/admin/login",
+                             "email=" + httplib::detail::encode_query_param(email) +
+                                 "&password=" + httplib::detail::encode_query_param(password));
+  REQUIRE(res);
+  REQUIRE(res->status == 303);
+  const auto set = res->get_header_value("Set-Cookie");
+  REQUIRE(set.rfind("verdict_session=", 0) == 0);
+  DeskSession session{set.substr(0, set.find(';')), ""};
+  const auto desk = get_at_desk(client, session, "/admin");
+  REQUIRE(desk);
+  REQUIRE(desk->status == 200);
+  session.csrf = csrf_in(desk->body);
+  REQUIRE(!session.csrf.empty());
+  return session;
+}
+
+httplib::Result get_at_desk(httplib::Client &client, const DeskSession &session,
+                            const std::string &path) {
+  return client.Get(path.c_str(), {{"Cookie", session.cookie}});
+}
+
+httplib::Result post_at_desk(httplib::Client &client, const DeskSession &session,
+                             const std::string &path, const std::string &body) {
+  const httplib::Headers headers{{"Sec-Fetch-Site", "same-origin"}, {"Cookie", session.cookie}};
+  return client.Post(path.c_str(), headers,
+                     body + (body.empty() ? "" : "&") + "csrf=" + session.csrf,
+                     "application/x-www-form-urlencoded");
 }
 
 std::string write_generated_site(const TempDir &dir, uint64_t seed) {

@@ -76,6 +76,24 @@ std::string cookie_from(const httplib::Result &result);
 httplib::Result post_form(httplib::Client &client, const std::string &path, const std::string &body,
                           const std::string &voter = "");
 
+// An editor signed in at the desk through its sign-in form: the session's cookie header value
+// and the CSRF token the desk's forms carry. REQUIREs that signing in works.
+struct DeskSession {
+  std::string cookie; // "verdict_session=…"
+  std::string csrf;
+};
+DeskSession sign_in_at_desk(httplib::Client &client, const std::string &email,
+                            const std::string &password);
+// A desk GET as that editor.
+httplib::Result get_at_desk(httplib::Client &client, const DeskSession &session,
+                            const std::string &path);
+// A desk form as the editor's own desk page sends it: same-origin, with their session and
+// `body` followed by the CSRF token.
+httplib::Result post_at_desk(httplib::Client &client, const DeskSession &session,
+                             const std::string &path, const std::string &body);
+// The value of the hidden csrf field in a desk page; empty when none.
+std::string csrf_in(const std::string &html);
+
 // A folder under /tmp removed with everything in it at the end of the test.
 struct TempDir {
   std::filesystem::path path;

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <regex>
 
+#include "auth/secrets.h"
 #include "handlers/handlers.h"
 #include "handlers/request_parsing.h"
 #include "handlers/responses.h"
@@ -176,17 +177,9 @@ bool refuse_unless_form(App &app, const Request &req, Response &res) {
   return true;
 }
 
-// The proxy appends the address it saw to the last X-Forwarded-For line; lines before it are
-// the client's own words.
-std::string last_forwarded_for(const Request &req) {
-  const auto lines = req.get_header_value_count("X-Forwarded-For");
-  return lines == 0 ? std::string() : req.get_header_value("X-Forwarded-For", lines - 1);
-}
-
 // Each client may write a limited number of times a minute.
 bool refuse_over_limit(App &app, const Request &req, Response &res) {
-  const auto client = client_address(req.remote_addr, last_forwarded_for(req), app.trusted_proxy);
-  const int wait = app.write_limit.take(client);
+  const int wait = app.write_limit.take(client_of(app, req));
   if (wait == 0) return false;
   send_error(app, res, 429, "Slow down",
              "Too many votes from your address in a minute. Please wait " + std::to_string(wait) +
@@ -275,6 +268,44 @@ CookieAnswers voter_answers(App &app, const TransportLimits &limits) {
       out += page->body;
     }
     return true;
+  };
+}
+
+namespace {
+
+// What every desk answer says: for this browser only, never stored, never indexed.
+void keep_private(Response &res) {
+  res.set_header("Cache-Control", "no-store");
+  res.set_header("X-Robots-Tag", "noindex");
+}
+
+} // namespace
+
+httplib::Server::Handler admin_page(App &app, AdminPage handler) {
+  return [&app, handler](const Request &req, Response &res) {
+    keep_private(res);
+    const auto session = signed_in_editor(app, req);
+    if (!session) return see_other(res, sign_in_path_back_to(req.path));
+    handler(app, req, res, *session);
+    keep_private(res); // whatever the handler set
+  };
+}
+
+httplib::Server::Handler admin_write(App &app, AdminPage handler) {
+  return [&app, handler](const Request &req, Response &res) {
+    keep_private(res);
+    if (refuse_cross_site(app, req, res) || refuse_unless_form(app, req, res)) return;
+    const auto session = signed_in_editor(app, req);
+    if (!session)
+      return send_error(app, res, 403, "Signed out",
+                        "Your session has ended, so nothing was saved. Sign in again at "
+                        "/admin/login, then send the form again.");
+    if (!auth::same_secret(form_field(req.body, "csrf"), session->csrf_token))
+      return send_error(app, res, 403, "Form refused",
+                        "This form did not come from your own desk (its security token is "
+                        "missing or old), so nothing was saved. Reload the page and try again.");
+    handler(app, req, res, *session);
+    keep_private(res);
   };
 }
 

@@ -34,6 +34,14 @@ httplib::Server::Handler voter_page(App &app, VoterSlugPage handler);
 // Voters' pages as the reactor gives them (transport/connection_server.h): the page kept for
 // this epoch with the voter's own votes put in, the same bytes httplib would send.
 CookieAnswers voter_answers(App &app, const TransportLimits &limits);
+// The editor's desk. A page for a signed-in editor only: anyone else is sent to sign in and
+// brought back. Never cached, never indexed.
+using AdminPage = void (*)(App &, const httplib::Request &, httplib::Response &,
+                           const EditorSession &);
+httplib::Server::Handler admin_page(App &app, AdminPage handler);
+// A desk form: refused unless it comes from this site, as a form, from a signed-in editor,
+// carrying that editor's session's CSRF token.
+httplib::Server::Handler admin_write(App &app, AdminPage handler);
 // A form POST, refused unless it comes from this site, is an HTML form and is within the
 // client's writes per minute.
 httplib::Server::Handler form_write(App &app, Page handler);

@@ -50,6 +50,14 @@ uint64_t PageEpoch::current() {
   return epoch_.load(std::memory_order_acquire);
 }
 
+void PageEpoch::show_now() {
+  std::lock_guard lock(mutex_);
+  const auto now = steady_ns();
+  shown_generation_.store(write_generation_(), std::memory_order_release);
+  epoch_.fetch_add(1, std::memory_order_acq_rel);
+  frozen_until_ns_.store(now + max_lag_ns_.load(), std::memory_order_release);
+}
+
 void RecentWriters::note(const std::string &voter) {
   const auto now = std::chrono::steady_clock::now();
   std::unique_lock lock(mutex_);

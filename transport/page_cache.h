@@ -37,6 +37,9 @@ public:
   std::chrono::nanoseconds max_lag() const { return std::chrono::nanoseconds(max_lag_ns_.load()); }
   // From now on; the next change shows at once.
   void set_max_lag(std::chrono::milliseconds max_lag);
+  // Shows every change committed so far at once, lag or not: for an editor's save, which
+  // every reader must see on their next page. Votes after it wait out the lag as before.
+  void show_now();
 
 private:
   std::function<uint64_t()> write_generation_;
