@@ -11,6 +11,7 @@
 #include "app/options.h"
 #include "app/server.h"
 #include "domain/content.h"
+#include "domain/csv.h"
 #include "store/maintenance.h"
 #include "store/store.h"
 
@@ -80,6 +81,23 @@ int run_export(const Options &options) {
   return 0;
 }
 
+int run_log(const Options &options) {
+  require_database(options.db);
+  Store store(options.db);
+  const auto page = store.edit_log({options.page, 50});
+  if (page.items.empty())
+    std::cout << (options.page == 1 ? "Nothing has been changed at the desk yet.\n"
+                                    : "The edit log has fewer pages.\n");
+  for (const auto &entry : page.items) {
+    std::cout << entry.at << "  " << entry.editor << " " << entry.action << " " << entry.kind << " "
+              << entry.subject << "\n";
+    if (!entry.before.empty()) std::cout << "  before: " << entry.before << "\n";
+    if (!entry.after.empty()) std::cout << "  after:  " << entry.after << "\n";
+  }
+  if (page.has_next) std::cout << "(more: verdict log --page " << options.page + 1 << ")\n";
+  return 0;
+}
+
 int run(const Options &options) {
   if (options.command == "help") {
     std::cout << (options.help_topic.empty() ? usage() : usage(options.help_topic));
@@ -109,6 +127,12 @@ int run(const Options &options) {
   }
   if (options.command == "import") return run_import(options);
   if (options.command == "export") return run_export(options);
+  if (options.command == "log") return run_log(options);
+  if (options.command == "subscribers") {
+    require_database(options.db);
+    std::cout << subscribers_csv(Store(options.db).all_subscribers());
+    return 0;
+  }
   return serve(options);
 }
 

@@ -57,6 +57,12 @@ const std::vector<Command> &commands() {
        "  user passwd EMAIL    sets a new password and signs them out everywhere\n"
        "The password is asked twice on the terminal, or read as one line from standard input\n"
        "when that is not a terminal; never from a flag. It must be at least 10 characters.\n"},
+      {"subscribers", "verdict subscribers export --db PATH",
+       "Writes the weekly digest's subscribers as CSV (email, subscribed_at) to standard\n"
+       "output, as a spreadsheet opens it.\n"},
+      {"log", "verdict log --db PATH [--page N]",
+       "Prints the edit log, newest first, 50 changes a page: when, who, what was done to\n"
+       "what, and the item before and after (as the content file writes it).\n"},
       {"help", "verdict help [COMMAND]", "Says how to use verdict, or one of its commands.\n"},
       {"version", "verdict --version", "Prints the version.\n"},
   };
@@ -140,6 +146,9 @@ Options parse_options(const std::vector<std::string> &args,
         options.error = "--rate-limit must be a number of writes per minute (0 turns it off)";
     } else if (arg == "--trusted-proxy") {
       if (auto v = value("--trusted-proxy")) options.trusted_proxy = *v;
+    } else if (arg == "--page") {
+      if (auto v = value("--page"); v && !parse_int(*v, 1, 10000000, options.page))
+        options.error = "--page must be a page number from 1";
     } else if (arg == "--force") {
       options.force = true;
     } else if (arg == "--access-log") {
@@ -168,6 +177,10 @@ Options parse_options(const std::vector<std::string> &args,
     else if (n == 2 && !is_valid_email(options.files[1]))
       options.error = options.files[1] + " is not an email address";
   }
+  if (options.command == "log" && n != 0) options.error = "log takes no arguments";
+  if (options.command == "subscribers" && (n != 1 || options.files[0] != "export"))
+    options.error = "subscribers needs export";
+  if (options.page != 1 && options.command != "log") options.error = "--page is only for log";
   if (options.force && options.command != "export") options.error = "--force is only for export";
   return options;
 }

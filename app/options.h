@@ -19,6 +19,7 @@ struct Options {
   std::string trusted_proxy;      // address of the reverse proxy whose X-Forwarded-For is believed
   std::vector<std::string> files; // command arguments: backup OUT, import FILE, export [FILE]
   bool force = false;             // export: overwrite an existing FILE
+  int page = 1;                   // log: which page of the edit log
   std::string help_topic;         // help: the command asked about (empty: all of them)
   std::string error;              // set when the command line is not usable
 };

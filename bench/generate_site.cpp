@@ -250,7 +250,8 @@ Content generate_content(Random &random, const SiteSize &size) {
     content.comparisons.push_back(
         {content.tools[a].slug, content.tools[b].slug,
          date_of(kDay2024 + static_cast<int64_t>(random.below(1000))),
-         random.chance(0.3) ? "Two takes on the same job, read side by side by the panel." : ""});
+         random.chance(0.3) ? "Two takes on the same job, read side by side by the panel." : "",
+         ""});
   }
   return content;
 }

@@ -214,9 +214,10 @@ FieldFaults comparison_faults(const ContentComparison &comparison) {
   check_text(faults, "a", comparison.a, true, 200);
   check_text(faults, "b", comparison.b, true, 200);
   if (!comparison.a.empty() && comparison.a == comparison.b)
-    faults.emplace_back("b", "must differ from a");
+    faults.emplace_back("b", "must differ from the first tool (a)");
   check_date(faults, "published_on", comparison.published_on);
   check_text(faults, "intro", comparison.intro, false);
+  check_text(faults, "bottom_line", comparison.bottom_line, false, 2000);
   return faults;
 }
 
@@ -314,7 +315,8 @@ ContentParse parse_content(std::string_view json_text) {
   for (size_t i = 0; i < comparisons.size(); ++i) {
     FieldReader field(comparisons[i], place("comparisons", i), errors);
     ContentComparison comparison{field.text("a"), field.text("b"),
-                                 field.text("published_on", false), field.text("intro", false)};
+                                 field.text("published_on", false), field.text("intro", false),
+                                 field.text("bottom_line", false)};
     field.reject_unknown();
     field.apply(comparison_faults(comparison));
     for (const auto &[key, slug] : {std::pair{"a", comparison.a}, std::pair{"b", comparison.b}})
@@ -326,40 +328,75 @@ ContentParse parse_content(std::string_view json_text) {
   return result;
 }
 
+namespace {
+
+using ordered = nlohmann::ordered_json;
+
+ordered to_json(const ContentCategory &c) {
+  return {{"slug", c.slug}, {"name", c.name}};
+}
+ordered to_json(const ContentReviewer &r) {
+  return {{"slug", r.slug}, {"name", r.name}, {"lens", r.lens}, {"bio", r.bio}};
+}
+ordered to_json(const ContentTool &t) {
+  return {{"slug", t.slug},
+          {"name", t.name},
+          {"category", t.category},
+          {"tagline", t.tagline},
+          {"description", t.description},
+          {"entry", t.entry},
+          {"vendor", t.vendor},
+          {"url", t.url},
+          {"pricing_notes", t.pricing_notes},
+          {"pricing_checked_on", t.pricing_checked_on},
+          {"pricing_source", t.pricing_source}};
+}
+ordered to_json(const ContentReview &r) {
+  return {{"tool", r.tool}, {"reviewer", r.reviewer}, {"verdict", r.verdict}, {"quote", r.quote}};
+}
+ordered to_json(const ContentComparison &c) {
+  ordered object = {{"a", c.a}, {"b", c.b}, {"published_on", c.published_on}, {"intro", c.intro}};
+  if (!c.bottom_line.empty()) object["bottom_line"] = c.bottom_line;
+  return object;
+}
+
+template <class Item> ordered array_of(const std::vector<Item> &items) {
+  auto array = ordered::array();
+  for (const auto &item : items)
+    array.push_back(to_json(item));
+  return array;
+}
+
+} // namespace
+
 std::string content_to_json(const Content &content) {
-  nlohmann::ordered_json root = nlohmann::ordered_json::object();
-  nlohmann::ordered_json site = nlohmann::ordered_json::object();
+  ordered root = ordered::object();
+  ordered site = ordered::object();
   for (const auto &[key, value] : content.site)
     site[key] = value;
   root["site"] = site;
-  auto &categories = root["categories"] = nlohmann::ordered_json::array();
-  for (const auto &c : content.categories)
-    categories.push_back({{"slug", c.slug}, {"name", c.name}});
-  auto &reviewers = root["reviewers"] = nlohmann::ordered_json::array();
-  for (const auto &r : content.reviewers)
-    reviewers.push_back({{"slug", r.slug}, {"name", r.name}, {"lens", r.lens}, {"bio", r.bio}});
-  auto &tools = root["tools"] = nlohmann::ordered_json::array();
-  for (const auto &t : content.tools)
-    tools.push_back({{"slug", t.slug},
-                     {"name", t.name},
-                     {"category", t.category},
-                     {"tagline", t.tagline},
-                     {"description", t.description},
-                     {"entry", t.entry},
-                     {"vendor", t.vendor},
-                     {"url", t.url},
-                     {"pricing_notes", t.pricing_notes},
-                     {"pricing_checked_on", t.pricing_checked_on},
-                     {"pricing_source", t.pricing_source}});
-  auto &reviews = root["reviews"] = nlohmann::ordered_json::array();
-  for (const auto &r : content.reviews)
-    reviews.push_back(
-        {{"tool", r.tool}, {"reviewer", r.reviewer}, {"verdict", r.verdict}, {"quote", r.quote}});
-  auto &comparisons = root["comparisons"] = nlohmann::ordered_json::array();
-  for (const auto &c : content.comparisons)
-    comparisons.push_back(
-        {{"a", c.a}, {"b", c.b}, {"published_on", c.published_on}, {"intro", c.intro}});
+  root["categories"] = array_of(content.categories);
+  root["reviewers"] = array_of(content.reviewers);
+  root["tools"] = array_of(content.tools);
+  root["reviews"] = array_of(content.reviews);
+  root["comparisons"] = array_of(content.comparisons);
   return root.dump(2) + "\n";
+}
+
+std::string item_json(const ContentCategory &category) {
+  return to_json(category).dump();
+}
+std::string item_json(const ContentReviewer &reviewer) {
+  return to_json(reviewer).dump();
+}
+std::string item_json(const ContentTool &tool) {
+  return to_json(tool).dump();
+}
+std::string item_json(const ContentReview &review) {
+  return to_json(review).dump();
+}
+std::string item_json(const ContentComparison &comparison) {
+  return to_json(comparison).dump();
 }
 
 std::string describe(const ImportSummary &summary) {

@@ -28,6 +28,7 @@ struct ContentReview {
 };
 struct ContentComparison {
   std::string a, b, published_on, intro;
+  std::string bottom_line; // written only when there is one
 };
 
 struct Content {
@@ -86,6 +87,12 @@ struct ContentParse {
 
 ContentParse parse_content(std::string_view json_text);
 std::string content_to_json(const Content &content);
+// One item as the content file writes it, on one line (the edit log's before and after).
+std::string item_json(const ContentCategory &category);
+std::string item_json(const ContentReviewer &reviewer);
+std::string item_json(const ContentTool &tool);
+std::string item_json(const ContentReview &review);
+std::string item_json(const ContentComparison &comparison);
 
 extern const std::vector<std::string> kEntryKinds;
 extern const std::vector<std::string> kSiteCopyKeys;

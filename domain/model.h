@@ -67,6 +67,7 @@ struct Comparison {
   bool published = false;
   std::string published_on; // YYYY-MM-DD when published
   std::string intro;        // optional editor's intro
+  std::string bottom_line;  // optional: the editor's answer to "which one should you ship?"
 };
 
 struct ComparisonSummary {
@@ -140,6 +141,13 @@ struct DeskCounts {
 struct CategoryListing {
   ContentCategory category;
   int64_t tools = 0;
+};
+
+// An address on the weekly digest's list.
+struct Subscriber {
+  int64_t id = 0;
+  std::string email;
+  std::string subscribed_at; // YYYY-MM-DDTHH:MM:SSZ
 };
 
 // One change made at the desk or the command line: who, what and when, before and after.

@@ -50,5 +50,42 @@ void save_category(App &app, const Request &req, Response &res, const EditorSess
 void confirm_category_deletion(App &app, const Request &req, Response &res,
                                const EditorSession &session);
 void delete_category(App &app, const Request &req, Response &res, const EditorSession &session);
+void show_tools_at_desk(App &app, const Request &req, Response &res, const EditorSession &session);
+void new_tool(App &app, const Request &req, Response &res, const EditorSession &session);
+void edit_tool(App &app, const Request &req, Response &res, const EditorSession &session);
+void save_tool(App &app, const Request &req, Response &res, const EditorSession &session);
+void confirm_tool_deletion(App &app, const Request &req, Response &res,
+                           const EditorSession &session);
+void delete_tool(App &app, const Request &req, Response &res, const EditorSession &session);
+void show_reviewers_at_desk(App &app, const Request &req, Response &res,
+                            const EditorSession &session);
+void new_reviewer(App &app, const Request &req, Response &res, const EditorSession &session);
+void edit_reviewer(App &app, const Request &req, Response &res, const EditorSession &session);
+void save_reviewer(App &app, const Request &req, Response &res, const EditorSession &session);
+void confirm_reviewer_deletion(App &app, const Request &req, Response &res,
+                               const EditorSession &session);
+void delete_reviewer(App &app, const Request &req, Response &res, const EditorSession &session);
+void show_reviews_at_desk(App &app, const Request &req, Response &res,
+                          const EditorSession &session);
+void new_review(App &app, const Request &req, Response &res, const EditorSession &session);
+void edit_review(App &app, const Request &req, Response &res, const EditorSession &session);
+void save_review(App &app, const Request &req, Response &res, const EditorSession &session);
+void confirm_review_deletion(App &app, const Request &req, Response &res,
+                             const EditorSession &session);
+void delete_review(App &app, const Request &req, Response &res, const EditorSession &session);
+void show_comparisons_at_desk(App &app, const Request &req, Response &res,
+                              const EditorSession &session);
+void new_comparison(App &app, const Request &req, Response &res, const EditorSession &session);
+void edit_comparison(App &app, const Request &req, Response &res, const EditorSession &session);
+void save_comparison(App &app, const Request &req, Response &res, const EditorSession &session);
+void confirm_comparison_deletion(App &app, const Request &req, Response &res,
+                                 const EditorSession &session);
+void delete_comparison(App &app, const Request &req, Response &res, const EditorSession &session);
+void preview_comparison(App &app, const Request &req, Response &res, const EditorSession &session);
+void show_subscribers(App &app, const Request &req, Response &res, const EditorSession &session);
+void export_subscribers(App &app, const Request &req, Response &res, const EditorSession &session);
+void confirm_subscriber_erasure(App &app, const Request &req, Response &res,
+                                const EditorSession &session);
+void erase_subscriber(App &app, const Request &req, Response &res, const EditorSession &session);
 
 } // namespace verdict::handlers

@@ -86,9 +86,12 @@ std::optional<pages::PersonalPage> show_comparison(App &app, const Request &req,
   if (!span) return std::nullopt;
   const auto detail = app.store.comparison_detail(pair, "", *span);
   if (!detail) {
-    page_not_found(app, res,
-                   "There is no comparison at this address: it does not name "
-                   "two different tools of this site.");
+    if (const auto renamed = app.store.pair_after_renames(pair))
+      moved_permanently(res, "/compare/" + *renamed);
+    else
+      page_not_found(app, res,
+                     "There is no comparison at this address: it does not name "
+                     "two different tools of this site.");
     return std::nullopt;
   }
   if (past_the_end(app, res, *span, detail->reviews_a.empty() && detail->reviews_b.empty()))
@@ -126,7 +129,10 @@ std::optional<pages::PersonalPage> show_tool(App &app, const Request &req, Respo
   if (!span) return std::nullopt;
   const auto detail = app.store.tool_detail(slug, "", *span, kPickerLimit);
   if (!detail) {
-    page_not_found(app, res, "There is no tool with this address.");
+    if (const auto renamed = app.store.renamed_slug("tool", slug))
+      moved_permanently(res, "/tools/" + *renamed);
+    else
+      page_not_found(app, res, "There is no tool with this address.");
     return std::nullopt;
   }
   if (past_the_end(app, res, *span,
@@ -149,7 +155,11 @@ void show_reviewer(App &app, const Request &req, Response &res, std::string_view
   const auto span = list_page(app, req, res, kItemsPageSize);
   if (!span) return;
   const auto reviewer = app.store.reviewer_by_slug(slug);
-  if (!reviewer) return page_not_found(app, res, "There is no reviewer with this address.");
+  if (!reviewer) {
+    if (const auto renamed = app.store.renamed_slug("reviewer", slug))
+      return moved_permanently(res, "/reviewers/" + *renamed);
+    return page_not_found(app, res, "There is no reviewer with this address.");
+  }
   const auto reviews = app.store.reviews_by_reviewer(reviewer->id, *span);
   if (past_the_end(app, res, *span, reviews.items.empty())) return;
   send_html(res, pages::reviewer(app.views, *reviewer, reviews, app.store.site_copy()));

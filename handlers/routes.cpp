@@ -20,6 +20,8 @@ std::vector<Route> route_table(App &app) {
   using namespace handlers;
   using namespace transport;
   const std::string slug = "([a-z0-9-]{1,260})";
+  const std::string review = "([a-z0-9-]{1,530})"; // a review's tool--reviewer
+  const std::string pair = "([a-z0-9-]{1,530})";   // a comparison's a-vs-b
   const auto plain = [&app](void (*handler)(App &, const httplib::Request &, httplib::Response &)) {
     return [&app, handler](const httplib::Request &req, httplib::Response &res) {
       handler(app, req, res);
@@ -50,6 +52,41 @@ std::vector<Route> route_table(App &app) {
       {"POST", "/admin/categories/" + slug, admin_write(app, save_category)},
       {"GET", "/admin/categories/" + slug + "/delete", admin_page(app, confirm_category_deletion)},
       {"POST", "/admin/categories/" + slug + "/delete", admin_write(app, delete_category)},
+      {"GET", "/admin/tools", admin_page(app, show_tools_at_desk)},
+      {"GET", "/admin/tools/new", admin_page(app, new_tool)},
+      {"POST", "/admin/tools", admin_write(app, save_tool)},
+      {"GET", "/admin/tools/" + slug, admin_page(app, edit_tool)},
+      {"POST", "/admin/tools/" + slug, admin_write(app, save_tool)},
+      {"GET", "/admin/tools/" + slug + "/delete", admin_page(app, confirm_tool_deletion)},
+      {"POST", "/admin/tools/" + slug + "/delete", admin_write(app, delete_tool)},
+      {"GET", "/admin/reviewers", admin_page(app, show_reviewers_at_desk)},
+      {"GET", "/admin/reviewers/new", admin_page(app, new_reviewer)},
+      {"POST", "/admin/reviewers", admin_write(app, save_reviewer)},
+      {"GET", "/admin/reviewers/" + slug, admin_page(app, edit_reviewer)},
+      {"POST", "/admin/reviewers/" + slug, admin_write(app, save_reviewer)},
+      {"GET", "/admin/reviewers/" + slug + "/delete", admin_page(app, confirm_reviewer_deletion)},
+      {"POST", "/admin/reviewers/" + slug + "/delete", admin_write(app, delete_reviewer)},
+      {"GET", "/admin/reviews", admin_page(app, show_reviews_at_desk)},
+      {"GET", "/admin/reviews/new", admin_page(app, new_review)},
+      {"POST", "/admin/reviews", admin_write(app, save_review)},
+      {"GET", "/admin/reviews/" + review, admin_page(app, edit_review)},
+      {"POST", "/admin/reviews/" + review, admin_write(app, save_review)},
+      {"GET", "/admin/reviews/" + review + "/delete", admin_page(app, confirm_review_deletion)},
+      {"POST", "/admin/reviews/" + review + "/delete", admin_write(app, delete_review)},
+      {"GET", "/admin/comparisons", admin_page(app, show_comparisons_at_desk)},
+      {"GET", "/admin/comparisons/new", admin_page(app, new_comparison)},
+      {"POST", "/admin/comparisons", admin_write(app, save_comparison)},
+      {"GET", "/admin/comparisons/" + pair, admin_page(app, edit_comparison)},
+      {"POST", "/admin/comparisons/" + pair, admin_write(app, save_comparison)},
+      {"GET", "/admin/comparisons/" + pair + "/preview", admin_page(app, preview_comparison)},
+      {"GET", "/admin/comparisons/" + pair + "/delete",
+       admin_page(app, confirm_comparison_deletion)},
+      {"POST", "/admin/comparisons/" + pair + "/delete", admin_write(app, delete_comparison)},
+      {"GET", "/admin/subscribers", admin_page(app, show_subscribers)},
+      {"GET", "/admin/subscribers\\.csv", admin_page(app, export_subscribers)},
+      {"GET", "/admin/subscribers/([0-9]{1,18})/delete",
+       admin_page(app, confirm_subscriber_erasure)},
+      {"POST", "/admin/subscribers/([0-9]{1,18})/delete", admin_write(app, erase_subscriber)},
       {"GET", "/healthz", plain(show_health)},
       {"GET", "/static/[^/]+", plain(show_static)},
   };

@@ -29,26 +29,43 @@ std::string desk_page(const Views &views, const SiteCopy &site, const Bar &bar,
                     site);
 }
 
-// One field of a desk form: its value as typed and its fault, if any.
-struct Field {
-  const char *name, *label;
-  std::string value;
-  const char *hint = "";
-  bool required = true;
-};
-
-Data field_data(const Field &field, const FieldFaults &faults) {
+// One field of a desk form, with its value and its fault, if any.
+Data field_data(const FormField &field, const std::map<std::string, std::string> &values,
+                const FieldFaults &faults) {
+  const auto found = values.find(field.name);
+  const auto value = found == values.end() ? std::string() : found->second;
   Data data;
   data.set("name", field.name);
   data.set("label", field.label);
-  data.set("value", field.value);
-  data.set("type", "text");
-  data.set("input", flag(true));
+  data.set("value", value);
   data.set("required", flag(field.required));
-  if (*field.hint) data.set("hint", field.hint);
+  if (!field.hint.empty()) data.set("hint", field.hint);
+  switch (field.kind) {
+  case FormField::Kind::long_text:
+    data.set("textarea", flag(true));
+    break;
+  case FormField::Kind::choice: {
+    Data options{list{}};
+    for (const auto &[choice, label] : field.choices) {
+      Data option;
+      option.set("value", choice);
+      option.set("label", label);
+      option.set("selected", flag(choice == value));
+      options.push_back(option);
+    }
+    data.set("options", options);
+    data.set("choices", flag(true));
+    break;
+  }
+  case FormField::Kind::date:
+  case FormField::Kind::text:
+    data.set("input", flag(true));
+    data.set("type", field.kind == FormField::Kind::date ? "date" : "text");
+    break;
+  }
   for (const auto &[key, fault] : faults)
     if (key == field.name) {
-      data.set("problem", std::string(field.label) + " " + fault + ".");
+      data.set("problem", field.label + " " + fault + ".");
       break;
     }
   return data;
@@ -93,11 +110,11 @@ std::string front(const Views &views, const SiteCopy &site, const Bar &bar,
     items.push_back(item);
   };
   count(counts.categories, "category", "categories", "/admin/categories");
-  count(counts.tools, "tool", "tools", "/tools");
-  count(counts.reviewers, "reviewer", "reviewers", "/reviewers");
-  count(counts.reviews, "review", "reviews", "/tools");
-  count(counts.published, "comparison published", "comparisons published", "/comparisons");
-  count(counts.subscribers, "subscriber", "subscribers", "/admin");
+  count(counts.tools, "tool", "tools", "/admin/tools");
+  count(counts.reviewers, "reviewer", "reviewers", "/admin/reviewers");
+  count(counts.reviews, "review", "reviews", "/admin/reviews");
+  count(counts.published, "comparison published", "comparisons published", "/admin/comparisons");
+  count(counts.subscribers, "subscriber", "subscribers", "/admin/subscribers");
   data.set("counts", items);
   Data changes{list{}};
   for (const auto &entry : latest)
@@ -107,43 +124,66 @@ std::string front(const Views &views, const SiteCopy &site, const Bar &bar,
   return desk_page(views, site, bar, "admin_desk", data, "Desk", "/admin");
 }
 
-std::string categories(const Views &views, const SiteCopy &site, const Bar &bar,
-                       const std::vector<CategoryListing> &categories, const std::string &saved) {
+std::string item_list(const Views &views, const SiteCopy &site, const Bar &bar,
+                      const ItemList &shown) {
   Data data;
+  data.set("heading", shown.plural);
+  if (!shown.new_label.empty()) {
+    data.set("new_path", shown.list_path + "/new");
+    data.set("new_label", shown.new_label);
+  }
+  if (!shown.lead.empty()) data.set("lead", shown.lead);
+  if (!shown.extra_link.empty()) {
+    data.set("extra_link", shown.extra_link);
+    data.set("extra_label", shown.extra_label);
+  }
+  data.set("editable", flag(shown.editable));
+  Data columns{list{}};
+  for (const auto &column : shown.columns)
+    columns.push_back(Data("column", column));
+  data.set("columns", columns);
   Data rows{list{}};
-  for (const auto &listing : categories) {
+  for (const auto &item : shown.rows) {
     Data row;
-    row.set("slug", listing.category.slug);
-    row.set("name", listing.category.name);
-    row.set("tools", std::to_string(listing.tools));
+    row.set("name", item.name);
+    row.set("edit_path", shown.list_path + "/" + item.key);
+    row.set("delete_path", shown.list_path + "/" + item.key + "/delete");
+    Data cells{list{}};
+    for (size_t i = 0; i < item.cells.size(); ++i) {
+      Data cell;
+      cell.set("cell", item.cells[i]);
+      cell.set("column", i < shown.columns.size() ? shown.columns[i] : "");
+      cells.push_back(cell);
+    }
+    row.set("cells", cells);
     rows.push_back(row);
   }
-  data.set("categories", rows);
-  data.set("has_categories", flag(!categories.empty()));
-  if (!saved.empty()) data.set("saved", saved);
-  return desk_page(views, site, bar, "admin_categories", data, "Categories", "/admin/categories");
+  data.set("rows", rows);
+  data.set("has_rows", flag(!shown.rows.empty()));
+  if (!shown.saved.empty()) data.set("saved", shown.saved);
+  data.set("pagination", shown.pagination);
+  return desk_page(views, site, bar, "admin_list", data, shown.plural, shown.list_path);
 }
 
-std::string category_form(const Views &views, const SiteCopy &site, const Bar &bar,
-                          const CategoryForm &form) {
+std::string item_form(const Views &views, const SiteCopy &site, const Bar &bar,
+                      const ItemForm &form) {
   const bool creating = form.editing.empty();
+  const auto heading = creating ? "New " + form.noun : form.title;
+  const auto path = creating ? form.list_path + "/new" : form.list_path + "/" + form.editing;
   Data data;
-  data.set("eyebrow", creating ? "New category" : "Category");
-  data.set("heading", creating ? "New category" : form.values.name);
-  data.set("action", creating ? "/admin/categories" : "/admin/categories/" + form.editing);
+  data.set("eyebrow", creating ? "Editor's desk" : "Editing a " + form.noun);
+  data.set("heading", heading);
+  data.set("action", creating ? form.list_path : path);
   data.set("csrf", bar.csrf);
-  data.set("submit", creating ? "Create category" : "Save changes");
-  data.set("back", "/admin/categories");
+  data.set("submit", creating ? "Create " + form.noun : "Save changes");
+  data.set("back", form.list_path);
   if (!form.problem.empty()) data.set("problem", form.problem);
+  if (!form.preview.empty()) data.set("preview", form.preview);
   Data fields{list{}};
-  fields.push_back(field_data({"name", "Name", form.values.name}, form.faults));
-  fields.push_back(field_data({"slug", "Address", form.values.slug,
-                               "Lowercase letters, digits and single hyphens, e.g. coding-agents."},
-                              form.faults));
+  for (const auto &field : form.fields)
+    fields.push_back(field_data(field, form.values, form.faults));
   data.set("fields", fields);
-  return desk_page(views, site, bar, "admin_form", data,
-                   creating ? "New category" : form.values.name,
-                   creating ? "/admin/categories/new" : "/admin/categories/" + form.editing);
+  return desk_page(views, site, bar, "admin_form", data, heading, path);
 }
 
 std::string confirm(const Views &views, const SiteCopy &site, const Bar &bar,

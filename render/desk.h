@@ -2,7 +2,9 @@
 // sections, sign-out); forms keep what was typed and show each fault beside its field.
 #pragma once
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "domain/content.h"
@@ -24,19 +26,53 @@ std::string sign_in(const Views &views, const SiteCopy &site, const SignInForm &
 std::string front(const Views &views, const SiteCopy &site, const Bar &bar,
                   const DeskCounts &counts, const std::vector<EditEntry> &latest);
 
-// `saved`: what the last change was, said once after it ("Saved Agents.").
-std::string categories(const Views &views, const SiteCopy &site, const Bar &bar,
-                       const std::vector<CategoryListing> &categories, const std::string &saved);
-
-// A category's form, new (`editing` empty) or the one at `editing`, with what was typed.
-struct CategoryForm {
-  std::string editing;
-  ContentCategory values;
-  FieldFaults faults;
-  std::string problem; // about the whole form (a slug taken, say)
+// A desk section's list: one row per item, each with its edit and delete links.
+struct ItemList {
+  std::string plural, list_path;    // "Categories", "/admin/categories"
+  std::string new_label;            // "New category"
+  std::vector<std::string> columns; // headings of the cells after the name
+  struct Row {
+    std::string key, name; // `key` is the item's part of its desk address (a slug)
+    std::vector<std::string> cells;
+  };
+  std::vector<Row> rows;
+  std::string saved; // what the last change was, said once after it
+  std::string pagination;
+  bool editable = true;                // false: rows can only be deleted (subscribers)
+  std::string lead;                    // a sentence above the list
+  std::string extra_link, extra_label; // another action beside "new" (an export)
 };
-std::string category_form(const Views &views, const SiteCopy &site, const Bar &bar,
-                          const CategoryForm &form);
+std::string item_list(const Views &views, const SiteCopy &site, const Bar &bar,
+                      const ItemList &shown);
+
+// One field of a desk form.
+struct FormField {
+  enum class Kind { text, long_text, choice, date };
+  FormField(std::string name_, std::string label_, Kind kind_ = Kind::text, bool required_ = true,
+            std::string hint_ = {})
+      : name(std::move(name_)), label(std::move(label_)), kind(kind_), required(required_),
+        hint(std::move(hint_)) {}
+  std::string name, label;
+  Kind kind;
+  bool required;
+  std::string hint;
+  std::vector<std::pair<std::string, std::string>> choices; // value, label
+};
+// A desk form for one item, new when `editing` is empty; values as typed or as stored, and
+// each field's fault beside it.
+struct ItemForm {
+  std::string noun;      // "category"
+  std::string list_path; // "/admin/categories"
+  std::string editing;   // the item's key, empty for a new item
+  std::string title;     // the item's name, when editing
+  std::vector<FormField> fields;
+  std::map<std::string, std::string> values;
+  FieldFaults faults;
+  std::string problem; // about the whole form
+  std::string preview; // where the item can be seen as readers will see it, if anywhere
+};
+std::string item_form(const Views &views, const SiteCopy &site, const Bar &bar,
+                      const ItemForm &form);
 
 // "Delete X?" with one button that posts to `action`.
 struct Confirmation {

@@ -312,6 +312,7 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
   page.set("dek", site.comparison_dek);
   set_if(page, "published_on", detail.comparison.published_on);
   set_if(page, "intro", detail.comparison.intro);
+  set_if(page, "bottom_line", detail.comparison.bottom_line);
   page.set("card_a", tool_card(views, a, "a", vote_a));
   page.set("card_b", tool_card(views, b, "b", vote_b));
 

@@ -18,12 +18,13 @@ std::vector<ComparisonSummary> summaries(sql::Stmt &stmt) {
 } // namespace
 
 std::optional<queries::PairRecord> queries::comparison_of_pair(sql::Db &db, int64_t x, int64_t y) {
-  auto stmt = db.cached("SELECT tool_a_id, tool_b_id, ifnull(published_on, ''), intro "
-                        "FROM comparisons WHERE min(tool_a_id, tool_b_id) = min(:x, :y) "
-                        "AND max(tool_a_id, tool_b_id) = max(:x, :y)");
+  auto stmt =
+      db.cached("SELECT tool_a_id, tool_b_id, ifnull(published_on, ''), intro, "
+                "bottom_line FROM comparisons WHERE min(tool_a_id, tool_b_id) = min(:x, :y) "
+                "AND max(tool_a_id, tool_b_id) = max(:x, :y)");
   stmt.bind(":x", x).bind(":y", y);
   if (!stmt.step()) return std::nullopt;
-  return PairRecord{stmt.int64(0), stmt.int64(1), stmt.text(2), stmt.text(3)};
+  return PairRecord{stmt.int64(0), stmt.int64(1), stmt.text(2), stmt.text(3), stmt.text(4)};
 }
 
 std::optional<queries::ResolvedPair> queries::resolve_pair(sql::Db &db,
@@ -42,6 +43,7 @@ std::optional<queries::ResolvedPair> queries::resolve_pair(sql::Db &db,
     comparison.published = !record->published_on.empty();
     comparison.published_on = record->published_on;
     comparison.intro = record->intro;
+    comparison.bottom_line = record->bottom_line;
     pair.canonical_order = record->a_id == a->id;
   } else {
     // A pair nobody wrote up has one address: its slugs in alphabetical order.

@@ -125,14 +125,17 @@ ImportSummary Store::import_content(const Content &content) {
       const bool existed = existing.step();
       // The pair is unique in either order; an import may flip the order the editor chose.
       auto stmt = db.cached(
-          "INSERT INTO comparisons (tool_a_id, tool_b_id, published_on, intro) "
-          "VALUES (:a, :b, :published, :intro) "
+          "INSERT INTO comparisons (tool_a_id, tool_b_id, published_on, intro, bottom_line) "
+          "VALUES (:a, :b, :published, :intro, :bottom_line) "
           "ON CONFLICT (min(tool_a_id, tool_b_id), max(tool_a_id, tool_b_id)) DO UPDATE SET "
           "tool_a_id = excluded.tool_a_id, tool_b_id = excluded.tool_b_id, "
-          "published_on = excluded.published_on, intro = excluded.intro "
+          "published_on = excluded.published_on, intro = excluded.intro, "
+          "bottom_line = excluded.bottom_line "
           "WHERE tool_a_id <> excluded.tool_a_id OR "
-          "published_on IS NOT excluded.published_on OR intro <> excluded.intro");
+          "published_on IS NOT excluded.published_on OR intro <> excluded.intro OR "
+          "bottom_line <> excluded.bottom_line");
       stmt.bind(":a", a).bind(":b", b).bind(":intro", comparison.intro);
+      stmt.bind(":bottom_line", comparison.bottom_line);
       bind_optional(stmt, ":published", comparison.published_on);
       upsert(db, stmt, existed, summary.comparisons);
     }
@@ -172,12 +175,12 @@ Content Store::export_content() {
       content.reviews.push_back(
           {reviews.text(0), reviews.text(1), reviews.text(2), reviews.text(3)});
     auto comparisons = db.cached(
-        "SELECT a.slug, b.slug, ifnull(c.published_on, ''), c.intro "
+        "SELECT a.slug, b.slug, ifnull(c.published_on, ''), c.intro, c.bottom_line "
         "/* every row: the export */ FROM comparisons c "
         "JOIN tools a ON a.id = c.tool_a_id JOIN tools b ON b.id = c.tool_b_id ORDER BY c.id");
     while (comparisons.step())
-      content.comparisons.push_back(
-          {comparisons.text(0), comparisons.text(1), comparisons.text(2), comparisons.text(3)});
+      content.comparisons.push_back({comparisons.text(0), comparisons.text(1), comparisons.text(2),
+                                     comparisons.text(3), comparisons.text(4)});
     return content;
   });
 }

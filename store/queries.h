@@ -12,6 +12,7 @@ struct PairRecord {
   int64_t a_id = 0, b_id = 0;
   std::string published_on; // empty when not published
   std::string intro;
+  std::string bottom_line;
 };
 
 // A pair address resolved to its two tools, in the address's order.

@@ -105,7 +105,17 @@ std::vector<std::string> migrations() {
            subject TEXT NOT NULL,
            before  TEXT, -- JSON; null for a creation
            after   TEXT  -- JSON; null for a deletion
-         );)",
+         );
+         -- An address changed at the desk keeps answering: the old slug leads to the new.
+         CREATE TABLE renamed_slugs (
+           kind     TEXT NOT NULL CHECK (kind IN ('tool', 'reviewer', 'category')),
+           old_slug TEXT NOT NULL,
+           new_slug TEXT NOT NULL,
+           PRIMARY KEY (kind, old_slug)
+         ) WITHOUT ROWID;
+         CREATE INDEX renamed_slugs_by_new ON renamed_slugs (kind, new_slug);
+         -- The editor's bottom line, shown on the comparison's page.
+         ALTER TABLE comparisons ADD COLUMN bottom_line TEXT NOT NULL DEFAULT '';)",
   };
 }
 

@@ -121,6 +121,12 @@ public:
   void add_subscriber(std::string_view email);
   int64_t subscriber_count();
   std::vector<std::string> subscriber_emails(); // in the order they subscribed
+  Paged<Subscriber> subscribers(PageSpan span); // newest first
+  std::vector<Subscriber> all_subscribers();    // in the order they subscribed
+  std::optional<Subscriber> subscriber(int64_t id);
+  // Removes the address for good; the edit log says one address went, not which. False when
+  // there was none.
+  bool erase_subscriber(int64_t id, std::string_view editor);
 
   // Editors, their sessions and the edit log (store/editors.cpp). Addresses are kept in
   // lower case; `email` arguments may be in any case.
@@ -150,6 +156,40 @@ public:
   void update_category(std::string_view slug, const ContentCategory &category,
                        std::string_view editor);
   void delete_category(std::string_view slug, std::string_view editor);
+  // A tool in the content file's terms. Deleting one deletes its reviews, votes and
+  // comparisons with it; a changed slug leaves the old address leading to the new.
+  std::optional<ContentTool> tool_content(std::string_view slug);
+  void create_tool(const ContentTool &tool, std::string_view editor);
+  void update_tool(std::string_view slug, const ContentTool &tool, std::string_view editor);
+  void delete_tool(std::string_view slug, std::string_view editor);
+  // Reviewers: a new one joins the end of the panel; deleting one deletes their reviews.
+  std::optional<ContentReviewer> reviewer_content(std::string_view slug);
+  void create_reviewer(const ContentReviewer &reviewer, std::string_view editor);
+  void update_reviewer(std::string_view slug, const ContentReviewer &reviewer,
+                       std::string_view editor);
+  void delete_reviewer(std::string_view slug, std::string_view editor);
+  // Reviews, named by their tool and reviewer; the desk lists the newest first. Creating or
+  // moving a review onto a tool its reviewer already reviewed throws AlreadyExists.
+  std::optional<ContentReview> review_content(std::string_view tool, std::string_view reviewer);
+  Paged<ContentReview> reviews_at_desk(PageSpan span);
+  void create_review(const ContentReview &review, std::string_view editor);
+  void update_review(std::string_view tool, std::string_view reviewer, const ContentReview &review,
+                     std::string_view editor);
+  void delete_review(std::string_view tool, std::string_view reviewer, std::string_view editor);
+  // The editor's comparisons, named by their desk address "a-vs-b" in the editor's order.
+  // Publishing sets the date; a comparison without one is a draft. The log says "published"
+  // or "unpublished" beside the change itself.
+  std::optional<ContentComparison> comparison_content(std::string_view pair);
+  Paged<ContentComparison> comparisons_at_desk(PageSpan span); // drafts first, then newest
+  void create_comparison(const ContentComparison &comparison, std::string_view editor);
+  void update_comparison(std::string_view pair, const ContentComparison &comparison,
+                         std::string_view editor);
+  void delete_comparison(std::string_view pair, std::string_view editor);
+  // Where an item's old address leads since it was renamed ("tool", "reviewer", "category").
+  std::optional<std::string> renamed_slug(std::string_view kind, std::string_view slug);
+  // A comparison's address with renamed tools' old slugs in it, as it reads now; empty when
+  // no renamed tool is in it.
+  std::optional<std::string> pair_after_renames(std::string_view pair);
 
   // Content as a file (store/content.cpp)
   ImportSummary import_content(const Content &content);

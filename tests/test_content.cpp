@@ -38,7 +38,7 @@ TEST_CASE("a bad content file names every fault by its place") {
   CHECK(test::has_error(parsed.errors, "tools[1].colour: unknown field"));
   CHECK(test::has_error(parsed.errors, "reviews[0].verdict: must be ship or skip"));
   CHECK(test::has_error(parsed.errors, "reviews[1].tool: no tool with slug missing"));
-  CHECK(test::has_error(parsed.errors, "comparisons[0].b: must differ from a"));
+  CHECK(test::has_error(parsed.errors, "comparisons[0].b: must differ from the first tool (a)"));
 }
 
 TEST_CASE("content that is not JSON is one clear error with its line and column") {

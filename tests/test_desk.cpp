@@ -265,3 +265,336 @@ TEST_CASE("desk: an editor creates, renames and deletes a category, readers see 
   CHECK(page.find(kEmail + " updated category " + category) != std::string::npos);
   CHECK(page.find("Renamed At The Desk") != std::string::npos);
 }
+
+namespace {
+
+std::string tool_form(const std::string &slug, const std::string &name) {
+  return "name=" + httplib::detail::encode_query_param(name) + "&slug=" + slug +
+         "&category=developer-tools&tagline=Writes+the+tests+first.&description=A+careful+"
+         "agent.&entry=Freemium&vendor=Careful+Labs&url=https%3A%2F%2Fcareful.example%2F"
+         "&pricing_notes=Free+for+one+repository%3B+%2419+a+month+after.&pricing_checked_on="
+         "2026-11-20&pricing_source=https%3A%2F%2Fcareful.example%2Fpricing";
+}
+
+} // namespace
+
+TEST_CASE("desk: an editor writes a new tool with every field, the dated pricing read too, "
+          "and readers see it at once") {
+  test::SiteServer site([](App &app) { app.page_epoch.set_max_lag(std::chrono::seconds(60)); });
+  add_editor(site.store());
+  auto client = site.client();
+  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto blank = test::get_at_desk(client, session, "/admin/tools/new");
+  REQUIRE(blank->status == 200);
+  CHECK(blank->body.find("<option value=\"developer-tools\"") != std::string::npos);
+  CHECK(blank->body.find("<option value=\"Open weights\"") != std::string::npos);
+  REQUIRE(client.Get("/tools")->status == 200); // the directory is now kept for the lag
+
+  const auto created = test::post_at_desk(client, session, "/admin/tools",
+                                          tool_form("careful-agent", "Careful Agent"));
+  REQUIRE(created->status == 303);
+  const auto page = client.Get("/tools/careful-agent");
+  REQUIRE(page->status == 200);
+  const auto text = test::visible_text(page->body);
+  CHECK(text.find("Careful Agent") != std::string::npos);
+  CHECK(text.find("Writes the tests first.") != std::string::npos);
+  CHECK(text.find("Free for one repository; $19 a month after.") != std::string::npos);
+  CHECK(text.find("2026-11-20") != std::string::npos);
+  CHECK(test::visible_text(client.Get("/tools")->body).find("Careful Agent") != std::string::npos);
+  const auto stored = site.store().tool_content("careful-agent");
+  REQUIRE(stored);
+  CHECK(stored->pricing_source == "https://careful.example/pricing");
+  CHECK(stored->vendor == "Careful Labs");
+  const auto log = site.store().edit_log({1, 1}).items;
+  REQUIRE(log.size() == 1);
+  CHECK(log[0].action == "created");
+  CHECK(log[0].after.find("\"pricing_checked_on\":\"2026-11-20\"") != std::string::npos);
+}
+
+TEST_CASE("desk: a tool form with faults names each beside its field, keeps what was typed and "
+          "writes nothing") {
+  test::SiteServer site;
+  add_editor(site.store());
+  auto client = site.client();
+  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto tools_before = site.store().tools_by_name().size();
+  auto form = tool_form("careful-agent", "");
+  form.replace(form.find("entry=Freemium"), 14, "entry=Cheap");
+  form.replace(form.find("url=https%3A%2F%2Fcareful.example%2F"), 36, "url=javascript%3Aalert(1)");
+  form.replace(form.find("2026-11-20"), 10, "2026-13-40");
+  const auto res = test::post_at_desk(client, session, "/admin/tools", form);
+  REQUIRE(res);
+  CHECK(res->status == 400);
+  const auto text = test::visible_text(res->body);
+  CHECK(text.find("Name must not be empty.") != std::string::npos);
+  CHECK(text.find("Way in must be one of Free, Paid, Freemium, Open weights.") !=
+        std::string::npos);
+  CHECK(text.find("Website must be an http:// or https:// address without spaces.") !=
+        std::string::npos);
+  CHECK(text.find("Pricing checked on must be a date YYYY-MM-DD.") != std::string::npos);
+  CHECK(res->body.find("value=\"javascript:alert(1)\"") != std::string::npos);
+  CHECK(res->body.find("Free for one repository; $19 a month after.") != std::string::npos);
+  CHECK(site.store().tools_by_name().size() == tools_before);
+  CHECK(log_entries(site.store()) == 0);
+  // A category that is not the site's is a fault of the form, not a crash.
+  auto elsewhere = tool_form("careful-agent", "Careful Agent");
+  elsewhere.replace(elsewhere.find("developer-tools"), 15, "no-such-category");
+  const auto refused = test::post_at_desk(client, session, "/admin/tools", elsewhere);
+  CHECK(refused->status == 409);
+  CHECK(test::visible_text(refused->body).find("no category has the address no-such-category") !=
+        std::string::npos);
+  CHECK(site.store().tools_by_name().size() == tools_before);
+}
+
+TEST_CASE("desk: a renamed tool's old addresses, its comparisons' too, lead to the new ones") {
+  test::SiteServer site;
+  add_editor(site.store());
+  auto client = site.client();
+  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto rename = [&](const std::string &from, const std::string &to) {
+    auto values = site.store().tool_content(from);
+    REQUIRE(values);
+    const auto res = test::post_at_desk(
+        client, session, "/admin/tools/" + from,
+        "name=" + httplib::detail::encode_query_param(values->name) + "&slug=" + to + "&category=" +
+            values->category + "&tagline=" + httplib::detail::encode_query_param(values->tagline) +
+            "&description=" + httplib::detail::encode_query_param(values->description) +
+            "&entry=" + httplib::detail::encode_query_param(values->entry));
+    REQUIRE(res->status == 303);
+  };
+  rename("codestral-2-1", "codestral-3");
+  const auto moved = client.Get("/tools/codestral-2-1");
+  CHECK(moved->status == 301);
+  CHECK(moved->get_header_value("Location") == "/tools/codestral-3");
+  const auto pair = client.Get("/compare/cursor-background-agent-vs-codestral-2-1");
+  CHECK(pair->status == 301);
+  CHECK(pair->get_header_value("Location") == "/compare/cursor-background-agent-vs-codestral-3");
+  CHECK(client.Get("/compare/cursor-background-agent-vs-codestral-3")->status == 200);
+
+  rename("codestral-3", "codestral-4"); // the first address goes straight to the last
+  CHECK(client.Get("/tools/codestral-2-1")->get_header_value("Location") == "/tools/codestral-4");
+  CHECK(client.Get("/tools/codestral-3")->get_header_value("Location") == "/tools/codestral-4");
+  rename("codestral-4", "codestral-2-1"); // and an address taken back is a page again
+  CHECK(client.Get("/tools/codestral-2-1")->status == 200);
+  CHECK(client.Get("/tools/codestral-4")->get_header_value("Location") == "/tools/codestral-2-1");
+}
+
+TEST_CASE("desk: deleting a tool after its confirm page takes its reviews and votes with it, "
+          "and the log keeps what it was") {
+  test::SiteServer site;
+  add_editor(site.store());
+  auto client = site.client();
+  REQUIRE(test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship")->status == 303);
+  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto confirm = test::get_at_desk(client, session, "/admin/tools/codestral-2-1/delete");
+  REQUIRE(confirm->status == 200);
+  const auto tool = site.store().tool_by_slug("codestral-2-1");
+  REQUIRE(tool);
+  CHECK(test::visible_text(confirm->body)
+            .find("with its " + std::to_string(tool->panel.total) +
+                  " panel reviews, 1 reader "
+                  "votes and every comparison it is in") != std::string::npos);
+  CHECK(client.Get("/tools/codestral-2-1")->status == 200); // nothing happens on the GET
+  const auto deleted = test::post_at_desk(client, session, "/admin/tools/codestral-2-1/delete", "");
+  CHECK(deleted->status == 303);
+  CHECK(client.Get("/tools/codestral-2-1")->status == 404);
+  CHECK(client.Get("/compare/cursor-background-agent-vs-codestral-2-1")->status == 404);
+  const auto log = site.store().edit_log({1, 1}).items;
+  REQUIRE(log.size() == 1);
+  CHECK(log[0].action == "deleted");
+  CHECK(log[0].before.find("\"name\":\"Codestral 2.1\"") != std::string::npos);
+}
+
+TEST_CASE("desk: a new reviewer joins the end of the panel, and a renamed one's old address "
+          "leads to the new") {
+  test::SiteServer site;
+  add_editor(site.store());
+  auto client = site.client();
+  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto created = test::post_at_desk(client, session, "/admin/reviewers",
+                                          "name=The+Auditor&slug=auditor&lens=Reads+the+licence"
+                                          "&bio=Checks+what+a+tool+may+do+with+your+code.");
+  REQUIRE(created->status == 303);
+  const auto panel = site.store().reviewers();
+  REQUIRE(!panel.empty());
+  CHECK(panel.back().slug == "auditor");
+  CHECK(test::visible_text(client.Get("/reviewers")->body).find("The Auditor") !=
+        std::string::npos);
+
+  const auto renamed = test::post_at_desk(client, session, "/admin/reviewers/auditor",
+                                          "name=The+Auditor&slug=licence-auditor&lens=Reads+the"
+                                          "+licence&bio=");
+  REQUIRE(renamed->status == 303);
+  const auto moved = client.Get("/reviewers/auditor");
+  CHECK(moved->status == 301);
+  CHECK(moved->get_header_value("Location") == "/reviewers/licence-auditor");
+  const auto missing_lens = test::post_at_desk(client, session, "/admin/reviewers/licence-auditor",
+                                               "name=The+Auditor&slug=licence-auditor&lens=&bio=");
+  CHECK(missing_lens->status == 400);
+  CHECK(test::visible_text(missing_lens->body).find("Lens must not be empty.") !=
+        std::string::npos);
+}
+
+TEST_CASE("desk: an editor writes, changes and deletes a review, and the tool's panel counts "
+          "follow at once") {
+  test::SiteServer site([](App &app) { app.page_epoch.set_max_lag(std::chrono::seconds(60)); });
+  add_editor(site.store());
+  auto client = site.client();
+  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  REQUIRE(test::post_at_desk(client, session, "/admin/reviewers",
+                             "name=The+Auditor&slug=auditor&lens=Reads+the+licence&bio=")
+              ->status == 303);
+  const auto before = site.store().tool_by_slug("codestral-2-1")->panel;
+  REQUIRE(client.Get("/tools/codestral-2-1")->status == 200); // kept for the lag
+
+  const auto form = test::get_at_desk(client, session, "/admin/reviews/new");
+  CHECK(form->body.find("<option value=\"codestral-2-1\">Codestral 2.1</option>") !=
+        std::string::npos);
+  const auto created = test::post_at_desk(
+      client, session, "/admin/reviews",
+      "tool=codestral-2-1&reviewer=auditor&verdict=ship&quote=Licence+reads+clean.");
+  REQUIRE(created->status == 303);
+  CHECK(created->get_header_value("Location") == "/admin/reviews?saved=codestral-2-1--auditor");
+  auto panel = site.store().tool_by_slug("codestral-2-1")->panel;
+  CHECK(panel.total == before.total + 1);
+  CHECK(panel.ships == before.ships + 1);
+  CHECK(test::visible_text(client.Get("/tools/codestral-2-1")->body).find("Licence reads clean.") !=
+        std::string::npos);
+  // The same reviewer cannot review the same tool twice.
+  const auto twice =
+      test::post_at_desk(client, session, "/admin/reviews",
+                         "tool=codestral-2-1&reviewer=auditor&verdict=skip&quote=Again.");
+  CHECK(twice->status == 409);
+
+  REQUIRE(test::post_at_desk(client, session, "/admin/reviews/codestral-2-1--auditor",
+                             "tool=codestral-2-1&reviewer=auditor&verdict=skip&quote=On+second+"
+                             "reading%2C+no.")
+              ->status == 303);
+  panel = site.store().tool_by_slug("codestral-2-1")->panel;
+  CHECK(panel.total == before.total + 1);
+  CHECK(panel.ships == before.ships);
+  REQUIRE(test::post_at_desk(client, session, "/admin/reviews/codestral-2-1--auditor/delete", "")
+              ->status == 303);
+  panel = site.store().tool_by_slug("codestral-2-1")->panel;
+  CHECK(panel.total == before.total);
+  CHECK(test::get_at_desk(client, session, "/admin/reviews/codestral-2-1--auditor")->status == 404);
+  const auto log = site.store().edit_log({1, 3}).items;
+  REQUIRE(log.size() == 3);
+  CHECK(log[0].action == "deleted");
+  CHECK(log[1].action == "updated");
+  CHECK(log[1].subject == "auditor on codestral-2-1");
+  CHECK(log[2].action == "created");
+}
+
+TEST_CASE("desk: the subscriber list counts, exports as CSV a spreadsheet cannot run, and "
+          "erases an address without the log keeping it") {
+  test::SiteServer site;
+  add_editor(site.store());
+  auto client = site.client();
+  for (const auto *email : {"ada@example.com", "=cmd@example.com", "bob@example.com"})
+    REQUIRE(
+        test::post_form(client, "/subscribe", "email=" + httplib::detail::encode_query_param(email))
+            ->status == 303);
+  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto list = test::get_at_desk(client, session, "/admin/subscribers");
+  REQUIRE(list->status == 200);
+  const auto text = test::visible_text(list->body);
+  CHECK(text.find("3 addresses are on the weekly digest's list.") != std::string::npos);
+  CHECK(text.find("bob@example.com") < text.find("ada@example.com")); // newest first
+
+  const auto csv = test::get_at_desk(client, session, "/admin/subscribers.csv");
+  REQUIRE(csv->status == 200);
+  CHECK(csv->get_header_value("Content-Type") == "text/csv; charset=utf-8");
+  CHECK(csv->get_header_value("Content-Disposition").find("attachment") != std::string::npos);
+  CHECK(csv->get_header_value("Cache-Control") == "no-store");
+  CHECK(csv->body.starts_with("\"email\",\"subscribed_at\"\r\n\"ada@example.com\","));
+  CHECK(csv->body.find("\"'=cmd@example.com\"") != std::string::npos);
+  CHECK(client.Get("/admin/subscribers.csv")->status == 303); // signed out: sign in first
+
+  const auto ada = site.store().all_subscribers().front();
+  const auto path = "/admin/subscribers/" + std::to_string(ada.id) + "/delete";
+  CHECK(test::visible_text(test::get_at_desk(client, session, path)->body)
+            .find("will be taken off the list and forgotten") != std::string::npos);
+  const auto erased = test::post_at_desk(client, session, path, "");
+  CHECK(erased->status == 303);
+  CHECK(site.store().subscriber_count() == 2);
+  const auto log = site.store().edit_log({1, 1}).items;
+  REQUIRE(log.size() == 1);
+  CHECK(log[0].kind == "subscriber");
+  CHECK(log[0].subject.find("ada") == std::string::npos);
+  CHECK(log[0].before.empty());
+  CHECK(test::get_at_desk(client, session, path)->status == 404);
+}
+
+TEST_CASE("desk: a draft comparison is previewed as it will appear, then published onto the home "
+          "page at once with its bottom line, unpublished, and logged each time") {
+  test::SiteServer site([](App &app) {
+    app.page_epoch.set_max_lag(std::chrono::seconds(60));
+    app.today = [] { return std::string("2026-11-22"); };
+  });
+  add_editor(site.store());
+  auto client = site.client();
+  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto home = [&] { return test::visible_text(client.Get("/")->body); };
+  REQUIRE(home().find("Codestral 2.1 vs Code Llama 4") == std::string::npos); // kept for the lag
+
+  const auto draft = test::post_at_desk(
+      client, session, "/admin/comparisons",
+      "a=codestral-2-1&b=code-llama-4&published_on=&intro=Two+open+models.&bottom_line=Ship+"
+      "Codestral+for+code%3B+keep+Code+Llama+for+long+files.");
+  REQUIRE(draft->status == 303);
+  CHECK(draft->get_header_value("Location") ==
+        "/admin/comparisons?saved=codestral-2-1-vs-code-llama-4");
+  CHECK(home().find("Codestral 2.1 vs Code Llama 4") == std::string::npos); // a draft
+  const auto page = test::visible_text(client.Get("/compare/codestral-2-1-vs-code-llama-4")->body);
+  CHECK(page.find("Not an editor's pick") != std::string::npos);
+
+  const auto edit =
+      test::get_at_desk(client, session, "/admin/comparisons/codestral-2-1-vs-code-llama-4");
+  REQUIRE(edit->status == 200);
+  CHECK(edit->body.find("href=\"/admin/comparisons/codestral-2-1-vs-code-llama-4/preview\"") !=
+        std::string::npos);
+  const auto preview = test::get_at_desk(
+      client, session, "/admin/comparisons/codestral-2-1-vs-code-llama-4/preview");
+  REQUIRE(preview->status == 200);
+  CHECK(preview->get_header_value("X-Robots-Tag") == "noindex");
+  const auto previewed = test::visible_text(preview->body);
+  CHECK(previewed.find("Published 2026-11-22") != std::string::npos);
+  CHECK(previewed.find("Not an editor's pick") == std::string::npos);
+  CHECK(previewed.find("The editor's bottom line") != std::string::npos);
+  CHECK(previewed.find("Ship Codestral for code; keep Code Llama for long files.") !=
+        std::string::npos);
+
+  REQUIRE(test::post_at_desk(client, session, "/admin/comparisons/codestral-2-1-vs-code-llama-4",
+                             "a=codestral-2-1&b=code-llama-4&published_on=2026-11-22&intro=Two+"
+                             "open+models.&bottom_line=Ship+Codestral+for+code%3B+keep+Code+"
+                             "Llama+for+long+files.")
+              ->status == 303);
+  CHECK(home().find("Codestral 2.1 vs Code Llama 4") != std::string::npos);
+  const auto published =
+      test::visible_text(client.Get("/compare/codestral-2-1-vs-code-llama-4")->body);
+  CHECK(published.find("Ship Codestral for code; keep Code Llama for long files.") !=
+        std::string::npos);
+
+  REQUIRE(test::post_at_desk(client, session, "/admin/comparisons/codestral-2-1-vs-code-llama-4",
+                             "a=codestral-2-1&b=code-llama-4&published_on=&intro=Two+open+"
+                             "models.&bottom_line=")
+              ->status == 303);
+  CHECK(home().find("Codestral 2.1 vs Code Llama 4") == std::string::npos);
+  std::vector<std::string> actions;
+  for (const auto &entry : site.store().edit_log({1, 10}).items)
+    actions.push_back(entry.action);
+  CHECK(actions ==
+        std::vector<std::string>{"unpublished", "updated", "published", "updated", "created"});
+  // The same pair, either way round, is one comparison.
+  const auto again = test::post_at_desk(client, session, "/admin/comparisons",
+                                        "a=code-llama-4&b=codestral-2-1&published_on=&intro="
+                                        "&bottom_line=");
+  CHECK(again->status == 409);
+  const auto same = test::post_at_desk(client, session, "/admin/comparisons",
+                                       "a=code-llama-4&b=code-llama-4&published_on=&intro="
+                                       "&bottom_line=");
+  CHECK(same->status == 400);
+  CHECK(test::visible_text(same->body).find("Second tool must differ from the first tool (a).") !=
+        std::string::npos);
+}

@@ -153,6 +153,51 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   CHECK(test::post_at_desk(client, desk, "/admin/categories/planned", "name=Plans&slug=plans")
             ->status == 303);
   CHECK(test::post_at_desk(client, desk, "/admin/categories/plans/delete", "")->status == 303);
+  const auto tool_fields = "&category=" + tool.category.slug +
+                           "&tagline=T&description=D&entry=Free&pricing_checked_on=2026-11-01";
+  CHECK(test::post_at_desk(client, desk, "/admin/tools", "name=Planned&slug=planned" + tool_fields)
+            ->status == 303);
+  CHECK(test::post_at_desk(client, desk, "/admin/tools/planned",
+                           "name=Plans&slug=plans" + tool_fields)
+            ->status == 303);
+  CHECK(client.Get("/tools/planned")->status == 301);
+  CHECK(client.Get(("/compare/planned-vs-" + other.slug).c_str())->status == 301);
+  CHECK(test::post_at_desk(client, desk, "/admin/reviewers",
+                           "name=Planner&slug=planner&lens=Plans&bio=")
+            ->status == 303);
+  CHECK(test::post_at_desk(client, desk, "/admin/reviewers/planner",
+                           "name=Planner&slug=planners&lens=Plans&bio=")
+            ->status == 303);
+  CHECK(client.Get("/reviewers/planner")->status == 301);
+  CHECK(test::post_at_desk(client, desk, "/admin/reviews",
+                           "tool=plans&reviewer=planners&verdict=ship&quote=Q")
+            ->status == 303);
+  for (const auto *address : {"/admin/tools", "/admin/tools/plans", "/admin/reviewers",
+                              "/admin/reviews", "/admin/reviews/plans--planners"})
+    CHECK(test::get_at_desk(client, desk, address)->status == 200);
+  CHECK(test::post_at_desk(client, desk, "/admin/reviews/plans--planners",
+                           "tool=plans&reviewer=planners&verdict=skip&quote=Q")
+            ->status == 303);
+  CHECK(test::post_at_desk(client, desk, "/admin/reviews/plans--planners/delete", "")->status ==
+        303);
+  CHECK(test::post_at_desk(client, desk, "/admin/reviewers/planners/delete", "")->status == 303);
+  const auto pair_form =
+      "a=plans&b=" + other.slug + "&published_on=2026-11-20&intro=I&bottom_line=B";
+  const auto desk_pair = "/admin/comparisons/plans-vs-" + other.slug;
+  CHECK(test::post_at_desk(client, desk, "/admin/comparisons", pair_form)->status == 303);
+  CHECK(test::post_at_desk(client, desk, desk_pair, pair_form)->status == 303);
+  for (const auto &address :
+       {std::string("/admin/comparisons"), desk_pair, desk_pair + "/preview",
+        std::string("/admin/subscribers"), std::string("/admin/subscribers.csv")})
+    CHECK(test::get_at_desk(client, desk, address)->status == 200);
+  CHECK(test::post_at_desk(client, desk, desk_pair + "/delete", "")->status == 303);
+  const auto subscriber = store.all_subscribers().front();
+  CHECK(test::post_at_desk(client, desk,
+                           "/admin/subscribers/" + std::to_string(subscriber.id) + "/delete", "")
+            ->status == 303);
+  CHECK(store.subscriber_count() == 0);
+  CHECK(test::post_form(client, "/subscribe", "email=reader%40example.com")->status == 303);
+  CHECK(test::post_at_desk(client, desk, "/admin/tools/plans/delete", "")->status == 303);
   CHECK(test::post_at_desk(client, desk, "/admin/logout", "")->status == 303);
   // Editors from the command line.
   const std::string hash = "$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$aGFzaA";

@@ -2,37 +2,20 @@
 // clicks Ship, sees the Community count change, picks a side head-to-head, and leaves
 // screenshots at phone and desktop width.
 // Usage: node reader_votes.mjs /path/to/verdict SCREENSHOT_DIR
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
+import { chromiumOptions, startServer } from './verdict_server.mjs';
 
 const [binary, screenshotDir] = process.argv.slice(2);
 assert.ok(binary && screenshotDir, 'usage: reader_votes.mjs VERDICT_BINARY SCREENSHOT_DIR');
 mkdirSync(screenshotDir, { recursive: true });
 const workDir = mkdtempSync(join(tmpdir(), 'verdict-browser-'));
 
-function startServer() {
-  const server = spawn(binary, ['--db', join(workDir, 'site.db'), '--port', '0'], { cwd: workDir });
-  return new Promise((resolve, reject) => {
-    let log = '';
-    server.stderr.on('data', (chunk) => {
-      log += chunk;
-      const match = log.match(/serving (http:\/\/127\.0\.0\.1:\d+)\//);
-      if (match) resolve({ server, origin: match[1] });
-    });
-    server.on('exit', (code) => reject(new Error(`verdict exited ${code}: ${log}`)));
-  });
-}
-
-const { server, origin } = await startServer();
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-         '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const { server, origin } = await startServer(binary, join(workDir, 'site.db'), workDir);
+const browser = await chromium.launch(chromiumOptions);
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const path = '/compare/cursor-background-agent-vs-codestral-2-1';

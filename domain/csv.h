@@ -1,0 +1,16 @@
+// The subscriber list as a spreadsheet opens it (RFC 4180 CSV, with a header line), for the
+// desk's export and `verdict subscribers export`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "domain/model.h"
+
+namespace verdict {
+
+// Every field quoted; a field a spreadsheet would take for a formula (=, +, -, @) is led by an
+// apostrophe, so opening the file never runs one.
+std::string subscribers_csv(const std::vector<Subscriber> &subscribers);
+
+} // namespace verdict
