@@ -128,7 +128,7 @@ std::string place_of(std::string_view text, size_t byte) {
 
 // The parser's own words without its exception tag and place ("syntax error while parsing
 // object - unexpected '}'; expected string literal").
-std::string reason_of(const json::parse_error &e) {
+std::string reason_of(const json::exception &e) {
   std::string text = e.what();
   if (const auto colon = text.find(": "); colon != std::string::npos) text.erase(0, colon + 2);
   return text;
@@ -230,6 +230,8 @@ ContentParse parse_content(std::string_view json_text) {
     root = json::parse(json_text);
   } catch (const json::parse_error &e) {
     return {{}, {"file: not valid JSON at " + place_of(json_text, e.byte) + ": " + reason_of(e)}};
+  } catch (const json::exception &e) { // a number too large for any type, say
+    return {{}, {"file: not valid JSON: " + reason_of(e)}};
   }
   if (!root.is_object()) return {{}, {"file: must be a JSON object"}};
 

@@ -54,6 +54,11 @@ TEST_CASE("content that is not JSON is one clear error with its line and column"
   CHECK(later.errors[0].starts_with("file: not valid JSON at line 3, column 14: "));
   CHECK(later.errors[0].find("unexpected string literal") != std::string::npos);
 
+  // A number no type holds is refused too, not thrown.
+  const auto huge = parse_content("6666666666666E66666");
+  REQUIRE(huge.errors.size() == 1);
+  CHECK(huge.errors[0].starts_with("file: not valid JSON: "));
+
   // Columns count letters, not bytes: "é" is two bytes and one column.
   const auto accented = parse_content("{\"site\": {\"site_name\": \"é\" \"x\": 1}}");
   REQUIRE(accented.errors.size() == 1);

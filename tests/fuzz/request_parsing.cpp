@@ -2,7 +2,8 @@
 // emails, return paths, pair slugs and the same-origin check. The input is split on 0x00 into
 // the pieces each parser takes. Properties checked beyond "does not crash":
 //   - a parsed form never holds a field outside the allowed list, nor control characters;
-//   - a voter id is empty or exactly 32 lowercase hex digits;
+//   - a voter id is empty or exactly 32 lowercase hex digits, a session secret 64;
+//   - a form field read alone is the value the whole form parses to, when the form parses;
 //   - every pair split yields two valid slugs that rejoin to the input;
 //   - an accepted return path starts with one "/" and names no other host or scheme.
 #include <cstdint>
@@ -35,6 +36,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (char c : value)
       if (static_cast<unsigned char>(c) < 0x20) std::abort();
   }
+  // The desk's token check reads one field before the handler parses the whole form.
+  const auto email = form_field(parts[0], "email");
+  if (form.ok() && form.fields.count("email") && form.fields.at("email") != email) std::abort();
+  const auto secret = session_secret_from_cookie(parts[1]);
+  if (!secret.empty() && secret.size() != 64) std::abort();
+  for (char c : secret)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) std::abort();
   const auto voter = voter_from_cookie(parts[1]);
   if (!voter.empty() && voter.size() != 32) std::abort();
   for (char c : voter)
