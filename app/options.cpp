@@ -1,6 +1,7 @@
 #include "app/options.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 #include "handlers/request_parsing.h"
@@ -16,6 +17,25 @@ bool parse_int(const std::string &text, int low, int high, int &out) {
     return false;
   out = value;
   return true;
+}
+
+// The site's public address: http(s)://host[:port], without a path; a trailing "/" is dropped.
+void set_base_url(Options &options, std::string url, const char *given_as) {
+  while (!url.empty() && url.back() == '/')
+    url.pop_back();
+  const auto scheme_end = url.find("://");
+  const auto scheme = scheme_end == std::string::npos ? "" : url.substr(0, scheme_end);
+  const auto host = scheme_end == std::string::npos ? "" : url.substr(scheme_end + 3);
+  const bool plain = std::all_of(host.begin(), host.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == ':' ||
+           c == '[' || c == ']';
+  });
+  if ((scheme != "http" && scheme != "https") || host.empty() || !plain) {
+    options.error = std::string(given_as) +
+                    " must be the site's address, like https://verdict.example (no path)";
+    return;
+  }
+  options.base_url = url;
 }
 
 // Every command, with what `verdict help COMMAND` says of it.
@@ -35,6 +55,8 @@ const std::vector<Command> &commands() {
        "  --threads N          request workers, 1-4096, default 64 (VERDICT_THREADS)\n"
        "  --rate-limit N       writes per client per minute, default 30; 0 turns it off\n"
        "  --trusted-proxy ADDR the reverse proxy whose X-Forwarded-For names the client\n"
+       "  --base-url URL       the site's public address, e.g. https://verdict.example: canonical\n"
+       "                       links, the sitemap and robots.txt name it (VERDICT_BASE_URL)\n"
        "  --access-log         one line per request on stderr\n"},
       {"import", "verdict import --db PATH FILE",
        "Applies a content file (JSON, the format `export` writes) in one transaction: rows are\n"
@@ -96,6 +118,8 @@ Options parse_options(const std::vector<std::string> &args,
   Options options;
   if (const char *db = getenv("VERDICT_DB")) options.db = db;
   if (const char *bind = getenv("VERDICT_BIND")) options.bind = bind;
+  if (const char *base = getenv("VERDICT_BASE_URL"))
+    set_base_url(options, base, "VERDICT_BASE_URL");
   if (const char *port = getenv("VERDICT_PORT"); port && !parse_int(port, 0, 65535, options.port))
     options.error = "VERDICT_PORT must be a port number (0-65535; 0 picks a free one)";
   if (const char *threads = getenv("VERDICT_THREADS");
@@ -144,6 +168,8 @@ Options parse_options(const std::vector<std::string> &args,
     } else if (arg == "--rate-limit") {
       if (auto v = value("--rate-limit"); v && !parse_int(*v, 0, 1000000, options.rate_limit))
         options.error = "--rate-limit must be a number of writes per minute (0 turns it off)";
+    } else if (arg == "--base-url") {
+      if (auto v = value("--base-url")) set_base_url(options, *v, "--base-url");
     } else if (arg == "--trusted-proxy") {
       if (auto v = value("--trusted-proxy")) options.trusted_proxy = *v;
     } else if (arg == "--page") {

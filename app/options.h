@@ -17,6 +17,7 @@ struct Options {
   bool access_log = false;
   int rate_limit = 30;            // writes per client per minute; 0 turns the limit off
   std::string trusted_proxy;      // address of the reverse proxy whose X-Forwarded-For is believed
+  std::string base_url;           // the site's public address, for absolute links; may be empty
   std::vector<std::string> files; // command arguments: backup OUT, import FILE, export [FILE]
   bool force = false;             // export: overwrite an existing FILE
   int page = 1;                   // log: which page of the edit log

@@ -108,6 +108,7 @@ int serve(const Options &options) {
     return 1;
   }
   Views views;
+  views.set_base_url(options.base_url);
   App app(*store, views, options.rate_limit, options.trusted_proxy);
   // Under a steady stream of votes, anonymous pages are rendered again once a second rather
   // than for every vote; voters see their own votes at once (bench/README.md says why).

@@ -131,6 +131,12 @@ struct EditorSession {
   int64_t expires_at = 0; // seconds since 1970
 };
 
+// One address of the sitemap: a path, and the day it last changed when known.
+struct SitemapEntry {
+  std::string path;
+  std::string last_modified; // YYYY-MM-DD or empty
+};
+
 // How much the site holds, for the desk's front page.
 struct DeskCounts {
   int64_t categories = 0, tools = 0, reviewers = 0, reviews = 0, comparisons = 0, published = 0,

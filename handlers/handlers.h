@@ -30,6 +30,9 @@ void show_subscribed(App &app, const Request &req, Response &res);
 void show_health(App &app, const Request &req, Response &res);
 void show_static(App &app, const Request &req, Response &res);
 void show_not_found(App &app, const Request &req, Response &res);
+void show_robots(App &app, const Request &req, Response &res);
+void show_sitemap(App &app, const Request &req, Response &res);
+void show_favicon(App &app, const Request &req, Response &res);
 
 // Writes (handlers/votes.cpp)
 void vote_on_tool(App &app, const Request &req, Response &res, std::string_view slug);

@@ -194,6 +194,42 @@ void show_static(App &app, const Request &req, Response &res) {
   res.set_content(std::string(asset->bytes), asset->content_type.c_str());
 }
 
+namespace {
+
+// The site's public address: the configured one, else the one this request was sent to.
+std::string public_base(App &app, const Request &req) {
+  if (!app.views.base_url().empty()) return app.views.base_url();
+  const auto host = req.get_header_value("Host");
+  const bool plain = !host.empty() && std::all_of(host.begin(), host.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == ':' ||
+           c == '[' || c == ']';
+  });
+  return std::string(came_over_https(app, req) ? "https://" : "http://") +
+         (plain ? host : "127.0.0.1");
+}
+
+} // namespace
+
+// GET /robots.txt — everything but the desk may be crawled; where the sitemap is.
+void show_robots(App &app, const Request &req, Response &res) {
+  res.set_header("Cache-Control", "no-cache");
+  res.set_content("User-agent: *\nDisallow: /admin\n\nSitemap: " + public_base(app, req) +
+                      "/sitemap.xml\n",
+                  "text/plain; charset=utf-8");
+}
+
+// GET /sitemap.xml — every published comparison, tool and reviewer, and the lists.
+void show_sitemap(App &app, const Request &req, Response &res) {
+  res.set_header("Cache-Control", "no-cache");
+  res.set_content(pages::sitemap(app.views, public_base(app, req), app.store.sitemap_entries()),
+                  "application/xml; charset=utf-8");
+}
+
+// GET /favicon.ico — browsers ask for it by that name; the icon is the site's SVG.
+void show_favicon(App &app, const Request &, Response &res) {
+  moved_permanently(res, app.views.public_path("favicon.svg"));
+}
+
 // Any other address.
 void show_not_found(App &app, const Request &, Response &res) {
   page_not_found(app, res,

@@ -87,6 +87,9 @@ std::vector<Route> route_table(App &app) {
       {"GET", "/admin/subscribers/([0-9]{1,18})/delete",
        admin_page(app, confirm_subscriber_erasure)},
       {"POST", "/admin/subscribers/([0-9]{1,18})/delete", admin_write(app, erase_subscriber)},
+      {"GET", "/robots\\.txt", plain(show_robots)},
+      {"GET", "/sitemap\\.xml", plain(show_sitemap)},
+      {"GET", "/favicon\\.ico", plain(show_favicon)},
       {"GET", "/healthz", plain(show_health)},
       {"GET", "/static/[^/]+", plain(show_static)},
   };

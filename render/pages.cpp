@@ -251,6 +251,20 @@ Data tally_item(const Tool &t) {
 
 } // namespace
 
+std::string sitemap(const Views &views, const std::string &base,
+                    const std::vector<SitemapEntry> &entries) {
+  Data urls{list{}};
+  for (const auto &entry : entries) {
+    Data url;
+    url.set("loc", base + entry.path);
+    set_if(url, "lastmod", entry.last_modified);
+    urls.push_back(url);
+  }
+  Data data;
+  data.set("urls", urls);
+  return views.fragment("sitemap", data);
+}
+
 std::string pagination(const Views &views, const std::string &path, int number, bool has_next) {
   if (number == 1 && !has_next) return {};
   Data data;
@@ -356,7 +370,8 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
   return views.page("compare", page,
                     {title + " — which one should you ship with?" + page_suffix(detail.page) +
                          " · " + site.site_name,
-                     title + ": " + site.comparison_dek, page_path(canonical, detail.page)},
+                     title + ": " + site.comparison_dek, page_path(canonical, detail.page),
+                     !detail.comparison.published},
                     site);
 }
 

@@ -67,6 +67,10 @@ std::string message(const Views &views, const SiteCopy &site, const std::string 
                     const std::string &link = "/",
                     const std::string &link_label = "Back to the front page");
 
+// The sitemap (sitemaps.org 0.9) of these addresses, absolute under `base`.
+std::string sitemap(const Views &views, const std::string &base,
+                    const std::vector<SitemapEntry> &entries);
+
 // Links to the pages before and after page `number` of the list at `path`; empty when the list
 // has one page.
 std::string pagination(const Views &views, const std::string &path, int number, bool has_next);

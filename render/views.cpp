@@ -54,7 +54,8 @@ std::string Views::page(std::string_view name, const Data &data, const PageMeta 
   Data layout;
   layout.set("title", meta.title);
   layout.set("description", meta.description);
-  layout.set("canonical", meta.canonical_path);
+  layout.set("canonical", base_url_ + meta.canonical_path);
+  if (meta.noindex) layout.set("noindex", Data::type::bool_true);
   layout.set("site_name", site.site_name);
   layout.set("site_tagline", site.site_tagline);
   layout.set("stylesheet", public_path("style.css"));

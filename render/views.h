@@ -21,6 +21,7 @@ struct PageMeta {
   std::string title;
   std::string description;
   std::string canonical_path;
+  bool noindex = false; // a page search engines should not list (a pair nobody published)
 };
 
 struct StaticAsset {
@@ -40,6 +41,12 @@ public:
   std::string page(std::string_view name, const Data &data, const PageMeta &meta,
                    const SiteCopy &site) const;
 
+  // The site's public address ("https://verdict.example", no trailing slash): canonical and
+  // og:url links, the sitemap and feeds are absolute under it. Empty: links are paths. Set
+  // before serving.
+  void set_base_url(std::string base_url) { base_url_ = std::move(base_url); }
+  const std::string &base_url() const { return base_url_; }
+
   // Static files are served at content-hashed paths, e.g. /static/style.3f2a9c1e.css, so
   // they can be cached forever; `public_path` maps "style.css" to that path.
   std::string public_path(std::string_view file) const;
@@ -51,6 +58,7 @@ private:
   mutable std::map<std::string, kainjow::mustache::mustache, std::less<>> templates_;
   std::map<std::string, std::string, std::less<>> public_paths_;
   std::map<std::string, StaticAsset, std::less<>> assets_;
+  std::string base_url_;
 };
 
 } // namespace verdict

@@ -1,4 +1,5 @@
 // Site copy kept in the settings table, so the publication's words live in its content.
+#include "domain/slugs.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 
@@ -22,6 +23,29 @@ SiteCopy Store::site_copy() {
         if (key == name) *field = stmt.text(1);
     }
     return copy;
+  });
+}
+
+std::vector<SitemapEntry> Store::sitemap_entries() {
+  return read([](sql::Db &db) {
+    std::vector<SitemapEntry> entries = {
+        {"/", ""}, {"/comparisons", ""}, {"/tools", ""}, {"/reviewers", ""}};
+    auto comparisons = db.cached(
+        "SELECT ta.slug, tb.slug, c.published_on /* every row: the sitemap */ FROM comparisons c "
+        "JOIN tools ta ON ta.id = c.tool_a_id JOIN tools tb ON tb.id = c.tool_b_id "
+        "WHERE c.published_on IS NOT NULL ORDER BY c.published_on DESC, c.id DESC");
+    while (comparisons.step())
+      entries.push_back(
+          {"/compare/" + pair_slug(comparisons.text(0), comparisons.text(1)), comparisons.text(2)});
+    auto tools =
+        db.cached("SELECT slug /* every row: the sitemap */ FROM tools ORDER BY name, slug");
+    while (tools.step())
+      entries.push_back({"/tools/" + tools.text(0), ""});
+    auto reviewers = db.cached(
+        "SELECT slug /* every row: the sitemap */ FROM reviewers ORDER BY panel_order, id");
+    while (reviewers.step())
+      entries.push_back({"/reviewers/" + reviewers.text(0), ""});
+    return entries;
   });
 }
 

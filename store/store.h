@@ -145,6 +145,10 @@ public:
   void end_session(std::string_view secret_hash);
   Paged<EditEntry> edit_log(PageSpan span); // newest first
 
+  // Every address a search engine should know: the lists, each published comparison (with
+  // its date), each tool and each reviewer (store/site.cpp).
+  std::vector<SitemapEntry> sitemap_entries();
+
   // The editor's desk (store/desk.cpp). Each change is written with its edit log entry, in
   // `editor`'s name; a change that changes nothing is not logged.
   DeskCounts desk_counts();

@@ -91,3 +91,15 @@ TEST_CASE("the serving defaults: 64 threads and 30 writes a minute per client") 
   CHECK(parse({"--rate-limit", "0"}).rate_limit == 0);
   CHECK(parse({"--rate-limit", "-1"}).error.find("--rate-limit") != std::string::npos);
 }
+
+TEST_CASE("the site's public address, from --base-url or VERDICT_BASE_URL") {
+  CHECK(parse({}).base_url.empty());
+  CHECK(parse({"--base-url", "https://verdict.example/"}).base_url == "https://verdict.example");
+  CHECK(parse({}, {{"VERDICT_BASE_URL", "http://127.0.0.1:8080"}}).base_url ==
+        "http://127.0.0.1:8080");
+  for (const auto *bad : {"verdict.example", "ftp://verdict.example", "https://",
+                          "https://verdict.example/path", "https://a b.example"}) {
+    INFO(bad);
+    CHECK(parse({"--base-url", bad}).error.find("--base-url must be") == 0);
+  }
+}

@@ -860,3 +860,20 @@ TEST_CASE("process: verdict subscribers export writes the list as CSV") {
   CHECK(said.find("\"'+44@example.com\"") != std::string::npos);
   CHECK(run_binary({"subscribers", "--db", db}, &said) == 2);
 }
+
+TEST_CASE("process: --base-url makes canonical links and the sitemap absolute under it") {
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  Server server({"--db", db, "--port", "0", "--base-url", "https://verdict.example"});
+  httplib::Client client("127.0.0.1", server.port);
+  const auto page = client.Get(kPage);
+  REQUIRE(page);
+  CHECK(page->body.find(std::string("<link rel=\"canonical\" href=\"https://verdict.example") +
+                        kPage + "\">") != std::string::npos);
+  CHECK(page->body.find(std::string("<meta property=\"og:url\" content=\"https://verdict.example") +
+                        kPage + "\">") != std::string::npos);
+  CHECK(client.Get("/sitemap.xml")->body.find("<loc>https://verdict.example/tools/") !=
+        std::string::npos);
+  CHECK(client.Get("/robots.txt")->body.find("Sitemap: https://verdict.example/sitemap.xml") !=
+        std::string::npos);
+}

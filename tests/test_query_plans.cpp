@@ -111,6 +111,7 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
                               "/compare?a=" + tool.slug + "&b=" + other.slug,
                               std::string("/subscribed"),
                               std::string("/healthz"),
+                              std::string("/sitemap.xml"),
                               std::string("/tools/no-such-tool"),
                               std::string("/nowhere")}) {
     INFO(address);
