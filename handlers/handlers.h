@@ -25,6 +25,9 @@ void show_tools(App &app, const Request &req, Response &res);
 std::optional<pages::PersonalPage> show_tool(App &app, const Request &req, Response &res,
                                              std::string_view slug);
 void show_reviewers(App &app, const Request &req, Response &res);
+void show_categories_page(App &app, const Request &req, Response &res);
+void show_methodology(App &app, const Request &req, Response &res);
+void show_category(App &app, const Request &req, Response &res, std::string_view slug);
 void show_reviewer(App &app, const Request &req, Response &res, std::string_view slug);
 void show_subscribed(App &app, const Request &req, Response &res);
 void show_health(App &app, const Request &req, Response &res);

@@ -141,6 +141,35 @@ std::optional<pages::PersonalPage> show_tool(App &app, const Request &req, Respo
   return pages::tool_page(app.views, *detail, app.store.site_copy(), app.today());
 }
 
+// GET /methodology — how the numbers are made, each persona's ship rate, what the site never does.
+void show_methodology(App &app, const Request &req, Response &res) {
+  if (refuse_other_pages(app, req, res)) return;
+  send_html(res, pages::methodology(app.views, app.store.reviewers(), app.store.site_copy()));
+}
+
+// GET /categories — every category, with how many tools each holds.
+void show_categories_page(App &app, const Request &req, Response &res) {
+  if (refuse_other_pages(app, req, res)) return;
+  send_html(res, pages::categories(app.views, app.store.categories_with_tool_counts(),
+                                   app.store.site_copy()));
+}
+
+// GET /categories/:slug — the tools in one category, by name.
+//   page=N   optional, from 1
+void show_category(App &app, const Request &req, Response &res, std::string_view slug) {
+  const auto span = list_page(app, req, res, kDirectoryPageSize);
+  if (!span) return;
+  const auto category = app.store.category_by_slug(slug);
+  if (!category) {
+    if (const auto renamed = app.store.renamed_slug("category", slug))
+      return moved_permanently(res, "/categories/" + *renamed);
+    return page_not_found(app, res, "There is no category with this address.");
+  }
+  const auto tools = app.store.tools_in_category(slug, *span);
+  if (past_the_end(app, res, *span, tools.items.empty())) return;
+  send_html(res, pages::category(app.views, *category, tools, app.store.site_copy()));
+}
+
 // GET /reviewers — the panel, in panel order.
 //   page=N   optional, from 1
 void show_reviewers(App &app, const Request &req, Response &res) {

@@ -89,6 +89,7 @@ std::string tool_table(const Views &views, const std::vector<Tool> &tools) {
     row.set("name", t.name);
     row.set("tagline", t.tagline);
     row.set("category", t.category.name);
+    row.set("category_slug", t.category.slug);
     row.set("entry", t.entry);
     row.set("panel", panel_summary(t.panel));
     row.set("community", community_summary(t.community));
@@ -150,6 +151,7 @@ std::string tool_card(const Views &views, const Tool &t, const char *side,
   card.set("slug", t.slug);
   card.set("name", t.name);
   card.set("category", t.category.name);
+  card.set("category_slug", t.category.slug);
   card.set("tagline", t.tagline);
   card.set("description", t.description);
   card.set("entry", t.entry);
@@ -571,6 +573,69 @@ std::string reviewers(const Views &views, const Paged<Reviewer> &reviewers, cons
                     {"The reviewer panel" + page_suffix(reviewers.number) + " · " + site.site_name,
                      "The editorial personas behind every panel verdict.",
                      page_path("/reviewers", reviewers.number)},
+                    site);
+}
+
+std::string methodology(const Views &views, const std::vector<Reviewer> &panel,
+                        const SiteCopy &site) {
+  Data page;
+  Data reviewers{list{}};
+  for (const auto &reviewer : panel) {
+    Data item;
+    item.set("slug", reviewer.slug);
+    item.set("name", reviewer.name);
+    item.set("lens", reviewer.lens);
+    item.set("rate", reviewer.verdicts.total == 0
+                         ? std::string("— · no reviews yet")
+                         : percent_text(reviewer.verdicts.ships, reviewer.verdicts.total) + " · " +
+                               std::to_string(reviewer.verdicts.ships) + " of " +
+                               std::to_string(reviewer.verdicts.total));
+    reviewers.push_back(item);
+  }
+  page.set("reviewers", reviewers);
+  page.set("has_reviewers", bool_data(!panel.empty()));
+  page.set("min_votes", std::to_string(kMinVotesForInterval));
+  return views.page("methodology", page,
+                    {"Methodology · " + site.site_name,
+                     "How every percentage on the site is made, and what the site never does.",
+                     "/methodology"},
+                    site);
+}
+
+std::string categories(const Views &views, const std::vector<CategoryListing> &categories,
+                       const SiteCopy &site) {
+  Data page;
+  Data items{list{}};
+  for (const auto &listing : categories) {
+    Data item;
+    item.set("slug", listing.category.slug);
+    item.set("name", listing.category.name);
+    item.set("count", std::to_string(listing.tools) + (listing.tools == 1 ? " tool" : " tools"));
+    items.push_back(item);
+  }
+  page.set("categories", items);
+  page.set("has_categories", bool_data(!categories.empty()));
+  return views.page(
+      "categories", page,
+      {"Categories · " + site.site_name, "Every kind of AI tool the panel reviews.", "/categories"},
+      site);
+}
+
+std::string category(const Views &views, const CategoryListing &listing, const Paged<Tool> &tools,
+                     const SiteCopy &site) {
+  const auto &category = listing.category;
+  const auto path = "/categories/" + category.slug;
+  Data page;
+  page.set("name", category.name);
+  page.set("count", std::to_string(listing.tools) + (listing.tools == 1 ? " tool" : " tools"));
+  page.set("has_tools", bool_data(!tools.items.empty()));
+  page.set("tool_table", tool_table(views, tools.items));
+  page.set("pagination", pagination(views, path, tools.number, tools.has_next));
+  return views.page("category", page,
+                    {category.name + page_suffix(tools.number) + " · " + site.site_name,
+                     category.name + ": every tool in it, with the panel's and the community's "
+                                     "numbers.",
+                     page_path(path, tools.number)},
                     site);
 }
 

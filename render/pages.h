@@ -61,6 +61,13 @@ std::string comparisons(const Views &views, const Paged<ComparisonSummary> &comp
 std::string reviewer(const Views &views, const Reviewer &reviewer, const Paged<Review> &reviews,
                      const SiteCopy &site);
 std::string reviewers(const Views &views, const Paged<Reviewer> &reviewers, const SiteCopy &site);
+// How the numbers are made, with each persona's ship rate.
+std::string methodology(const Views &views, const std::vector<Reviewer> &panel,
+                        const SiteCopy &site);
+std::string categories(const Views &views, const std::vector<CategoryListing> &categories,
+                       const SiteCopy &site);
+std::string category(const Views &views, const CategoryListing &category, const Paged<Tool> &tools,
+                     const SiteCopy &site);
 // A short page with a heading, a sentence and one link: errors, thank-yous.
 std::string message(const Views &views, const SiteCopy &site, const std::string &eyebrow,
                     const std::string &heading, const std::string &message,

@@ -79,6 +79,8 @@ public:
   std::vector<Tool> tools_by_name(); // every tool
   Paged<Tool> tools_by_name(PageSpan span);
   std::vector<Review> reviews_of_tool(int64_t tool_id); // every review, in panel order
+  std::optional<CategoryListing> category_by_slug(std::string_view slug); // with its tool count
+  Paged<Tool> tools_in_category(std::string_view category_slug, PageSpan span); // by name
 
   // Reviewers (store/reviewers.cpp)
   std::vector<Reviewer> reviewers(); // the whole panel, in panel order

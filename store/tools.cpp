@@ -158,4 +158,30 @@ std::optional<ToolDetail> Store::tool_detail(std::string_view slug, std::string_
   });
 }
 
+std::optional<CategoryListing> Store::category_by_slug(std::string_view slug) {
+  return read([&](sql::Db &db) -> std::optional<CategoryListing> {
+    auto stmt = db.cached("SELECT c.slug, c.name, (SELECT count(*) FROM tools t "
+                          "WHERE t.category_id = c.id) FROM categories c WHERE c.slug = :slug");
+    stmt.bind(":slug", slug);
+    if (!stmt.step()) return std::nullopt;
+    return CategoryListing{{stmt.text(0), stmt.text(1)}, stmt.int64(2)};
+  });
+}
+
+Paged<Tool> Store::tools_in_category(std::string_view category_slug, PageSpan span) {
+  return read([&](sql::Db &db) {
+    // The page is found in the (category, name) index; only its rows are read whole.
+    auto stmt =
+        db.cached("SELECT " TOOL_COLUMNS "WHERE t.id IN (SELECT id FROM tools WHERE category_id = "
+                  "(SELECT id FROM categories WHERE slug = :slug) ORDER BY name, slug "
+                  "LIMIT :limit OFFSET :offset) ORDER BY t.name, t.slug");
+    stmt.bind(":slug", category_slug).bind(":limit", int64_t{span.size} + 1);
+    stmt.bind(":offset", span.offset());
+    std::vector<Tool> tools;
+    while (stmt.step())
+      tools.push_back(tool_from_row(stmt));
+    return queries::paged(std::move(tools), span);
+  });
+}
+
 } // namespace verdict

@@ -70,3 +70,59 @@ TEST_CASE("found: /favicon.ico leads to the site's icon") {
   CHECK(target->status == 200);
   CHECK(target->get_header_value("Content-Type") == "image/svg+xml");
 }
+
+TEST_CASE("found: the categories list every kind of tool with its count, and each category page "
+          "lists its tools, linked from every tool card") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto all = client.Get("/categories");
+  REQUIRE(all->status == 200);
+  const auto listing = site.store().categories_with_tool_counts();
+  REQUIRE(!listing.empty());
+  const auto text = test::visible_text(all->body);
+  for (const auto &category : listing) {
+    CHECK(text.find(category.category.name) != std::string::npos);
+    CHECK(all->body.find("href=\"/categories/" + category.category.slug + "\"") !=
+          std::string::npos);
+  }
+  const auto &first = listing.front();
+  const auto page = client.Get(("/categories/" + first.category.slug).c_str());
+  REQUIRE(page->status == 200);
+  const auto page_text = test::visible_text(page->body);
+  CHECK(page_text.find(std::to_string(first.tools) + " tool") != std::string::npos);
+  size_t shown = 0;
+  for (const auto &tool : site.store().tools_by_name()) {
+    const bool listed = page->body.find("href=\"/tools/" + tool.slug + "\"") != std::string::npos;
+    CHECK(listed == (tool.category.slug == first.category.slug));
+    shown += listed;
+  }
+  CHECK(shown == static_cast<size_t>(first.tools));
+  CHECK(client.Get("/compare/cursor-background-agent-vs-codestral-2-1")
+            ->body.find("href=\"/categories/" + first.category.slug + "\"") != std::string::npos);
+  CHECK(client.Get("/categories/no-such-kind")->status == 404);
+  CHECK(client.Get(("/categories/" + first.category.slug + "?page=2").c_str())->status == 404);
+}
+
+TEST_CASE("found: the methodology states the formulas, each persona's ship rate and what the "
+          "site never does, and every card's figures link to it") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto page = client.Get("/methodology");
+  REQUIRE(page->status == 200);
+  const auto text = test::visible_text(page->body);
+  for (const auto *said :
+       {"Ship reviews ÷ reviews", "Ship votes ÷ votes", "Wilson score interval",
+        "editorial personas, not independent people", "No paid placement", "No hidden weighting"})
+    CHECK(text.find(said) != std::string::npos);
+  for (const auto &reviewer : site.store().reviewers()) {
+    const auto rate =
+        std::to_string(reviewer.verdicts.ships) + " of " + std::to_string(reviewer.verdicts.total);
+    CHECK(text.find(reviewer.name) != std::string::npos);
+    CHECK(text.find(rate) != std::string::npos);
+  }
+  const auto comparison = client.Get("/compare/cursor-background-agent-vs-codestral-2-1");
+  CHECK(comparison->body.find("<a href=\"/methodology#panel\">Panel ship</a>") !=
+        std::string::npos);
+  CHECK(comparison->body.find("<a href=\"/methodology#community\">Community</a>") !=
+        std::string::npos);
+}

@@ -112,6 +112,10 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
                               std::string("/subscribed"),
                               std::string("/healthz"),
                               std::string("/sitemap.xml"),
+                              std::string("/methodology"),
+                              std::string("/categories"),
+                              "/categories/" + tool.category.slug,
+                              "/categories/" + tool.category.slug + "?page=2",
                               std::string("/tools/no-such-tool"),
                               std::string("/nowhere")}) {
     INFO(address);
