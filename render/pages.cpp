@@ -2,6 +2,7 @@
 
 #include <ctime>
 
+#include "domain/glance.h"
 #include "domain/numbers.h"
 #include "domain/slugs.h"
 
@@ -251,6 +252,31 @@ Data tally_item(const Tool &t) {
   return item;
 }
 
+// The verdict at a glance (domain/glance.h), for the first page of a comparison.
+Data glance_data(const ComparisonDetail &detail) {
+  const auto glance = glance_of(detail.comparison, detail.reviews_a, detail.reviews_b);
+  Data data;
+  set_if(data, "bottom_line", detail.comparison.bottom_line);
+  data.set("statement", glance.statement);
+  data.set("a_name", detail.comparison.a.name);
+  data.set("b_name", detail.comparison.b.name);
+  data.set("panel_a", glance.panel_a);
+  data.set("panel_b", glance.panel_b);
+  data.set("community_a", glance.community_a);
+  data.set("community_b", glance.community_b);
+  Data lenses{list{}};
+  for (const auto &lens : glance.lenses) {
+    Data item;
+    item.set("reviewer", lens.reviewer);
+    item.set("lens", lens.lens);
+    item.set("said", lens.said);
+    lenses.push_back(item);
+  }
+  data.set("lenses", lenses);
+  data.set("has_lenses", bool_data(!glance.lenses.empty()));
+  return data;
+}
+
 } // namespace
 
 std::string sitemap(const Views &views, const std::string &base,
@@ -328,7 +354,7 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
   page.set("dek", site.comparison_dek);
   set_if(page, "published_on", detail.comparison.published_on);
   set_if(page, "intro", detail.comparison.intro);
-  set_if(page, "bottom_line", detail.comparison.bottom_line);
+  if (detail.page == 1) page.set("glance", glance_data(detail));
   page.set("card_a", tool_card(views, a, "a", vote_a));
   page.set("card_b", tool_card(views, b, "b", vote_b));
 

@@ -1,0 +1,37 @@
+// The verdict at a glance: what a comparison's numbers say, in plain sentences, computed from
+// the data. Pure, so every rule is tested without a database.
+//
+//   panel             | readers (each tool ≥ kMinVotesForInterval votes) | the statement
+//   leads A           | lead A                                           | agree: A
+//   leads A           | lead B                                           | disagree, both named
+//   leads A           | level                                            | panel A, readers split
+//   level             | lead B                                           | panel split, readers B
+//   level             | level                                            | neither leads
+//   any               | too few votes on either tool                     | panel's lead, and too
+//                     |                                                  | few votes to say more
+// A side leads when its whole percent is higher; equal percents are level.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "domain/model.h"
+
+namespace verdict {
+
+struct Glance {
+  // One persona's two verdicts, in panel order: "Maya Chen", "Builder", "ships A, skips B".
+  struct Lens {
+    std::string reviewer, lens, said;
+  };
+  std::vector<Lens> lenses;
+  std::string statement; // the plain answer, e.g. "The panel and readers agree: Codestral 2.1."
+  std::string panel_a, panel_b;         // "75% ship · 3 of 4 reviews" or "No reviews yet"
+  std::string community_a, community_b; // "67% ship · 3 votes" or "No votes yet"
+};
+
+Glance glance_of(const Comparison &comparison, const std::vector<Review> &reviews_a,
+                 const std::vector<Review> &reviews_b);
+
+} // namespace verdict

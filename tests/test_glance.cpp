@@ -1,0 +1,95 @@
+// The verdict at a glance: each row of domain/glance.h's table, and the lens-by-lens lines.
+#include <catch2/catch.hpp>
+
+#include "domain/glance.h"
+#include "test_support.h"
+
+using namespace verdict;
+
+namespace {
+
+Comparison pair_with(ShipTally panel_a, ShipTally panel_b, ShipTally readers_a,
+                     ShipTally readers_b) {
+  Comparison c;
+  c.a.name = "Alpha";
+  c.b.name = "Beta";
+  c.a.panel = panel_a;
+  c.b.panel = panel_b;
+  c.a.community = readers_a;
+  c.b.community = readers_b;
+  return c;
+}
+
+Review review(const char *reviewer, const char *lens, Verdict verdict) {
+  Review r;
+  r.reviewer_slug = reviewer;
+  r.reviewer_name = reviewer;
+  r.reviewer_lens = lens;
+  r.verdict = verdict;
+  return r;
+}
+
+std::string statement(ShipTally pa, ShipTally pb, ShipTally ra, ShipTally rb) {
+  return glance_of(pair_with(pa, pb, ra, rb), {}, {}).statement;
+}
+
+} // namespace
+
+TEST_CASE("glance: the panel and readers agree, disagree, or are level") {
+  CHECK(statement({3, 4}, {1, 4}, {8, 10}, {2, 10}) == "The panel and readers agree: Alpha.");
+  CHECK(statement({3, 4}, {1, 4}, {2, 10}, {8, 10}) ==
+        "The panel and readers disagree: the panel favours Alpha, readers favour Beta.");
+  CHECK(statement({3, 4}, {1, 4}, {5, 10}, {5, 10}) ==
+        "The panel favours Alpha; readers rate them alike.");
+  CHECK(statement({2, 4}, {2, 4}, {2, 10}, {8, 10}) ==
+        "The panel rates them alike; readers favour Beta.");
+  CHECK(statement({2, 4}, {2, 4}, {5, 10}, {5, 10}) ==
+        "Neither leads: the panel and readers rate them alike.");
+  CHECK(statement({0, 0}, {1, 4}, {2, 10}, {8, 10}) ==
+        "The panel has not reviewed both yet; readers favour Beta.");
+}
+
+TEST_CASE("glance: with too few reader votes it says so instead of reading a lead into them") {
+  CHECK(statement({3, 4}, {1, 4}, {4, 4}, {0, 9}) ==
+        "The panel favours Alpha. Too few reader votes to say what readers think: 4 votes on "
+        "Alpha, 9 votes on Beta (5 each are needed).");
+  CHECK(statement({1, 4}, {3, 4}, {0, 0}, {0, 0}) ==
+        "The panel favours Beta. Too few reader votes to say what readers think: 0 votes on "
+        "Alpha, 0 votes on Beta (5 each are needed).");
+  const auto empty = glance_of(pair_with({0, 0}, {0, 0}, {0, 0}, {0, 0}), {}, {});
+  CHECK(empty.panel_a == "No reviews yet");
+  CHECK(empty.community_b == "No votes yet");
+}
+
+TEST_CASE("glance: the panel lens by lens, in panel order, each persona once") {
+  const auto g = glance_of(
+      pair_with({2, 3}, {1, 2}, {}, {}),
+      {review("maya", "Builder", Verdict::ship), review("victor", "Skeptic", Verdict::skip),
+       review("elena", "Futurist", Verdict::ship)},
+      {review("maya", "Builder", Verdict::skip), review("victor", "Skeptic", Verdict::skip),
+       review("aiko", "Creative", Verdict::ship)});
+  REQUIRE(g.lenses.size() == 4);
+  CHECK(g.lenses[0].said == "ships Alpha, skips Beta");
+  CHECK(g.lenses[0].lens == "Builder");
+  CHECK(g.lenses[1].said == "skips both");
+  CHECK(g.lenses[2].said == "ships Alpha; has not reviewed Beta");
+  CHECK(g.lenses[3].said == "ships Beta; has not reviewed Alpha");
+  CHECK(g.panel_a == "67% ship · 2 of 3 reviews");
+}
+
+TEST_CASE("glance: every comparison page opens with its verdict at a glance") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto page = client.Get("/compare/cursor-background-agent-vs-codestral-2-1");
+  REQUIRE(page->status == 200);
+  const auto text = test::visible_text(page->body);
+  const auto at = text.find("Verdict at a glance");
+  REQUIRE(at != std::string::npos);
+  CHECK(at < text.find("Reviewer scorecard"));
+  CHECK(text.find("Too few reader votes to say what readers think", at) != std::string::npos);
+  const auto a = site.store().tool_by_slug("cursor-background-agent");
+  REQUIRE(a);
+  CHECK(text.find(std::to_string(a->panel.ships) + " of " + std::to_string(a->panel.total) +
+                      " reviews",
+                  at) != std::string::npos);
+}
