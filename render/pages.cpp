@@ -239,7 +239,9 @@ Data tally_item(const Tool &t) {
   Data item;
   item.set("name", t.name);
   const auto &c = t.community;
-  item.set("ship_percent", std::to_string(c.total ? whole_percent(c.ships, c.total) : 0));
+  // With no votes there is no bar: an empty track would read as 0% ship.
+  item.set("has_votes", bool_data(c.total > 0));
+  if (c.total > 0) item.set("ship_percent", std::to_string(whole_percent(c.ships, c.total)));
   std::string summary;
   if (c.total == 0) {
     summary = "No votes yet — be the first.";
@@ -382,7 +384,9 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
   };
   page.set("a_share", share(picks.a));
   page.set("b_share", share(picks.b));
-  page.set("a_percent", std::to_string(total ? whole_percent(picks.a, total) : 50));
+  // With no picks there is no split: no bar at all, rather than one that reads as 50/50.
+  page.set("has_picks", bool_data(total > 0));
+  if (total > 0) page.set("a_percent", std::to_string(whole_percent(picks.a, total)));
   std::string picks_total = total ? count_phrase(total, "reader has", "readers have") + " picked"
                                   : "No picks yet — yours will be the first.";
   if (auto interval = interval_text({picks.a, total}); !interval.empty())

@@ -93,3 +93,24 @@ TEST_CASE("glance: every comparison page opens with its verdict at a glance") {
                       " reviews",
                   at) != std::string::npos);
 }
+
+TEST_CASE("comparison: with no picks and no votes no bar is drawn that could be read as data") {
+  test::SiteServer site;
+  auto client = site.client();
+  const std::string path = "/compare/cursor-background-agent-vs-codestral-2-1";
+  const auto before = client.Get(path.c_str())->body;
+  CHECK(before.find("class=\"split-bar\"") == std::string::npos);
+  CHECK(before.find("class=\"ship-bar\"") == std::string::npos);
+  CHECK(test::visible_text(before).find("No picks yet — yours will be the first.") !=
+        std::string::npos);
+
+  REQUIRE(test::post_form(client, path + "/vote", "pick=a")->status == 303);
+  REQUIRE(test::post_form(client, "/tools/codestral-2-1/vote", "verdict=skip")->status == 303);
+  const auto after = client.Get(path.c_str())->body;
+  CHECK(after.find("<meter class=\"split-bar\" min=\"0\" max=\"100\" value=\"100\"") !=
+        std::string::npos);
+  CHECK(after.find("<meter class=\"ship-bar\" min=\"0\" max=\"100\" value=\"0\"") !=
+        std::string::npos);
+  CHECK(after.find("aria-label=\"Share of readers voting ship on Cursor Background Agent\"") ==
+        std::string::npos); // still no votes on that one
+}
