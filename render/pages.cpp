@@ -145,9 +145,11 @@ std::string tool_vote(const Views &views, const Tool &t, std::optional<Verdict> 
   return views.fragment("tool_vote", form);
 }
 
+// `is_page_heading`: the card is the page's own subject (a tool's page), so its name is the h1.
 std::string tool_card(const Views &views, const Tool &t, const char *side,
-                      const std::string &vote_form) {
+                      const std::string &vote_form, bool is_page_heading = false) {
   Data card;
+  card.set("page_heading", bool_data(is_page_heading));
   card.set("side", side);
   card.set("slug", t.slug);
   card.set("name", t.name);
@@ -448,7 +450,7 @@ std::string tool_with(const Views &views, const ToolDetail &detail, const SiteCo
                       const std::string &today, const std::string &vote_form) {
   const auto &t = detail.tool;
   Data page;
-  page.set("card", tool_card(views, t, "a", vote_form));
+  page.set("card", tool_card(views, t, "a", vote_form, true));
   page.set("slug", t.slug);
   page.set("name", t.name);
   page.set("entry", t.entry);

@@ -126,3 +126,25 @@ TEST_CASE("found: the methodology states the formulas, each persona's ship rate 
   CHECK(comparison->body.find("<a href=\"/methodology#community\">Community</a>") !=
         std::string::npos);
 }
+
+TEST_CASE("found: every page type has exactly one h1, a tool's page its name") {
+  test::SiteServer site;
+  auto client = site.client();
+  for (const auto *path :
+       {"/", "/compare/cursor-background-agent-vs-codestral-2-1",
+        "/compare/codestral-2-1-vs-code-llama-4", "/tools/codestral-2-1", "/tools", "/comparisons",
+        "/categories", "/categories/developer-tools", "/reviewers/builder", "/reviewers",
+        "/methodology", "/no-such-page", "/admin/login"}) {
+    INFO(path);
+    const auto page = client.Get(path);
+    REQUIRE(page);
+    size_t headings = 0;
+    for (auto at = page->body.find("<h1"); at != std::string::npos;
+         at = page->body.find("<h1", at + 1))
+      ++headings;
+    CHECK(headings == 1);
+  }
+  CHECK(client.Get("/tools/codestral-2-1")
+            ->body.find("<h1 class=\"tool-name\" id=\"name-codestral-2-1\">Codestral 2.1</h1>") !=
+        std::string::npos);
+}
