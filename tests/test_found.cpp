@@ -132,7 +132,7 @@ TEST_CASE("found: every page type has exactly one h1, a tool's page its name") {
   auto client = site.client();
   for (const auto *path :
        {"/", "/compare/cursor-background-agent-vs-codestral-2-1",
-        "/compare/codestral-2-1-vs-code-llama-4", "/tools/codestral-2-1", "/tools", "/comparisons",
+        "/compare/code-llama-4-vs-codestral-2-1", "/tools/codestral-2-1", "/tools", "/comparisons",
         "/categories", "/categories/developer-tools", "/reviewers/builder", "/reviewers",
         "/methodology", "/no-such-page", "/admin/login"}) {
     INFO(path);
