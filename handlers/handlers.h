@@ -37,6 +37,11 @@ void show_robots(App &app, const Request &req, Response &res);
 void show_sitemap(App &app, const Request &req, Response &res);
 void show_favicon(App &app, const Request &req, Response &res);
 
+// The read-only JSON API (handlers/api.cpp)
+void api_tools(App &app, const Request &req, Response &res);
+void api_tool(App &app, const Request &req, Response &res, std::string_view slug);
+void api_comparison(App &app, const Request &req, Response &res, std::string_view pair);
+
 // Writes (handlers/votes.cpp)
 void vote_on_tool(App &app, const Request &req, Response &res, std::string_view slug);
 void vote_on_pair(App &app, const Request &req, Response &res, std::string_view pair);

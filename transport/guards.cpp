@@ -227,6 +227,20 @@ httplib::Server::Handler slug_page(App &app, SlugPage handler) {
   };
 }
 
+httplib::Server::Handler api_read(App &app, Page handler) {
+  return [page_handler = page(app, handler)](const Request &req, Response &res) {
+    page_handler(req, res);
+    res.set_header("Access-Control-Allow-Origin", "*");
+  };
+}
+
+httplib::Server::Handler api_slug_read(App &app, SlugPage handler) {
+  return [page_handler = slug_page(app, handler)](const Request &req, Response &res) {
+    page_handler(req, res);
+    res.set_header("Access-Control-Allow-Origin", "*");
+  };
+}
+
 httplib::Server::Handler voter_page(App &app, VoterSlugPage handler) {
   return [&app, handler](const Request &req, Response &res) {
     const std::string slug = req.matches[1];

@@ -42,6 +42,10 @@ httplib::Server::Handler admin_page(App &app, AdminPage handler);
 // A desk form: refused unless it comes from this site, as a form, from a signed-in editor,
 // carrying that editor's session's CSRF token.
 httplib::Server::Handler admin_write(App &app, AdminPage handler);
+// The JSON API: kept and answered like a page (ETags, 304s, the shared cache), readable from
+// any site (Access-Control-Allow-Origin: *, reads only).
+httplib::Server::Handler api_read(App &app, Page handler);
+httplib::Server::Handler api_slug_read(App &app, SlugPage handler);
 // A form POST, refused unless it comes from this site, is an HTML form and is within the
 // client's writes per minute.
 httplib::Server::Handler form_write(App &app, Page handler);

@@ -1,0 +1,47 @@
+// The read-only JSON API (render/api.h). Kept and given again like the pages (transport's
+// page cache, ETags and 304s), readable from any site (CORS), never a write.
+#include "render/api.h"
+#include "handlers/handlers.h"
+#include "handlers/responses.h"
+
+namespace verdict::handlers {
+
+namespace {
+
+constexpr int kApiPageSize = 100;
+
+void send_json(Response &res, std::string json, int status = 200) {
+  res.status = status;
+  res.set_content(std::move(json), "application/json; charset=utf-8");
+}
+
+void json_not_found(Response &res, const std::string &message) {
+  send_json(res, api::error(message), 404);
+}
+
+} // namespace
+
+// GET /api/tools — every tool by name, 100 a page.   page=N
+void api_tools(App &app, const Request &req, Response &res) {
+  const auto number = requested_page(req);
+  if (!number) return send_json(res, api::error("page must be a whole number from 1"), 400);
+  const auto tools = app.store.tools_by_name({*number, kApiPageSize});
+  if (*number > 1 && tools.items.empty()) return json_not_found(res, "there is no such page");
+  send_json(res, api::tools(tools));
+}
+
+// GET /api/tools/:slug — one tool, its pricing read and its first page of reviews.
+void api_tool(App &app, const Request &, Response &res, std::string_view slug) {
+  const auto detail = app.store.tool_detail(slug, "", {1, kApiPageSize}, 0);
+  if (!detail) return json_not_found(res, "there is no tool with this address");
+  send_json(res, api::tool(*detail));
+}
+
+// GET /api/compare/:pair — a pair, in the order its address names them.
+void api_comparison(App &app, const Request &, Response &res, std::string_view pair) {
+  const auto detail = app.store.comparison_detail(pair, "", {1, kApiPageSize});
+  if (!detail) return json_not_found(res, "there is no comparison at this address");
+  send_json(res, api::comparison(*detail));
+}
+
+} // namespace verdict::handlers

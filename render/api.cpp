@@ -1,0 +1,94 @@
+#include "render/api.h"
+
+#include <nlohmann/json.hpp>
+
+#include "domain/glance.h"
+#include "domain/numbers.h"
+#include "domain/slugs.h"
+
+namespace verdict::api {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// A tally as the pages show it: the counts, and the whole percent when there is a count.
+json tally(const ShipTally &t, const char *count_name) {
+  json out = {{"ships", t.ships}, {count_name, t.total}};
+  out["percent"] = t.total ? json(whole_percent(t.ships, t.total)) : json(nullptr);
+  if (t.total >= kMinVotesForInterval) {
+    const auto interval = wilson_interval(t.ships, t.total);
+    out["interval_95"] = {interval.low, interval.high};
+  }
+  return out;
+}
+
+json tool_summary(const Tool &t) {
+  return {{"slug", t.slug},
+          {"name", t.name},
+          {"url", "/tools/" + t.slug},
+          {"category", {{"slug", t.category.slug}, {"name", t.category.name}}},
+          {"tagline", t.tagline},
+          {"entry", t.entry},
+          {"panel", tally(t.panel, "reviews")},
+          {"community", tally(t.community, "votes")}};
+}
+
+json review(const Review &r) {
+  return {{"reviewer",
+           {{"slug", r.reviewer_slug}, {"name", r.reviewer_name}, {"lens", r.reviewer_lens}}},
+          {"verdict", r.verdict == Verdict::ship ? "ship" : "skip"},
+          {"quote", r.quote}};
+}
+
+} // namespace
+
+std::string tools(const Paged<Tool> &tools) {
+  json list = json::array();
+  for (const auto &t : tools.items)
+    list.push_back(tool_summary(t));
+  json out = {{"tools", list}, {"page", tools.number}};
+  out["next"] =
+      tools.has_next ? json("/api/tools?page=" + std::to_string(tools.number + 1)) : json(nullptr);
+  return out.dump(2) + "\n";
+}
+
+std::string tool(const ToolDetail &detail) {
+  const auto &t = detail.tool;
+  json out = tool_summary(t);
+  out["description"] = t.description;
+  out["vendor"] = t.vendor;
+  out["website"] = t.url;
+  out["pricing"] = {
+      {"notes", t.pricing_notes},
+      {"checked_on", t.pricing_checked_on.empty() ? json(nullptr) : json(t.pricing_checked_on)},
+      {"source", t.pricing_source}};
+  json reviews = json::array();
+  for (const auto &r : detail.reviews.items)
+    reviews.push_back(review(r));
+  out["reviews"] = reviews;
+  out["more_reviews"] = detail.reviews.has_next;
+  return out.dump(2) + "\n";
+}
+
+std::string comparison(const ComparisonDetail &detail) {
+  const auto &c = detail.comparison;
+  const auto glance = glance_of(c, detail.reviews_a, detail.reviews_b);
+  const auto picks = detail.picks.a + detail.picks.b;
+  json out = {{"url", "/compare/" + pair_slug(c.a.slug, c.b.slug)},
+              {"a", tool_summary(c.a)},
+              {"b", tool_summary(c.b)},
+              {"published", c.published},
+              {"published_on", c.published ? json(c.published_on) : json(nullptr)},
+              {"intro", c.intro},
+              {"bottom_line", c.bottom_line},
+              {"picks", {{"a", detail.picks.a}, {"b", detail.picks.b}, {"total", picks}}},
+              {"verdict", glance.statement}};
+  return out.dump(2) + "\n";
+}
+
+std::string error(const std::string &message) {
+  return json{{"error", message}}.dump() + "\n";
+}
+
+} // namespace verdict::api
