@@ -87,6 +87,16 @@ void configure_server(transport::ConnectionServer &server, App &app) {
       [&app](int status, const std::string &reason) { return refusal_page(app, status, reason); });
   server.share_responses([&app] { return app.page_epoch.current(); });
   server.answer_cookies(transport::voter_answers(app, server.limits()));
+  app.transport_figures = [&server] {
+    return prometheus_sample("verdict_shared_answers_total", "counter",
+                             "Anonymous pages answered by a reactor from the shared cache.",
+                             static_cast<double>(server.shared_answers())) +
+           prometheus_sample("verdict_voter_answers_total", "counter",
+                             "Voters' pages answered by a reactor from the kept page.",
+                             static_cast<double>(server.cookie_answers())) +
+           prometheus_sample("verdict_open_connections", "gauge", "Connections open now.",
+                             static_cast<double>(server.open_connections()));
+  };
 }
 
 int serve(const Options &options) {
@@ -110,6 +120,7 @@ int serve(const Options &options) {
   Views views;
   views.set_base_url(options.base_url);
   App app(*store, views, options.rate_limit, options.trusted_proxy);
+  app.access_log = options.access_log;
   // Under a steady stream of votes, anonymous pages are rendered again once a second rather
   // than for every vote; voters see their own votes at once (bench/README.md says why).
   app.page_epoch.set_max_lag(std::chrono::seconds(1));
@@ -117,14 +128,6 @@ int serve(const Options &options) {
   transport::ConnectionServer server(transport_limits(options.threads));
   install_routes(server, app);
   configure_server(server, app);
-  if (options.access_log) {
-    server.set_logger([](const httplib::Request &req, const httplib::Response &res) {
-      std::string path = req.path;
-      for (auto &c : path)
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?'; // no forged log lines
-      std::cerr << req.remote_addr << " " << req.method << " " << path << " " << res.status << "\n";
-    });
-  }
   const int port = options.port == 0
                        ? server.bind_to_any_port(options.bind)
                        : (server.bind(options.bind, options.port) ? options.port : -1);

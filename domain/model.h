@@ -137,6 +137,12 @@ struct SitemapEntry {
   std::string last_modified; // YYYY-MM-DD or empty
 };
 
+// What /metrics reports about the database.
+struct StoreFigures {
+  int64_t tool_votes = 0, pair_picks = 0; // votes and picks standing now, from the tallies
+  int64_t database_bytes = 0;             // the file and its write-ahead log
+};
+
 // How much the site holds, for the desk's front page.
 struct DeskCounts {
   int64_t categories = 0, tools = 0, reviewers = 0, reviews = 0, comparisons = 0, published = 0,

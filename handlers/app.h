@@ -8,6 +8,7 @@
 #include "auth/sign_in_throttle.h"
 #include "render/views.h"
 #include "store/store.h"
+#include "transport/metrics.h"
 #include "transport/page_cache.h"
 #include "transport/rate_limit.h"
 
@@ -25,7 +26,12 @@ struct App {
   RecentWriters recent_writers; // voters whose own pages are rendered afresh for now
   RateLimiter write_limit;
   auth::SignInThrottle sign_in_throttle; // failed sign-ins per address and per account
-  std::string trusted_proxy;             // the reverse proxy whose X-Forwarded-For is believed
+  RequestMetrics request_metrics;        // for /metrics
+  // The transport's own figures (answers given by the reactors, open connections) as lines of
+  // Prometheus' text format; set by whoever runs the server.
+  std::function<std::string()> transport_figures;
+  bool access_log = false;   // a line per routed request on stderr
+  std::string trusted_proxy; // the reverse proxy whose X-Forwarded-For is believed
 
   App(Store &store_, const Views &views_, int writes_per_minute = 0,
       std::string trusted_proxy_ = "");

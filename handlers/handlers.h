@@ -34,6 +34,7 @@ void show_health(App &app, const Request &req, Response &res);
 void show_static(App &app, const Request &req, Response &res);
 void show_not_found(App &app, const Request &req, Response &res);
 void show_robots(App &app, const Request &req, Response &res);
+void show_metrics(App &app, const Request &req, Response &res);
 void show_sitemap(App &app, const Request &req, Response &res);
 void show_favicon(App &app, const Request &req, Response &res);
 

@@ -259,6 +259,25 @@ void show_favicon(App &app, const Request &, Response &res) {
   moved_permanently(res, app.views.public_path("favicon.svg"));
 }
 
+// GET /metrics — Prometheus' text format: requests by route and status and their latency,
+// the reactors' own answers, votes standing, the page cache and the database's size.
+void show_metrics(App &app, const Request &, Response &res) {
+  res.set_header("Cache-Control", "no-store");
+  const auto figures = app.store.figures();
+  auto text = app.request_metrics.prometheus_text();
+  if (app.transport_figures) text += app.transport_figures();
+  text += prometheus_sample("verdict_tool_votes", "gauge", "Ship or skip votes standing now.",
+                            static_cast<double>(figures.tool_votes));
+  text += prometheus_sample("verdict_pair_picks", "gauge", "Head-to-head picks standing now.",
+                            static_cast<double>(figures.pair_picks));
+  text += prometheus_sample("verdict_page_cache_bytes", "gauge", "Rendered pages kept for readers.",
+                            static_cast<double>(app.cache.bytes()));
+  text += prometheus_sample("verdict_database_bytes", "gauge",
+                            "The database file and its write-ahead log.",
+                            static_cast<double>(figures.database_bytes));
+  res.set_content(text, "text/plain; version=0.0.4; charset=utf-8");
+}
+
 // Any other address.
 void show_not_found(App &app, const Request &, Response &res) {
   page_not_found(app, res,

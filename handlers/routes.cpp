@@ -97,6 +97,7 @@ std::vector<Route> route_table(App &app) {
       {"GET", "/sitemap\\.xml", plain(show_sitemap)},
       {"GET", "/favicon\\.ico", plain(show_favicon)},
       {"GET", "/healthz", plain(show_health)},
+      {"GET", "/metrics", plain(show_metrics)},
       {"GET", "/static/[^/]+", plain(show_static)},
   };
 }

@@ -1,4 +1,6 @@
 // Site copy kept in the settings table, so the publication's words live in its content.
+#include <sys/stat.h>
+
 #include "domain/slugs.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -47,6 +49,27 @@ std::vector<SitemapEntry> Store::sitemap_entries() {
       entries.push_back({"/reviewers/" + reviewers.text(0), ""});
     return entries;
   });
+}
+
+StoreFigures Store::figures() {
+  StoreFigures figures = read([](sql::Db &db) {
+    StoreFigures counted;
+    // Sums of the tally counters: one row per tool and per compared pair, never the votes.
+    auto tools = db.cached("SELECT ifnull(sum(community_votes), 0) /* every row: the tools' "
+                           "tallies, for /metrics */ FROM tools");
+    tools.step();
+    counted.tool_votes = tools.int64(0);
+    auto pairs = db.cached("SELECT ifnull(sum(low_picks + high_picks), 0) /* every row: the "
+                           "pairs' tallies, for /metrics */ FROM pair_tallies");
+    pairs.step();
+    counted.pair_picks = pairs.int64(0);
+    return counted;
+  });
+  for (const auto *suffix : {"", "-wal"}) {
+    struct stat info {};
+    if (stat((path_ + suffix).c_str(), &info) == 0) figures.database_bytes += info.st_size;
+  }
+  return figures;
 }
 
 } // namespace verdict

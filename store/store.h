@@ -147,6 +147,9 @@ public:
   void end_session(std::string_view secret_hash);
   Paged<EditEntry> edit_log(PageSpan span); // newest first
 
+  // Votes and picks standing now (summed from the tallies) and the database's size on disk.
+  StoreFigures figures();
+
   // Every address a search engine should know: the lists, each published comparison (with
   // its date), each tool and each reviewer (store/site.cpp).
   std::vector<SitemapEntry> sitemap_entries();

@@ -65,3 +65,33 @@ TEST_CASE("api: one tool and one comparison, and JSON errors for addresses that 
   // Reads only: a write to the API is not a route.
   CHECK(client.Post("/api/tools", "", "application/json")->status == 405);
 }
+
+TEST_CASE("metrics: /metrics counts requests by route and status, their latency, votes, the "
+          "reactors' own answers and the database's size, in Prometheus' text format") {
+  test::TempDir dir;
+  test::SiteServer site((dir.path / "site.db").string());
+  auto client = site.client();
+  REQUIRE(test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship")->status == 303);
+  REQUIRE(client.Get("/tools/codestral-2-1?page=1")->status == 200);
+  REQUIRE(client.Get("/tools/no-such-tool")->status == 404);
+  REQUIRE(client.Get("/compare/cursor-background-agent-vs-codestral-2-1")->status == 200);
+  REQUIRE(client.Get("/compare/cursor-background-agent-vs-codestral-2-1")->status == 200);
+  const auto res = client.Get("/metrics");
+  REQUIRE(res->status == 200);
+  CHECK(res->get_header_value("Content-Type") == "text/plain; version=0.0.4; charset=utf-8");
+  const auto &text = res->body;
+  CHECK(text.find("# TYPE verdict_requests_total counter\n") != std::string::npos);
+  CHECK(text.find("verdict_requests_total{route=\"/tools/:param/vote\",status=\"303\"} 1\n") !=
+        std::string::npos);
+  CHECK(text.find("verdict_requests_total{route=\"/tools/:param\",status=\"404\"} 1\n") !=
+        std::string::npos);
+  CHECK(text.find("verdict_request_duration_seconds_bucket{le=\"+Inf\"}") != std::string::npos);
+  CHECK(text.find("verdict_tool_votes 1\n") != std::string::npos);
+  CHECK(text.find("verdict_pair_picks 0\n") != std::string::npos);
+  // The second comparison request was the reactor's, from the shared cache.
+  CHECK(text.find("verdict_shared_answers_total 0\n") == std::string::npos);
+  const auto size_at = text.find("\nverdict_database_bytes ");
+  REQUIRE(size_at != std::string::npos);
+  CHECK(std::stod(text.substr(size_at + 24)) > 4096);
+  CHECK(text.find("verdict_page_cache_bytes ") != std::string::npos);
+}

@@ -113,6 +113,7 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
                               std::string("/healthz"),
                               std::string("/sitemap.xml"),
                               std::string("/methodology"),
+                              std::string("/metrics"),
                               std::string("/categories"),
                               "/categories/" + tool.category.slug,
                               "/categories/" + tool.category.slug + "?page=2",

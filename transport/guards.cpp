@@ -1,5 +1,6 @@
 #include "transport/guards.h"
 
+#include <chrono>
 #include <iostream>
 #include <regex>
 
@@ -341,7 +342,22 @@ httplib::Server::Handler slug_form_write(App &app, SlugPage handler) {
   };
 }
 
+namespace {
+// When the request this worker thread is answering reached it (one request at a time each).
+thread_local std::chrono::steady_clock::time_point request_started;
+} // namespace
+
 void install_guards(httplib::Server &server, App &app, const RouteMethods &routes) {
+  app.request_metrics.set_routes(routes);
+  server.set_logger([&app](const Request &req, const Response &res) {
+    app.request_metrics.observe(req.method, req.path, res.status,
+                                std::chrono::steady_clock::now() - request_started);
+    if (!app.access_log) return;
+    std::string path = req.path;
+    for (auto &c : path)
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?'; // no forged log lines
+    std::cerr << req.remote_addr << " " << req.method << " " << path << " " << res.status << "\n";
+  });
   auto patterns = std::make_shared<std::vector<std::pair<std::regex, std::string>>>();
   for (const auto &[method, pattern] : routes)
     patterns->emplace_back(std::regex(pattern), method);
@@ -354,6 +370,7 @@ void install_guards(httplib::Server &server, App &app, const RouteMethods &route
   // Only GET, HEAD and POST mean anything here; an address that exists answers any other
   // method with 405 and what it allows.
   server.set_pre_routing_handler([&app, patterns](const Request &req, Response &res) {
+    request_started = std::chrono::steady_clock::now();
     if (req.method == "GET" || req.method == "HEAD" || req.method == "POST")
       return httplib::Server::HandlerResponse::Unhandled;
     const auto allow = allowed_methods(*patterns, req.path);
