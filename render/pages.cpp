@@ -2,6 +2,8 @@
 
 #include <ctime>
 
+#include <nlohmann/json.hpp>
+
 #include "domain/glance.h"
 #include "domain/numbers.h"
 #include "domain/slugs.h"
@@ -256,6 +258,26 @@ Data tally_item(const Tool &t) {
   return item;
 }
 
+nlohmann::ordered_json software(const Tool &t) {
+  nlohmann::ordered_json app = {{"@type", "SoftwareApplication"},
+                                {"name", t.name},
+                                {"applicationCategory", t.category.name},
+                                {"description", t.tagline}};
+  if (!t.url.empty()) app["url"] = t.url;
+  return app;
+}
+
+// A comparison as schema.org sees it: an article about two applications.
+std::string comparison_structured_data(const ComparisonDetail &detail, const std::string &title) {
+  nlohmann::ordered_json article = {
+      {"@context", "https://schema.org"},
+      {"@type", "Article"},
+      {"headline", title},
+      {"about", {software(detail.comparison.a), software(detail.comparison.b)}}};
+  if (detail.comparison.published) article["datePublished"] = detail.comparison.published_on;
+  return article.dump();
+}
+
 // The verdict at a glance (domain/glance.h), for the first page of a comparison.
 Data glance_data(const ComparisonDetail &detail) {
   const auto glance = glance_of(detail.comparison, detail.reviews_a, detail.reviews_b);
@@ -405,7 +427,7 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
                     {title + " — which one should you ship with?" + page_suffix(detail.page) +
                          " · " + site.site_name,
                      title + ": " + site.comparison_dek, page_path(canonical, detail.page),
-                     !detail.comparison.published},
+                     !detail.comparison.published, comparison_structured_data(detail, title)},
                     site);
 }
 
@@ -481,9 +503,11 @@ std::string tool_with(const Views &views, const ToolDetail &detail, const SiteCo
     others.push_back(option);
   }
   page.set("others", others);
+  auto about = software(t);
+  about["@context"] = "https://schema.org";
   return views.page("tool", page,
                     {t.name + " — " + t.tagline + page_suffix(number) + " · " + site.site_name,
-                     t.description, page_path(path, number)},
+                     t.description, page_path(path, number), false, about.dump()},
                     site);
 }
 

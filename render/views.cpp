@@ -56,6 +56,30 @@ std::string Views::page(std::string_view name, const Data &data, const PageMeta 
   layout.set("description", meta.description);
   layout.set("canonical", base_url_ + meta.canonical_path);
   if (meta.noindex) layout.set("noindex", Data::type::bool_true);
+  if (!meta.structured_data.empty()) {
+    // Inside <script> nothing may read as markup: the characters that could are written as
+    // JSON escapes, which mean the same to a JSON reader.
+    std::string json;
+    for (const char c : meta.structured_data) {
+      switch (c) {
+      case '<':
+        json += "\\u003c";
+        break;
+      case '>':
+        json += "\\u003e";
+        break;
+      case '&':
+        json += "\\u0026";
+        break;
+      case '\'':
+        json += "\\u0027";
+        break;
+      default:
+        json += c;
+      }
+    }
+    layout.set("structured_data", json);
+  }
   layout.set("site_name", site.site_name);
   layout.set("site_tagline", site.site_tagline);
   layout.set("stylesheet", public_path("style.css"));

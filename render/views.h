@@ -22,6 +22,7 @@ struct PageMeta {
   std::string description;
   std::string canonical_path;
   bool noindex = false; // a page search engines should not list (a pair nobody published)
+  std::string structured_data = {}; // schema.org JSON-LD about the page, or empty
 };
 
 struct StaticAsset {

@@ -2,6 +2,8 @@
 // pages search engines are asked to leave out.
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include "test_support.h"
 
 using namespace verdict;
@@ -147,4 +149,30 @@ TEST_CASE("found: every page type has exactly one h1, a tool's page its name") {
   CHECK(client.Get("/tools/codestral-2-1")
             ->body.find("<h1 class=\"tool-name\" id=\"name-codestral-2-1\">Codestral 2.1</h1>") !=
         std::string::npos);
+}
+
+TEST_CASE("found: comparison and tool pages describe themselves to search engines in schema.org "
+          "JSON-LD") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto structured = [&](const char *path) {
+    const auto body = client.Get(path)->body;
+    const std::string open = "<script type=\"application/ld+json\">";
+    const auto at = body.find(open);
+    REQUIRE(at != std::string::npos);
+    const auto start = at + open.size();
+    return nlohmann::json::parse(body.substr(start, body.find("</script>", start) - start));
+  };
+  const auto article = structured("/compare/cursor-background-agent-vs-codestral-2-1");
+  CHECK(article["@context"] == "https://schema.org");
+  CHECK(article["@type"] == "Article");
+  CHECK(article["headline"] == "Cursor Background Agent vs Codestral 2.1");
+  CHECK(article["datePublished"] == "2026-11-03");
+  REQUIRE(article["about"].size() == 2);
+  CHECK(article["about"][1]["@type"] == "SoftwareApplication");
+  CHECK(article["about"][1]["name"] == "Codestral 2.1");
+  const auto tool = structured("/tools/codestral-2-1");
+  CHECK(tool["@type"] == "SoftwareApplication");
+  CHECK(tool["applicationCategory"] == "Developer Tools");
+  CHECK(client.Get("/tools")->body.find("application/ld+json") == std::string::npos);
 }
