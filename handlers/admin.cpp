@@ -20,6 +20,7 @@ namespace verdict::handlers {
 
 namespace {
 
+// A page of a desk list: the log, tools, reviews, comparisons, subscribers.
 constexpr int kLogPageSize = 50;
 
 desk::Bar bar_for(const EditorSession &session, const char *section) {
@@ -29,18 +30,6 @@ desk::Bar bar_for(const EditorSession &session, const char *section) {
 // Where sign-in may send an editor afterwards: a desk page, never anywhere else.
 std::string desk_path_or_front(const std::string &path) {
   return path.starts_with("/admin/") && is_local_return_path(path) ? path : "/admin";
-}
-
-// The page of a desk list the address asks for; empty (and a 400 sent) when `?page=` is not
-// a page number.
-std::optional<PageSpan> desk_list_page(App &app, const Request &req, Response &res) {
-  const auto number = requested_page(req);
-  if (!number) {
-    send_error(app, res, 400, "Not a page number",
-               "The page parameter must be a whole number from 1, like ?page=2.");
-    return std::nullopt;
-  }
-  return PageSpan{*number, kLogPageSize};
 }
 
 void bad_form(App &app, Response &res, const std::string &message) {
@@ -108,7 +97,7 @@ void show_desk(App &app, const Request &, Response &res, const EditorSession &se
 }
 
 void show_edit_log(App &app, const Request &req, Response &res, const EditorSession &session) {
-  const auto span = desk_list_page(app, req, res);
+  const auto span = list_page(app, req, res, kLogPageSize);
   if (!span) return;
   send_html(res, desk::edit_log(app.views, app.store.site_copy(), bar_for(session, "log"),
                                 app.store.edit_log(*span)));
@@ -582,7 +571,7 @@ void delete_category(App &app, const Request &req, Response &res, const EditorSe
 
 // GET /admin/tools — every tool by name, a page at a time.   page=N
 void show_tools_at_desk(App &app, const Request &req, Response &res, const EditorSession &session) {
-  const auto span = desk_list_page(app, req, res);
+  const auto span = list_page(app, req, res, kLogPageSize);
   if (!span) return;
   const auto page = app.store.tools_by_name(*span);
   desk::ItemList list;
@@ -658,7 +647,7 @@ void delete_reviewer(App &app, const Request &req, Response &res, const EditorSe
 // GET /admin/reviews — every review, newest first, a page at a time.   page=N
 void show_reviews_at_desk(App &app, const Request &req, Response &res,
                           const EditorSession &session) {
-  const auto span = desk_list_page(app, req, res);
+  const auto span = list_page(app, req, res, kLogPageSize);
   if (!span) return;
   const auto page = app.store.reviews_at_desk(*span);
   desk::ItemList list;
@@ -698,7 +687,7 @@ void delete_review(App &app, const Request &req, Response &res, const EditorSess
 
 // GET /admin/subscribers — how many, and who, newest first.   page=N
 void show_subscribers(App &app, const Request &req, Response &res, const EditorSession &session) {
-  const auto span = desk_list_page(app, req, res);
+  const auto span = list_page(app, req, res, kLogPageSize);
   if (!span) return;
   const auto page = app.store.subscribers(*span);
   const auto count = app.store.subscriber_count();
@@ -766,7 +755,7 @@ void erase_subscriber(App &app, const Request &req, Response &res, const EditorS
 // GET /admin/comparisons — drafts first, then the published, newest first.   page=N
 void show_comparisons_at_desk(App &app, const Request &req, Response &res,
                               const EditorSession &session) {
-  const auto span = desk_list_page(app, req, res);
+  const auto span = list_page(app, req, res, kLogPageSize);
   if (!span) return;
   const auto page = app.store.comparisons_at_desk(*span);
   desk::ItemList list;

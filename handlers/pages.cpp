@@ -20,18 +20,6 @@ void page_not_found(App &app, Response &res, const std::string &what) {
   send_error(app, res, 404, "Not found", what);
 }
 
-// The page of a list the address asks for, `size` items long; empty (and a 400 sent) when
-// `?page=` is not a page number.
-std::optional<PageSpan> list_page(App &app, const Request &req, Response &res, int size) {
-  const auto number = requested_page(req);
-  if (!number) {
-    send_error(app, res, 400, "Not a page number",
-               "The page parameter must be a whole number from 1, like ?page=2.");
-    return std::nullopt;
-  }
-  return PageSpan{*number, size};
-}
-
 // A page past the last one of its list is not found; the first page exists even when empty.
 bool past_the_end(App &app, Response &res, const PageSpan &span, bool nothing_on_it) {
   if (span.number == 1 || !nothing_on_it) return false;

@@ -124,6 +124,17 @@ std::optional<int> requested_page(const httplib::Request &req) {
   return parse_page_number(values);
 }
 
+std::optional<PageSpan> list_page(const App &app, const httplib::Request &req,
+                                  httplib::Response &res, int size) {
+  const auto number = requested_page(req);
+  if (!number) {
+    send_error(app, res, 400, "Not a page number",
+               "The page parameter must be a whole number from 1, like ?page=2.");
+    return std::nullopt;
+  }
+  return PageSpan{*number, size};
+}
+
 std::string utc_today() {
   const std::time_t now = std::time(nullptr);
   std::tm parts{};

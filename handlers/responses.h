@@ -44,6 +44,11 @@ bool came_over_https(const App &app, const httplib::Request &req);
 // parameter is not a page number.
 std::optional<int> requested_page(const httplib::Request &req);
 
+// The page of a list the address asks for, `size` items long; empty (and a 400 sent) when
+// `?page=` is not a page number.
+std::optional<PageSpan> list_page(const App &app, const httplib::Request &req,
+                                  httplib::Response &res, int size);
+
 // Today's date in UTC, YYYY-MM-DD.
 std::string utc_today();
 

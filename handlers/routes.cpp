@@ -108,10 +108,11 @@ void install_routes(httplib::Server &server, App &app) {
   transport::RouteMethods methods;
   for (auto &route : route_table(app)) {
     methods.emplace_back(route.method, route.pattern);
+    auto handler = RequestMetrics::named(route.pattern, std::move(route.handler));
     if (std::string_view(route.method) == "POST")
-      server.Post(route.pattern, std::move(route.handler));
+      server.Post(route.pattern, std::move(handler));
     else
-      server.Get(route.pattern, std::move(route.handler));
+      server.Get(route.pattern, std::move(handler));
   }
   transport::install_guards(server, app, methods);
 }

@@ -348,10 +348,8 @@ thread_local std::chrono::steady_clock::time_point request_started;
 } // namespace
 
 void install_guards(httplib::Server &server, App &app, const RouteMethods &routes) {
-  app.request_metrics.set_routes(routes);
   server.set_logger([&app](const Request &req, const Response &res) {
-    app.request_metrics.observe(req.method, req.path, res.status,
-                                std::chrono::steady_clock::now() - request_started);
+    app.request_metrics.observe(res.status, std::chrono::steady_clock::now() - request_started);
     if (!app.access_log) return;
     std::string path = req.path;
     for (auto &c : path)
@@ -371,6 +369,7 @@ void install_guards(httplib::Server &server, App &app, const RouteMethods &route
   // method with 405 and what it allows.
   server.set_pre_routing_handler([&app, patterns](const Request &req, Response &res) {
     request_started = std::chrono::steady_clock::now();
+    RequestMetrics::begin_request();
     if (req.method == "GET" || req.method == "HEAD" || req.method == "POST")
       return httplib::Server::HandlerResponse::Unhandled;
     const auto allow = allowed_methods(*patterns, req.path);

@@ -1,6 +1,7 @@
 #include "transport/metrics.h"
 
 #include <cstdio>
+#include <memory>
 
 namespace verdict {
 
@@ -18,6 +19,9 @@ std::string label_of(const std::string &pattern) {
   return label;
 }
 
+// The label of the route the request this thread is answering matched; null before one did.
+thread_local const std::string *current_route = nullptr;
+
 std::string number(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.17g", value);
@@ -26,21 +30,21 @@ std::string number(double value) {
 
 } // namespace
 
-void RequestMetrics::set_routes(const std::vector<std::pair<std::string, std::string>> &routes) {
-  for (const auto &[method, pattern] : routes)
-    routes_.emplace_back(std::regex(pattern), method, label_of(pattern));
+httplib::Server::Handler RequestMetrics::named(const std::string &pattern,
+                                               httplib::Server::Handler handler) {
+  return [label = std::make_shared<const std::string>(label_of(pattern)),
+          handler = std::move(handler)](const httplib::Request &req, httplib::Response &res) {
+    current_route = label.get();
+    handler(req, res);
+  };
 }
 
-std::string RequestMetrics::route_of(const std::string &method, const std::string &path) const {
-  const auto &as = method == "HEAD" ? std::string("GET") : method;
-  for (const auto &[pattern, route_method, label] : routes_)
-    if (route_method == as && std::regex_match(path, pattern)) return label;
-  return "other";
+void RequestMetrics::begin_request() {
+  current_route = nullptr;
 }
 
-void RequestMetrics::observe(const std::string &method, const std::string &path, int status,
-                             std::chrono::nanoseconds took) {
-  const auto route = route_of(method, path);
+void RequestMetrics::observe(int status, std::chrono::nanoseconds took) {
+  const std::string route = current_route ? *current_route : "other";
   {
     std::lock_guard lock(mutex_);
     ++requests_[{route, status}];

@@ -1,17 +1,19 @@
 // What /metrics reports about the requests the server answered, in Prometheus' text format:
 // requests by route and status, and how long they took. Routes are named by their pattern in
 // the route table (a slug shows as ":param"), so a flood of distinct addresses cannot grow the
-// set of labels. Requests the reactors answer themselves from the shared cache or for a voter
-// are counted by the transport (ConnectionServer::shared_answers, cookie_answers) and added by
-// the /metrics page.
+// set of labels; each route's handler marks its name as it starts (`named`), so naming a
+// request costs nothing per request. Requests the reactors answer themselves from the shared cache
+// or for a voter are counted by the transport (ConnectionServer::shared_answers, cookie_answers)
+// and added by the /metrics page.
 #pragma once
+
+#include <httplib.h>
 
 #include <array>
 #include <atomic>
 #include <chrono>
 #include <map>
 #include <mutex>
-#include <regex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,10 +22,13 @@ namespace verdict {
 
 class RequestMetrics {
 public:
-  // The routes to name requests by: (pattern, method) as the route table declares them.
-  void set_routes(const std::vector<std::pair<std::string, std::string>> &routes);
-  void observe(const std::string &method, const std::string &path, int status,
-               std::chrono::nanoseconds took);
+  // `handler`, marking the requests it answers as its route's ("/tools/:param").
+  static httplib::Server::Handler named(const std::string &pattern,
+                                        httplib::Server::Handler handler);
+  // Before routing: this thread's next request has no route yet.
+  static void begin_request();
+  // After answering: counted under the route that marked it, or "other".
+  void observe(int status, std::chrono::nanoseconds took);
   // Counters and the histogram, as lines of the text format (HELP, TYPE, samples).
   std::string prometheus_text() const;
 
@@ -32,9 +37,6 @@ public:
                                                       0.025,  0.05,  0.1,    0.25,  1.0};
 
 private:
-  std::string route_of(const std::string &method, const std::string &path) const;
-
-  std::vector<std::tuple<std::regex, std::string, std::string>> routes_; // regex, method, label
   mutable std::mutex mutex_;
   std::map<std::pair<std::string, int>, uint64_t> requests_;         // (route, status) -> count
   std::array<std::atomic<uint64_t>, kBuckets.size() + 1> buckets_{}; // the last is +Inf
