@@ -1,7 +1,6 @@
 #include "app/options.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 
 #include "handlers/request_parsing.h"
@@ -26,11 +25,7 @@ void set_base_url(Options &options, std::string url, const char *given_as) {
   const auto scheme_end = url.find("://");
   const auto scheme = scheme_end == std::string::npos ? "" : url.substr(0, scheme_end);
   const auto host = scheme_end == std::string::npos ? "" : url.substr(scheme_end + 3);
-  const bool plain = std::all_of(host.begin(), host.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == ':' ||
-           c == '[' || c == ']';
-  });
-  if ((scheme != "http" && scheme != "https") || host.empty() || !plain) {
+  if ((scheme != "http" && scheme != "https") || !is_plain_host(host)) {
     options.error = std::string(given_as) +
                     " must be the site's address, like https://verdict.example (no path)";
     return;

@@ -2,18 +2,9 @@
 
 #include <algorithm>
 
+#include "domain/text.h"
+
 namespace verdict::auth {
-
-namespace {
-
-std::string lowered(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-} // namespace
 
 std::chrono::seconds SignInThrottle::wait_for(const Failures &failures, size_t limit,
                                               Clock::time_point now) const {
@@ -30,7 +21,7 @@ std::chrono::seconds SignInThrottle::wait(std::string_view address, std::string_
   auto longest = std::chrono::seconds(0);
   if (const auto it = by_address_.find(std::string(address)); it != by_address_.end())
     longest = std::max(longest, wait_for(it->second, limits_.per_address, now));
-  if (const auto it = by_account_.find(lowered(account)); it != by_account_.end())
+  if (const auto it = by_account_.find(ascii_lowercase(account)); it != by_account_.end())
     longest = std::max(longest, wait_for(it->second, limits_.per_account, now));
   return longest;
 }
@@ -39,7 +30,8 @@ void SignInThrottle::failed(std::string_view address, std::string_view account,
                             Clock::time_point now) {
   std::lock_guard lock(mutex_);
   if (by_address_.size() + by_account_.size() >= kMaxKeys) forget_old(now);
-  for (auto *failures : {&by_address_[std::string(address)], &by_account_[lowered(account)]}) {
+  for (auto *failures :
+       {&by_address_[std::string(address)], &by_account_[ascii_lowercase(account)]}) {
     failures->push_back(now);
     // Only the last `limit` failures decide a wait; older ones need not be kept.
     while (failures->size() > std::max(limits_.per_account, limits_.per_address))
@@ -49,7 +41,7 @@ void SignInThrottle::failed(std::string_view address, std::string_view account,
 
 void SignInThrottle::succeeded(std::string_view account) {
   std::lock_guard lock(mutex_);
-  by_account_.erase(lowered(account));
+  by_account_.erase(ascii_lowercase(account));
 }
 
 void SignInThrottle::forget_old(Clock::time_point now) {

@@ -2,6 +2,7 @@
 #include "render/pages.h"
 #include "domain/slugs.h"
 #include "handlers/handlers.h"
+#include "handlers/request_parsing.h"
 #include "handlers/responses.h"
 
 namespace verdict::handlers {
@@ -217,12 +218,8 @@ namespace {
 std::string public_base(App &app, const Request &req) {
   if (!app.views.base_url().empty()) return app.views.base_url();
   const auto host = req.get_header_value("Host");
-  const bool plain = !host.empty() && std::all_of(host.begin(), host.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == ':' ||
-           c == '[' || c == ']';
-  });
   return std::string(came_over_https(app, req) ? "https://" : "http://") +
-         (plain ? host : "127.0.0.1");
+         (is_plain_host(host) ? host : "127.0.0.1");
 }
 
 } // namespace

@@ -231,6 +231,13 @@ std::optional<int> parse_page_number(const std::vector<std::string> &values) {
   return std::stoi(text);
 }
 
+bool is_plain_host(std::string_view host) {
+  return !host.empty() && std::all_of(host.begin(), host.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == ':' ||
+           c == '[' || c == ']';
+  });
+}
+
 bool is_same_origin_request(std::string_view sec_fetch_site, std::string_view origin,
                             std::string_view referer, std::string_view host) {
   if (!sec_fetch_site.empty()) return sec_fetch_site == "same-origin" || sec_fetch_site == "none";

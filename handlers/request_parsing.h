@@ -51,6 +51,10 @@ bool is_local_return_path(std::string_view path);
 // Empty for anything else, which is not a page number.
 std::optional<int> parse_page_number(const std::vector<std::string> &values);
 
+// A host as a link may name it: letters, digits, dots, hyphens, and a port or IPv6 brackets;
+// nothing that could end the link or start a path.
+bool is_plain_host(std::string_view host);
+
 // Whether a POST comes from this site's own pages (Fetch Metadata, then Origin, then Referer).
 // `host` is the request's Host header.
 bool is_same_origin_request(std::string_view sec_fetch_site, std::string_view origin,

@@ -1,19 +1,13 @@
 // Content in and out as the JSON file format of domain/content.h. Import upserts by slug in
 // one transaction, so importing the same file twice changes nothing and a failure changes
 // nothing at all.
+#include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 
 namespace verdict {
 
 namespace {
-
-int64_t id_of(sql::Db &db, const char *sql, const std::string &slug) {
-  auto stmt = db.cached(sql);
-  stmt.bind(":slug", slug);
-  if (!stmt.step()) throw NotFound("no such slug: " + slug);
-  return stmt.int64(0);
-}
 
 void bind_optional(sql::Stmt &stmt, const char *name, const std::string &value) {
   if (value.empty())
@@ -100,9 +94,8 @@ ImportSummary Store::import_content(const Content &content) {
              summary.tools);
     }
     for (const auto &review : content.reviews) {
-      const auto tool = id_of(db, "SELECT id FROM tools WHERE slug = :slug", review.tool);
-      const auto reviewer =
-          id_of(db, "SELECT id FROM reviewers WHERE slug = :slug", review.reviewer);
+      const auto tool = queries::tool_id(db, review.tool);
+      const auto reviewer = queries::reviewer_id(db, review.reviewer);
       auto existing =
           db.cached("SELECT 1 FROM reviews WHERE tool_id = :tool AND reviewer_id = :reviewer");
       existing.bind(":tool", tool).bind(":reviewer", reviewer);
@@ -117,8 +110,8 @@ ImportSummary Store::import_content(const Content &content) {
       upsert(db, stmt, existed, summary.reviews);
     }
     for (const auto &comparison : content.comparisons) {
-      const auto a = id_of(db, "SELECT id FROM tools WHERE slug = :slug", comparison.a);
-      const auto b = id_of(db, "SELECT id FROM tools WHERE slug = :slug", comparison.b);
+      const auto a = queries::tool_id(db, comparison.a);
+      const auto b = queries::tool_id(db, comparison.b);
       auto existing = db.cached("SELECT 1 FROM comparisons WHERE min(tool_a_id, tool_b_id) = "
                                 "min(:a, :b) AND max(tool_a_id, tool_b_id) = max(:a, :b)");
       existing.bind(":a", a).bind(":b", b);

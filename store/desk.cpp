@@ -34,12 +34,6 @@ std::optional<ContentTool> tool_at(sql::Db &db, std::string_view slug) {
                      stmt.text(8), stmt.text(9), stmt.text(10)};
 }
 
-int64_t id_with_slug(sql::Db &db, const char *sql, const char *noun, const std::string &slug);
-
-int64_t category_id(sql::Db &db, const std::string &slug) {
-  return id_with_slug(db, "SELECT id FROM categories WHERE slug = :slug", "category", slug);
-}
-
 // The old address of a renamed item leads to the new one, and so do addresses that led to the
 // old one; an address taken again by an item is that item's alone.
 void record_rename(sql::Db &db, const char *kind, const std::string &old_slug,
@@ -63,7 +57,7 @@ void forget_renames(sql::Db &db, const char *kind, const std::string &slug) {
 
 void bind_tool(sql::Stmt &stmt, sql::Db &db, const ContentTool &tool) {
   stmt.bind(":slug", tool.slug).bind(":name", tool.name);
-  stmt.bind(":category", category_id(db, tool.category));
+  stmt.bind(":category", queries::category_id(db, tool.category));
   stmt.bind(":tagline", tool.tagline).bind(":description", tool.description);
   stmt.bind(":entry", tool.entry).bind(":vendor", tool.vendor).bind(":url", tool.url);
   stmt.bind(":pricing_notes", tool.pricing_notes).bind(":source", tool.pricing_source);
@@ -90,21 +84,6 @@ std::optional<ContentReviewer> reviewer_at(sql::Db &db, std::string_view slug) {
   stmt.bind(":slug", slug);
   if (!stmt.step()) return std::nullopt;
   return ContentReviewer{stmt.text(0), stmt.text(1), stmt.text(2), stmt.text(3)};
-}
-
-int64_t id_with_slug(sql::Db &db, const char *sql, const char *noun, const std::string &slug) {
-  auto stmt = db.cached(sql);
-  stmt.bind(":slug", slug);
-  if (!stmt.step()) throw NotFound(std::string("no ") + noun + " has the address " + slug);
-  return stmt.int64(0);
-}
-
-int64_t tool_id(sql::Db &db, const std::string &slug) {
-  return id_with_slug(db, "SELECT id FROM tools WHERE slug = :slug", "tool", slug);
-}
-
-int64_t reviewer_id(sql::Db &db, const std::string &slug) {
-  return id_with_slug(db, "SELECT id FROM reviewers WHERE slug = :slug", "reviewer", slug);
 }
 
 std::optional<ContentReview> review_at(sql::Db &db, const std::string &tool,
@@ -137,7 +116,8 @@ std::optional<ContentComparison> comparison_named(sql::Db &db, std::string_view 
 }
 
 void bind_comparison(sql::Stmt &stmt, sql::Db &db, const ContentComparison &comparison) {
-  stmt.bind(":a", tool_id(db, comparison.a)).bind(":b", tool_id(db, comparison.b));
+  stmt.bind(":a", queries::tool_id(db, comparison.a))
+      .bind(":b", queries::tool_id(db, comparison.b));
   stmt.bind(":intro", comparison.intro).bind(":bottom_line", comparison.bottom_line);
   if (comparison.published_on.empty())
     stmt.bind_null(":published");
@@ -153,6 +133,29 @@ const char *publishing_action(const std::optional<ContentComparison> &before,
 }
 
 } // namespace
+
+namespace {
+
+int64_t id_with_slug(sql::Db &db, const char *sql, const char *noun, const std::string &slug) {
+  auto stmt = db.cached(sql);
+  stmt.bind(":slug", slug);
+  if (!stmt.step()) throw NotFound(std::string("no ") + noun + " has the address " + slug);
+  return stmt.int64(0);
+}
+
+} // namespace
+
+int64_t queries::category_id(sql::Db &db, const std::string &slug) {
+  return id_with_slug(db, "SELECT id FROM categories WHERE slug = :slug", "category", slug);
+}
+
+int64_t queries::tool_id(sql::Db &db, const std::string &slug) {
+  return id_with_slug(db, "SELECT id FROM tools WHERE slug = :slug", "tool", slug);
+}
+
+int64_t queries::reviewer_id(sql::Db &db, const std::string &slug) {
+  return id_with_slug(db, "SELECT id FROM reviewers WHERE slug = :slug", "reviewer", slug);
+}
 
 void queries::log_edit(sql::Db &db, const EditEntry &entry) {
   auto stmt = db.cached("INSERT INTO edit_log (editor, action, kind, subject, before, after) "
@@ -397,8 +400,8 @@ Paged<ContentReview> Store::reviews_at_desk(PageSpan span) {
 
 void Store::create_review(const ContentReview &review, std::string_view editor) {
   write([&](sql::Db &db) {
-    const auto tool = tool_id(db, review.tool);
-    const auto reviewer = reviewer_id(db, review.reviewer);
+    const auto tool = queries::tool_id(db, review.tool);
+    const auto reviewer = queries::reviewer_id(db, review.reviewer);
     if (review_at(db, review.tool, review.reviewer))
       throw AlreadyExists(review.reviewer + " has already reviewed " + review.tool);
     auto stmt = db.cached("INSERT INTO reviews (tool_id, reviewer_id, verdict, quote) "
@@ -415,8 +418,8 @@ void Store::update_review(std::string_view tool_slug, std::string_view reviewer_
   write([&](sql::Db &db) {
     const auto before = review_at(db, std::string(tool_slug), std::string(reviewer_slug));
     if (!before) throw NotFound("there is no such review");
-    const auto tool = tool_id(db, review.tool);
-    const auto reviewer = reviewer_id(db, review.reviewer);
+    const auto tool = queries::tool_id(db, review.tool);
+    const auto reviewer = queries::reviewer_id(db, review.reviewer);
     if ((review.tool != tool_slug || review.reviewer != reviewer_slug) &&
         review_at(db, review.tool, review.reviewer))
       throw AlreadyExists(review.reviewer + " has already reviewed " + review.tool);
@@ -469,7 +472,7 @@ Paged<ContentComparison> Store::comparisons_at_desk(PageSpan span) {
 
 void Store::create_comparison(const ContentComparison &comparison, std::string_view editor) {
   write([&](sql::Db &db) {
-    const auto a = tool_id(db, comparison.a), b = tool_id(db, comparison.b);
+    const auto a = queries::tool_id(db, comparison.a), b = queries::tool_id(db, comparison.b);
     if (queries::comparison_of_pair(db, a, b))
       throw AlreadyExists(comparison.a + " and " + comparison.b + " are already compared");
     auto stmt = db.cached("INSERT INTO comparisons (tool_a_id, tool_b_id, published_on, intro, "
@@ -488,8 +491,8 @@ void Store::update_comparison(std::string_view pair, const ContentComparison &co
   write([&](sql::Db &db) {
     const auto before = comparison_named(db, pair);
     if (!before) throw NotFound("there is no comparison " + std::string(pair));
-    const auto a = tool_id(db, comparison.a), b = tool_id(db, comparison.b);
-    const auto old_a = tool_id(db, before->a), old_b = tool_id(db, before->b);
+    const auto a = queries::tool_id(db, comparison.a), b = queries::tool_id(db, comparison.b);
+    const auto old_a = queries::tool_id(db, before->a), old_b = queries::tool_id(db, before->b);
     if (std::minmax(a, b) != std::minmax(old_a, old_b) && queries::comparison_of_pair(db, a, b))
       throw AlreadyExists(comparison.a + " and " + comparison.b + " are already compared");
     auto stmt = db.cached("UPDATE comparisons SET tool_a_id = :a, tool_b_id = :b, "
@@ -509,7 +512,9 @@ void Store::delete_comparison(std::string_view pair, std::string_view editor) {
     const auto before = comparison_named(db, pair);
     if (!before) throw NotFound("there is no comparison " + std::string(pair));
     auto stmt = db.cached("DELETE FROM comparisons WHERE tool_a_id = :a AND tool_b_id = :b");
-    stmt.bind(":a", tool_id(db, before->a)).bind(":b", tool_id(db, before->b)).run();
+    stmt.bind(":a", queries::tool_id(db, before->a))
+        .bind(":b", queries::tool_id(db, before->b))
+        .run();
     log_change<ContentComparison>(db, editor, "comparison", pair_slug(before->a, before->b), before,
                                   std::nullopt);
   });

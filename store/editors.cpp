@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "domain/text.h"
 #include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -10,13 +11,6 @@ namespace verdict {
 
 namespace {
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 Editor editor_from(sql::Stmt &stmt) {
   return {stmt.int64(0), stmt.text(1), stmt.text(2), stmt.text(3)};
 }
@@ -24,7 +18,7 @@ Editor editor_from(sql::Stmt &stmt) {
 } // namespace
 
 void Store::add_editor(std::string_view email, std::string_view password_hash) {
-  const auto address = lower(email);
+  const auto address = ascii_lowercase(email);
   const std::string hash(password_hash);
   write([&](sql::Db &db) {
     auto taken = db.cached("SELECT 1 FROM editors WHERE email = :email");
@@ -47,7 +41,7 @@ std::vector<Editor> Store::editors() {
 }
 
 std::optional<Editor> Store::editor_by_email(std::string_view email) {
-  const auto address = lower(email);
+  const auto address = ascii_lowercase(email);
   return read([&](sql::Db &db) -> std::optional<Editor> {
     auto stmt =
         db.cached("SELECT id, email, password_hash, created_at FROM editors WHERE email = :email");
@@ -58,7 +52,7 @@ std::optional<Editor> Store::editor_by_email(std::string_view email) {
 }
 
 bool Store::remove_editor(std::string_view email) {
-  const auto address = lower(email);
+  const auto address = ascii_lowercase(email);
   bool removed = false;
   write([&](sql::Db &db) {
     auto stmt = db.cached("DELETE FROM editors WHERE email = :email"); // sessions cascade
@@ -69,7 +63,7 @@ bool Store::remove_editor(std::string_view email) {
 }
 
 bool Store::set_editor_password(std::string_view email, std::string_view password_hash) {
-  const auto address = lower(email);
+  const auto address = ascii_lowercase(email);
   const std::string hash(password_hash);
   bool changed = false;
   write([&](sql::Db &db) {

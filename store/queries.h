@@ -32,6 +32,10 @@ template <class T> Paged<T> paged(std::vector<T> rows, PageSpan span) {
 }
 
 std::optional<Tool> tool_by_slug(sql::Db &db, std::string_view slug);
+// The id of the item with this slug; NotFound ("no tool has the address x") when none has.
+int64_t category_id(sql::Db &db, const std::string &slug);
+int64_t tool_id(sql::Db &db, const std::string &slug);
+int64_t reviewer_id(sql::Db &db, const std::string &slug);
 // Adds `entry` (its id and time are the database's) to the edit log, inside the caller's write.
 void log_edit(sql::Db &db, const EditEntry &entry);
 // Columns: tool slug, tool name, reviewer slug, name, lens, verdict, quote.

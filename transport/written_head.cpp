@@ -1,5 +1,7 @@
 #include "transport/written_head.h"
 
+#include "domain/text.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -13,13 +15,6 @@ namespace {
 constexpr std::string_view kLengthMark = "\x01";
 constexpr std::string_view kEtagMark = "\x02";
 
-std::string lowered(std::string_view name) {
-  std::string out(name);
-  for (auto &c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 } // namespace
 
 HeadAround::HeadAround(Headers headers, std::string_view keep_alive) {
@@ -27,7 +22,7 @@ HeadAround::HeadAround(Headers headers, std::string_view keep_alive) {
   headers.emplace_back("ETag", kEtagMark);
   headers.emplace_back("Keep-Alive", keep_alive);
   std::stable_sort(headers.begin(), headers.end(), [](const auto &x, const auto &y) {
-    return lowered(x.first) < lowered(y.first);
+    return ascii_lowercase(x.first) < ascii_lowercase(y.first);
   });
   std::string head = "HTTP/1.1 200 OK\r\n";
   for (const auto &[name, value] : headers)

@@ -1,0 +1,18 @@
+// Small text rules shared by layers that compare names without regard to ASCII case: email
+// addresses, HTTP header names.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace verdict {
+
+// `text` with A-Z made a-z; every other byte (UTF-8 included) as it is.
+inline std::string ascii_lowercase(std::string_view text) {
+  std::string out(text);
+  for (auto &c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+} // namespace verdict
