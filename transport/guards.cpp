@@ -228,18 +228,24 @@ httplib::Server::Handler slug_page(App &app, SlugPage handler) {
   };
 }
 
-httplib::Server::Handler api_read(App &app, Page handler) {
-  return [page_handler = page(app, handler)](const Request &req, Response &res) {
-    page_handler(req, res);
+namespace {
+
+// A page any site's scripts may read (reads only: no credentials are allowed).
+httplib::Server::Handler readable_anywhere(httplib::Server::Handler serve) {
+  return [serve = std::move(serve)](const Request &req, Response &res) {
+    serve(req, res);
     res.set_header("Access-Control-Allow-Origin", "*");
   };
 }
 
+} // namespace
+
+httplib::Server::Handler api_read(App &app, Page handler) {
+  return readable_anywhere(page(app, handler));
+}
+
 httplib::Server::Handler api_slug_read(App &app, SlugPage handler) {
-  return [page_handler = slug_page(app, handler)](const Request &req, Response &res) {
-    page_handler(req, res);
-    res.set_header("Access-Control-Allow-Origin", "*");
-  };
+  return readable_anywhere(slug_page(app, handler));
 }
 
 httplib::Server::Handler voter_page(App &app, VoterSlugPage handler) {
