@@ -108,7 +108,7 @@ void install_routes(httplib::Server &server, App &app) {
   transport::RouteMethods methods;
   for (auto &route : route_table(app)) {
     methods.emplace_back(route.method, route.pattern);
-    auto handler = RequestMetrics::named(route.pattern, std::move(route.handler));
+    auto handler = app.request_metrics.named(route.pattern, std::move(route.handler));
     if (std::string_view(route.method) == "POST")
       server.Post(route.pattern, std::move(handler));
     else

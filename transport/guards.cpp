@@ -348,14 +348,9 @@ httplib::Server::Handler slug_form_write(App &app, SlugPage handler) {
   };
 }
 
-namespace {
-// When the request this worker thread is answering reached it (one request at a time each).
-thread_local std::chrono::steady_clock::time_point request_started;
-} // namespace
-
 void install_guards(httplib::Server &server, App &app, const RouteMethods &routes) {
   server.set_logger([&app](const Request &req, const Response &res) {
-    app.request_metrics.observe(res.status, std::chrono::steady_clock::now() - request_started);
+    app.request_metrics.observe_unrouted(res.status);
     if (!app.access_log) return;
     std::string path = req.path;
     for (auto &c : path)
@@ -374,7 +369,6 @@ void install_guards(httplib::Server &server, App &app, const RouteMethods &route
   // Only GET, HEAD and POST mean anything here; an address that exists answers any other
   // method with 405 and what it allows.
   server.set_pre_routing_handler([&app, patterns](const Request &req, Response &res) {
-    request_started = std::chrono::steady_clock::now();
     RequestMetrics::begin_request();
     if (req.method == "GET" || req.method == "HEAD" || req.method == "POST")
       return httplib::Server::HandlerResponse::Unhandled;

@@ -19,8 +19,10 @@ std::string label_of(const std::string &pattern) {
   return label;
 }
 
-// The label of the route the request this thread is answering matched; null before one did.
-thread_local const std::string *current_route = nullptr;
+// The request this worker thread is answering (one at a time): when it started, and whether
+// a route answered it.
+thread_local std::chrono::steady_clock::time_point request_started;
+thread_local bool routed = false;
 
 std::string number(double value) {
   char text[32];
@@ -32,19 +34,26 @@ std::string number(double value) {
 
 httplib::Server::Handler RequestMetrics::named(const std::string &pattern,
                                                httplib::Server::Handler handler) {
-  return [label = std::make_shared<const std::string>(label_of(pattern)),
+  return [this, label = label_of(pattern),
           handler = std::move(handler)](const httplib::Request &req, httplib::Response &res) {
-    current_route = label.get();
     handler(req, res);
+    routed = true; // a handler that threw leaves its 500 to be counted as "other"
+    // httplib makes a status a handler left unset 200 after routing.
+    observe(label, res.status == -1 ? 200 : res.status,
+            std::chrono::steady_clock::now() - request_started);
   };
 }
 
 void RequestMetrics::begin_request() {
-  current_route = nullptr;
+  request_started = std::chrono::steady_clock::now();
+  routed = false;
 }
 
-void RequestMetrics::observe(int status, std::chrono::nanoseconds took) {
-  const std::string route = current_route ? *current_route : "other";
+void RequestMetrics::observe_unrouted(int status) {
+  if (!routed) observe("other", status, std::chrono::steady_clock::now() - request_started);
+}
+
+void RequestMetrics::observe(const std::string &route, int status, std::chrono::nanoseconds took) {
   {
     std::lock_guard lock(mutex_);
     ++requests_[{route, status}];

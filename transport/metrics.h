@@ -1,8 +1,8 @@
 // What /metrics reports about the requests the server answered, in Prometheus' text format:
 // requests by route and status, and how long they took. Routes are named by their pattern in
 // the route table (a slug shows as ":param"), so a flood of distinct addresses cannot grow the
-// set of labels; each route's handler marks its name as it starts (`named`), so naming a
-// request costs nothing per request. Requests the reactors answer themselves from the shared cache
+// set of labels; each route's handler counts its own requests (`named`), so naming a request
+// costs nothing per request. Requests the reactors answer themselves from the shared cache
 // or for a voter are counted by the transport (ConnectionServer::shared_answers, cookie_answers)
 // and added by the /metrics page.
 #pragma once
@@ -22,13 +22,15 @@ namespace verdict {
 
 class RequestMetrics {
 public:
-  // `handler`, marking the requests it answers as its route's ("/tools/:param").
-  static httplib::Server::Handler named(const std::string &pattern,
-                                        httplib::Server::Handler handler);
-  // Before routing: this thread's next request has no route yet.
+  // `handler`, counting the requests it answers under its route's name ("/tools/:param") as
+  // soon as it has answered, before the answer is sent: a client that reads /metrics after
+  // its answer arrived finds its request counted.
+  httplib::Server::Handler named(const std::string &pattern, httplib::Server::Handler handler);
+  // Before routing: this thread's next request starts now and has no route yet.
   static void begin_request();
-  // After answering: counted under the route that marked it, or "other".
-  void observe(int status, std::chrono::nanoseconds took);
+  // After answering: counts the request as "other" when no route answered it (a 404 for an
+  // unknown address, a 405).
+  void observe_unrouted(int status);
   // Counters and the histogram, as lines of the text format (HELP, TYPE, samples).
   std::string prometheus_text() const;
 
@@ -37,6 +39,8 @@ public:
                                                       0.025,  0.05,  0.1,    0.25,  1.0};
 
 private:
+  void observe(const std::string &route, int status, std::chrono::nanoseconds took);
+
   mutable std::mutex mutex_;
   std::map<std::pair<std::string, int>, uint64_t> requests_;         // (route, status) -> count
   std::array<std::atomic<uint64_t>, kBuckets.size() + 1> buckets_{}; // the last is +Inf
