@@ -19,13 +19,14 @@ std::string share(const ShipTally &t, const char *one, const char *many, const c
   if (t.total == 0) return none;
   return std::to_string(whole_percent(t.ships, t.total)) + "% ship · " +
          (t.total == 1 ? "1 " + std::string(one)
-                       : std::to_string(t.ships) + " of " + std::to_string(t.total) + " " + many);
+                       : std::to_string(t.ships) + " of " + std::to_string(t.total) + " " + many) +
+         with_interval(t.ships, t.total);
 }
 
 std::string community_share(const ShipTally &t) {
   if (t.total == 0) return "No votes yet";
   return std::to_string(whole_percent(t.ships, t.total)) + "% ship · " +
-         count_phrase(t.total, "vote", "votes");
+         count_phrase(t.total, "vote", "votes") + with_interval(t.ships, t.total);
 }
 
 const char *said(std::optional<Verdict> v) {

@@ -23,6 +23,17 @@ PercentInterval wilson_interval(int64_t successes, int64_t total) {
   return {static_cast<int>(low), static_cast<int>(high)};
 }
 
+std::string interval_phrase(int64_t successes, int64_t total) {
+  if (total < kMinVotesForInterval) return {};
+  const auto interval = wilson_interval(successes, total);
+  return "95% interval " + std::to_string(interval.low) + "–" + std::to_string(interval.high) + "%";
+}
+
+std::string with_interval(int64_t successes, int64_t total) {
+  const auto phrase = interval_phrase(successes, total);
+  return phrase.empty() ? phrase : " · " + phrase;
+}
+
 std::string count_phrase(int64_t n, const char *singular, const char *plural) {
   return std::to_string(n) + " " + (n == 1 ? singular : plural);
 }

@@ -24,6 +24,13 @@ PercentInterval wilson_interval(int64_t successes, int64_t total);
 // Intervals are shown from this many votes on; below it they are too wide to say anything.
 constexpr int64_t kMinVotesForInterval = 5;
 
+// "95% interval 40–80%" from kMinVotesForInterval on, and "" below it: the one way every page
+// writes an interval, so a reader meets the same words beside every percentage.
+std::string interval_phrase(int64_t successes, int64_t total);
+
+// " · 95% interval 40–80%" to follow a share, or "" when there are too few to show one.
+std::string with_interval(int64_t successes, int64_t total);
+
 // "1 vote", "3 votes".
 std::string count_phrase(int64_t n, const char *singular, const char *plural);
 

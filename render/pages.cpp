@@ -35,12 +35,6 @@ std::string percent_text(int64_t part, int64_t total) {
   return std::to_string(whole_percent(part, total)) + "%";
 }
 
-std::string interval_text(const ShipTally &t) {
-  if (t.total < kMinVotesForInterval) return {};
-  const auto interval = wilson_interval(t.ships, t.total);
-  return "95% interval " + std::to_string(interval.low) + "–" + std::to_string(interval.high) + "%";
-}
-
 int64_t days_from_civil(int y, unsigned m, unsigned d) { // Howard Hinnant's algorithm
   y -= m <= 2;
   const int era = (y >= 0 ? y : y - 399) / 400;
@@ -107,7 +101,8 @@ std::string ship_rate_text(const Reviewer &r) {
   if (r.verdicts.total == 0) return "No reviews yet";
   return "Ships " + percent_text(r.verdicts.ships, r.verdicts.total) + " · " +
          std::to_string(r.verdicts.ships) + " of " +
-         count_phrase(r.verdicts.total, "review", "reviews");
+         count_phrase(r.verdicts.total, "review", "reviews") +
+         with_interval(r.verdicts.ships, r.verdicts.total);
 }
 
 std::string reviewer_list(const Views &views, const std::vector<Reviewer> &reviewers) {
@@ -169,7 +164,8 @@ std::string tool_card(const Views &views, const Tool &t, const char *side,
     card.set("community_percent", percent_text(t.community.ships, t.community.total));
     card.set("community_basis", " · " + count_phrase(t.community.total, "vote", "votes"));
   }
-  set_if(card, "community_interval", interval_text(t.community));
+  set_if(card, "panel_interval", with_interval(t.panel.ships, t.panel.total));
+  set_if(card, "community_interval", with_interval(t.community.ships, t.community.total));
   card.set("vote_form", vote_form);
   return views.fragment("tool_card", card);
 }
@@ -252,7 +248,6 @@ Data tally_item(const Tool &t) {
   } else {
     summary = "Ship " + std::to_string(c.ships) + " · Skip " + std::to_string(c.total - c.ships) +
               " — " + community_summary(c);
-    if (auto interval = interval_text(c); !interval.empty()) summary += " (" + interval + ")";
   }
   item.set("summary", summary);
   return item;
@@ -331,13 +326,13 @@ std::string pagination(const Views &views, const std::string &path, int number, 
 std::string panel_summary(const ShipTally &panel) {
   if (panel.total == 0) return "—";
   return percent_text(panel.ships, panel.total) + " · " + std::to_string(panel.ships) + " of " +
-         std::to_string(panel.total);
+         std::to_string(panel.total) + with_interval(panel.ships, panel.total);
 }
 
 std::string community_summary(const ShipTally &votes) {
   if (votes.total == 0) return "—";
   return percent_text(votes.ships, votes.total) + " · " +
-         count_phrase(votes.total, "vote", "votes");
+         count_phrase(votes.total, "vote", "votes") + with_interval(votes.ships, votes.total);
 }
 
 bool is_stale(const std::string &checked_on, const std::string &today) {
@@ -404,7 +399,9 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
   page.set("a_name", a.name);
   page.set("b_name", b.name);
   const auto share = [&](int64_t n) {
-    return total ? percent_text(n, total) + " · " + count_phrase(n, "vote", "votes") : "—";
+    return total ? percent_text(n, total) + " · " + count_phrase(n, "vote", "votes") +
+                       with_interval(n, total)
+                 : "—";
   };
   page.set("a_share", share(picks.a));
   page.set("b_share", share(picks.b));
@@ -413,8 +410,6 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
   if (total > 0) page.set("a_percent", std::to_string(whole_percent(picks.a, total)));
   std::string picks_total = total ? count_phrase(total, "reader has", "readers have") + " picked"
                                   : "No picks yet — yours will be the first.";
-  if (auto interval = interval_text({picks.a, total}); !interval.empty())
-    picks_total += " · " + a.name + " " + interval;
   page.set("picks_total", picks_total);
   Data tallies{list{}};
   tallies.push_back(tally_item(a));
@@ -645,7 +640,8 @@ std::string methodology(const Views &views, const std::vector<Reviewer> &panel,
                          ? std::string("— · no reviews yet")
                          : percent_text(reviewer.verdicts.ships, reviewer.verdicts.total) + " · " +
                                std::to_string(reviewer.verdicts.ships) + " of " +
-                               std::to_string(reviewer.verdicts.total));
+                               std::to_string(reviewer.verdicts.total) +
+                               with_interval(reviewer.verdicts.ships, reviewer.verdicts.total));
     reviewers.push_back(item);
   }
   page.set("reviewers", reviewers);

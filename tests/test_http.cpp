@@ -1,6 +1,8 @@
 // End to end: the real route table on an ephemeral port, spoken to over HTTP.
 #include <catch2/catch.hpp>
 
+#include <regex>
+
 #include "domain/numbers.h"
 #include "test_support.h"
 
@@ -325,34 +327,88 @@ TEST_CASE("http: a write that is not an HTML form gets 415 and writes nothing") 
   CHECK(with_charset->status == 303);
 }
 
-TEST_CASE("http: the 95% interval appears from the fifth vote on, and not before") {
+// Every share on a page is written "NN% · n …", "NN% ship · k of n …" or "Ships NN% · k of n …".
+// Returns each such share whose n is kMinVotesForInterval or more and that is not followed by
+// its interval, so the check reaches every page's numbers without knowing where they are.
+std::vector<std::string> shares_without_interval(const std::string &text) {
+  static const std::regex share(R"((\d+)%(?: ship)? · (?:\d+ of )?(\d+)(?: (?:votes?|reviews?))?)");
+  std::vector<std::string> missing;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), share);
+       it != std::sregex_iterator(); ++it) {
+    const auto n = std::stoll((*it)[2].str());
+    const auto after = text.substr(it->position() + it->length(), 18);
+    if (n >= kMinVotesForInterval && !after.starts_with(" · 95% interval "))
+      missing.push_back(it->str());
+  }
+  return missing;
+}
+
+size_t intervals_in(const std::string &text) {
+  size_t count = 0;
+  for (auto at = text.find("95% interval"); at != std::string::npos;
+       at = text.find("95% interval", at + 1))
+    ++count;
+  return count;
+}
+
+TEST_CASE("http: every share on every page carries its 95% interval from the fifth vote or "
+          "review on, and none before") {
   test::SiteServer site;
   auto client = site.client();
-  const auto intervals = [&](const std::string &path) {
-    const auto text = test::visible_text(client.Get(path.c_str())->body);
-    size_t count = 0;
-    for (auto at = text.find("95% interval"); at != std::string::npos;
-         at = text.find("95% interval", at + 1))
-      ++count;
-    return count;
+  const std::vector<std::string> pages = {"/",
+                                          "/tools",
+                                          kPage,
+                                          "/tools/codestral-2-1",
+                                          "/categories",
+                                          "/reviewers",
+                                          "/reviewers/skeptic",
+                                          "/methodology"};
+  const auto text_of = [&](const std::string &path) {
+    const auto answer = client.Get(path.c_str());
+    REQUIRE(answer);
+    REQUIRE(answer->status == 200);
+    return test::visible_text(answer->body);
   };
   for (int vote = 1; vote <= 4; ++vote) {
     REQUIRE(test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship")->status == 303);
     REQUIRE(test::post_form(client, std::string(kPage) + "/vote", "pick=b")->status == 303);
   }
-  CHECK(intervals(kPage) == 0);
-  CHECK(intervals("/tools/codestral-2-1") == 0);
+  for (const auto &path : pages) {
+    INFO(path);
+    CHECK(shares_without_interval(text_of(path)) == std::vector<std::string>{});
+  }
+  // Four votes, four picks and a panel of four: nothing on these pages is wide enough yet.
+  CHECK(intervals_in(text_of(kPage)) == 0);
+  CHECK(intervals_in(text_of("/tools/codestral-2-1")) == 0);
 
+  // A fifth vote, a fifth pick, and a fifth review of one tool by a new panel member.
   REQUIRE(test::post_form(client, "/tools/codestral-2-1/vote", "verdict=skip")->status == 303);
   REQUIRE(test::post_form(client, std::string(kPage) + "/vote", "pick=a")->status == 303);
-  const auto expected = wilson_interval(4, 5);
-  const auto text =
-      "95% interval " + std::to_string(expected.low) + "–" + std::to_string(expected.high) + "%";
-  const auto page = test::visible_text(client.Get(kPage)->body);
-  CHECK(page.find(text) != std::string::npos);
-  // On the card and in the tally for the tool, and on the head-to-head split.
-  CHECK(intervals(kPage) == 3);
-  CHECK(intervals("/tools/codestral-2-1") == 1);
+  site.store().create_reviewer({"the-auditor", "The Auditor", "Compliance", "Reads the terms."},
+                               "editor@example.com");
+  site.store().create_review({"codestral-2-1", "the-auditor", "skip", "No audit log."},
+                             "editor@example.com");
+  REQUIRE(site.store().tool_by_slug("codestral-2-1")->panel.total >= kMinVotesForInterval);
+
+  const auto votes = wilson_interval(4, 5);
+  const auto expected =
+      "95% interval " + std::to_string(votes.low) + "–" + std::to_string(votes.high) + "%";
+  CHECK(text_of(kPage).find("80% · 5 votes · " + expected) != std::string::npos);
+  for (const auto &path : pages) {
+    INFO(path);
+    const auto text = text_of(path);
+    CHECK(shares_without_interval(text) == std::vector<std::string>{});
+    // Beyond the footer's link: the page's own numbers lead to how they are made.
+    const auto body = client.Get(path.c_str())->body;
+    size_t links = 0;
+    for (auto at = body.find("href=\"/methodology"); at != std::string::npos;
+         at = body.find("href=\"/methodology", at + 1))
+      ++links;
+    if (text.find('%') != std::string::npos) CHECK(links >= 2);
+  }
+  // The comparison: the tool's card (panel and community), its tally, the glance (panel and
+  // community) and each side of the head-to-head split.
+  CHECK(intervals_in(text_of(kPage)) == 7);
 }
 
 TEST_CASE("http: any other pair renders under one alphabetical address, reached from the form") {

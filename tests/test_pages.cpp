@@ -112,17 +112,19 @@ TEST_CASE("pages: the community tally spells out ships and skips") {
   CHECK(text.find("Ship 2 · Skip 1 — 67% · 3 votes") != std::string::npos);
 }
 
-TEST_CASE("pages: the head-to-head interval is the first tool's share") {
+TEST_CASE("pages: each side of the head-to-head carries the interval of its own share") {
   test::SiteServer site;
   auto client = site.client();
   for (int i = 0; i < 4; ++i)
     REQUIRE(test::post_form(client, kPage + "/vote", "pick=b")->status == 303);
   REQUIRE(test::post_form(client, kPage + "/vote", "pick=a")->status == 303);
-  const auto share = wilson_interval(1, 5);
   const auto text = test::visible_text(client.Get(kPage.c_str())->body);
-  CHECK(text.find("5 readers have picked · Cursor Background Agent 95% interval " +
-                  std::to_string(share.low) + "–" + std::to_string(share.high) + "%") !=
-        std::string::npos);
+  const auto interval = [](int64_t part) {
+    const auto share = wilson_interval(part, 5);
+    return "95% interval " + std::to_string(share.low) + "–" + std::to_string(share.high) + "%";
+  };
+  CHECK(text.find("20% · 1 vote · " + interval(1)) != std::string::npos);
+  CHECK(text.find("80% · 4 votes · " + interval(4)) != std::string::npos);
 }
 
 TEST_CASE("pages: a pick sent to the reverse address counts for the side it names") {
