@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { chromiumOptions, startServer } from './verdict_server.mjs';
+import { checkedPages } from './checked_pages.mjs';
 
 const [binaryArg, screenshotDir] = process.argv.slice(2);
 assert.ok(binaryArg && screenshotDir, 'usage: every_width.mjs VERDICT_BINARY SCREENSHOT_DIR');
@@ -14,21 +15,8 @@ const binary = resolve(binaryArg);
 mkdirSync(screenshotDir, { recursive: true });
 const workDir = mkdtempSync(join(tmpdir(), 'verdict-widths-'));
 
-const pages = {
-  home: '/',
-  comparison: '/compare/cursor-background-agent-vs-codestral-2-1',
-  'unpublished-pair': '/compare/codestral-2-1-vs-code-llama-4',
-  tool: '/tools/codestral-2-1',
-  tools: '/tools',
-  comparisons: '/comparisons',
-  categories: '/categories',
-  category: '/categories/developer-tools',
-  reviewer: '/reviewers/builder',
-  reviewers: '/reviewers',
-  methodology: '/methodology',
-  'not-found': '/no-such-page',
-  'sign-in': '/admin/login',
-};
+// Every page type the outside tools check, and the desk's sign-in page.
+const pages = { ...checkedPages, 'sign-in': '/admin/login' };
 
 const { server, origin } = await startServer(binary, join(workDir, 'site.db'), workDir);
 const browser = await chromium.launch(chromiumOptions);

@@ -1,0 +1,71 @@
+// Lighthouse on every page type the outside checks cover, in Debian's chromium: each of its
+// four categories (performance, accessibility, best practices, SEO) must score at least 98.
+// The server runs with --base-url set to its own address, as a self-hoster's would be, so
+// canonical links are absolute.
+// Usage: node lighthouse.mjs /path/to/verdict [REPORT_DIR]
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import assert from 'node:assert/strict';
+import lighthouse from 'lighthouse';
+import * as chromeLauncher from 'chrome-launcher';
+import { startServer } from './verdict_server.mjs';
+import { checkedPages } from './checked_pages.mjs';
+
+const [binaryArg, reportDir] = process.argv.slice(2);
+assert.ok(binaryArg, 'usage: lighthouse.mjs VERDICT_BINARY [REPORT_DIR]');
+const binary = resolve(binaryArg);
+const workDir = mkdtempSync(join(tmpdir(), 'verdict-lighthouse-'));
+const minimum = 98;
+const categories = ['performance', 'accessibility', 'best-practices', 'seo'];
+
+const { server, origin } = await startServer(binary, join(workDir, 'site.db'), workDir,
+                                             { baseUrlFromOrigin: true });
+const chrome = await chromeLauncher.launch({
+  chromePath: '/usr/bin/chromium',
+  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic',
+                '--no-first-run', '--disable-background-networking', '--disable-sync'],
+});
+// Lighthouse refuses to audit a page answered with an error status, so the 404 page is left to
+// the Nu checker and axe (outside_checks.mjs).
+const audited = Object.entries(checkedPages).filter(([name]) => name !== 'not-found');
+// A pair nobody published asks search engines to leave it out (noindex) on purpose; on that
+// page the one SEO audit allowed to fail is the one that reads that request.
+const noindexPages = new Set(['unpublished-pair']);
+const failures = [];
+const table = [];
+try {
+  for (const [name, path] of audited) {
+    const result = await lighthouse(origin + path, {
+      port: chrome.port, output: 'html', logLevel: 'error', onlyCategories: categories,
+    });
+    const scores = Object.fromEntries(
+      categories.map((id) => [id, Math.round(result.lhr.categories[id].score * 100)]));
+    table.push(`${name.padEnd(18)} ${categories.map((id) => String(scores[id]).padStart(4)).join('')}`);
+    if (result.lhr.runtimeError) failures.push(`${name} (${path}): ${result.lhr.runtimeError.message}`);
+    for (const id of categories) {
+      const lost = Object.values(result.lhr.audits)
+        .filter((audit) => audit.score !== null && audit.score < 1 &&
+                result.lhr.categories[id].auditRefs.some((ref) => ref.id === audit.id && ref.weight > 0))
+        .map((audit) => audit.id);
+      if (id === 'seo' && noindexPages.has(name)) {
+        if (lost.join() !== 'is-crawlable')
+          failures.push(`${name} (${path}): seo audits failed other than the noindex: ${lost.join(', ')}`);
+        continue;
+      }
+      if (scores[id] < minimum)
+        failures.push(`${name} (${path}): ${id} ${scores[id]} < ${minimum}; short on ${lost.join(', ')}`);
+    }
+    if (reportDir) {
+      mkdirSync(reportDir, { recursive: true });
+      writeFileSync(join(reportDir, `lighthouse-${name}.html`), result.report);
+    }
+  }
+  console.log(`page               perf a11y best  seo\n${table.join('\n')}`);
+  assert.deepEqual(failures, []);
+  console.log(`${table.length} page types score at least ${minimum} in all four categories`);
+} finally {
+  await chrome.kill();
+  server.kill('SIGTERM');
+  rmSync(workDir, { recursive: true, force: true });
+}
