@@ -4,6 +4,7 @@
 #include "handlers/handlers.h"
 #include "handlers/request_parsing.h"
 #include "handlers/responses.h"
+#include "render/feeds.h"
 
 namespace verdict::handlers {
 
@@ -237,6 +238,52 @@ void show_sitemap(App &app, const Request &req, Response &res) {
   res.set_header("Cache-Control", "no-cache");
   res.set_content(pages::sitemap(app.views, public_base(app, req), app.store.sitemap_entries()),
                   "application/xml; charset=utf-8");
+}
+
+namespace {
+
+// How many entries a feed holds: the newest. A feed reader keeps what it has already seen.
+constexpr int kFeedEntries = 20;
+
+void send_feed(Response &res, std::string xml) {
+  res.set_content(std::move(xml), "application/atom+xml; charset=utf-8");
+}
+
+} // namespace
+
+// GET /feed.xml — the newest published comparisons, as an Atom feed.
+void show_feed(App &app, const Request &req, Response &res) {
+  if (refuse_other_pages(app, req, res)) return;
+  send_feed(res, feeds::site_feed(app.views, public_base(app, req),
+                                  app.store.latest_comparisons_feed(kFeedEntries),
+                                  app.store.site_copy()));
+}
+
+// GET /tools/:slug/feed.xml — the newest published comparisons the tool is in, as an Atom
+// feed. Reviews carry no date, so they are not entries of their own.
+void show_tool_feed(App &app, const Request &req, Response &res, std::string_view slug) {
+  if (refuse_other_pages(app, req, res)) return;
+  const auto feed = app.store.tool_feed(slug, kFeedEntries);
+  if (!feed) {
+    if (const auto renamed = app.store.renamed_slug("tool", slug))
+      return moved_permanently(res, feeds::tool_path(*renamed));
+    return page_not_found(app, res, "There is no tool with this address.");
+  }
+  send_feed(res, feeds::tool_feed(app.views, public_base(app, req), *feed, app.store.site_copy()));
+}
+
+// GET /reviewers/:slug/feed.xml — the newest published comparisons of a tool the reviewer
+// reviewed, each with what they said of its two tools, as an Atom feed.
+void show_reviewer_feed(App &app, const Request &req, Response &res, std::string_view slug) {
+  if (refuse_other_pages(app, req, res)) return;
+  const auto feed = app.store.reviewer_feed(slug, kFeedEntries);
+  if (!feed) {
+    if (const auto renamed = app.store.renamed_slug("reviewer", slug))
+      return moved_permanently(res, feeds::reviewer_path(*renamed));
+    return page_not_found(app, res, "There is no reviewer with this address.");
+  }
+  send_feed(res,
+            feeds::reviewer_feed(app.views, public_base(app, req), *feed, app.store.site_copy()));
 }
 
 // GET /favicon.ico — browsers ask for it by that name; the icon is the site's SVG.
