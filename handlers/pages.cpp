@@ -40,6 +40,16 @@ void show_directory(App &app, const Request &req, Response &res, Read read, Rend
   send_html(res, render(list));
 }
 
+// The answer for a slug that names no item of `kind` ("tool", "reviewer", "category"): the
+// old slug of a renamed item leads to `path_of` its new one (301); any other is not found.
+template <class PathOf>
+void answer_unknown_slug(App &app, Response &res, std::string_view kind, std::string_view slug,
+                         PathOf path_of, const std::string &what) {
+  if (const auto renamed = app.store.renamed_slug(kind, slug))
+    return moved_permanently(res, path_of(*renamed));
+  page_not_found(app, res, what);
+}
+
 // Pages that are not lists have only a first page.
 bool refuse_other_pages(App &app, const Request &req, Response &res) {
   const auto span = list_page(app, req, res, 1);
@@ -119,10 +129,9 @@ std::optional<pages::PersonalPage> show_tool(App &app, const Request &req, Respo
   if (!span) return std::nullopt;
   const auto detail = app.store.tool_detail(slug, "", *span, kPickerLimit);
   if (!detail) {
-    if (const auto renamed = app.store.renamed_slug("tool", slug))
-      moved_permanently(res, "/tools/" + *renamed);
-    else
-      page_not_found(app, res, "There is no tool with this address.");
+    answer_unknown_slug(
+        app, res, "tool", slug, [](const std::string &renamed) { return "/tools/" + renamed; },
+        "There is no tool with this address.");
     return std::nullopt;
   }
   if (past_the_end(app, res, *span,
@@ -150,11 +159,11 @@ void show_category(App &app, const Request &req, Response &res, std::string_view
   const auto span = list_page(app, req, res, kDirectoryPageSize);
   if (!span) return;
   const auto category = app.store.category_by_slug(slug);
-  if (!category) {
-    if (const auto renamed = app.store.renamed_slug("category", slug))
-      return moved_permanently(res, "/categories/" + *renamed);
-    return page_not_found(app, res, "There is no category with this address.");
-  }
+  if (!category)
+    return answer_unknown_slug(
+        app, res, "category", slug,
+        [](const std::string &renamed) { return "/categories/" + renamed; },
+        "There is no category with this address.");
   const auto tools = app.store.tools_in_category(slug, *span);
   if (past_the_end(app, res, *span, tools.items.empty())) return;
   send_html(res, pages::category(app.views, *category, tools, app.store.site_copy()));
@@ -174,11 +183,11 @@ void show_reviewer(App &app, const Request &req, Response &res, std::string_view
   const auto span = list_page(app, req, res, kItemsPageSize);
   if (!span) return;
   const auto reviewer = app.store.reviewer_by_slug(slug);
-  if (!reviewer) {
-    if (const auto renamed = app.store.renamed_slug("reviewer", slug))
-      return moved_permanently(res, "/reviewers/" + *renamed);
-    return page_not_found(app, res, "There is no reviewer with this address.");
-  }
+  if (!reviewer)
+    return answer_unknown_slug(
+        app, res, "reviewer", slug,
+        [](const std::string &renamed) { return "/reviewers/" + renamed; },
+        "There is no reviewer with this address.");
   const auto reviews = app.store.reviews_by_reviewer(reviewer->id, *span);
   if (past_the_end(app, res, *span, reviews.items.empty())) return;
   send_html(res, pages::reviewer(app.views, *reviewer, reviews, app.store.site_copy()));
@@ -264,11 +273,9 @@ void show_feed(App &app, const Request &req, Response &res) {
 void show_tool_feed(App &app, const Request &req, Response &res, std::string_view slug) {
   if (refuse_other_pages(app, req, res)) return;
   const auto feed = app.store.tool_feed(slug, kFeedEntries);
-  if (!feed) {
-    if (const auto renamed = app.store.renamed_slug("tool", slug))
-      return moved_permanently(res, feeds::tool_path(*renamed));
-    return page_not_found(app, res, "There is no tool with this address.");
-  }
+  if (!feed)
+    return answer_unknown_slug(app, res, "tool", slug, feeds::tool_path,
+                               "There is no tool with this address.");
   send_feed(res, feeds::tool_feed(app.views, public_base(app, req), *feed, app.store.site_copy()));
 }
 
@@ -277,11 +284,9 @@ void show_tool_feed(App &app, const Request &req, Response &res, std::string_vie
 void show_reviewer_feed(App &app, const Request &req, Response &res, std::string_view slug) {
   if (refuse_other_pages(app, req, res)) return;
   const auto feed = app.store.reviewer_feed(slug, kFeedEntries);
-  if (!feed) {
-    if (const auto renamed = app.store.renamed_slug("reviewer", slug))
-      return moved_permanently(res, feeds::reviewer_path(*renamed));
-    return page_not_found(app, res, "There is no reviewer with this address.");
-  }
+  if (!feed)
+    return answer_unknown_slug(app, res, "reviewer", slug, feeds::reviewer_path,
+                               "There is no reviewer with this address.");
   send_feed(res,
             feeds::reviewer_feed(app.views, public_base(app, req), *feed, app.store.site_copy()));
 }

@@ -8,6 +8,12 @@
 namespace verdict {
 
 namespace {
+
+// What a list of comparisons shows of each (ComparisonSummary), read by summaries().
+#define SUMMARY_COLUMNS                                                                            \
+  "SELECT a.slug, a.name, b.slug, b.name, c.published_on, c.id "                                   \
+  "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id JOIN tools b ON b.id = c.tool_b_id "
+
 std::vector<ComparisonSummary> summaries(sql::Stmt &stmt) {
   std::vector<ComparisonSummary> list;
   while (stmt.step())
@@ -56,9 +62,7 @@ std::optional<queries::ResolvedPair> queries::resolve_pair(sql::Db &db,
 
 std::vector<ComparisonSummary> queries::newest_published(sql::Db &db, int64_t limit,
                                                          int64_t offset) {
-  auto stmt = db.cached("SELECT a.slug, a.name, b.slug, b.name, c.published_on, c.id "
-                        "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id "
-                        "JOIN tools b ON b.id = c.tool_b_id "
+  auto stmt = db.cached(SUMMARY_COLUMNS
                         "WHERE c.id IN (SELECT id FROM comparisons "
                         "WHERE published_on IS NOT NULL ORDER BY published_on DESC, id DESC "
                         "LIMIT :limit OFFSET :offset) "
@@ -75,9 +79,7 @@ Paged<ComparisonSummary> Store::published_comparisons(PageSpan span) {
     const auto from_start = [&](const std::pair<std::string, int64_t> &start, int64_t offset) {
       // Found in the date index by the start's date; rows of that date newer than the start
       // (a handful) are stepped over.
-      auto stmt = db.cached("SELECT a.slug, a.name, b.slug, b.name, c.published_on, c.id "
-                            "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id "
-                            "JOIN tools b ON b.id = c.tool_b_id "
+      auto stmt = db.cached(SUMMARY_COLUMNS
                             "WHERE c.id IN (SELECT id FROM comparisons "
                             "WHERE published_on IS NOT NULL AND (published_on, id) <= (:on, :id) "
                             "ORDER BY published_on DESC, id DESC LIMIT :limit OFFSET :offset) "
@@ -98,9 +100,7 @@ Paged<ComparisonSummary> Store::published_comparisons(PageSpan span) {
 
 Paged<ComparisonSummary> queries::comparisons_with_tool(sql::Db &db, int64_t tool_id,
                                                         PageSpan span) {
-  auto stmt = db.cached("SELECT a.slug, a.name, b.slug, b.name, c.published_on, c.id "
-                        "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id "
-                        "JOIN tools b ON b.id = c.tool_b_id "
+  auto stmt = db.cached(SUMMARY_COLUMNS
                         // Either side, read newest first from its (tool, date) index alone
                         // and merged: a page costs its own rows, not all the tool's comparisons.
                         "WHERE c.id IN (SELECT id FROM ("
@@ -117,9 +117,7 @@ Paged<ComparisonSummary> queries::comparisons_with_tool(sql::Db &db, int64_t too
 
 std::vector<ComparisonSummary> queries::comparisons_reviewed_by(sql::Db &db, int64_t reviewer_id,
                                                                 int64_t limit) {
-  auto stmt = db.cached("SELECT a.slug, a.name, b.slug, b.name, c.published_on, c.id "
-                        "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id "
-                        "JOIN tools b ON b.id = c.tool_b_id "
+  auto stmt = db.cached(SUMMARY_COLUMNS
                         // From the reviewer's reviews to each reviewed tool's published
                         // comparisons, either side, through the (tool, date) indexes; a
                         // comparison of two tools they reviewed is counted once.

@@ -62,6 +62,15 @@ std::vector<std::string> addresses_in(const std::string &xml) {
   return found;
 }
 
+// A feed as a reader fetches it: it must answer 200, as Atom.
+std::string feed_at(httplib::Client &client, const std::string &path) {
+  const auto res = client.Get(path.c_str());
+  REQUIRE(res);
+  CHECK(res->status == 200);
+  CHECK(res->get_header_value("Content-Type") == "application/atom+xml; charset=utf-8");
+  return res->body;
+}
+
 test::SiteServer site_at(const std::string &base) {
   return test::SiteServer([base](App &, Views &views) { views.set_base_url(base); });
 }
@@ -93,13 +102,10 @@ TEST_CASE("feeds: the site's feed holds the 20 newest published comparisons, new
   REQUIRE(added == 17);
 
   auto client = site.client();
-  const auto res = client.Get("/feed.xml");
-  REQUIRE(res);
-  CHECK(res->status == 200);
-  CHECK(res->get_header_value("Content-Type") == "application/atom+xml; charset=utf-8");
-  CHECK(res->body.starts_with("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed "
-                              "xmlns=\"http://www.w3.org/2005/Atom\""));
-  const auto entries = entries_of(res->body);
+  const auto feed = feed_at(client, "/feed.xml");
+  CHECK(feed.starts_with("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed "
+                         "xmlns=\"http://www.w3.org/2005/Atom\""));
+  const auto entries = entries_of(feed);
   REQUIRE(entries.size() == 20);
 
   // The archive's order, which is newest first by publish date.
@@ -117,9 +123,9 @@ TEST_CASE("feeds: the site's feed holds the 20 newest published comparisons, new
     CHECK(entries[i - 1].published >= entries[i].published);
   // The three newest bundled ones are in; the two oldest fell out.
   CHECK(entries.back().published == "2026-11-10T00:00:00Z");
-  CHECK(res->body.find("cursor-background-agent-vs-codestral-2-1") == std::string::npos);
+  CHECK(feed.find("cursor-background-agent-vs-codestral-2-1") == std::string::npos);
 
-  const auto head = head_of(res->body);
+  const auto head = head_of(feed);
   CHECK(between(head, "<updated>", "</updated>") == "2026-12-17T00:00:00Z");
   CHECK(between(head, "<title type=\"text\">", "</title>") == "Verdict — latest comparisons");
   CHECK(between(head, "<name>", "</name>") == "Verdict");
@@ -164,21 +170,18 @@ TEST_CASE("feeds: a tool's feed holds the published comparisons it is in, as the
           "tells them") {
   test::SiteServer site;
   auto client = site.client();
-  const auto res = client.Get("/tools/cursor-background-agent/feed.xml");
-  REQUIRE(res);
-  CHECK(res->status == 200);
-  CHECK(res->get_header_value("Content-Type") == "application/atom+xml; charset=utf-8");
-  const auto entries = entries_of(res->body);
+  const auto feed = feed_at(client, "/tools/cursor-background-agent/feed.xml");
+  const auto entries = entries_of(feed);
   CHECK(titles_of(entries) ==
         std::vector<std::string>{"Cursor Background Agent vs Mistral Small 3.1",
                                  "Cursor Background Agent vs Codestral 2.1"});
-  const auto head = head_of(res->body);
+  const auto head = head_of(feed);
   const auto base = "http://127.0.0.1:" + std::to_string(site.port());
   CHECK(between(head, "<id>", "</id>") == base + "/tools/cursor-background-agent/feed.xml");
   CHECK(head.find("href=\"" + base + "/tools/cursor-background-agent\"") != std::string::npos);
   CHECK(between(head, "<updated>", "</updated>") == "2026-11-06T00:00:00Z");
   // The same comparison is the same entry in the site's feed: same id, same words.
-  const auto site_entries = entries_of(client.Get("/feed.xml")->body);
+  const auto site_entries = entries_of(feed_at(client, "/feed.xml"));
   for (const auto &entry : entries) {
     bool same = false;
     for (const auto &other : site_entries)
@@ -191,10 +194,8 @@ TEST_CASE("feeds: a reviewer's feed holds the comparisons of tools they reviewed
           "they said") {
   test::SiteServer site;
   auto client = site.client();
-  const auto res = client.Get("/reviewers/investor/feed.xml");
-  REQUIRE(res);
-  CHECK(res->status == 200);
-  const auto entries = entries_of(res->body);
+  const auto feed = feed_at(client, "/reviewers/investor/feed.xml");
+  const auto entries = entries_of(feed);
   // The investor reviewed Codestral 2.1, Cursor Background Agents, Mistral 3 Small and both
   // Code Llama 4 listings: four published comparisons, two of them of two tools they reviewed.
   REQUIRE(entries.size() == 4);
@@ -217,7 +218,7 @@ TEST_CASE("feeds: a reviewer's feed holds the comparisons of tools they reviewed
   CHECK(entries[3].summary.find("ships Codestral 2.1; has not reviewed Cursor Background "
                                 "Agent.") != std::string::npos);
   const auto base = "http://127.0.0.1:" + std::to_string(site.port());
-  CHECK(between(head_of(res->body), "<id>", "</id>") == base + "/reviewers/investor/feed.xml");
+  CHECK(between(head_of(feed), "<id>", "</id>") == base + "/reviewers/investor/feed.xml");
 
   // A reviewer of one tool: only the comparisons that tool is in.
   CHECK(titles_of(entries_of(client.Get("/reviewers/open-source/feed.xml")->body)) ==
@@ -302,10 +303,7 @@ TEST_CASE("feeds: names full of markup characters are escaped, and characters XM
   for (const auto *path : {"/feed.xml", "/tools/angle-tool/feed.xml",
                            "/tools/mistral-3-small/feed.xml", "/reviewers/builder/feed.xml"}) {
     INFO(path);
-    const auto res = client.Get(path);
-    REQUIRE(res);
-    REQUIRE(res->status == 200);
-    const auto &body = res->body;
+    const auto body = feed_at(client, path);
     CHECK(body.find("Angle &lt;&amp;&quot;&gt; &apos;Tool&apos; vs Mistral 3 Small") !=
           std::string::npos);
     CHECK(body.find("<&\"") == std::string::npos);
@@ -357,7 +355,7 @@ TEST_CASE("feeds: unpublished comparisons never appear in any feed") {
   CHECK(entries_of(client.Get("/tools/codestral-2-1/feed.xml")->body).empty());
 }
 
-TEST_CASE("feeds: an unknown tool or reviewer is 404; a renamed one's feed moves with it") {
+TEST_CASE("feeds: an unknown tool or reviewer is 404, a renamed one's feed moves with it") {
   test::SiteServer site;
   auto client = site.client();
   CHECK(client.Get("/tools/no-such-tool/feed.xml")->status == 404);
@@ -384,7 +382,7 @@ TEST_CASE("feeds: an unknown tool or reviewer is 404; a renamed one's feed moves
   CHECK(client.Get("/reviewers/maker/feed.xml")->status == 200);
 }
 
-TEST_CASE("feeds: a comparison published through the store changes the feed and its ETag; an "
+TEST_CASE("feeds: a comparison published through the store changes the feed and its ETag, an "
           "unchanged feed answers 304") {
   for (const auto *base : {kBase, ""}) { // kept and shared, and rendered for each request
     INFO("base URL: " << base);
