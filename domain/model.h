@@ -195,4 +195,27 @@ struct ToolDetail {
   bool others_complete = true; // false: too many tools to offer as a list
 };
 
+// One published comparison as a feed tells it.
+struct FeedEntry {
+  Comparison comparison; // both tools with their tallies, the editor's intro and bottom line
+  // In a reviewer's feed, that reviewer's review of each tool (none when they did not review
+  // it); in the others, empty.
+  std::vector<Review> reviews_a = {};
+  std::vector<Review> reviews_b = {};
+};
+
+// What's new about one tool: the newest published comparisons it is in. Reviews carry no
+// date, so they are not news of their own.
+struct ToolFeed {
+  Tool tool;
+  std::vector<FeedEntry> entries;
+};
+
+// What's new about one reviewer: the newest published comparisons of a tool they reviewed,
+// each with their reviews of its two tools.
+struct ReviewerFeed {
+  Reviewer reviewer;
+  std::vector<FeedEntry> entries;
+};
+
 } // namespace verdict

@@ -36,6 +36,10 @@ void show_not_found(App &app, const Request &req, Response &res);
 void show_robots(App &app, const Request &req, Response &res);
 void show_metrics(App &app, const Request &req, Response &res);
 void show_sitemap(App &app, const Request &req, Response &res);
+// Atom feeds: the site's, a tool's and a reviewer's.
+void show_feed(App &app, const Request &req, Response &res);
+void show_tool_feed(App &app, const Request &req, Response &res, std::string_view slug);
+void show_reviewer_feed(App &app, const Request &req, Response &res, std::string_view slug);
 void show_favicon(App &app, const Request &req, Response &res);
 
 // The read-only JSON API (handlers/api.cpp)

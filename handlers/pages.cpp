@@ -4,6 +4,7 @@
 #include "handlers/handlers.h"
 #include "handlers/request_parsing.h"
 #include "handlers/responses.h"
+#include "render/feeds.h"
 
 namespace verdict::handlers {
 
@@ -37,6 +38,16 @@ void show_directory(App &app, const Request &req, Response &res, Read read, Rend
   const auto list = read(*span);
   if (past_the_end(app, res, *span, list.items.empty())) return;
   send_html(res, render(list));
+}
+
+// The answer for a slug that names no item of `kind` ("tool", "reviewer", "category"): the
+// old slug of a renamed item leads to `path_of` its new one (301); any other is not found.
+template <class PathOf>
+void answer_unknown_slug(App &app, Response &res, std::string_view kind, std::string_view slug,
+                         PathOf path_of, const std::string &what) {
+  if (const auto renamed = app.store.renamed_slug(kind, slug))
+    return moved_permanently(res, path_of(*renamed));
+  page_not_found(app, res, what);
 }
 
 // Pages that are not lists have only a first page.
@@ -118,10 +129,9 @@ std::optional<pages::PersonalPage> show_tool(App &app, const Request &req, Respo
   if (!span) return std::nullopt;
   const auto detail = app.store.tool_detail(slug, "", *span, kPickerLimit);
   if (!detail) {
-    if (const auto renamed = app.store.renamed_slug("tool", slug))
-      moved_permanently(res, "/tools/" + *renamed);
-    else
-      page_not_found(app, res, "There is no tool with this address.");
+    answer_unknown_slug(
+        app, res, "tool", slug, [](const std::string &renamed) { return "/tools/" + renamed; },
+        "There is no tool with this address.");
     return std::nullopt;
   }
   if (past_the_end(app, res, *span,
@@ -149,11 +159,11 @@ void show_category(App &app, const Request &req, Response &res, std::string_view
   const auto span = list_page(app, req, res, kDirectoryPageSize);
   if (!span) return;
   const auto category = app.store.category_by_slug(slug);
-  if (!category) {
-    if (const auto renamed = app.store.renamed_slug("category", slug))
-      return moved_permanently(res, "/categories/" + *renamed);
-    return page_not_found(app, res, "There is no category with this address.");
-  }
+  if (!category)
+    return answer_unknown_slug(
+        app, res, "category", slug,
+        [](const std::string &renamed) { return "/categories/" + renamed; },
+        "There is no category with this address.");
   const auto tools = app.store.tools_in_category(slug, *span);
   if (past_the_end(app, res, *span, tools.items.empty())) return;
   send_html(res, pages::category(app.views, *category, tools, app.store.site_copy()));
@@ -173,11 +183,11 @@ void show_reviewer(App &app, const Request &req, Response &res, std::string_view
   const auto span = list_page(app, req, res, kItemsPageSize);
   if (!span) return;
   const auto reviewer = app.store.reviewer_by_slug(slug);
-  if (!reviewer) {
-    if (const auto renamed = app.store.renamed_slug("reviewer", slug))
-      return moved_permanently(res, "/reviewers/" + *renamed);
-    return page_not_found(app, res, "There is no reviewer with this address.");
-  }
+  if (!reviewer)
+    return answer_unknown_slug(
+        app, res, "reviewer", slug,
+        [](const std::string &renamed) { return "/reviewers/" + renamed; },
+        "There is no reviewer with this address.");
   const auto reviews = app.store.reviews_by_reviewer(reviewer->id, *span);
   if (past_the_end(app, res, *span, reviews.items.empty())) return;
   send_html(res, pages::reviewer(app.views, *reviewer, reviews, app.store.site_copy()));
@@ -237,6 +247,48 @@ void show_sitemap(App &app, const Request &req, Response &res) {
   res.set_header("Cache-Control", "no-cache");
   res.set_content(pages::sitemap(app.views, public_base(app, req), app.store.sitemap_entries()),
                   "application/xml; charset=utf-8");
+}
+
+namespace {
+
+// How many entries a feed holds: the newest. A feed reader keeps what it has already seen.
+constexpr int kFeedEntries = 20;
+
+void send_feed(Response &res, std::string xml) {
+  res.set_content(std::move(xml), "application/atom+xml; charset=utf-8");
+}
+
+} // namespace
+
+// GET /feed.xml — the newest published comparisons, as an Atom feed.
+void show_feed(App &app, const Request &req, Response &res) {
+  if (refuse_other_pages(app, req, res)) return;
+  send_feed(res, feeds::site_feed(app.views, public_base(app, req),
+                                  app.store.latest_comparisons_feed(kFeedEntries),
+                                  app.store.site_copy()));
+}
+
+// GET /tools/:slug/feed.xml — the newest published comparisons the tool is in, as an Atom
+// feed. Reviews carry no date, so they are not entries of their own.
+void show_tool_feed(App &app, const Request &req, Response &res, std::string_view slug) {
+  if (refuse_other_pages(app, req, res)) return;
+  const auto feed = app.store.tool_feed(slug, kFeedEntries);
+  if (!feed)
+    return answer_unknown_slug(app, res, "tool", slug, feeds::tool_path,
+                               "There is no tool with this address.");
+  send_feed(res, feeds::tool_feed(app.views, public_base(app, req), *feed, app.store.site_copy()));
+}
+
+// GET /reviewers/:slug/feed.xml — the newest published comparisons of a tool the reviewer
+// reviewed, each with what they said of its two tools, as an Atom feed.
+void show_reviewer_feed(App &app, const Request &req, Response &res, std::string_view slug) {
+  if (refuse_other_pages(app, req, res)) return;
+  const auto feed = app.store.reviewer_feed(slug, kFeedEntries);
+  if (!feed)
+    return answer_unknown_slug(app, res, "reviewer", slug, feeds::reviewer_path,
+                               "There is no reviewer with this address.");
+  send_feed(res,
+            feeds::reviewer_feed(app.views, public_base(app, req), *feed, app.store.site_copy()));
 }
 
 // GET /favicon.ico — browsers ask for it by that name; the icon is the site's SVG.

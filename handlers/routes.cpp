@@ -29,6 +29,7 @@ std::vector<Route> route_table(App &app) {
   };
   return {
       {"GET", "/", page(app, show_home)},
+      {"GET", "/feed\\.xml", absolute_page(app, show_feed)},
       {"GET", "/comparisons", page(app, show_comparisons)},
       {"GET", "/compare", plain(pick_comparison)},
       {"GET", "/compare/" + slug, voter_page(app, show_comparison)},
@@ -36,11 +37,13 @@ std::vector<Route> route_table(App &app) {
       {"GET", "/tools", page(app, show_tools)},
       {"GET", "/tools/" + slug, voter_page(app, show_tool)},
       {"POST", "/tools/" + slug + "/vote", slug_form_write(app, vote_on_tool)},
+      {"GET", "/tools/" + slug + "/feed\\.xml", absolute_slug_page(app, show_tool_feed)},
       {"GET", "/methodology", page(app, show_methodology)},
       {"GET", "/categories", page(app, show_categories_page)},
       {"GET", "/categories/" + slug, slug_page(app, show_category)},
       {"GET", "/reviewers", page(app, show_reviewers)},
       {"GET", "/reviewers/" + slug, slug_page(app, show_reviewer)},
+      {"GET", "/reviewers/" + slug + "/feed\\.xml", absolute_slug_page(app, show_reviewer_feed)},
       {"POST", "/subscribe", form_write(app, subscribe)},
       {"GET", "/subscribed", page(app, show_subscribed)},
       {"GET", "/admin/login", plain(show_sign_in)},

@@ -7,6 +7,7 @@
 #include "domain/glance.h"
 #include "domain/numbers.h"
 #include "domain/slugs.h"
+#include "render/feeds.h"
 
 namespace verdict::pages {
 
@@ -353,7 +354,8 @@ std::string home(const Views &views, const HomeData &data) {
   page.set("more_reviewers", bool_data(data.reviewers.has_next));
   page.set("newsletter", newsletter(views, data.site));
   return views.page("home", page,
-                    {data.site.site_name + " — AI tool comparisons", data.site.site_tagline, "/"},
+                    {data.site.site_name + " — AI tool comparisons", data.site.site_tagline, "/",
+                     false, "", std::string(feeds::kSitePath), feeds::site_title(data.site)},
                     data.site);
 }
 
@@ -502,7 +504,8 @@ std::string tool_with(const Views &views, const ToolDetail &detail, const SiteCo
   about["@context"] = "https://schema.org";
   return views.page("tool", page,
                     {t.name + " — " + t.tagline + page_suffix(number) + " · " + site.site_name,
-                     t.description, page_path(path, number), false, about.dump()},
+                     t.description, page_path(path, number), false, about.dump(),
+                     feeds::tool_path(t.slug), feeds::tool_title(t, site)},
                     site);
 }
 
@@ -612,7 +615,8 @@ std::string reviewer(const Views &views, const Reviewer &r, const Paged<Review> 
   page.set("pagination", pagination(views, path, reviews.number, reviews.has_next));
   return views.page("reviewer", page,
                     {r.name + ", " + r.lens + page_suffix(reviews.number) + " · " + site.site_name,
-                     r.bio, page_path(path, reviews.number)},
+                     r.bio, page_path(path, reviews.number), false, "",
+                     feeds::reviewer_path(r.slug), feeds::reviewer_title(r, site)},
                     site);
 }
 

@@ -56,6 +56,10 @@ std::string Views::page(std::string_view name, const Data &data, const PageMeta 
   layout.set("description", meta.description);
   layout.set("canonical", base_url_ + meta.canonical_path);
   if (meta.noindex) layout.set("noindex", Data::type::bool_true);
+  if (!meta.feed_path.empty()) {
+    layout.set("feed", base_url_ + meta.feed_path);
+    layout.set("feed_title", meta.feed_title);
+  }
   if (!meta.structured_data.empty()) {
     // Inside <script> nothing may read as markup: the characters that could are written as
     // JSON escapes, which mean the same to a JSON reader.

@@ -23,6 +23,8 @@ struct PageMeta {
   std::string canonical_path;
   bool noindex = false; // a page search engines should not list (a pair nobody published)
   std::string structured_data = {}; // schema.org JSON-LD about the page, or empty
+  std::string feed_path = {};       // the Atom feed of what is new on this page, or empty
+  std::string feed_title = {};
 };
 
 struct StaticAsset {

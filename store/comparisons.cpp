@@ -8,6 +8,12 @@
 namespace verdict {
 
 namespace {
+
+// What a list of comparisons shows of each (ComparisonSummary), read by summaries().
+#define SUMMARY_COLUMNS                                                                            \
+  "SELECT a.slug, a.name, b.slug, b.name, c.published_on, c.id "                                   \
+  "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id JOIN tools b ON b.id = c.tool_b_id "
+
 std::vector<ComparisonSummary> summaries(sql::Stmt &stmt) {
   std::vector<ComparisonSummary> list;
   while (stmt.step())
@@ -54,6 +60,17 @@ std::optional<queries::ResolvedPair> queries::resolve_pair(sql::Db &db,
   return pair;
 }
 
+std::vector<ComparisonSummary> queries::newest_published(sql::Db &db, int64_t limit,
+                                                         int64_t offset) {
+  auto stmt = db.cached(SUMMARY_COLUMNS
+                        "WHERE c.id IN (SELECT id FROM comparisons "
+                        "WHERE published_on IS NOT NULL ORDER BY published_on DESC, id DESC "
+                        "LIMIT :limit OFFSET :offset) "
+                        "ORDER BY c.published_on DESC, c.id DESC");
+  stmt.bind(":limit", limit).bind(":offset", offset);
+  return summaries(stmt);
+}
+
 Paged<ComparisonSummary> Store::published_comparisons(PageSpan span) {
   return read([&](sql::Db &db) {
     sql::ReadSnapshot snapshot(db); // the version read is the version of the rows read
@@ -62,9 +79,7 @@ Paged<ComparisonSummary> Store::published_comparisons(PageSpan span) {
     const auto from_start = [&](const std::pair<std::string, int64_t> &start, int64_t offset) {
       // Found in the date index by the start's date; rows of that date newer than the start
       // (a handful) are stepped over.
-      auto stmt = db.cached("SELECT a.slug, a.name, b.slug, b.name, c.published_on, c.id "
-                            "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id "
-                            "JOIN tools b ON b.id = c.tool_b_id "
+      auto stmt = db.cached(SUMMARY_COLUMNS
                             "WHERE c.id IN (SELECT id FROM comparisons "
                             "WHERE published_on IS NOT NULL AND (published_on, id) <= (:on, :id) "
                             "ORDER BY published_on DESC, id DESC LIMIT :limit OFFSET :offset) "
@@ -74,15 +89,7 @@ Paged<ComparisonSummary> Store::published_comparisons(PageSpan span) {
       return summaries(stmt);
     };
     const auto from_top = [&](int64_t offset) {
-      auto stmt = db.cached("SELECT a.slug, a.name, b.slug, b.name, c.published_on, c.id "
-                            "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id "
-                            "JOIN tools b ON b.id = c.tool_b_id "
-                            "WHERE c.id IN (SELECT id FROM comparisons "
-                            "WHERE published_on IS NOT NULL ORDER BY published_on DESC, id DESC "
-                            "LIMIT :limit OFFSET :offset) "
-                            "ORDER BY c.published_on DESC, c.id DESC");
-      stmt.bind(":limit", limit).bind(":offset", offset);
-      return summaries(stmt);
+      return queries::newest_published(db, limit, offset);
     };
     const auto key_of = [](const ComparisonSummary &c) { return std::pair(c.published_on, c.id); };
     return queries::paged(
@@ -93,9 +100,7 @@ Paged<ComparisonSummary> Store::published_comparisons(PageSpan span) {
 
 Paged<ComparisonSummary> queries::comparisons_with_tool(sql::Db &db, int64_t tool_id,
                                                         PageSpan span) {
-  auto stmt = db.cached("SELECT a.slug, a.name, b.slug, b.name, c.published_on, c.id "
-                        "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id "
-                        "JOIN tools b ON b.id = c.tool_b_id "
+  auto stmt = db.cached(SUMMARY_COLUMNS
                         // Either side, read newest first from its (tool, date) index alone
                         // and merged: a page costs its own rows, not all the tool's comparisons.
                         "WHERE c.id IN (SELECT id FROM ("
@@ -108,6 +113,25 @@ Paged<ComparisonSummary> queries::comparisons_with_tool(sql::Db &db, int64_t too
   stmt.bind(":tool", tool_id).bind(":limit", int64_t{span.size} + 1);
   stmt.bind(":offset", span.offset());
   return paged(summaries(stmt), span);
+}
+
+std::vector<ComparisonSummary> queries::comparisons_reviewed_by(sql::Db &db, int64_t reviewer_id,
+                                                                int64_t limit) {
+  auto stmt = db.cached(SUMMARY_COLUMNS
+                        // From the reviewer's reviews to each reviewed tool's published
+                        // comparisons, either side, through the (tool, date) indexes; a
+                        // comparison of two tools they reviewed is counted once.
+                        "WHERE c.id IN (SELECT id FROM ("
+                        "SELECT p.id, p.published_on FROM reviews v JOIN comparisons p "
+                        "ON p.tool_a_id = v.tool_id WHERE v.reviewer_id = :reviewer "
+                        "AND p.published_on IS NOT NULL UNION "
+                        "SELECT p.id, p.published_on FROM reviews v JOIN comparisons p "
+                        "ON p.tool_b_id = v.tool_id WHERE v.reviewer_id = :reviewer "
+                        "AND p.published_on IS NOT NULL "
+                        "ORDER BY 2 DESC, 1 DESC LIMIT :limit)) "
+                        "ORDER BY c.published_on DESC, c.id DESC");
+  stmt.bind(":reviewer", reviewer_id).bind(":limit", limit);
+  return summaries(stmt);
 }
 
 } // namespace verdict

@@ -46,13 +46,21 @@ std::vector<Review> reviews_of_tool(sql::Db &db, int64_t tool_id, int64_t limit 
 // A tool's reviews this many or fewer are sorted; more are read walking the panel in order.
 constexpr int64_t kFewReviews = 100;
 Paged<Review> reviews_of_tool(sql::Db &db, const Tool &tool, PageSpan span);
+// One reviewer's review of one tool, if they wrote one.
+std::optional<Review> review_by(sql::Db &db, int64_t tool_id, int64_t reviewer_id);
+std::optional<Reviewer> reviewer_by_slug(sql::Db &db, std::string_view slug);
 // By name then slug; `limit` -1 reads them all.
 std::vector<Tool> tools_by_name(sql::Db &db, int64_t limit = -1, int64_t offset = 0);
 // How many tools the site has, counting no further than `limit`.
 int64_t tool_count_up_to(sql::Db &db, int64_t limit);
 std::optional<Verdict> tool_vote_of(sql::Db &db, std::string_view voter, int64_t tool_id);
+// The newest published comparisons, newest first (by date, then the row's order).
+std::vector<ComparisonSummary> newest_published(sql::Db &db, int64_t limit, int64_t offset = 0);
 // Published comparisons the tool is in, newest first.
 Paged<ComparisonSummary> comparisons_with_tool(sql::Db &db, int64_t tool_id, PageSpan span);
+// Published comparisons of a tool the reviewer reviewed, newest first.
+std::vector<ComparisonSummary> comparisons_reviewed_by(sql::Db &db, int64_t reviewer_id,
+                                                       int64_t limit);
 std::optional<PairRecord> comparison_of_pair(sql::Db &db, int64_t x, int64_t y);
 std::optional<ResolvedPair> resolve_pair(sql::Db &db, std::string_view pair_slug);
 PairTally pair_tally(sql::Db &db, int64_t a_id, int64_t b_id);

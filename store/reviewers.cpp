@@ -32,14 +32,16 @@ Paged<Reviewer> Store::reviewers(PageSpan span) {
   });
 }
 
+std::optional<Reviewer> queries::reviewer_by_slug(sql::Db &db, std::string_view slug) {
+  auto stmt = db.cached(
+      "SELECT id, slug, name, lens, bio, ships, reviews FROM reviewers WHERE slug = :slug");
+  stmt.bind(":slug", slug);
+  if (!stmt.step()) return std::nullopt;
+  return reviewer_from_row(stmt);
+}
+
 std::optional<Reviewer> Store::reviewer_by_slug(std::string_view slug) {
-  return read([&](sql::Db &db) -> std::optional<Reviewer> {
-    auto stmt = db.cached(
-        "SELECT id, slug, name, lens, bio, ships, reviews FROM reviewers WHERE slug = :slug");
-    stmt.bind(":slug", slug);
-    if (!stmt.step()) return std::nullopt;
-    return reviewer_from_row(stmt);
-  });
+  return read([&](sql::Db &db) { return queries::reviewer_by_slug(db, slug); });
 }
 
 Paged<Review> Store::reviews_by_reviewer(int64_t reviewer_id, PageSpan span) {

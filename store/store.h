@@ -103,6 +103,14 @@ public:
   std::optional<ToolDetail> tool_detail(std::string_view slug, std::string_view voter,
                                         PageSpan span, int picker_limit);
 
+  // Feeds (store/feeds.cpp), each of at most `limit` published comparisons, newest first.
+  std::vector<FeedEntry> latest_comparisons_feed(int limit);
+  // The comparisons the tool is in; empty when no tool has the slug.
+  std::optional<ToolFeed> tool_feed(std::string_view slug, int limit);
+  // The comparisons of a tool the reviewer reviewed, with their reviews of both tools; empty
+  // when no reviewer has the slug.
+  std::optional<ReviewerFeed> reviewer_feed(std::string_view slug, int limit);
+
   // Votes (store/votes.cpp)
   PairTally pair_tally(int64_t a_id, int64_t b_id);
   VoterChoices voter_choices(std::string_view voter, int64_t a_id, int64_t b_id);

@@ -75,6 +75,16 @@ Paged<Review> queries::reviews_of_tool(sql::Db &db, const Tool &tool, PageSpan s
   return paged(std::move(reviews), span);
 }
 
+std::optional<Review> queries::review_by(sql::Db &db, int64_t tool_id, int64_t reviewer_id) {
+  auto stmt = db.cached("SELECT t.slug, t.name, r.slug, r.name, r.lens, v.verdict, v.quote "
+                        "FROM reviews v JOIN reviewers r ON r.id = v.reviewer_id "
+                        "JOIN tools t ON t.id = v.tool_id "
+                        "WHERE v.tool_id = :tool AND v.reviewer_id = :reviewer");
+  stmt.bind(":tool", tool_id).bind(":reviewer", reviewer_id);
+  if (!stmt.step()) return std::nullopt;
+  return review_from_row(stmt);
+}
+
 Review queries::review_from_row(const sql::Stmt &row) {
   return {row.text(0), row.text(1), row.text(2),
           row.text(3), row.text(4), row.text(5) == "ship" ? Verdict::ship : Verdict::skip,

@@ -62,13 +62,17 @@ TEST_CASE("http: content full of HTML special characters is escaped on every pag
   auto client = site.client();
 
   std::vector<std::string> paths = {"/", "/tools", "/reviewers", "/subscribed", "/no/such/page",
-                                    "/tools/no-such-tool",
+                                    "/tools/no-such-tool", "/feed.xml",
                                     // an unpublished pair, in its canonical order
                                     "/compare/codestral-2-1-vs-mistral-3-small"};
-  for (const auto &tool : content["tools"])
+  for (const auto &tool : content["tools"]) {
     paths.push_back("/tools/" + tool["slug"].get<std::string>());
-  for (const auto &reviewer : content["reviewers"])
+    paths.push_back("/tools/" + tool["slug"].get<std::string>() + "/feed.xml");
+  }
+  for (const auto &reviewer : content["reviewers"]) {
     paths.push_back("/reviewers/" + reviewer["slug"].get<std::string>());
+    paths.push_back("/reviewers/" + reviewer["slug"].get<std::string>() + "/feed.xml");
+  }
   for (const auto &c : content["comparisons"])
     paths.push_back("/compare/" + c["a"].get<std::string>() + "-vs-" + c["b"].get<std::string>());
 

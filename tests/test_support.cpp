@@ -125,6 +125,9 @@ SiteServer::SiteServer(const std::function<void(App &)> &configure)
   start();
 }
 
+SiteServer::SiteServer(const std::function<void(App &, Views &)> &configure)
+    : SiteServer([&](App &app) { configure(app, views_); }) {}
+
 SiteServer::SiteServer(const transport::TransportLimits &limits, int writes_per_minute,
                        const std::string &trusted_proxy)
     : store_(open_site_database(":memory:")), server_(limits) {

@@ -48,6 +48,8 @@ public:
                       const std::string &trusted_proxy = "");
   // `configure` changes the App (its clock, say) before any server thread can read it.
   explicit SiteServer(const std::function<void(App &)> &configure);
+  // `configure` sets the site's views too (its public address, say), before serving.
+  explicit SiteServer(const std::function<void(App &, Views &)> &configure);
   // With the transport's limits (timeouts, connections) set by the test.
   explicit SiteServer(const transport::TransportLimits &limits, int writes_per_minute = 0,
                       const std::string &trusted_proxy = "");

@@ -209,23 +209,56 @@ void method_not_allowed(App &app, Response &res, const std::string &allow) {
 
 } // namespace
 
-httplib::Server::Handler page(App &app, Page handler) {
-  return [&app, handler](const Request &req, Response &res) {
-    serve_page(app, req, res, [&](Response &out) {
+namespace {
+
+// Serves a page whose addresses are absolute (absolute_page).
+void serve_absolute(App &app, const Request &req, Response &res, const Render &render) {
+  if (!app.views.base_url().empty()) return serve_page(app, req, res, render);
+  res.status = 200;
+  render(res);
+  if (res.status != 200) return;
+  res.set_header("Cache-Control", "no-cache");
+  answer_not_modified_if_matching(req, res, etag_of(res.body));
+}
+
+using Serve = void (*)(App &, const Request &, Response &, const Render &);
+
+// A page that shows no reader's own votes, served by `serve`.
+httplib::Server::Handler served_by(Serve serve, App &app, Page handler) {
+  return [serve, &app, handler](const Request &req, Response &res) {
+    serve(app, req, res, [&](Response &out) {
       handler(app, req, out);
       return nullptr;
     });
   };
 }
 
-httplib::Server::Handler slug_page(App &app, SlugPage handler) {
-  return [&app, handler](const Request &req, Response &res) {
+httplib::Server::Handler slug_served_by(Serve serve, App &app, SlugPage handler) {
+  return [serve, &app, handler](const Request &req, Response &res) {
     const std::string slug = req.matches[1];
-    serve_page(app, req, res, [&](Response &out) {
+    serve(app, req, res, [&](Response &out) {
       handler(app, req, out, slug);
       return nullptr;
     });
   };
+}
+
+} // namespace
+
+httplib::Server::Handler page(App &app, Page handler) {
+  return served_by(serve_page, app, handler);
+}
+
+httplib::Server::Handler slug_page(App &app, SlugPage handler) {
+  return slug_served_by(serve_page, app, handler);
+}
+
+httplib::Server::Handler absolute_page(App &app, Page handler) {
+  return served_by(serve_absolute, app, handler);
+}
+
+httplib::Server::Handler absolute_slug_page(App &app, SlugPage handler) {
+  return slug_served_by(serve_absolute, app, handler);
 }
 
 namespace {

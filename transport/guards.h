@@ -25,6 +25,13 @@ using SlugPage = void (*)(App &, const httplib::Request &, httplib::Response &, 
 httplib::Server::Handler page(App &app, Page handler);
 // The same for an address whose first capture group is a slug.
 httplib::Server::Handler slug_page(App &app, SlugPage handler);
+// A page whose addresses are absolute, as a feed's must be. Under the site's configured
+// address (--base-url) it is kept and shared like any page. Without one its addresses name the
+// host the request was sent to, so it is rendered for each request (still with an ETag and
+// 304s) and no shared cache keeps it: a cache keyed by path alone would hand one host's
+// addresses to readers of another.
+httplib::Server::Handler absolute_page(App &app, Page handler);
+httplib::Server::Handler absolute_slug_page(App &app, SlugPage handler);
 // A page that shows a reader's own votes (a comparison, a tool): the handler returns it with
 // those places cut out, or nothing when it answered otherwise. Every reader gets the shared
 // page; a voter gets it with their own votes put in.

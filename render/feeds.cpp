@@ -1,0 +1,211 @@
+#include "render/feeds.h"
+
+#include <cstdint>
+
+#include "domain/glance.h"
+#include "domain/slugs.h"
+
+namespace verdict::feeds {
+
+namespace {
+
+using kainjow::mustache::list;
+
+// A feed with nothing published yet still needs an `updated`: the start of Unix time says
+// "never" without changing from one request to the next.
+constexpr const char *kNeverUpdated = "1970-01-01T00:00:00Z";
+
+// A publish date (YYYY-MM-DD) as an Atom date: comparisons are published by the day.
+std::string atom_date(const std::string &day) {
+  return day.empty() ? kNeverUpdated : day + "T00:00:00Z";
+}
+
+std::string joined_paragraphs(const std::vector<std::string> &paragraphs) {
+  std::string text;
+  for (const auto &paragraph : paragraphs)
+    if (!paragraph.empty()) text += (text.empty() ? "" : "\n\n") + paragraph;
+  return text;
+}
+
+std::string comparison_path(const Comparison &c) {
+  return "/compare/" + pair_slug(c.a.slug, c.b.slug);
+}
+
+std::string title_of(const Comparison &c) {
+  return c.a.name + " vs " + c.b.name;
+}
+
+// What the comparison page says first: the editor's words, then the verdict at a glance.
+std::string comparison_summary(const Comparison &c, const Glance &glance) {
+  return joined_paragraphs(
+      {c.intro, c.bottom_line.empty() ? "" : "Bottom line: " + c.bottom_line, glance.statement,
+       "Panel: " + c.a.name + " " + glance.panel_a + "; " + c.b.name + " " + glance.panel_b + ".",
+       "Readers: " + c.a.name + " " + glance.community_a + "; " + c.b.name + " " +
+           glance.community_b + "."});
+}
+
+// What one reviewer said of the comparison's two tools, then the verdict at a glance.
+std::string reviewer_summary(const Reviewer &reviewer, const FeedEntry &entry,
+                             const Glance &glance) {
+  std::vector<std::string> paragraphs;
+  if (!glance.lenses.empty())
+    paragraphs.push_back(reviewer.name + " (" + reviewer.lens + ") " + glance.lenses.front().said +
+                         ".");
+  for (const auto *reviews : {&entry.reviews_a, &entry.reviews_b})
+    for (const auto &review : *reviews)
+      paragraphs.push_back("On " + review.tool_name + ", " +
+                           (review.verdict == Verdict::ship ? "ship" : "skip") + ": \u201c" +
+                           review.quote + "\u201d");
+  paragraphs.push_back(glance.statement);
+  return joined_paragraphs(paragraphs);
+}
+
+struct Person {
+  std::string name, uri;
+};
+
+Data entry_data(const std::string &id, const std::string &link, const Comparison &c,
+                const Person &author, const std::string &summary) {
+  Data item;
+  item.set("id", xml_text(id));
+  item.set("link", xml_text(link));
+  item.set("title", xml_text(title_of(c)));
+  item.set("published", atom_date(c.published_on));
+  item.set("updated", atom_date(c.published_on));
+  item.set("author_name", xml_text(author.name));
+  item.set("author_uri", xml_text(author.uri));
+  item.set("summary", xml_text(summary));
+  return item;
+}
+
+// What a feed says of itself.
+struct FeedHead {
+  std::string path;      // the feed's own address, which is also its id
+  std::string alternate; // the page it follows
+  std::string title, subtitle;
+};
+
+std::string feed_document(const Views &views, const std::string &base, const FeedHead &head,
+                          const std::vector<FeedEntry> &entries, Data items, const SiteCopy &site) {
+  Data feed;
+  feed.set("id", xml_text(base + head.path));
+  feed.set("self", xml_text(base + head.path));
+  feed.set("alternate", xml_text(base + head.alternate));
+  feed.set("title", xml_text(head.title));
+  if (!head.subtitle.empty()) feed.set("subtitle", xml_text(head.subtitle));
+  // Entries come newest first, so the first one's date is the feed's.
+  feed.set("updated", entries.empty() ? std::string(kNeverUpdated)
+                                      : atom_date(entries.front().comparison.published_on));
+  feed.set("author_name", xml_text(site.site_name));
+  feed.set("author_uri", xml_text(base + "/"));
+  feed.set("entries", items);
+  return views.fragment("feed", feed);
+}
+
+// Entries as the site tells them, for the site's feed and a tool's: the same comparison is the
+// same entry (same id, same words) in both.
+Data comparison_entries(const std::string &base, const std::vector<FeedEntry> &entries,
+                        const SiteCopy &site) {
+  Data items{list{}};
+  for (const auto &entry : entries) {
+    const auto &c = entry.comparison;
+    const auto link = base + comparison_path(c);
+    items.push_back(entry_data(link, link, c, {site.site_name, base + "/"},
+                               comparison_summary(c, glance_of(c, {}, {}))));
+  }
+  return items;
+}
+
+} // namespace
+
+std::string tool_path(std::string_view tool_slug) {
+  return "/tools/" + std::string(tool_slug) + "/feed.xml";
+}
+
+std::string reviewer_path(std::string_view reviewer_slug) {
+  return "/reviewers/" + std::string(reviewer_slug) + "/feed.xml";
+}
+
+std::string site_title(const SiteCopy &site) {
+  return site.site_name + " — latest comparisons";
+}
+
+std::string tool_title(const Tool &tool, const SiteCopy &site) {
+  return tool.name + " — comparisons · " + site.site_name;
+}
+
+std::string reviewer_title(const Reviewer &reviewer, const SiteCopy &site) {
+  return reviewer.name + ", " + reviewer.lens + " — comparisons · " + site.site_name;
+}
+
+std::string site_feed(const Views &views, const std::string &base,
+                      const std::vector<FeedEntry> &entries, const SiteCopy &site) {
+  return feed_document(views, base,
+                       {std::string(kSitePath), "/", site_title(site), site.site_tagline}, entries,
+                       comparison_entries(base, entries, site), site);
+}
+
+std::string tool_feed(const Views &views, const std::string &base, const ToolFeed &feed,
+                      const SiteCopy &site) {
+  const auto &tool = feed.tool;
+  return feed_document(
+      views, base,
+      {tool_path(tool.slug), "/tools/" + tool.slug, tool_title(tool, site), tool.tagline},
+      feed.entries, comparison_entries(base, feed.entries, site), site);
+}
+
+std::string reviewer_feed(const Views &views, const std::string &base, const ReviewerFeed &feed,
+                          const SiteCopy &site) {
+  const auto &reviewer = feed.reviewer;
+  const auto page = base + "/reviewers/" + reviewer.slug;
+  Data items{list{}};
+  for (const auto &entry : feed.entries) {
+    const auto &c = entry.comparison;
+    const auto link = base + comparison_path(c);
+    // The reviewer's take on the comparison is an entry of its own, apart from the
+    // comparison's entry in the site's feed: same link, its own id.
+    items.push_back(entry_data(
+        link + "#" + reviewer.slug, link, c, {reviewer.name, page},
+        reviewer_summary(reviewer, entry, glance_of(c, entry.reviews_a, entry.reviews_b))));
+  }
+  return feed_document(views, base,
+                       {reviewer_path(reviewer.slug), "/reviewers/" + reviewer.slug,
+                        reviewer_title(reviewer, site), reviewer.bio},
+                       feed.entries, items, site);
+}
+
+std::string xml_text(std::string_view text) {
+  constexpr std::string_view kReplacement = "\xEF\xBF\xBD";              // U+FFFD
+  constexpr uint32_t kSmallestOfLength[] = {0, 0, 0x80, 0x800, 0x10000}; // no overlong forms
+  std::string out;
+  out.reserve(text.size());
+  size_t i = 0;
+  while (i < text.size()) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const size_t length = lead < 0x80           ? 1
+                          : (lead >> 5) == 0x6  ? 2
+                          : (lead >> 4) == 0xe  ? 3
+                          : (lead >> 3) == 0x1e ? 4
+                                                : 0;
+    bool whole = length > 0 && i + length <= text.size();
+    // The lead byte's own bits: all of an ASCII byte's, fewer the longer the sequence.
+    uint32_t code = length <= 1 ? lead : static_cast<uint32_t>(lead & (0xff >> (length + 1)));
+    for (size_t k = 1; whole && k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      whole = (next & 0xc0) == 0x80;
+      code = (code << 6) | static_cast<uint32_t>(next & 0x3f);
+    }
+    whole = whole && code >= kSmallestOfLength[length] && code <= 0x10ffff &&
+            (code < 0xd800 || code > 0xdfff);
+    const bool allowed = whole && (code == 0x9 || code == 0xa || code == 0xd ||
+                                   (code >= 0x20 && code != 0xfffe && code != 0xffff));
+    if (allowed)
+      out.append(text.substr(i, length));
+    else
+      out.append(kReplacement);
+    i += whole ? length : 1; // a broken sequence: replace its first byte, read on from the next
+  }
+  return out;
+}
+
+} // namespace verdict::feeds
