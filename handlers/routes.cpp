@@ -41,6 +41,8 @@ std::vector<Route> route_table(App &app) {
       {"GET", "/categories/" + slug, slug_page(app, show_category)},
       {"GET", "/reviewers", page(app, show_reviewers)},
       {"GET", "/reviewers/" + slug, slug_page(app, show_reviewer)},
+      // Searches bypass the shared page cache (handlers/pages.cpp says why).
+      {"GET", "/search", plain(show_search)},
       {"POST", "/subscribe", form_write(app, subscribe)},
       {"GET", "/subscribed", page(app, show_subscribed)},
       {"GET", "/admin/login", plain(show_sign_in)},

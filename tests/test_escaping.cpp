@@ -71,6 +71,9 @@ TEST_CASE("http: content full of HTML special characters is escaped on every pag
     paths.push_back("/reviewers/" + reviewer["slug"].get<std::string>());
   for (const auto &c : content["comparisons"])
     paths.push_back("/compare/" + c["a"].get<std::string>() + "-vs-" + c["b"].get<std::string>());
+  // Search results show names, taglines, descriptions and quotes, the query echoed beside them.
+  paths.push_back("/search?q=x-hostile");
+  paths.push_back("/search?q=%3Cx-hostile%3E%26%22%27");
 
   std::string everything; // every page, decoded, to find each marker somewhere
   for (const auto &path : paths) {
@@ -116,10 +119,12 @@ TEST_CASE("templates insert unescaped only the fragments Verdict renders itself"
   // Every other value is {{escaped}}; a {{{value}}} or {{& value}} anywhere else would print
   // content as markup, whether or not today's content happens to hold any.
   const std::set<std::string> fragments = {
-      "content",    "card",           "card_a",     "card_b",    "newsletter",
-      "tool_table", "reviewer_list",  "pagination", "vote_form", "pick_form",
-      "bar",        "structured_data"}; // JSON written by nlohmann, < > & ' escaped
-                                        // (render/views.cpp)
+      "content", "card", "card_a", "card_b", "newsletter", "tool_table", "reviewer_list",
+      "pagination", "vote_form", "pick_form", "bar",
+      "structured_data", // JSON written by nlohmann, < > & ' escaped
+                         // (render/views.cpp)
+      // Search results: escaped whole, then the matches marked (pages::marked_html)
+      "marked_title", "marked_tagline", "marked_excerpt"};
   const std::regex unescaped(R"(\{\{\{\s*([^}\s]*)\s*\}\}\}|\{\{\s*&\s*([^}\s]*)\s*\}\})");
   size_t templates = 0;
   for (const auto &file : embedded_files()) {
