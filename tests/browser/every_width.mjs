@@ -26,6 +26,8 @@ const pages = {
   reviewer: '/reviewers/builder',
   reviewers: '/reviewers',
   methodology: '/methodology',
+  search: '/search?q=codestral',
+  'search-nothing': '/search?q=zyzzyva',
   'not-found': '/no-such-page',
   'sign-in': '/admin/login',
 };
