@@ -309,7 +309,7 @@ TEST_CASE("search: any query text over HTTP answers 200 or a clear 400, never a 
   CHECK(huge->status == 414);
 }
 
-TEST_CASE("search: no text shows the form and what to type; a text nothing matches says so") {
+TEST_CASE("search: no text shows the form and what to type, and a text nothing matches says so") {
   test::SiteServer site;
   auto client = site.client();
   for (const auto *path : {"/search", "/search?q=", "/search?q=%20%20%09"}) {
