@@ -729,8 +729,17 @@ std::string hit_link(const SearchHit &hit, int reviews_per_page) {
 }
 
 Data search_item(const SearchHit &hit, int reviews_per_page) {
-  Data item;
   const bool is_tool = hit.kind == SearchHit::Kind::tool;
+  // A quote's result names its reviewer, lens and verdict as the quote does on a page.
+  Data item = is_tool ? Data{}
+                      : review_item({hit.tool_slug,
+                                     hit.tool_name,
+                                     hit.reviewer_slug,
+                                     hit.reviewer_name,
+                                     hit.reviewer_lens,
+                                     hit.verdict,
+                                     {}},
+                                    "a");
   item.set("is_tool", bool_data(is_tool));
   item.set("is_review", bool_data(!is_tool));
   item.set("link", hit_link(hit, reviews_per_page));
@@ -738,13 +747,7 @@ Data search_item(const SearchHit &hit, int reviews_per_page) {
   if (is_tool) {
     item.set("marked_title", marked_html(hit.tool_name));
     item.set("marked_tagline", marked_html(hit.tagline));
-    return item;
   }
-  item.set("tool_name", hit.tool_name);
-  item.set("reviewer_name", hit.reviewer_name);
-  item.set("reviewer_lens", hit.reviewer_lens);
-  item.set("verdict", verdict_class(hit.verdict));
-  item.set("verdict_label", verdict_label(hit.verdict));
   return item;
 }
 

@@ -5,9 +5,7 @@
 #include <regex>
 #include <set>
 
-#include "app/embedded.h"
 #include "render/pages.h"
-#include "store/sqlite.h"
 #include "test_support.h"
 
 using namespace verdict;
@@ -210,18 +208,13 @@ TEST_CASE("search: the index follows reviews created, changed and deleted, and r
 TEST_CASE("search: a database made before search finds its existing tools and quotes once "
           "upgraded") {
   test::TempDir dir;
-  const auto path = (dir.path / "site.db").string();
-  {
-    sql::Db old(path);
-    old.exec(std::string(embedded("schema.sql")));
-    old.exec("PRAGMA user_version = 1");
-    old.exec("INSERT INTO categories (slug, name) VALUES ('dev', 'Dev');"
-             "INSERT INTO tools (slug, name, category_id, tagline, description, entry) "
-             "VALUES ('kept', 'Kept', 1, 'An heirloom tool', 'Older than search.', 'Free');"
-             "INSERT INTO reviewers (slug, name, lens, panel_order) VALUES ('old', 'Old', 'L', 1);"
-             "INSERT INTO reviews (tool_id, reviewer_id, verdict, quote) "
-             "VALUES (1, 1, 'ship', 'A venerable quote.')");
-  }
+  const auto path = test::write_version_1_site(
+      dir, "INSERT INTO categories (slug, name) VALUES ('dev', 'Dev');"
+           "INSERT INTO tools (slug, name, category_id, tagline, description, entry) "
+           "VALUES ('kept', 'Kept', 1, 'An heirloom tool', 'Older than search.', 'Free');"
+           "INSERT INTO reviewers (slug, name, lens, panel_order) VALUES ('old', 'Old', 'L', 1);"
+           "INSERT INTO reviews (tool_id, reviewer_id, verdict, quote) "
+           "VALUES (1, 1, 'ship', 'A venerable quote.')");
   Store store(path);
   CHECK(hits_of(store, "heirloom") == std::vector<std::string>{"kept"});
   CHECK(hits_of(store, "venerable") == std::vector<std::string>{"kept#old"});

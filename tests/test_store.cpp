@@ -368,15 +368,11 @@ TEST_CASE("a vote waits out another connection's brief write lock instead of fai
 
 TEST_CASE("a database at schema version 1 is upgraded in place when opened") {
   test::TempDir dir;
-  const auto path = (dir.path / "site.db").string();
-  {
-    sql::Db old(path);
-    old.exec(std::string(embedded("schema.sql")));
-    old.exec("PRAGMA user_version = 1");
-    old.exec("INSERT INTO categories (slug, name) VALUES ('dev', 'Dev');"
-             "INSERT INTO tools (slug, name, category_id, tagline, description, entry) "
-             "VALUES ('kept', 'Kept', 1, 't', 'd', 'Free')");
-  }
+  const auto path =
+      test::write_version_1_site(dir, "INSERT INTO categories (slug, name) VALUES ('dev', 'Dev');"
+                                      "INSERT INTO tools (slug, name, category_id, tagline, "
+                                      "description, entry) VALUES ('kept', 'Kept', 1, 't', 'd', "
+                                      "'Free')");
   Store store(path);
   CHECK(store.schema_version() == Store::latest_schema_version());
   CHECK(store.tool_by_slug("kept")->name == "Kept");
