@@ -218,4 +218,32 @@ struct ReviewerFeed {
   std::vector<FeedEntry> entries;
 };
 
+// Around each match in the text a search returns. No indexed text holds them (the index
+// reads text with them taken out), so a stored text cannot pass for a match, and the page
+// turns them into <mark> only after escaping the text around them.
+constexpr char kMatchStart = '\x01';
+constexpr char kMatchEnd = '\x02';
+
+// One search result: a tool, or one reviewer's quote on a tool. The texts marked with
+// kMatchStart and kMatchEnd are excerpts as the index chose them.
+struct SearchHit {
+  enum class Kind { tool, review };
+  Kind kind = Kind::tool;
+  std::string tool_slug;
+  std::string tool_name;     // marked for a tool; plain for a review
+  std::string tagline;       // a tool's, marked
+  std::string excerpt;       // marked: of a tool's description, or of the quote
+  std::string reviewer_slug; // a review's
+  std::string reviewer_name;
+  std::string reviewer_lens;
+  Verdict verdict = Verdict::ship;
+  int64_t review_position = 0; // the review's place among the tool's reviews in panel order, from 0
+};
+
+// One page of a search's results, best match first.
+struct SearchResults {
+  Paged<SearchHit> hits;
+  int64_t total = 0; // results on every page
+};
+
 } // namespace verdict

@@ -29,6 +29,7 @@ void show_categories_page(App &app, const Request &req, Response &res);
 void show_methodology(App &app, const Request &req, Response &res);
 void show_category(App &app, const Request &req, Response &res, std::string_view slug);
 void show_reviewer(App &app, const Request &req, Response &res, std::string_view slug);
+void show_search(App &app, const Request &req, Response &res);
 void show_subscribed(App &app, const Request &req, Response &res);
 void show_health(App &app, const Request &req, Response &res);
 void show_static(App &app, const Request &req, Response &res);

@@ -193,6 +193,24 @@ void show_reviewer(App &app, const Request &req, Response &res, std::string_view
   send_html(res, pages::reviewer(app.views, *reviewer, reviews, app.store.site_copy()));
 }
 
+// GET /search — full-text search over tools and the panel's quotes, best match first; no
+// text, or only spaces, is the form alone. Not kept in the shared page cache, which is keyed
+// by path and page: there a key for every text anyone sends would push out every page.
+//   q=TEXT   optional: the words to find, at most 200 characters
+//   page=N   optional, from 1
+void show_search(App &app, const Request &req, Response &res) {
+  const auto span = list_page(app, req, res, kItemsPageSize);
+  if (!span) return;
+  const auto search = parse_search_text(param_values(req, "q"));
+  if (!search.ok()) return send_error(app, res, 400, "Search text refused", search.error);
+  const auto results = app.store.search(search.text, *span);
+  if (past_the_end(app, res, *span, results.hits.items.empty())) return;
+  send_html(res,
+            pages::search(app.views, search.text, results, app.store.site_copy(), kItemsPageSize));
+  // The same for every reader (no Vary: Cookie) and as fresh as the other pages.
+  res.set_header("Cache-Control", "public, max-age=30");
+}
+
 // GET /subscribed — where the newsletter form lands.
 void show_subscribed(App &app, const Request &req, Response &res) {
   if (refuse_other_pages(app, req, res)) return;

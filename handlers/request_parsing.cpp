@@ -231,6 +231,27 @@ std::optional<int> parse_page_number(const std::vector<std::string> &values) {
   return std::stoi(text);
 }
 
+SearchText parse_search_text(const std::vector<std::string> &values) {
+  if (values.empty()) return {};
+  if (values.size() > 1) return {{}, "Search for one text at a time: the address has q twice."};
+  const auto &typed = values.front();
+  if (!is_valid_utf8(typed)) return {{}, "The search text is not valid UTF-8."};
+  // Characters, not bytes: every byte but a continuation byte starts one.
+  const auto characters = std::count_if(typed.begin(), typed.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+  });
+  if (static_cast<size_t>(characters) > kMaxSearchCharacters)
+    return {{},
+            "The search text is " + std::to_string(characters) + " characters long; at most " +
+                std::to_string(kMaxSearchCharacters) + " are looked for. Try fewer words."};
+  std::string text = typed;
+  for (auto &c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  const auto first = text.find_first_not_of(' ');
+  if (first == std::string::npos) return {};
+  return {text.substr(first, text.find_last_not_of(' ') - first + 1), {}};
+}
+
 bool is_plain_host(std::string_view host) {
   return !host.empty() && std::all_of(host.begin(), host.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == ':' ||

@@ -51,6 +51,18 @@ bool is_local_return_path(std::string_view path);
 // Empty for anything else, which is not a page number.
 std::optional<int> parse_page_number(const std::vector<std::string> &values);
 
+// What a reader typed into a search box (the `q` parameter, given every value it came with):
+// none is an empty search; one of valid UTF-8 and at most kMaxSearchCharacters characters is
+// that text, control characters read as spaces and spaces at either end dropped. `error` says
+// what is wrong with anything else.
+struct SearchText {
+  std::string text; // empty: nothing to search for
+  std::string error;
+  bool ok() const { return error.empty(); }
+};
+constexpr size_t kMaxSearchCharacters = 200;
+SearchText parse_search_text(const std::vector<std::string> &values);
+
 // A host as a link may name it: letters, digits, dots, hyphens, and a port or IPv6 brackets;
 // nothing that could end the link or start a path.
 bool is_plain_host(std::string_view host);

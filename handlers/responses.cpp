@@ -117,11 +117,15 @@ bool came_over_https(const App &app, const httplib::Request &req) {
          req.get_header_value("X-Forwarded-Proto") == "https";
 }
 
-std::optional<int> requested_page(const httplib::Request &req) {
+std::vector<std::string> param_values(const httplib::Request &req, const char *name) {
   std::vector<std::string> values;
-  for (size_t i = 0; i < req.get_param_value_count("page"); ++i)
-    values.push_back(req.get_param_value("page", i));
-  return parse_page_number(values);
+  for (size_t i = 0; i < req.get_param_value_count(name); ++i)
+    values.push_back(req.get_param_value(name, i));
+  return values;
+}
+
+std::optional<int> requested_page(const httplib::Request &req) {
+  return parse_page_number(param_values(req, "page"));
 }
 
 std::optional<PageSpan> list_page(const App &app, const httplib::Request &req,

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "handlers/app.h"
 
@@ -39,6 +40,9 @@ std::string sign_in_path_back_to(const std::string &path);
 std::string client_of(const App &app, const httplib::Request &req);
 // Whether the request reached the site over HTTPS: only the trusted proxy can say so.
 bool came_over_https(const App &app, const httplib::Request &req);
+
+// Every value the request's query gives parameter `name`, in order.
+std::vector<std::string> param_values(const httplib::Request &req, const char *name);
 
 // The page of a list the request asks for with `?page=N` (1 when absent); empty when the
 // parameter is not a page number.

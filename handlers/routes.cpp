@@ -44,6 +44,8 @@ std::vector<Route> route_table(App &app) {
       {"GET", "/reviewers", page(app, show_reviewers)},
       {"GET", "/reviewers/" + slug, slug_page(app, show_reviewer)},
       {"GET", "/reviewers/" + slug + "/feed\\.xml", absolute_slug_page(app, show_reviewer_feed)},
+      // Searches bypass the shared page cache (handlers/pages.cpp says why).
+      {"GET", "/search", plain(show_search)},
       {"POST", "/subscribe", form_write(app, subscribe)},
       {"GET", "/subscribed", page(app, show_subscribed)},
       {"GET", "/admin/login", plain(show_sign_in)},

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "domain/model.h"
@@ -68,6 +69,16 @@ std::string categories(const Views &views, const std::vector<CategoryListing> &c
                        const SiteCopy &site);
 std::string category(const Views &views, const CategoryListing &category, const Paged<Tool> &tools,
                      const SiteCopy &site);
+// The search page: its form holding `query`, and the results of searching it (an empty query
+// asked for nothing). A quote links to the page of its tool that shows it, a tool's page
+// showing `reviews_per_page` reviews; matches are marked (marked_html).
+std::string search(const Views &views, const std::string &query, const SearchResults &results,
+                   const SiteCopy &site, int reviews_per_page);
+// Text a search returned as HTML: all of it escaped first, then each match it marks
+// (kMatchStart … kMatchEnd) made a <mark> element, every one closed, so whatever the text
+// holds, only <mark> can come out of it as markup.
+std::string marked_html(std::string_view marked);
+
 // A short page with a heading, a sentence and one link: errors, thank-yous.
 std::string message(const Views &views, const SiteCopy &site, const std::string &eyebrow,
                     const std::string &heading, const std::string &message,

@@ -65,6 +65,8 @@ public:
   uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
   bool has_content();
   int schema_version();
+  // The version every database is upgraded to when opened: one per schema migration.
+  static int latest_schema_version();
   Durability durability();
   // Whether the database can take a write now: the file at the path is still the one opened,
   // and a small write reached the disk (checked at most once a second). "" when healthy,
@@ -110,6 +112,11 @@ public:
   // The comparisons of a tool the reviewer reviewed, with their reviews of both tools; empty
   // when no reviewer has the slug.
   std::optional<ReviewerFeed> reviewer_feed(std::string_view slug, int limit);
+  // Full-text search (store/search.cpp) over tools' names, taglines and descriptions (a name
+  // weighs most) and the panel's quotes, best match first. Any text is safe: it is read as
+  // words to find, each word required and the last also as the start of a longer word; no
+  // text is taken as FTS5 query syntax. No words, no results.
+  SearchResults search(std::string_view text, PageSpan span);
 
   // Votes (store/votes.cpp)
   PairTally pair_tally(int64_t a_id, int64_t b_id);

@@ -136,7 +136,7 @@ TEST_CASE("found: every page type has exactly one h1, a tool's page its name") {
        {"/", "/compare/cursor-background-agent-vs-codestral-2-1",
         "/compare/code-llama-4-vs-codestral-2-1", "/tools/codestral-2-1", "/tools", "/comparisons",
         "/categories", "/categories/developer-tools", "/reviewers/builder", "/reviewers",
-        "/methodology", "/no-such-page", "/admin/login"}) {
+        "/methodology", "/search", "/search?q=codestral", "/no-such-page", "/admin/login"}) {
     INFO(path);
     const auto page = client.Get(path);
     REQUIRE(page);

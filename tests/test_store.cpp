@@ -36,7 +36,7 @@ TEST_CASE("the seeded store holds every listing, review and comparison of the se
   CHECK(skips == 3);
   CHECK(store->published_comparisons({1, 100}).items.size() == 5);
   CHECK(store->reviewers().size() == 7);
-  CHECK(store->schema_version() == 6);
+  CHECK(store->schema_version() == Store::latest_schema_version());
 }
 
 TEST_CASE("panel ship percent comes out as the seeds print it") {
@@ -368,17 +368,13 @@ TEST_CASE("a vote waits out another connection's brief write lock instead of fai
 
 TEST_CASE("a database at schema version 1 is upgraded in place when opened") {
   test::TempDir dir;
-  const auto path = (dir.path / "site.db").string();
-  {
-    sql::Db old(path);
-    old.exec(std::string(embedded("schema.sql")));
-    old.exec("PRAGMA user_version = 1");
-    old.exec("INSERT INTO categories (slug, name) VALUES ('dev', 'Dev');"
-             "INSERT INTO tools (slug, name, category_id, tagline, description, entry) "
-             "VALUES ('kept', 'Kept', 1, 't', 'd', 'Free')");
-  }
+  const auto path =
+      test::write_version_1_site(dir, "INSERT INTO categories (slug, name) VALUES ('dev', 'Dev');"
+                                      "INSERT INTO tools (slug, name, category_id, tagline, "
+                                      "description, entry) VALUES ('kept', 'Kept', 1, 't', 'd', "
+                                      "'Free')");
   Store store(path);
-  CHECK(store.schema_version() == 6);
+  CHECK(store.schema_version() == Store::latest_schema_version());
   CHECK(store.tool_by_slug("kept")->name == "Kept");
   CHECK_THROWS(store.write(
       [](sql::Db &db) { db.exec("UPDATE tools SET pricing_checked_on = '2026-13-01'"); }));

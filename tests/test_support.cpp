@@ -14,9 +14,11 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "app/embedded.h"
 #include "app/server.h"
 #include "bench/generate_site.h"
 #include "handlers/routes.h"
+#include "store/sqlite.h"
 
 namespace verdict::test {
 
@@ -231,6 +233,15 @@ std::string write_generated_site(const TempDir &dir, uint64_t seed) {
   size.voters = 400;
   Store store(path);
   write_site(store, generate_site(seed, size));
+  return path;
+}
+
+std::string write_version_1_site(const TempDir &dir, const std::string &rows) {
+  const auto path = (dir.path / "site.db").string();
+  sql::Db old(path);
+  old.exec(std::string(embedded("schema.sql")));
+  old.exec("PRAGMA user_version = 1");
+  old.exec(rows);
   return path;
 }
 

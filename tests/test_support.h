@@ -108,6 +108,10 @@ struct TempDir {
 // (store/queries.h kFewReviews), written to `dir`/site.db; returns that path.
 std::string write_generated_site(const TempDir &dir, uint64_t seed = 7);
 
+// A database as the first Verdict made it (schema version 1), holding the rows `rows` (SQL)
+// inserts, written to `dir`/site.db without opening it as a Store; returns that path.
+std::string write_version_1_site(const TempDir &dir, const std::string &rows);
+
 // A plain TCP connection to 127.0.0.1:port, for requests no HTTP client library would send.
 class RawConnection {
 public:

@@ -12,5 +12,7 @@ export const checkedPages = {
   reviewer: '/reviewers/builder',
   reviewers: '/reviewers',
   methodology: '/methodology',
+  search: '/search?q=codestral',
+  'search-nothing': '/search?q=zyzzyva',
   'not-found': '/no-such-page',
 };

@@ -82,7 +82,8 @@ try {
 
   // Its first review.
   await desk.goto(origin + '/admin/reviews/new');
-  await desk.getByLabel('Tool').selectOption('careful-agent');
+  // Exactly: the header's search box is labelled "Search tools and reviews".
+  await desk.getByLabel('Tool', { exact: true }).selectOption('careful-agent');
   await desk.getByLabel('Reviewer').selectOption({ index: 0 });
   await desk.getByLabel('Verdict').selectOption('ship');
   await desk.getByLabel('Quote').fill('It refused to merge until the tests passed.');

@@ -1,6 +1,6 @@
 // A reader in a real browser (Debian's chromium via playwright-core): opens a comparison,
-// clicks Ship, sees the Community count change, picks a side head-to-head, and leaves
-// screenshots at phone and desktop width.
+// clicks Ship, sees the Community count change, picks a side head-to-head, votes and searches
+// with JavaScript off, and leaves screenshots at phone and desktop width.
 // Usage: node reader_votes.mjs /path/to/verdict SCREENSHOT_DIR
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,6 +49,13 @@ try {
   await plain.waitForURL(`**${path}#tool-cursor-background-agent`);
   assert.equal((await plain.locator('[data-community="cursor-background-agent"]').textContent()).trim(),
                '100% · 1 vote');
+  // The header's search box is a plain GET form too: a search, then its best result.
+  const searchBox = plain.getByRole('searchbox', { name: 'Search tools and reviews' });
+  await searchBox.fill('codestral');
+  await searchBox.press('Enter');
+  await plain.waitForURL('**/search?q=codestral');
+  await plain.getByRole('link', { name: 'Codestral 2.1', exact: true }).click();
+  await plain.waitForURL('**/tools/codestral-2-1');
   await noScript.close();
 
   await page.screenshot({ path: join(screenshotDir, 'comparison-desktop.png'), fullPage: true });

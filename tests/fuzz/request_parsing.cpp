@@ -5,7 +5,9 @@
 //   - a voter id is empty or exactly 32 lowercase hex digits, a session secret 64;
 //   - a form field read alone is the value the whole form parses to, when the form parses;
 //   - every pair split yields two valid slugs that rejoin to the input;
-//   - an accepted return path starts with one "/" and names no other host or scheme.
+//   - an accepted return path starts with one "/" and names no other host or scheme;
+//   - an accepted search text holds no control characters, no space at either end and at
+//     most kMaxSearchCharacters characters.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -56,6 +58,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (path.size() > 1 && (path[1] == '/' || path[1] == '\\')) std::abort();
     if (path.find(':') != std::string_view::npos || path.find('\\') != std::string_view::npos)
       std::abort();
+  }
+  const auto search = parse_search_text({std::string(parts[3])});
+  if (search.ok()) {
+    const auto &text = search.text;
+    size_t characters = 0;
+    for (char c : text) {
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) std::abort();
+      characters += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+    }
+    if (characters > kMaxSearchCharacters) std::abort();
+    if (!text.empty() && (text.front() == ' ' || text.back() == ' ')) std::abort();
   }
   is_form_content_type(parts[3]);
   is_same_origin_request(parts[1], parts[2], parts[3], parts[0]);

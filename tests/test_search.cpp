@@ -1,0 +1,402 @@
+// Search as readers use it: /search over tools and the panel's quotes, ranked, its excerpts
+// escaped, its index kept in step with every change at the desk, and safe whatever is typed.
+#include <catch2/catch.hpp>
+
+#include <regex>
+#include <set>
+
+#include "render/pages.h"
+#include "test_support.h"
+
+using namespace verdict;
+
+namespace {
+
+const std::string kEditor = "editor@example.com";
+
+ContentTool tool_named(const std::string &slug, const std::string &name,
+                       const std::string &tagline = "A tool",
+                       const std::string &description = "It does things.") {
+  return {slug, name, "developer-tools", tagline, description, "Free", "", "", "", "", ""};
+}
+
+// The tool slugs and reviewer slugs of a search's hits, in order: "tool" or "tool#reviewer".
+std::vector<std::string> hits_of(Store &store, const std::string &text, PageSpan span = {1, 20}) {
+  std::vector<std::string> hits;
+  for (const auto &hit : store.search(text, span).hits.items)
+    hits.push_back(hit.kind == SearchHit::Kind::tool ? hit.tool_slug
+                                                     : hit.tool_slug + "#" + hit.reviewer_slug);
+  return hits;
+}
+
+// The addresses the results of a search page link to, in order.
+std::vector<std::string> result_links(const std::string &html) {
+  const std::regex link(R"re(<h2 class="result-title"><a href="([^"]*)")re");
+  std::vector<std::string> links;
+  for (std::sregex_iterator it(html.begin(), html.end(), link), end; it != end; ++it)
+    links.push_back(test::decode_entities((*it)[1]));
+  return links;
+}
+
+std::string search_path(const std::string &text) {
+  return "/search?q=" + httplib::detail::encode_query_param(text);
+}
+
+} // namespace
+
+TEST_CASE("search: a match in a tool's name outranks one in a tagline, which outranks one in a "
+          "description") {
+  auto store = test::seeded_store();
+  // Made in the opposite order, so the older row's tie-break cannot explain the ranking.
+  store->create_tool(tool_named("in-description", "Plain", "A tool",
+                                "The quillwort engine does things, and more things besides."),
+                     kEditor);
+  store->create_tool(tool_named("in-tagline", "Simple", "Quillwort for teams"), kEditor);
+  store->create_tool(tool_named("in-name", "Quillwort"), kEditor);
+  CHECK(hits_of(*store, "quillwort") ==
+        std::vector<std::string>{"in-name", "in-tagline", "in-description"});
+  CHECK(store->search("quillwort", {1, 20}).total == 3);
+  // The last word also finds the longer words it starts.
+  CHECK(hits_of(*store, "Quillw") ==
+        std::vector<std::string>{"in-name", "in-tagline", "in-description"});
+  // Every word is required.
+  CHECK(hits_of(*store, "quillwort teams") == std::vector<std::string>{"in-tagline"});
+}
+
+TEST_CASE("search: a quote's result names its tool and reviewer and links to the tool page that "
+          "shows it, at the quote") {
+  test::SiteServer site;
+  auto &store = site.store();
+  store.create_tool(tool_named("crowded", "Crowded"), kEditor);
+  // 25 reviews in panel order: the 21st is on the tool's second page.
+  for (int i = 1; i <= 25; ++i) {
+    const auto slug = "panelist-" + std::to_string(i);
+    store.create_reviewer({slug, "Panelist " + std::to_string(i), "Lens", ""}, kEditor);
+    store.create_review(
+        {"crowded", slug, "ship", i == 21 ? "The marsupial workflow wins." : "Ordinary words."},
+        kEditor);
+  }
+  auto client = site.client();
+  const auto page = client.Get(search_path("marsupial"));
+  REQUIRE(page);
+  CHECK(page->status == 200);
+  CHECK(result_links(page->body) ==
+        std::vector<std::string>{"/tools/crowded?page=2#review-panelist-21"});
+  CHECK(test::visible_text(page->body).find("Panelist 21 on Crowded") != std::string::npos);
+  const auto tool_page = client.Get("/tools/crowded?page=2");
+  REQUIRE(tool_page->status == 200);
+  CHECK(tool_page->body.find("id=\"review-panelist-21\"") != std::string::npos);
+  CHECK(tool_page->body.find("The marsupial workflow wins.") != std::string::npos);
+
+  // A review on a tool's first page links to the page without ?page=.
+  const auto seed = client.Get(search_path("weekend Lambda"));
+  CHECK(result_links(seed->body) ==
+        std::vector<std::string>{"/tools/cursor-background-agents#review-builder"});
+  CHECK(client.Get("/tools/cursor-background-agents")->body.find("id=\"review-builder\"") !=
+        std::string::npos);
+}
+
+TEST_CASE("search: stored text is escaped in results and only the words found are marked") {
+  test::SiteServer site;
+  auto &store = site.store();
+  store.create_tool(tool_named("hostile", "Hostile <b>bold</b>", "Tagline \"quoted\" & 'single'",
+                               "<script>alert(1)</script> runs in quillwort pages"),
+                    kEditor);
+  // The characters results mark matches with, stored in a text: they are not marks.
+  store.create_tool(tool_named("forger", "Forger", "A tool",
+                               std::string("\x01") + "forged" + "\x02" + " quillwort"),
+                    kEditor);
+  auto client = site.client();
+  for (const auto &text : {std::string("alert"), std::string("script"), std::string("quillwort"),
+                           std::string("bold")}) {
+    INFO(text);
+    const auto page = client.Get(search_path(text));
+    REQUIRE(page);
+    CHECK(page->status == 200);
+    CHECK(page->body.find("<script>") == std::string::npos);
+    CHECK(page->body.find("<b>") == std::string::npos);
+    CHECK(page->body.find("/tools/hostile") != std::string::npos);
+  }
+  const auto page = client.Get(search_path("alert"));
+  CHECK(page->body.find("&lt;script&gt;<mark>alert</mark>(1)&lt;/script&gt; runs") !=
+        std::string::npos);
+  const auto bold = client.Get(search_path("bold"));
+  CHECK(bold->body.find("Hostile &lt;b&gt;<mark>bold</mark>&lt;/b&gt;") != std::string::npos);
+  CHECK(bold->body.find("Tagline &quot;quoted&quot; &amp; &apos;single&apos;") !=
+        std::string::npos);
+  const auto forged = client.Get(search_path("quillwort"));
+  CHECK(forged->body.find("forged <mark>quillwort</mark>") != std::string::npos);
+  CHECK(forged->body.find("<mark>forged") == std::string::npos);
+  // The query itself is echoed escaped.
+  const auto echoed = client.Get(search_path("<script>alert(1)</script>"));
+  CHECK(echoed->status == 200);
+  CHECK(echoed->body.find("<script>alert") == std::string::npos);
+  CHECK(echoed->body.find("value=\"&lt;script&gt;alert(1)&lt;/script&gt;\"") != std::string::npos);
+}
+
+TEST_CASE("search: marked text becomes HTML with every mark closed and nothing else as markup") {
+  const std::string start(1, kMatchStart), end(1, kMatchEnd);
+  CHECK(pages::marked_html("a " + start + "<b>" + end + " c") == "a <mark>&lt;b&gt;</mark> c");
+  CHECK(pages::marked_html(start + "open") == "<mark>open</mark>");
+  CHECK(pages::marked_html("close" + end + " & " + start + start + "x" + end + end) ==
+        "close &amp; <mark>x</mark>");
+}
+
+TEST_CASE("search: the index follows tools created, renamed, changed and deleted at the desk") {
+  auto store = test::seeded_store();
+  store->create_tool(
+      tool_named("nimbus", "Nimbus", "Clouds for teams", "Keeps the weather in a jar."), kEditor);
+  const auto codestral_hits = hits_of(*store, "codestral").size();
+  store->create_review({"nimbus", "builder", "ship", "Codestral could learn from this."}, kEditor);
+  CHECK(hits_of(*store, "nimbus") == std::vector<std::string>{"nimbus"});
+  CHECK(hits_of(*store, "weather jar") == std::vector<std::string>{"nimbus"});
+  CHECK(hits_of(*store, "codestral").size() == codestral_hits + 1);
+
+  // A vote moves the tool's tallies, not its text: the index is as it was.
+  store->cast_tool_vote(std::string(32, 'a'), store->tool_by_slug("nimbus")->id, Verdict::ship);
+  CHECK(hits_of(*store, "nimbus") == std::vector<std::string>{"nimbus"});
+
+  auto changed = tool_named("stratus", "Stratus", "Fog for teams", "Keeps the mist in a box.");
+  store->update_tool("nimbus", changed, kEditor);
+  CHECK(hits_of(*store, "nimbus").empty());
+  CHECK(hits_of(*store, "weather").empty());
+  CHECK(hits_of(*store, "stratus") == std::vector<std::string>{"stratus"});
+  CHECK(hits_of(*store, "mist box") == std::vector<std::string>{"stratus"});
+  CHECK(hits_of(*store, "codestral could learn") ==
+        std::vector<std::string>{"stratus#builder"}); // the review follows its renamed tool
+
+  // A refused change leaves the index as it was.
+  auto taken = changed;
+  taken.slug = "codestral-2-1";
+  taken.name = "Cumulus";
+  CHECK_THROWS_AS(store->update_tool("stratus", taken, kEditor), AlreadyExists);
+  CHECK(hits_of(*store, "stratus") == std::vector<std::string>{"stratus"});
+  CHECK(hits_of(*store, "cumulus").empty());
+
+  store->delete_tool("stratus", kEditor);
+  CHECK(hits_of(*store, "stratus").empty());
+  CHECK(hits_of(*store, "mist box").empty());
+  // Its reviews went with it, and out of the index.
+  CHECK(hits_of(*store, "codestral could learn").empty());
+  CHECK(hits_of(*store, "codestral").size() == codestral_hits);
+}
+
+TEST_CASE("search: the index follows reviews created, changed and deleted, and reviewers deleted") {
+  auto store = test::seeded_store();
+  store->create_review({"codestral-2-1", "creative", "ship", "A kaleidoscope of completions."},
+                       kEditor);
+  CHECK(hits_of(*store, "kaleidoscope") == std::vector<std::string>{"codestral-2-1#creative"});
+  store->update_review("codestral-2-1", "creative",
+                       {"codestral-2-1", "creative", "skip", "A labyrinth of completions."},
+                       kEditor);
+  CHECK(hits_of(*store, "kaleidoscope").empty());
+  CHECK(hits_of(*store, "labyrinth") == std::vector<std::string>{"codestral-2-1#creative"});
+  // Moved to another tool, the same quote is found there.
+  store->update_review("codestral-2-1", "creative",
+                       {"mistral-3-small", "creative", "skip", "A labyrinth of completions."},
+                       kEditor);
+  CHECK(hits_of(*store, "labyrinth") == std::vector<std::string>{"mistral-3-small#creative"});
+  store->delete_review("mistral-3-small", "creative", kEditor);
+  CHECK(hits_of(*store, "labyrinth").empty());
+
+  store->create_review({"codestral-2-1", "creative", "ship", "A kaleidoscope again."}, kEditor);
+  CHECK(hits_of(*store, "kaleidoscope").size() == 1);
+  store->delete_reviewer("creative", kEditor);
+  CHECK(hits_of(*store, "kaleidoscope").empty());
+}
+
+TEST_CASE("search: a database made before search finds its existing tools and quotes once "
+          "upgraded") {
+  test::TempDir dir;
+  const auto path = test::write_version_1_site(
+      dir, "INSERT INTO categories (slug, name) VALUES ('dev', 'Dev');"
+           "INSERT INTO tools (slug, name, category_id, tagline, description, entry) "
+           "VALUES ('kept', 'Kept', 1, 'An heirloom tool', 'Older than search.', 'Free');"
+           "INSERT INTO reviewers (slug, name, lens, panel_order) VALUES ('old', 'Old', 'L', 1);"
+           "INSERT INTO reviews (tool_id, reviewer_id, verdict, quote) "
+           "VALUES (1, 1, 'ship', 'A venerable quote.')");
+  Store store(path);
+  CHECK(hits_of(store, "heirloom") == std::vector<std::string>{"kept"});
+  CHECK(hits_of(store, "venerable") == std::vector<std::string>{"kept#old"});
+}
+
+TEST_CASE("search: the store takes any text and never reads it as query syntax") {
+  auto store = test::seeded_store();
+  const auto codestral = hits_of(*store, "codestral");
+  REQUIRE(!codestral.empty());
+  // Words without a letter or digit in them are left out rather than finding nothing.
+  for (const auto &text :
+       {std::string("codestral —"), std::string("codestral \xF0\x9F\x98\x80"),
+        std::string("\" codestral \""), std::string("codestral *"), std::string("^ codestral"),
+        std::string("codestral\t\n"), std::string("codestral") + std::string(1, '\0') + "  "}) {
+    INFO(text);
+    CHECK(hits_of(*store, text) == codestral);
+  }
+  // FTS5's operators are only words: no OR widens, no - narrows, no column filter.
+  CHECK(hits_of(*store, "codestral OR zyzzyva").empty());
+  CHECK(hits_of(*store, "-codestral") == codestral);
+  CHECK(hits_of(*store, "name:codestral").empty());
+  for (const auto &text : {std::string("\""),
+                           std::string("*"),
+                           std::string("NEAR("),
+                           std::string("NEAR(a b, 2)"),
+                           std::string("a OR"),
+                           std::string("-x"),
+                           std::string("col:x"),
+                           std::string("^"),
+                           std::string("\"\"\""),
+                           std::string("(a"),
+                           std::string("{name}: x"),
+                           std::string("a AND"),
+                           std::string("\xFF\xFE"),
+                           std::string("\xC3"),
+                           std::string("x\x01y\x02z"),
+                           std::string(5000, 'a'),
+                           std::string(5000, '"'),
+                           std::string(3000, ' ') + "codestral",
+                           std::string(""),
+                           std::string("   ")}) {
+    INFO(text.substr(0, 40));
+    CHECK_NOTHROW(store->search(text, {1, 20}));
+  }
+  CHECK(store->search("", {1, 20}).total == 0);
+}
+
+TEST_CASE("search: any query text over HTTP answers 200 or a clear 400, never a failure") {
+  test::SiteServer site;
+  auto client = site.client();
+  const std::vector<std::string> answered = {"%22",          "*",
+                                             "NEAR(",        "NEAR(codestral%20mistral)",
+                                             "a%20OR",       "-x",
+                                             "col:x",        "%5E",
+                                             "%22%22%22",    "(",
+                                             "%7Bname%7D:x", "%00",
+                                             "%01%02%1F%7F", "%F0%9F%98%80",
+                                             "%E2%80%94",    "%27%3B--",
+                                             "%25%25",       "a+b",
+                                             "%3Cmark%3E",   std::string(200, 'a')};
+  for (const auto &q : answered) {
+    INFO(q);
+    const auto res = client.Get(("/search?q=" + q).c_str());
+    REQUIRE(res);
+    CHECK(res->status == 200);
+    CHECK(res->body.find("<mark><mark>") == std::string::npos);
+  }
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {"%FF", "not valid UTF-8"},
+      {"%C3", "not valid UTF-8"},
+      {std::string(201, 'a'), "201 characters long; at most 200"},
+      {std::string(1000, 'a'), "1000 characters long; at most 200"},
+      {"a&q=b", "q twice"},
+      {"a&page=abc", "page parameter must be a whole number"}};
+  for (const auto &[q, reason] : refused) {
+    INFO(q.substr(0, 40));
+    const auto res = client.Get(("/search?q=" + q).c_str());
+    REQUIRE(res);
+    CHECK(res->status == 400);
+    CHECK(test::visible_text(res->body).find(reason) != std::string::npos);
+  }
+  // Longer than any request line the site takes: the transport refuses it before any handler.
+  const auto huge = client.Get(("/search?q=" + std::string(5000, 'a')).c_str());
+  REQUIRE(huge);
+  CHECK(huge->status == 414);
+}
+
+TEST_CASE("search: no text shows the form and what to type, and a text nothing matches says so") {
+  test::SiteServer site;
+  auto client = site.client();
+  for (const auto *path : {"/search", "/search?q=", "/search?q=%20%20%09"}) {
+    INFO(path);
+    const auto page = client.Get(path);
+    REQUIRE(page);
+    CHECK(page->status == 200);
+    const auto text = test::visible_text(page->body);
+    CHECK(text.find("Type a tool's name, or any words") != std::string::npos);
+    CHECK(page->body.find("result-count") == std::string::npos);
+    CHECK(page->body.find("<input id=\"search-q\" type=\"search\" name=\"q\" value=\"\"") !=
+          std::string::npos);
+    CHECK(page->body.find("<label for=\"search-q\">") != std::string::npos);
+  }
+  const auto nothing = client.Get("/search?q=zyzzyva");
+  REQUIRE(nothing->status == 200);
+  CHECK(test::visible_text(nothing->body).find("No tool or review matches “zyzzyva”.") !=
+        std::string::npos);
+  CHECK(result_links(nothing->body).empty());
+  const auto found = client.Get("/search?q=codestral");
+  CHECK(found->body.find("value=\"codestral\"") != std::string::npos);
+  CHECK(test::visible_text(found->body)
+            .find(std::to_string(result_links(found->body).size()) + " results for “codestral”") !=
+        std::string::npos);
+  // Result pages ask search engines to leave them out; the pages they link to are listed.
+  CHECK(found->body.find("<meta name=\"robots\" content=\"noindex\">") != std::string::npos);
+}
+
+TEST_CASE("search: results past one page are paged with plain links, each result exactly once") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto total = site.store().search("the", {1, 20}).total;
+  REQUIRE(total > 20);
+  REQUIRE(total <= 40);
+  const auto first = client.Get("/search?q=the");
+  REQUIRE(first->status == 200);
+  CHECK(first->body.find("<a href=\"/search?q=the&amp;page=2\" rel=\"next\">") !=
+        std::string::npos);
+  CHECK(first->body.find("rel=\"prev\"") == std::string::npos);
+  const auto second = client.Get("/search?q=the&page=2");
+  REQUIRE(second->status == 200);
+  CHECK(second->body.find("<a href=\"/search?q=the\" rel=\"prev\">") != std::string::npos);
+  CHECK(second->body.find("rel=\"next\"") == std::string::npos);
+  CHECK(second->body.find("<link rel=\"canonical\" href=\"/search?q=the&amp;page=2\">") !=
+        std::string::npos);
+  auto links = result_links(first->body);
+  CHECK(links.size() == 20);
+  const auto more = result_links(second->body);
+  links.insert(links.end(), more.begin(), more.end());
+  CHECK(links.size() == static_cast<size_t>(total));
+  CHECK(std::set<std::string>(links.begin(), links.end()).size() == links.size());
+  CHECK(client.Get("/search?q=the&page=3")->status == 404);
+  // A text with spaces and symbols keeps them in its page links.
+  const auto spaced = client.Get("/search?q=the%20%26");
+  CHECK(spaced->body.find("href=\"/search?q=the%20%26&amp;page=2\"") != std::string::npos);
+}
+
+TEST_CASE("search: every page's header has a search box that submits to /search") {
+  test::SiteServer site;
+  auto client = site.client();
+  for (const auto *path :
+       {"/", "/tools/codestral-2-1", "/reviewers", "/search?q=codestral", "/no-such-page"}) {
+    INFO(path);
+    const auto page = client.Get(path);
+    REQUIRE(page);
+    const auto &html = page->body;
+    const auto form =
+        html.find("<form class=\"site-search\" role=\"search\" method=\"get\" action=\"/search\">");
+    REQUIRE(form != std::string::npos);
+    const auto form_end = html.find("</form>", form);
+    const auto box = html.substr(form, form_end - form);
+    CHECK(box.find("<label class=\"visually-hidden\" for=\"site-search-q\">") != std::string::npos);
+    CHECK(box.find("<input id=\"site-search-q\" type=\"search\" name=\"q\"") != std::string::npos);
+    CHECK(box.find("<button type=\"submit\">Search</button>") != std::string::npos);
+  }
+  // What the box sends: its one field, as a browser sends a GET form.
+  const auto sent = client.Get("/search?q=Codestral+2.1");
+  REQUIRE(sent->status == 200);
+  CHECK(result_links(sent->body).front() == "/tools/codestral-2-1");
+}
+
+TEST_CASE("search: results are never kept in the shared page cache, so no text can grow it") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto codestral = client.Get("/search?q=codestral");
+  const auto mistral = client.Get("/search?q=mistral");
+  CHECK(result_links(codestral->body).front() == "/tools/codestral-2-1");
+  CHECK(result_links(mistral->body).front() != "/tools/codestral-2-1");
+  const auto kept = site.app().cache.bytes();
+  for (int i = 0; i < 200; ++i)
+    REQUIRE(client.Get(("/search?q=word" + std::to_string(i)).c_str())->status == 200);
+  CHECK(site.app().cache.bytes() == kept);
+  // A change is found on the very next search.
+  site.store().create_tool(tool_named("fresh", "Freshly Made"), kEditor);
+  CHECK(result_links(client.Get("/search?q=freshly")->body) ==
+        std::vector<std::string>{"/tools/fresh"});
+}
