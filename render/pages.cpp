@@ -809,7 +809,8 @@ std::string search(const Views &views, const std::string &query, const SearchRes
   const auto title = query.empty() ? std::string("Search") : "Search: " + query;
   PageMeta meta{title + page_suffix(hits.number) + " · " + site.site_name,
                 "Search the tools and the panel's reviews.", page_path(path, hits.number)};
-  meta.noindex = true; // result pages are made of other pages; those are the ones to list
+  // Not noindex: result pages are reached only through the search form, which crawlers do not
+  // submit, so no crawler meets them unless someone links one, and then it is worth listing.
   return views.page("search", page, meta, site);
 }
 

@@ -327,8 +327,10 @@ TEST_CASE("search: no text shows the form and what to type, and a text nothing m
   CHECK(test::visible_text(found->body)
             .find(std::to_string(result_links(found->body).size()) + " results for “codestral”") !=
         std::string::npos);
-  // Result pages ask search engines to leave them out; the pages they link to are listed.
-  CHECK(found->body.find("<meta name=\"robots\" content=\"noindex\">") != std::string::npos);
+  // A result page a reader linked to may be listed, under its own query as canonical.
+  CHECK(found->body.find("<meta name=\"robots\" content=\"noindex\">") == std::string::npos);
+  CHECK(found->body.find("<link rel=\"canonical\" href=\"/search?q=codestral\"") !=
+        std::string::npos);
 }
 
 TEST_CASE("search: results past one page are paged with plain links, each result exactly once") {
@@ -369,8 +371,8 @@ TEST_CASE("search: every page's header has a search box that submits to /search"
     const auto page = client.Get(path);
     REQUIRE(page);
     const auto &html = page->body;
-    const auto form =
-        html.find("<form class=\"site-search\" role=\"search\" method=\"get\" action=\"/search\">");
+    const auto form = html.find("<form class=\"site-search\" role=\"search\" aria-label=\"Site "
+                                "search\" method=\"get\" action=\"/search\">");
     REQUIRE(form != std::string::npos);
     const auto form_end = html.find("</form>", form);
     const auto box = html.substr(form, form_end - form);
