@@ -183,15 +183,6 @@ void show_reviewer(App &app, const Request &req, Response &res, std::string_view
   send_html(res, pages::reviewer(app.views, *reviewer, reviews, app.store.site_copy()));
 }
 
-// GET /subscribed — where the newsletter form lands.
-void show_subscribed(App &app, const Request &req, Response &res) {
-  if (refuse_other_pages(app, req, res)) return;
-  const auto site = app.store.site_copy();
-  send_html(res, pages::message(app.views, site, site.newsletter_title, "You're on the list",
-                                "The next comparison will reach your inbox. You can unsubscribe "
-                                "from any issue with one click."));
-}
-
 // GET /healthz — 200 "ok" when the database answers and can take a write; otherwise 503 and
 // what is wrong, for the owner's monitor.
 void show_health(App &app, const Request &, Response &res) {
