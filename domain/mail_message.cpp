@@ -83,8 +83,9 @@ void add_header(std::string &out, const std::string &name, const std::string &va
 
 std::string encoded_header_text(std::string_view text) {
   if (is_printable_ascii(text)) return std::string(text);
-  // "=?UTF-8?B?" + base64 + "?=" stays within 75 characters with up to 45 bytes of text.
-  constexpr size_t kBytesPerWord = 45;
+  // 36 bytes make 48 of base64, a 60-character word: "Subject: " and the first word stay
+  // within 78 characters a line (and every word within RFC 2047's 75).
+  constexpr size_t kBytesPerWord = 36;
   std::string out;
   size_t start = 0;
   while (start < text.size()) {

@@ -29,6 +29,7 @@ void show_categories_page(App &app, const Request &req, Response &res);
 void show_methodology(App &app, const Request &req, Response &res);
 void show_category(App &app, const Request &req, Response &res, std::string_view slug);
 void show_reviewer(App &app, const Request &req, Response &res, std::string_view slug);
+void show_subscribe_form(App &app, const Request &req, Response &res);
 void show_health(App &app, const Request &req, Response &res);
 void show_static(App &app, const Request &req, Response &res);
 void show_not_found(App &app, const Request &req, Response &res);
@@ -47,7 +48,6 @@ void vote_on_tool(App &app, const Request &req, Response &res, std::string_view 
 void vote_on_pair(App &app, const Request &req, Response &res, std::string_view pair);
 
 // The weekly digest's sign-up, confirmation and unsubscribe (handlers/newsletter.cpp)
-void show_subscribe_form(App &app, const Request &req, Response &res);
 void subscribe(App &app, const Request &req, Response &res);
 void show_subscribed(App &app, const Request &req, Response &res);
 void show_confirmation(App &app, const Request &req, Response &res);

@@ -69,11 +69,6 @@ void say_unsubscribed(App &app, Response &res, const std::string &token) {
 
 } // namespace
 
-// GET /subscribe — the sign-up form on a page of its own.
-void show_subscribe_form(App &app, const Request &, Response &res) {
-  send_html(res, pages::subscribe(app.views, app.store.site_copy()));
-}
-
 // POST /subscribe — ask for the weekly digest: the address is kept as pending and owed a
 // confirmation mail. Answers 303 to /subscribed with a marker that only a sign-up gets.
 //   email=…   REQUIRED

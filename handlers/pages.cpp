@@ -183,6 +183,13 @@ void show_reviewer(App &app, const Request &req, Response &res, std::string_view
   send_html(res, pages::reviewer(app.views, *reviewer, reviews, app.store.site_copy()));
 }
 
+// GET /subscribe — the weekly digest's sign-up form on a page of its own (handlers/newsletter.cpp
+// takes what it sends).
+void show_subscribe_form(App &app, const Request &req, Response &res) {
+  if (refuse_other_pages(app, req, res)) return;
+  send_html(res, pages::subscribe(app.views, app.store.site_copy()));
+}
+
 // GET /healthz — 200 "ok" when the database answers and can take a write; otherwise 503 and
 // what is wrong, for the owner's monitor.
 void show_health(App &app, const Request &, Response &res) {

@@ -13,6 +13,13 @@ Subscriber subscriber_from_row(const sql::Stmt &row) {
   return {row.int64(0), row.text(1), row.text(2), row.text(3)};
 }
 
+// The confirmation mail owed to the subscriber, if any, is owed no more.
+void drop_owed_mail(sql::Db &db, int64_t subscriber_id) {
+  db.cached("DELETE FROM confirmation_outbox WHERE subscriber_id = :id")
+      .bind(":id", subscriber_id)
+      .run();
+}
+
 } // namespace
 
 SubscriptionRequest Store::request_subscription(std::string_view email, int64_t now) {
@@ -92,20 +99,13 @@ bool Store::start_confirmation(int64_t subscriber_id, std::string_view token_has
         .run();
     pending = db.changes() > 0;
     // Confirmed or gone since the mail was queued: it is owed no more.
-    if (!pending)
-      db.cached("DELETE FROM confirmation_outbox WHERE subscriber_id = :id")
-          .bind(":id", subscriber_id)
-          .run();
+    if (!pending) drop_owed_mail(db, subscriber_id);
   });
   return pending;
 }
 
 void Store::confirmation_mailed(int64_t subscriber_id) {
-  write([&](sql::Db &db) {
-    db.cached("DELETE FROM confirmation_outbox WHERE subscriber_id = :id")
-        .bind(":id", subscriber_id)
-        .run();
-  });
+  write([&](sql::Db &db) { drop_owed_mail(db, subscriber_id); });
 }
 
 void Store::confirmation_failed(int64_t subscriber_id, int64_t next_attempt_at,
@@ -154,7 +154,7 @@ ConfirmationCheck Store::confirm_subscription(std::string_view token_hash, int64
     db.cached("UPDATE subscribers SET status = 'confirmed', confirmations_sent = 0 WHERE id = :id")
         .bind(":id", id)
         .run();
-    db.cached("DELETE FROM confirmation_outbox WHERE subscriber_id = :id").bind(":id", id).run();
+    drop_owed_mail(db, id);
   });
   return outcome;
 }
@@ -168,7 +168,7 @@ bool Store::unsubscribe(int64_t id) {
         .bind(":id", id)
         .run();
     changed = db.changes() > 0;
-    db.cached("DELETE FROM confirmation_outbox WHERE subscriber_id = :id").bind(":id", id).run();
+    drop_owed_mail(db, id);
   });
   return changed;
 }

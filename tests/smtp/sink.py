@@ -31,7 +31,7 @@ class Sink:
     async def handle_DATA(self, server, session, envelope):
         if self.fail_after is not None and self.accepted >= self.fail_after:
             if self.fail_with == "disconnect":
-                session.transport.close()
+                server.transport.close()
                 return "421 4.3.0 closing"
             return "451 4.3.0 Try again later"
         self.accepted += 1
