@@ -68,6 +68,20 @@ std::string status_of(Store &store, const std::string &email) {
   return "absent";
 }
 
+MailSetup mail_through(const test::SmtpSink &sink) {
+  MailSetup mail;
+  mail.smtp.url = sink.url();
+  mail.from = kFrom;
+  return mail;
+}
+
+// A site that sends its confirmation mails to a mail server of its own.
+struct MailingSite {
+  test::TempDir dir;
+  test::SmtpSink sink{dir.path / "mail"};
+  test::SiteServer site{mail_through(sink)};
+};
+
 // A form as a browser sends it from this site's own page.
 httplib::Result post_same_origin(httplib::Client &client, const std::string &path,
                                  const std::string &body = "") {
@@ -416,12 +430,9 @@ TEST_CASE("digest: /subscribed opens only right after a sign-up, and without mai
 
 TEST_CASE("digest: the confirmation mail arrives over SMTP and its link confirms the address "
           "once; an expired link is refused") {
-  test::TempDir dir;
-  test::SmtpSink sink(dir.path / "mail");
-  MailSetup mail;
-  mail.smtp.url = sink.url();
-  mail.from = kFrom;
-  test::SiteServer site(mail);
+  MailingSite mailing;
+  auto &sink = mailing.sink;
+  auto &site = mailing.site;
   auto client = site.client();
   const auto signed_up = post_same_origin(client, "/subscribe", "email=reader%40example.com");
   REQUIRE(signed_up->status == 303);
@@ -481,12 +492,9 @@ TEST_CASE("digest: the confirmation mail arrives over SMTP and its link confirms
 
 TEST_CASE("digest: one click on the List-Unsubscribe header of a received mail unsubscribes, "
           "and the link's page can undo it") {
-  test::TempDir dir;
-  test::SmtpSink sink(dir.path / "mail");
-  MailSetup mail;
-  mail.smtp.url = sink.url();
-  mail.from = kFrom;
-  test::SiteServer site(mail);
+  MailingSite mailing;
+  auto &sink = mailing.sink;
+  auto &site = mailing.site;
   auto client = site.client();
   REQUIRE(post_same_origin(client, "/subscribe", "email=reader%40example.com")->status == 303);
   const auto mails = sink.wait_for(1);

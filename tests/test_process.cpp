@@ -50,24 +50,9 @@ public:
                   const std::string &cwd = "") {
     int fds[2];
     REQUIRE(pipe2(fds, O_CLOEXEC) == 0);
-    const pid_t parent = getpid();
-    pid_ = fork();
-    REQUIRE(pid_ >= 0);
-    if (pid_ == 0) {
-      prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (getppid() != parent) _exit(127);
-      const int null = open("/dev/null", O_RDWR);
-      dup2(null, 0);
-      dup2(null, 1);
-      dup2(fds[1], 2);
-      if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
-      std::vector<char *> argv{const_cast<char *>(binary.c_str())};
-      for (const auto &arg : args)
-        argv.push_back(const_cast<char *>(arg.c_str()));
-      argv.push_back(nullptr);
-      execv(binary.c_str(), argv.data());
-      _exit(127);
-    }
+    std::vector<std::string> argv{binary};
+    argv.insert(argv.end(), args.begin(), args.end());
+    pid_ = test::start_child(argv, -1, fds[1], cwd);
     close(fds[1]);
     log_fd_ = fds[0];
     const std::string marker = "serving http://127.0.0.1:";

@@ -271,32 +271,37 @@ int run_binary(const std::vector<std::string> &args, std::string *output,
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+pid_t start_child(const std::vector<std::string> &argv, int out_fd, int err_fd,
+                  const std::string &cwd) {
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid > 0) return pid;
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(127);
+  const int null = open("/dev/null", O_RDWR);
+  dup2(null, 0);
+  dup2(out_fd >= 0 ? out_fd : null, 1);
+  dup2(err_fd >= 0 ? err_fd : null, 2);
+  if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
+  std::vector<char *> args;
+  for (const auto &arg : argv)
+    args.push_back(const_cast<char *>(arg.c_str()));
+  args.push_back(nullptr);
+  execv(args[0], args.data());
+  _exit(127);
+}
+
 SmtpSink::SmtpSink(const fs::path &folder, const std::vector<std::string> &options)
     : folder_(folder) {
   fs::create_directories(folder_);
   int fds[2];
   REQUIRE(pipe2(fds, O_CLOEXEC) == 0);
-  const pid_t parent = getpid();
   const std::string python = "/usr/bin/python3"; // Debian's, with python3-aiosmtpd
   const auto script = (fs::path(VERDICT_SOURCE_DIR) / "tests/smtp/sink.py").string();
   std::vector<std::string> args = {python, script, folder_.string()};
   args.insert(args.end(), options.begin(), options.end());
-  pid_ = fork();
-  REQUIRE(pid_ >= 0);
-  if (pid_ == 0) {
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(127);
-    const int null = open("/dev/null", O_RDWR);
-    dup2(null, 0);
-    dup2(fds[1], 1);
-    dup2(null, 2);
-    std::vector<char *> argv;
-    for (auto &arg : args)
-      argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    execv(python.c_str(), argv.data());
-    _exit(127);
-  }
+  pid_ = start_child(args, fds[1], -1);
   close(fds[1]);
   std::string said;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);

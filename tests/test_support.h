@@ -108,6 +108,12 @@ int run_binary(const std::vector<std::string> &args, std::string *output = nullp
                const std::string &input_file = "/dev/null",
                const std::vector<std::string> &env = {});
 
+// Starts `argv` (argv[0] a path) as a child that dies with the test (PR_SET_PDEATHSIG) and
+// holds none of CTest's pipes: standard input is /dev/null, its output and errors go to the
+// descriptors given (-1: /dev/null). Runs in `cwd` unless that is empty.
+pid_t start_child(const std::vector<std::string> &argv, int out_fd, int err_fd,
+                  const std::string &cwd = "");
+
 // A mail server on 127.0.0.1 at an ephemeral port (tests/smtp/sink.py, on Debian's python3
 // and aiosmtpd) that keeps each message it accepts as a file in `folder`. `options` are the
 // sink's own (--fail-after N, --fail-with 4xx|disconnect, --login USER:PASSWORD). It dies
