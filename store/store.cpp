@@ -487,6 +487,10 @@ int64_t list_version(sql::Db &db, const char *list) {
   return stmt.int64(0);
 }
 
+int Store::latest_schema_version() {
+  return static_cast<int>(migrations().size());
+}
+
 int Store::schema_version() {
   return read([](sql::Db &db) {
     auto stmt = db.cached("PRAGMA user_version");

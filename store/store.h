@@ -65,6 +65,8 @@ public:
   uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
   bool has_content();
   int schema_version();
+  // The version this verdict upgrades every database to.
+  static int latest_schema_version();
   Durability durability();
   // Whether the database can take a write now: the file at the path is still the one opened,
   // and a small write reached the disk (checked at most once a second). "" when healthy,

@@ -215,7 +215,7 @@ TEST_CASE("digest: --since takes days or hours as whole days, and resends are ra
   CHECK(digest_identity({1, 2}) != digest_identity({1, 2, 3}));
 }
 
-TEST_CASE("digest: an unsubscribe link names its subscriber and no other; a marker expires") {
+TEST_CASE("digest: an unsubscribe link names its subscriber and no other, and a marker expires") {
   const auto key = auth::random_secret();
   const auto token = auth::unsubscribe_token(key, 12, "Reader@Example.com");
   CHECK(auth::unsubscribe_token_id(token) == 12);
@@ -304,8 +304,8 @@ TEST_CASE("digest: the command line asks for what a digest needs, and the passwo
   CHECK(parse({"serve", "--since", "7d"}).error == "--since is only for digest");
 }
 
-TEST_CASE("digest: a sign-up is pending and owed one confirmation mail; another only after the "
-          "wait; a confirmed address is left as it is") {
+TEST_CASE("digest: a sign-up is pending and owed one confirmation mail, another only after the "
+          "wait, and a confirmed address is left as it is") {
   auto store = test::seeded_store();
   const int64_t now = 1'800'000'000;
   CHECK(store->request_subscription("reader@example.com", now) == SubscriptionRequest::mail_queued);
@@ -347,7 +347,7 @@ TEST_CASE("digest: a sign-up is pending and owed one confirmation mail; another 
   CHECK(counts.total() == 1);
 }
 
-TEST_CASE("digest: a confirmation link confirms once; an expired, replaced or unknown one is "
+TEST_CASE("digest: a confirmation link confirms once, and an expired, replaced or unknown one is "
           "refused") {
   auto store = test::seeded_store();
   const int64_t now = 1'800'000'000;
@@ -429,7 +429,7 @@ TEST_CASE("digest: /subscribed opens only right after a sign-up, and without mai
 }
 
 TEST_CASE("digest: the confirmation mail arrives over SMTP and its link confirms the address "
-          "once; an expired link is refused") {
+          "once, and an expired link is refused") {
   MailingSite mailing;
   auto &sink = mailing.sink;
   auto &site = mailing.site;
@@ -574,7 +574,8 @@ std::string digest_site(const test::TempDir &dir, const std::vector<std::string>
     return quoted;
   };
   store->write([&](sql::Db &db) {
-    db.exec("UPDATE comparisons SET published_on = date('now') WHERE published_on IS NOT NULL");
+    db.exec("UPDATE comparisons SET published_on = date('now'), bottom_line = 'Ship <A> & B''s' "
+            "WHERE published_on IS NOT NULL");
     db.exec("UPDATE subscribers SET status = 'confirmed' WHERE email IN (" + list(confirmed) + ")");
     db.exec("UPDATE subscribers SET status = 'unsubscribed' WHERE email = 'left@example.com'");
   });
@@ -619,6 +620,10 @@ TEST_CASE("digest: verdict digest reaches confirmed addresses only, once, with t
         std::string::npos);
   CHECK(text.find("Too few reader votes to say") != std::string::npos); // the verdict at a glance
   CHECK(html.find("href=\"" + std::string(kBase) + "/compare/") != std::string::npos);
+  // The editor's words as they are in the text, escaped in the HTML.
+  CHECK(text.find("Editor's bottom line: Ship <A> & B's") != std::string::npos);
+  CHECK(html.find("Ship &lt;A&gt; &amp; B&apos;s") != std::string::npos);
+  CHECK(html.find("<A>") == std::string::npos);
 
   // Run again: everyone has this digest; nothing is sent.
   REQUIRE(test::run_binary(digest_args(db, sink.url()), &said) == 0);
