@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/digest_command.h"
 #include "app/editor_commands.h"
 #include "app/options.h"
 #include "app/server.h"
@@ -128,6 +129,8 @@ int run(const Options &options) {
   if (options.command == "import") return run_import(options);
   if (options.command == "export") return run_export(options);
   if (options.command == "log") return run_log(options);
+  if (options.command == "digest")
+    return run_digest(options, std::cout, std::cerr, isatty(STDERR_FILENO) == 1);
   if (options.command == "subscribers") {
     require_database(options.db);
     std::cout << subscribers_csv(Store(options.db).all_subscribers());

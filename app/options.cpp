@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "domain/subscription.h"
 #include "handlers/request_parsing.h"
 
 namespace verdict {
@@ -33,6 +34,49 @@ void set_base_url(Options &options, std::string url, const char *given_as) {
   options.base_url = url;
 }
 
+// The SMTP server: smtp://host[:port] (STARTTLS with --smtp-starttls) or smtps://host[:port].
+void set_smtp_url(Options &options, const std::string &url, const char *given_as) {
+  const auto scheme_end = url.find("://");
+  const auto scheme = scheme_end == std::string::npos ? "" : url.substr(0, scheme_end);
+  auto host = scheme_end == std::string::npos ? "" : url.substr(scheme_end + 3);
+  if (!host.empty() && host.back() == '/') host.pop_back();
+  if ((scheme != "smtp" && scheme != "smtps") || !is_plain_host(host)) {
+    options.error = std::string(given_as) +
+                    " must be the mail server's address, like smtp://127.0.0.1:25 or "
+                    "smtps://mail.example:465";
+    return;
+  }
+  options.smtp_url = scheme + "://" + host;
+}
+
+void set_address(Options &options, std::string &field, const std::string &address,
+                 const char *given_as) {
+  if (!is_valid_email(address)) {
+    options.error = std::string(given_as) + " must be an email address";
+    return;
+  }
+  field = address;
+}
+
+bool is_this_machine(const std::string &smtp_url) {
+  const auto host = smtp_url.substr(smtp_url.find("://") + 3);
+  for (const auto *local : {"127.0.0.1", "localhost", "[::1]"})
+    if (host == local || host.rfind(std::string(local) + ":", 0) == 0) return true;
+  return false;
+}
+
+// What the mail flags need besides themselves, for a command that sends mail.
+void check_mail_settings(Options &options) {
+  if (!options.smtp_user.empty() && options.smtp_password.empty())
+    options.error = "--smtp-user needs its password in VERDICT_SMTP_PASSWORD (never a flag)";
+  else if (!options.smtp_password.empty() && options.smtp_user.empty())
+    options.error = "VERDICT_SMTP_PASSWORD is set but no --smtp-user (VERDICT_SMTP_USER) to log in";
+  else if (!options.smtp_user.empty() && !options.smtp_starttls &&
+           options.smtp_url.rfind("smtp://", 0) == 0 && !is_this_machine(options.smtp_url))
+    options.error = "--smtp-user would send the password unencrypted: use smtps:// or "
+                    "--smtp-starttls (plain smtp:// only to a server on this machine)";
+}
+
 // Every command, with what `verdict help COMMAND` says of it.
 struct Command {
   const char *name;
@@ -52,7 +96,17 @@ const std::vector<Command> &commands() {
        "  --trusted-proxy ADDR the reverse proxy whose X-Forwarded-For names the client\n"
        "  --base-url URL       the site's public address, e.g. https://verdict.example: canonical\n"
        "                       links, the sitemap and robots.txt name it (VERDICT_BASE_URL)\n"
-       "  --access-log         one line per request on stderr\n"},
+       "  --access-log         one line per request on stderr\n"
+       "The weekly digest's confirmation mails (without --smtp a sign-up is kept as pending):\n"
+       "  --smtp URL           smtp://HOST:PORT or smtps://HOST:PORT (VERDICT_SMTP); needs\n"
+       "                       --smtp-from and --base-url\n"
+       "  --smtp-from ADDR     the address mails come from (VERDICT_SMTP_FROM)\n"
+       "  --smtp-starttls      switch smtp:// to TLS before anything is sent "
+       "(VERDICT_SMTP_STARTTLS=1)\n"
+       "  --smtp-user USER     log in as USER (VERDICT_SMTP_USER); the password is read from\n"
+       "                       VERDICT_SMTP_PASSWORD only, never a flag\n"
+       "  --unsubscribe-mailto ADDR  the mailbox List-Unsubscribe's mailto: names (default:\n"
+       "                       --smtp-from; VERDICT_UNSUBSCRIBE_MAILTO)\n"},
       {"import", "verdict import --db PATH FILE",
        "Applies a content file (JSON, the format `export` writes) in one transaction: rows are\n"
        "matched by slug, created or updated, and nothing is deleted. Says what it created and\n"
@@ -75,8 +129,26 @@ const std::vector<Command> &commands() {
        "The password is asked twice on the terminal, or read as one line from standard input\n"
        "when that is not a terminal; never from a flag. It must be at least 10 characters.\n"},
       {"subscribers", "verdict subscribers export --db PATH",
-       "Writes the weekly digest's subscribers as CSV (email, subscribed_at) to standard\n"
-       "output, as a spreadsheet opens it.\n"},
+       "Writes the weekly digest's subscribers as CSV (email, subscribed_at, status: pending,\n"
+       "confirmed or unsubscribed) to standard output, as a spreadsheet opens it.\n"},
+      {"digest",
+       "verdict digest --db PATH --since 7d --base-url URL --from ADDR (--smtp URL | --dry-run "
+       "DIR)",
+       "Mails the comparisons published in the last days (--since 7d, or 48h: whole days,\n"
+       "today included) to every confirmed subscriber: titles, the verdict at a glance and\n"
+       "links under --base-url, as plain text and HTML, with a one-click unsubscribe. Each\n"
+       "send is recorded, so running it again (after a failure, say) sends only to those who\n"
+       "did not get this digest yet; a digest is the set of comparisons it holds. Exits 1 if\n"
+       "any send failed, saying how many. Nothing published: says so and sends nothing.\n"
+       "  --since Nd|Nh        how far back to look (required)\n"
+       "  --base-url URL       the site's public address; links in mails are absolute\n"
+       "                       (VERDICT_BASE_URL)\n"
+       "  --from ADDR          the address mails come from (also --smtp-from; VERDICT_SMTP_FROM)\n"
+       "  --smtp URL           smtp://HOST:PORT or smtps://HOST:PORT (VERDICT_SMTP)\n"
+       "  --smtp-starttls, --smtp-user USER, --unsubscribe-mailto ADDR   as for serve; the\n"
+       "                       password is read from VERDICT_SMTP_PASSWORD only\n"
+       "  --dry-run DIR        write one .eml file per recipient into DIR instead of sending;\n"
+       "                       records nothing\n"},
       {"log", "verdict log --db PATH [--page N]",
        "Prints the edit log, newest first, 50 changes a page: when, who, what was done to\n"
        "what, and the item before and after (as the content file writes it).\n"},
@@ -117,6 +189,15 @@ Options parse_options(const std::vector<std::string> &args,
     set_base_url(options, base, "VERDICT_BASE_URL");
   if (const char *port = getenv("VERDICT_PORT"); port && !parse_int(port, 0, 65535, options.port))
     options.error = "VERDICT_PORT must be a port number (0-65535; 0 picks a free one)";
+  if (const char *smtp = getenv("VERDICT_SMTP")) set_smtp_url(options, smtp, "VERDICT_SMTP");
+  if (const char *from = getenv("VERDICT_SMTP_FROM"))
+    set_address(options, options.mail_from, from, "VERDICT_SMTP_FROM");
+  if (const char *mailto = getenv("VERDICT_UNSUBSCRIBE_MAILTO"))
+    set_address(options, options.unsubscribe_mailto, mailto, "VERDICT_UNSUBSCRIBE_MAILTO");
+  if (const char *user = getenv("VERDICT_SMTP_USER")) options.smtp_user = user;
+  if (const char *password = getenv("VERDICT_SMTP_PASSWORD")) options.smtp_password = password;
+  if (const char *starttls = getenv("VERDICT_SMTP_STARTTLS"))
+    options.smtp_starttls = std::string(starttls) == "1";
   if (const char *threads = getenv("VERDICT_THREADS");
       threads && !parse_int(threads, 1, 4096, options.threads))
     options.error = "VERDICT_THREADS must be a number from 1 to 4096";
@@ -132,6 +213,7 @@ Options parse_options(const std::vector<std::string> &args,
     return options;
   }
 
+  std::string mail_flag, digest_flag; // the first of each given, for "only for" errors
   for (; i < args.size() && options.error.empty(); ++i) {
     const auto &arg = args[i];
     const auto value = [&](const char *flag) -> const std::string * {
@@ -170,6 +252,32 @@ Options parse_options(const std::vector<std::string> &args,
     } else if (arg == "--page") {
       if (auto v = value("--page"); v && !parse_int(*v, 1, 10000000, options.page))
         options.error = "--page must be a page number from 1";
+    } else if (arg == "--smtp") {
+      mail_flag = arg;
+      if (auto v = value("--smtp")) set_smtp_url(options, *v, "--smtp");
+    } else if (arg == "--from" || arg == "--smtp-from") {
+      mail_flag = arg;
+      if (auto v = value(arg.c_str())) set_address(options, options.mail_from, *v, arg.c_str());
+    } else if (arg == "--unsubscribe-mailto") {
+      mail_flag = arg;
+      if (auto v = value("--unsubscribe-mailto"))
+        set_address(options, options.unsubscribe_mailto, *v, "--unsubscribe-mailto");
+    } else if (arg == "--smtp-user") {
+      mail_flag = arg;
+      if (auto v = value("--smtp-user")) options.smtp_user = *v;
+    } else if (arg == "--smtp-starttls") {
+      mail_flag = arg;
+      options.smtp_starttls = true;
+    } else if (arg == "--since") {
+      digest_flag = arg;
+      const auto v = value("--since");
+      const auto days = v ? digest_days(*v) : std::nullopt;
+      if (v && !days)
+        options.error = "--since must be days or hours, like 7d or 48h (at most 366 days)";
+      if (days) options.since_days = *days;
+    } else if (arg == "--dry-run") {
+      digest_flag = arg;
+      if (auto v = value("--dry-run")) options.dry_run_dir = *v;
     } else if (arg == "--force") {
       options.force = true;
     } else if (arg == "--access-log") {
@@ -201,6 +309,36 @@ Options parse_options(const std::vector<std::string> &args,
   if (options.command == "log" && n != 0) options.error = "log takes no arguments";
   if (options.command == "subscribers" && (n != 1 || options.files[0] != "export"))
     options.error = "subscribers needs export";
+  if (options.command == "digest") {
+    if (n != 0)
+      options.error = "digest takes no arguments";
+    else if (options.since_days == 0)
+      options.error = "digest needs --since, like --since 7d";
+    else if (options.base_url.empty())
+      options.error = "digest needs --base-url (or VERDICT_BASE_URL): links in mails must be "
+                      "absolute";
+    else if (options.mail_from.empty())
+      options.error = "digest needs --from ADDR (or VERDICT_SMTP_FROM), the address mails come "
+                      "from";
+    else if (options.smtp_url.empty() && options.dry_run_dir.empty())
+      options.error = "digest needs --smtp smtp://HOST:PORT (or VERDICT_SMTP), or --dry-run DIR "
+                      "to write the mails as files";
+  }
+  if (options.command == "serve" && !options.smtp_url.empty()) {
+    if (options.mail_from.empty())
+      options.error = "--smtp needs --smtp-from ADDR (or VERDICT_SMTP_FROM), the address "
+                      "confirmation mails come from";
+    else if (options.base_url.empty())
+      options.error = "--smtp needs --base-url (or VERDICT_BASE_URL): the link in a "
+                      "confirmation mail must be absolute";
+  }
+  if ((options.command == "serve" || options.command == "digest") && options.error.empty() &&
+      !options.smtp_url.empty())
+    check_mail_settings(options);
+  if (!mail_flag.empty() && options.command != "serve" && options.command != "digest")
+    options.error = mail_flag + " is only for serve and digest";
+  if (!digest_flag.empty() && options.command != "digest")
+    options.error = digest_flag + " is only for digest";
   if (options.page != 1 && options.command != "log") options.error = "--page is only for log";
   if (options.force && options.command != "export") options.error = "--force is only for export";
   return options;

@@ -9,7 +9,7 @@
 namespace verdict {
 
 struct Options {
-  std::string command = "serve"; // serve, import, export, check, backup, help, version
+  std::string command = "serve"; // serve, import, export, check, backup, digest, help, version…
   std::string db = "verdict.db";
   std::string bind = "127.0.0.1";
   int port = 8080;
@@ -22,11 +22,21 @@ struct Options {
   bool force = false;             // export: overwrite an existing FILE
   int page = 1;                   // log: which page of the edit log
   std::string help_topic;         // help: the command asked about (empty: all of them)
+  // The weekly digest's mail (serve: confirmation mails; digest: the digest).
+  std::string smtp_url;           // smtp://HOST:PORT or smtps://HOST:PORT; empty: no mail
+  bool smtp_starttls = false;     // smtp:// must switch to TLS (STARTTLS) before anything else
+  std::string smtp_user;          // log in as this; the password is VERDICT_SMTP_PASSWORD's
+  std::string smtp_password;      // from the environment only, never a flag
+  std::string mail_from;          // --from / --smtp-from: the address mails come from
+  std::string unsubscribe_mailto; // List-Unsubscribe's mailto: address (default: mail_from)
+  int since_days = 0;             // digest: --since Nd or Nh, in whole days
+  std::string dry_run_dir;        // digest: write .eml files here instead of sending
   std::string error;              // set when the command line is not usable
 };
 
-// `getenv` supplies VERDICT_DB, VERDICT_PORT, VERDICT_BIND and VERDICT_THREADS, used when
-// the matching flag is absent.
+// `getenv` supplies VERDICT_DB, VERDICT_PORT, VERDICT_BIND, VERDICT_THREADS, VERDICT_BASE_URL
+// and the mail's VERDICT_SMTP* variables, used when the matching flag is absent;
+// VERDICT_SMTP_PASSWORD is the only way to give the SMTP password.
 Options parse_options(const std::vector<std::string> &args,
                       const std::function<const char *(const char *)> &getenv);
 

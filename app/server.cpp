@@ -11,6 +11,7 @@
 #include <iostream>
 #include <thread>
 
+#include "app/confirmation_mailer.h"
 #include "app/embedded.h"
 #include "domain/content.h"
 #include "handlers/responses.h"
@@ -121,6 +122,20 @@ int serve(const Options &options) {
   views.set_base_url(options.base_url);
   App app(*store, views, options.rate_limit, options.trusted_proxy);
   app.access_log = options.access_log;
+  // Confirmation mails go out from a thread of their own; without --smtp a sign-up is kept
+  // as pending, its mail owed until the site can send one.
+  std::unique_ptr<ConfirmationMailer> mailer;
+  if (!options.smtp_url.empty()) {
+    const MailSetup setup{
+        {options.smtp_url, options.smtp_starttls, options.smtp_user, options.smtp_password},
+        options.mail_from,
+        options.base_url,
+        options.unsubscribe_mailto};
+    mailer = std::make_unique<ConfirmationMailer>(*store, views, setup,
+                                                  app.newsletter.unsubscribe_key, app.clock);
+    app.newsletter.sends_mail = true;
+    app.newsletter.mail_queued = [&mailer] { mailer->wake(); };
+  }
   // Under a steady stream of votes, anonymous pages are rendered again once a second rather
   // than for every vote; voters see their own votes at once (bench/README.md says why).
   app.page_epoch.set_max_lag(std::chrono::seconds(1));
@@ -156,7 +171,8 @@ int serve(const Options &options) {
     pthread_kill(signal_waiter.native_handle(), SIGTERM);
     signal_waiter.join();
   }
-  store.reset(); // the last connection closing checkpoints the WAL into the .db file
+  mailer.reset(); // after the mail in hand, before the database closes
+  store.reset();  // the last connection closing checkpoints the WAL into the .db file
   std::cerr << "Verdict stopped cleanly.\n";
   return 0;
 }

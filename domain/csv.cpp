@@ -13,9 +13,11 @@ std::string subscribers_csv(const std::vector<Subscriber> &subscribers) {
       out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
   };
-  std::string csv = "\"email\",\"subscribed_at\"\r\n";
+  // status last, so a sheet made from the older two columns reads the same
+  std::string csv = "\"email\",\"subscribed_at\",\"status\"\r\n";
   for (const auto &subscriber : subscribers)
-    csv += quoted(subscriber.email) + "," + quoted(subscriber.subscribed_at) + "\r\n";
+    csv += quoted(subscriber.email) + "," + quoted(subscriber.subscribed_at) + "," +
+           quoted(subscriber.status) + "\r\n";
   return csv;
 }
 

@@ -1,5 +1,5 @@
 // The subscriber list as a spreadsheet opens it (RFC 4180 CSV, with a header line), for the
-// desk's export and `verdict subscribers export`.
+// desk's export and `verdict subscribers export`: email, subscribed_at, status.
 #pragma once
 
 #include <string>

@@ -160,6 +160,42 @@ struct Subscriber {
   int64_t id = 0;
   std::string email;
   std::string subscribed_at; // YYYY-MM-DDTHH:MM:SSZ
+  std::string status;        // pending (not confirmed yet), confirmed, unsubscribed
+};
+
+// How many addresses the list holds, by status.
+struct SubscriberCounts {
+  int64_t pending = 0, confirmed = 0, unsubscribed = 0;
+  int64_t total() const { return pending + confirmed + unsubscribed; }
+};
+
+// What asking to subscribe did. The reader is told the same in every case, so the form never
+// says who is on the list.
+enum class SubscriptionRequest {
+  mail_queued,       // a confirmation mail is on its way (or kept until mail can be sent)
+  mail_held_back,    // one went to this address too recently: no more for now
+  already_confirmed, // nothing to do
+};
+
+// What a confirmation link's token finds.
+enum class ConfirmationCheck {
+  confirmable, // pending, and the link has not expired
+  expired,     // pending, but the link is older than its lifetime
+  used,        // the address is confirmed already
+  unknown,     // no such link (never made, replaced by a newer one, or the address left)
+};
+
+// A confirmation mail owed to a pending address.
+struct ConfirmationDue {
+  int64_t subscriber_id = 0;
+  std::string email;
+  int64_t attempts = 0; // failed sends so far
+};
+
+// A comparison in a digest: its row (the digest's identity is made of these) and the pair.
+struct DigestItem {
+  int64_t id = 0;
+  Comparison comparison;
 };
 
 // One change made at the desk or the command line: who, what and when, before and after.

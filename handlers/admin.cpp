@@ -690,21 +690,26 @@ void show_subscribers(App &app, const Request &req, Response &res, const EditorS
   const auto span = list_page(app, req, res, kLogPageSize);
   if (!span) return;
   const auto page = app.store.subscribers(*span);
-  const auto count = app.store.subscriber_count();
+  const auto counts = app.store.subscriber_counts();
+  const auto count = counts.total();
   desk::ItemList list;
   list.plural = "Subscribers";
   list.list_path = "/admin/subscribers";
-  list.columns = {"Subscribed"};
+  list.columns = {"Subscribed", "Status"};
   list.saved = req.get_param_value("erased").empty() ? "" : "The address is erased.";
   list.pagination = pages::pagination(app.views, "/admin/subscribers", page.number, page.has_next);
   list.editable = false;
   list.lead = std::to_string(count) + (count == 1 ? " address is" : " addresses are") +
-              " on the weekly digest's list.";
+              " on the weekly digest's list: " + std::to_string(counts.confirmed) +
+              " confirmed (they get the digest), " + std::to_string(counts.pending) +
+              " waiting for confirmation, " + std::to_string(counts.unsubscribed) +
+              " unsubscribed.";
   list.extra_link = "/admin/subscribers.csv";
   list.extra_label = "Export the list (CSV)";
   for (const auto &subscriber : page.items)
-    list.rows.push_back(
-        {std::to_string(subscriber.id), subscriber.email, {subscriber.subscribed_at}});
+    list.rows.push_back({std::to_string(subscriber.id),
+                         subscriber.email,
+                         {subscriber.subscribed_at, subscriber.status}});
   send_html(
       res, desk::item_list(app.views, app.store.site_copy(), bar_for(session, "subscriber"), list));
 }

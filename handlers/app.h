@@ -30,6 +30,15 @@ struct App {
   // The transport's own figures (answers given by the reactors, open connections) as lines of
   // Prometheus' text format; set by whoever runs the server.
   std::function<std::string()> transport_figures;
+  // Seconds since 1970, now; replaceable so tests can move time (links that expire).
+  std::function<int64_t()> clock;
+  // The weekly digest's sign-ups (handlers/newsletter.cpp).
+  struct Newsletter {
+    bool sends_mail = false;     // an SMTP server is set, so confirmation mails go out
+    std::string unsubscribe_key; // keys every mail's unsubscribe link; kept in the database
+    std::string marker_key;      // signs /subscribed's marker; made anew at each start
+    std::function<void()> mail_queued = [] {}; // wakes whatever sends confirmation mails
+  } newsletter;
   bool access_log = false;   // a line per routed request on stderr
   std::string trusted_proxy; // the reverse proxy whose X-Forwarded-For is believed
 

@@ -30,7 +30,7 @@ void show_methodology(App &app, const Request &req, Response &res);
 void show_category(App &app, const Request &req, Response &res, std::string_view slug);
 void show_reviewer(App &app, const Request &req, Response &res, std::string_view slug);
 void show_search(App &app, const Request &req, Response &res);
-void show_subscribed(App &app, const Request &req, Response &res);
+void show_subscribe_form(App &app, const Request &req, Response &res);
 void show_health(App &app, const Request &req, Response &res);
 void show_static(App &app, const Request &req, Response &res);
 void show_not_found(App &app, const Request &req, Response &res);
@@ -48,10 +48,18 @@ void api_tools(App &app, const Request &req, Response &res);
 void api_tool(App &app, const Request &req, Response &res, std::string_view slug);
 void api_comparison(App &app, const Request &req, Response &res, std::string_view pair);
 
-// Writes (handlers/votes.cpp)
+// Votes (handlers/votes.cpp)
 void vote_on_tool(App &app, const Request &req, Response &res, std::string_view slug);
 void vote_on_pair(App &app, const Request &req, Response &res, std::string_view pair);
+
+// The weekly digest's sign-up, confirmation and unsubscribe (handlers/newsletter.cpp)
 void subscribe(App &app, const Request &req, Response &res);
+void show_subscribed(App &app, const Request &req, Response &res);
+void show_confirmation(App &app, const Request &req, Response &res);
+void confirm_subscription(App &app, const Request &req, Response &res, std::string_view token);
+void unsubscribe_by_link(App &app, const Request &req, Response &res);
+void unsubscribe_one_click(App &app, const Request &req, Response &res, std::string_view token);
+void undo_unsubscribe(App &app, const Request &req, Response &res, std::string_view token);
 
 // The editor's desk (handlers/admin.cpp). Sign-in is open to all; the rest are for a
 // signed-in editor, whom the guards pass in.

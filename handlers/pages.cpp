@@ -211,13 +211,11 @@ void show_search(App &app, const Request &req, Response &res) {
   res.set_header("Cache-Control", "public, max-age=30");
 }
 
-// GET /subscribed — where the newsletter form lands.
-void show_subscribed(App &app, const Request &req, Response &res) {
+// GET /subscribe — the weekly digest's sign-up form on a page of its own (handlers/newsletter.cpp
+// takes what it sends).
+void show_subscribe_form(App &app, const Request &req, Response &res) {
   if (refuse_other_pages(app, req, res)) return;
-  const auto site = app.store.site_copy();
-  send_html(res, pages::message(app.views, site, site.newsletter_title, "You're on the list",
-                                "The next comparison will reach your inbox. You can unsubscribe "
-                                "from any issue with one click."));
+  send_html(res, pages::subscribe(app.views, app.store.site_copy()));
 }
 
 // GET /healthz — 200 "ok" when the database answers and can take a write; otherwise 503 and

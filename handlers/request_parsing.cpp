@@ -95,15 +95,28 @@ FormParse parse_form(std::string_view body, const std::vector<std::string_view> 
   return result;
 }
 
-bool is_form_content_type(std::string_view content_type) {
+namespace {
+
+// Whether the media type of a Content-Type header (before any parameters) is `wanted`, in
+// any case.
+bool media_type_is(std::string_view content_type, std::string_view wanted) {
   auto media_type = content_type.substr(0, content_type.find(';'));
   while (!media_type.empty() && (media_type.back() == ' ' || media_type.back() == '\t'))
     media_type.remove_suffix(1);
-  constexpr std::string_view form = "application/x-www-form-urlencoded";
-  return media_type.size() == form.size() &&
-         std::equal(form.begin(), form.end(), media_type.begin(), [](char a, char b) {
+  return media_type.size() == wanted.size() &&
+         std::equal(wanted.begin(), wanted.end(), media_type.begin(), [](char a, char b) {
            return a == std::tolower(static_cast<unsigned char>(b));
          });
+}
+
+} // namespace
+
+bool is_form_content_type(std::string_view content_type) {
+  return media_type_is(content_type, "application/x-www-form-urlencoded");
+}
+
+bool is_multipart_form_content_type(std::string_view content_type) {
+  return media_type_is(content_type, "multipart/form-data");
 }
 
 namespace {

@@ -25,6 +25,9 @@ FormParse parse_form(std::string_view body, const std::vector<std::string_view> 
 // any parameters such as charset allowed).
 bool is_form_content_type(std::string_view content_type);
 
+// Whether a Content-Type header names a multipart/form-data body (RFC 8058's one-click POST).
+bool is_multipart_form_content_type(std::string_view content_type);
+
 // The anonymous voter id from a Cookie header: 32 lowercase hex digits, or empty.
 std::string voter_from_cookie(std::string_view cookie_header);
 

@@ -14,7 +14,11 @@ App::App(Store &store_, const Views &views_, int writes_per_minute, std::string 
     : store(store_), views(views_), today(utc_today),
       page_epoch([this] { return store.generation(); }, [this] { return today(); },
                  std::chrono::milliseconds(0)),
-      write_limit(writes_per_minute), trusted_proxy(std::move(trusted_proxy_)) {}
+      write_limit(writes_per_minute), clock(unix_now), trusted_proxy(std::move(trusted_proxy_)) {
+  // The database's key, so links in mails sent by `verdict digest` work here too.
+  newsletter.unsubscribe_key = store.site_secret("unsubscribe", auth::random_secret());
+  newsletter.marker_key = auth::random_secret();
+}
 
 void send_html(httplib::Response &res, std::string html, int status) {
   res.status = status;
@@ -64,15 +68,11 @@ std::string voter_for_write(const httplib::Request &req, httplib::Response &res)
   return voter;
 }
 
-namespace {
-
 int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
-
-} // namespace
 
 std::optional<EditorSession> signed_in_editor(App &app, const httplib::Request &req) {
   const auto secret = session_secret_from_cookie(req.get_header_value("Cookie"));

@@ -53,7 +53,8 @@ std::optional<int> requested_page(const httplib::Request &req);
 std::optional<PageSpan> list_page(const App &app, const httplib::Request &req,
                                   httplib::Response &res, int size);
 
-// Today's date in UTC, YYYY-MM-DD.
+// Today's date in UTC, YYYY-MM-DD; and the time now in seconds since 1970.
 std::string utc_today();
+int64_t unix_now();
 
 } // namespace verdict

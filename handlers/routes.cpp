@@ -22,6 +22,9 @@ std::vector<Route> route_table(App &app) {
   const std::string slug = "([a-z0-9-]{1,260})";
   const std::string review = "([a-z0-9-]{1,530})"; // a review's tool--reviewer
   const std::string pair = "([a-z0-9-]{1,530})";   // a comparison's a-vs-b
+  // The weekly digest's links (auth/mail_tokens.h): a confirmation token, an unsubscribe one.
+  const std::string confirm_token = "([0-9a-f]{64})";
+  const std::string unsubscribe_token = "([1-9][0-9]{0,17}-[0-9a-f]{32})";
   const auto plain = [&app](void (*handler)(App &, const httplib::Request &, httplib::Response &)) {
     return [&app, handler](const httplib::Request &req, httplib::Response &res) {
       handler(app, req, res);
@@ -46,8 +49,15 @@ std::vector<Route> route_table(App &app) {
       {"GET", "/reviewers/" + slug + "/feed\\.xml", absolute_slug_page(app, show_reviewer_feed)},
       // Searches bypass the shared page cache (handlers/pages.cpp says why).
       {"GET", "/search", plain(show_search)},
+      {"GET", "/subscribe", page(app, show_subscribe_form)},
       {"POST", "/subscribe", form_write(app, subscribe)},
-      {"GET", "/subscribed", page(app, show_subscribed)},
+      {"GET", "/subscribed", plain(show_subscribed)},
+      {"GET", "/confirm/" + confirm_token, plain(show_confirmation)},
+      {"POST", "/confirm/" + confirm_token, slug_form_write(app, confirm_subscription)},
+      {"GET", "/unsubscribe/" + unsubscribe_token, plain(unsubscribe_by_link)},
+      {"POST", "/unsubscribe/" + unsubscribe_token, one_click_write(app, unsubscribe_one_click)},
+      {"POST", "/unsubscribe/" + unsubscribe_token + "/undo",
+       slug_form_write(app, undo_unsubscribe)},
       {"GET", "/admin/login", plain(show_sign_in)},
       {"POST", "/admin/login", form_write(app, sign_in)},
       {"POST", "/admin/logout", admin_write(app, sign_out)},

@@ -1,5 +1,5 @@
-// The writes a reader makes: votes and newsletter sign-ups. Each answers 303 See Other back to
-// the page (post/redirect/get) so a reload never re-submits.
+// The votes a reader casts. Each answers 303 See Other back to the page (post/redirect/get)
+// so a reload never re-submits.
 #include "domain/slugs.h"
 #include "handlers/handlers.h"
 #include "handlers/request_parsing.h"
@@ -64,20 +64,6 @@ void vote_on_pair(App &app, const Request &req, Response &res, std::string_view 
   const auto canonical =
       canonical_order ? pair_slug(c.a.slug, c.b.slug) : pair_slug(c.b.slug, c.a.slug);
   see_other(res, "/compare/" + canonical + "#community");
-}
-
-// POST /subscribe — add an address to the weekly digest; one already there is not an error.
-//   email=…   REQUIRED
-void subscribe(App &app, const Request &req, Response &res) {
-  const auto form = parse_form(req.body, {"email"});
-  if (!form.ok()) return bad_request(app, res, form.error);
-  const auto email = form.fields.count("email") ? form.fields.at("email") : "";
-  if (!is_valid_email(email))
-    return bad_request(app, res,
-                       "That email address does not look right: it needs one @ and a "
-                       "domain such as example.com.");
-  app.store.add_subscriber(email);
-  see_other(res, "/subscribed");
 }
 
 } // namespace verdict::handlers

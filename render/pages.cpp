@@ -125,11 +125,17 @@ std::string reviewer_list(const Views &views, const std::vector<Reviewer> &revie
   return views.fragment("reviewer_list", data);
 }
 
-std::string newsletter(const Views &views, const SiteCopy &site) {
+// The sign-up form; a refused address comes back with `problem` beside it, as typed.
+std::string newsletter(const Views &views, const SiteCopy &site, const std::string &email = "",
+                       const std::string &problem = "") {
   Data data;
   data.set("title", site.newsletter_title);
   data.set("lead", site.newsletter_lead);
   data.set("pitch", site.newsletter_pitch);
+  if (!problem.empty()) {
+    data.set("problem", problem);
+    data.set("email", email);
+  }
   return views.fragment("newsletter", data);
 }
 
@@ -824,6 +830,42 @@ std::string message(const Views &views, const SiteCopy &site, const std::string 
   page.set("link", link);
   page.set("link_label", link_label);
   return views.page("message", page, {heading + " · " + site.site_name, text, link}, site);
+}
+
+std::string subscribe(const Views &views, const SiteCopy &site, const std::string &email,
+                      const std::string &problem) {
+  Data page;
+  page.set("heading", problem.empty() ? site.newsletter_title : "Check the address");
+  page.set("dek", problem.empty() ? site.newsletter_pitch
+                                  : "The address could not be used; it is below as you typed it.");
+  page.set("newsletter", newsletter(views, site, email, problem));
+  return views.page(
+      "subscribe", page,
+      {site.newsletter_title + " · " + site.site_name, site.newsletter_lead, "/subscribe"}, site);
+}
+
+std::string confirm(const Views &views, const SiteCopy &site, const std::string &token) {
+  Data page;
+  page.set("title", site.newsletter_title);
+  page.set("token", token);
+  return views.page(
+      "confirm", page,
+      {"Confirm your subscription · " + site.site_name, site.newsletter_lead, "/subscribe", true},
+      site);
+}
+
+std::string unsubscribed(const Views &views, const SiteCopy &site, const std::string &heading,
+                         const std::string &text, const std::string &undo_token) {
+  Data page;
+  page.set("title", site.newsletter_title);
+  page.set("heading", heading);
+  page.set("message", text);
+  if (!undo_token.empty()) {
+    page.set("undo", true);
+    page.set("token", undo_token);
+  }
+  return views.page("unsubscribed", page,
+                    {heading + " · " + site.site_name, text, "/subscribe", true}, site);
 }
 
 } // namespace verdict::pages

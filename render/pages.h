@@ -85,6 +85,18 @@ std::string message(const Views &views, const SiteCopy &site, const std::string 
                     const std::string &link = "/",
                     const std::string &link_label = "Back to the front page");
 
+// The weekly digest's sign-up on a page of its own; a refused address comes back in the form,
+// as typed, with `problem` beside it.
+std::string subscribe(const Views &views, const SiteCopy &site, const std::string &email = "",
+                      const std::string &problem = "");
+// The confirmation link's page: one button that confirms (a link alone would be confirmed by
+// any mail scanner that opens it).
+std::string confirm(const Views &views, const SiteCopy &site, const std::string &token);
+// After unsubscribing (and after undoing it): what happened, and an undo button when
+// `undo_token` is given.
+std::string unsubscribed(const Views &views, const SiteCopy &site, const std::string &heading,
+                         const std::string &message, const std::string &undo_token = "");
+
 // The sitemap (sitemaps.org 0.9) of these addresses, absolute under `base`.
 std::string sitemap(const Views &views, const std::string &base,
                     const std::vector<SitemapEntry> &entries);

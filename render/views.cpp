@@ -31,6 +31,10 @@ Views::Views() {
       if (!parsed.is_valid())
         throw std::runtime_error("template " + std::string(file.path) + ": " +
                                  parsed.error_message());
+      // A mail's plain-text part (mail_*_text) is read by no HTML parser: its values go in
+      // as they are, since escaping would show "&amp;" to the reader.
+      if (name.ends_with("_text"))
+        parsed.set_custom_escape([](const std::string &text) { return text; });
       templates_.emplace(std::string(name), std::move(parsed));
     } else if (file.path.substr(0, public_dir.size()) == public_dir) {
       const auto name = std::string(file.path.substr(public_dir.size()));

@@ -191,6 +191,49 @@ std::vector<std::string> migrations() {
 
          INSERT INTO tool_search (tool_search) VALUES ('rebuild');
          INSERT INTO review_search (review_search) VALUES ('rebuild');)",
+      // 8: the weekly digest by mail: double opt-in, one-click unsubscribe, sends recorded.
+      // An address is pending until its owner follows the confirmation mail's link; only
+      // confirmed addresses get the digest. Addresses kept before confirmation existed never
+      // confirmed, so they start pending too. Only a hash of a confirmation token is kept (as
+      // for sessions), and kept after use so a second click can say it was used. Resends are
+      // rationed per address (domain/subscription.h) by the count and time of the last one.
+      R"(ALTER TABLE subscribers ADD COLUMN status TEXT NOT NULL DEFAULT 'pending'
+           CHECK (status IN ('pending', 'confirmed', 'unsubscribed'));
+         ALTER TABLE subscribers ADD COLUMN confirm_hash TEXT;
+         ALTER TABLE subscribers ADD COLUMN confirm_expires_at INTEGER; -- seconds since 1970
+         ALTER TABLE subscribers ADD COLUMN confirmations_sent INTEGER NOT NULL DEFAULT 0;
+         ALTER TABLE subscribers ADD COLUMN confirmation_asked_at INTEGER; -- seconds since 1970
+         CREATE UNIQUE INDEX subscribers_by_confirm_hash ON subscribers (confirm_hash)
+           WHERE confirm_hash IS NOT NULL;
+         CREATE INDEX subscribers_by_status ON subscribers (status, id);
+         -- Keys the site makes once and keeps: the unsubscribe links' MAC key. Apart from
+         -- settings, which is content and goes out with `verdict export`.
+         CREATE TABLE site_secrets (
+           name  TEXT PRIMARY KEY,
+           value TEXT NOT NULL CHECK (length(value) >= 32)
+         ) WITHOUT ROWID;
+         -- Confirmation mails owed: kept with the subscription in one transaction, so an
+         -- acknowledged sign-up never loses its mail while the SMTP server is down; the server
+         -- sends them from a thread of its own and retries.
+         CREATE TABLE confirmation_outbox (
+           subscriber_id   INTEGER PRIMARY KEY REFERENCES subscribers (id) ON DELETE CASCADE,
+           attempts        INTEGER NOT NULL DEFAULT 0,
+           next_attempt_at INTEGER NOT NULL, -- seconds since 1970
+           last_error      TEXT NOT NULL DEFAULT ''
+         );
+         CREATE INDEX confirmation_outbox_by_due ON confirmation_outbox (next_attempt_at);
+         -- Who got which digest. A send is claimed ('sending') before the message goes out and
+         -- marked 'sent' once the SMTP server took it; a refused one is released. A claim left
+         -- by a run that died is never sent again: whether it arrived is unknown, and the rule
+         -- is that nobody gets the same digest twice.
+         CREATE TABLE digest_sends (
+           digest        TEXT NOT NULL,
+           subscriber_id INTEGER NOT NULL REFERENCES subscribers (id) ON DELETE CASCADE,
+           state         TEXT NOT NULL CHECK (state IN ('sending', 'sent')),
+           at            TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+           PRIMARY KEY (digest, subscriber_id)
+         ) WITHOUT ROWID;
+         CREATE INDEX digest_sends_by_subscriber ON digest_sends (subscriber_id);)",
   };
 }
 

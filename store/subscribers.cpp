@@ -1,24 +1,222 @@
-// Newsletter subscribers.
+// Newsletter subscribers: the list, its statuses (pending until confirmed, confirmed,
+// unsubscribed), the confirmation mails owed to pending addresses, and the site's kept secrets.
+#include "domain/subscription.h"
 #include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 
 namespace verdict {
 
-void Store::add_subscriber(std::string_view email) {
+namespace {
+
+Subscriber subscriber_from_row(const sql::Stmt &row) {
+  return {row.int64(0), row.text(1), row.text(2), row.text(3)};
+}
+
+// The confirmation mail owed to the subscriber, if any, is owed no more.
+void drop_owed_mail(sql::Db &db, int64_t subscriber_id) {
+  db.cached("DELETE FROM confirmation_outbox WHERE subscriber_id = :id")
+      .bind(":id", subscriber_id)
+      .run();
+}
+
+} // namespace
+
+SubscriptionRequest Store::request_subscription(std::string_view email, int64_t now) {
   std::string address(email);
-  write([=](sql::Db &db) {
-    auto stmt = db.cached("INSERT INTO subscribers (email) VALUES (:email) "
-                          "ON CONFLICT (email) DO NOTHING");
-    stmt.bind(":email", address).run();
+  auto outcome = SubscriptionRequest::mail_queued;
+  write([&](sql::Db &db) {
+    db.cached("INSERT INTO subscribers (email, status) VALUES (:email, 'pending') "
+              "ON CONFLICT (email) DO NOTHING")
+        .bind(":email", address)
+        .run();
+    auto found = db.cached("SELECT id, status, confirmations_sent, confirmation_asked_at "
+                           "FROM subscribers WHERE email = :email");
+    found.bind(":email", address);
+    if (!found.step()) throw std::runtime_error("the subscriber just kept is not there");
+    const auto id = found.int64(0);
+    const auto status = found.text(1);
+    const auto sent = found.int64(2);
+    const auto asked_at = found.is_null(3) ? std::optional<int64_t>() : found.int64(3);
+    if (status == "confirmed") {
+      outcome = SubscriptionRequest::already_confirmed;
+      return;
+    }
+    if (asked_at && now < *asked_at + confirmation_resend_wait(sent)) {
+      outcome = SubscriptionRequest::mail_held_back;
+      return;
+    }
+    // An address that left and asks again is pending again: it confirms anew.
+    db.cached("UPDATE subscribers SET status = 'pending', confirmations_sent = :sent, "
+              "confirmation_asked_at = :now WHERE id = :id")
+        .bind(":sent", sent + 1)
+        .bind(":now", now)
+        .bind(":id", id)
+        .run();
+    db.cached("INSERT INTO confirmation_outbox (subscriber_id, next_attempt_at) "
+              "VALUES (:id, :now) ON CONFLICT (subscriber_id) DO UPDATE "
+              "SET attempts = 0, next_attempt_at = excluded.next_attempt_at, last_error = ''")
+        .bind(":id", id)
+        .bind(":now", now)
+        .run();
+  });
+  return outcome;
+}
+
+std::vector<ConfirmationDue> Store::confirmations_due(int64_t now, int64_t limit) {
+  return read([&](sql::Db &db) {
+    auto stmt =
+        db.cached("SELECT o.subscriber_id, s.email, o.attempts FROM confirmation_outbox o "
+                  "JOIN subscribers s ON s.id = o.subscriber_id "
+                  "WHERE o.next_attempt_at <= :now ORDER BY o.next_attempt_at LIMIT :limit");
+    stmt.bind(":now", now).bind(":limit", limit);
+    std::vector<ConfirmationDue> due;
+    while (stmt.step())
+      due.push_back({stmt.int64(0), stmt.text(1), stmt.int64(2)});
+    return due;
   });
 }
 
-int64_t Store::subscriber_count() {
+int64_t Store::confirmations_waiting() {
   return read([](sql::Db &db) {
-    auto stmt = db.cached("SELECT count(*) FROM subscribers");
+    auto stmt = db.cached("SELECT count(*) /* every row: the outbox, kept short by sending */ "
+                          "FROM confirmation_outbox");
     stmt.step();
     return stmt.int64(0);
+  });
+}
+
+bool Store::start_confirmation(int64_t subscriber_id, std::string_view token_hash,
+                               int64_t expires_at) {
+  bool pending = false;
+  std::string hash(token_hash);
+  write([&](sql::Db &db) {
+    db.cached("UPDATE subscribers SET confirm_hash = :hash, confirm_expires_at = :expires "
+              "WHERE id = :id AND status = 'pending'")
+        .bind(":hash", hash)
+        .bind(":expires", expires_at)
+        .bind(":id", subscriber_id)
+        .run();
+    pending = db.changes() > 0;
+    // Confirmed or gone since the mail was queued: it is owed no more.
+    if (!pending) drop_owed_mail(db, subscriber_id);
+  });
+  return pending;
+}
+
+void Store::confirmation_mailed(int64_t subscriber_id) {
+  write([&](sql::Db &db) { drop_owed_mail(db, subscriber_id); });
+}
+
+void Store::confirmation_failed(int64_t subscriber_id, int64_t next_attempt_at,
+                                std::string_view error) {
+  std::string why(error);
+  write([&](sql::Db &db) {
+    db.cached("UPDATE confirmation_outbox SET attempts = attempts + 1, "
+              "next_attempt_at = :next, last_error = :error WHERE subscriber_id = :id")
+        .bind(":next", next_attempt_at)
+        .bind(":error", why)
+        .bind(":id", subscriber_id)
+        .run();
+  });
+}
+
+namespace {
+
+ConfirmationCheck check_confirmation(sql::Db &db, const std::string &token_hash, int64_t now,
+                                     int64_t *subscriber_id) {
+  auto stmt = db.cached("SELECT id, status, confirm_expires_at FROM subscribers "
+                        "WHERE confirm_hash = :hash");
+  stmt.bind(":hash", token_hash);
+  if (!stmt.step()) return ConfirmationCheck::unknown;
+  if (subscriber_id) *subscriber_id = stmt.int64(0);
+  const auto status = stmt.text(1);
+  if (status == "confirmed") return ConfirmationCheck::used;
+  if (status != "pending") return ConfirmationCheck::unknown;
+  return stmt.is_null(2) || now > stmt.int64(2) ? ConfirmationCheck::expired
+                                                : ConfirmationCheck::confirmable;
+}
+
+} // namespace
+
+ConfirmationCheck Store::confirmation(std::string_view token_hash, int64_t now) {
+  const std::string hash(token_hash);
+  return read([&](sql::Db &db) { return check_confirmation(db, hash, now, nullptr); });
+}
+
+ConfirmationCheck Store::confirm_subscription(std::string_view token_hash, int64_t now) {
+  const std::string hash(token_hash);
+  auto outcome = ConfirmationCheck::unknown;
+  write([&](sql::Db &db) {
+    int64_t id = 0;
+    outcome = check_confirmation(db, hash, now, &id);
+    if (outcome != ConfirmationCheck::confirmable) return;
+    db.cached("UPDATE subscribers SET status = 'confirmed', confirmations_sent = 0 WHERE id = :id")
+        .bind(":id", id)
+        .run();
+    drop_owed_mail(db, id);
+  });
+  return outcome;
+}
+
+bool Store::unsubscribe(int64_t id) {
+  bool changed = false;
+  write([&](sql::Db &db) {
+    // The confirmation link dies with the subscription: following it later finds nothing.
+    db.cached("UPDATE subscribers SET status = 'unsubscribed', confirm_hash = NULL "
+              "WHERE id = :id AND status <> 'unsubscribed'")
+        .bind(":id", id)
+        .run();
+    changed = db.changes() > 0;
+    drop_owed_mail(db, id);
+  });
+  return changed;
+}
+
+bool Store::resubscribe(int64_t id) {
+  bool changed = false;
+  write([&](sql::Db &db) {
+    db.cached("UPDATE subscribers SET status = 'confirmed', confirmations_sent = 0 "
+              "WHERE id = :id AND status = 'unsubscribed'")
+        .bind(":id", id)
+        .run();
+    changed = db.changes() > 0;
+  });
+  return changed;
+}
+
+std::string Store::site_secret(std::string_view name, std::string_view if_new) {
+  std::string kept;
+  const std::string key(name), fresh(if_new);
+  write([&](sql::Db &db) {
+    db.cached("INSERT INTO site_secrets (name, value) VALUES (:name, :value) "
+              "ON CONFLICT (name) DO NOTHING")
+        .bind(":name", key)
+        .bind(":value", fresh)
+        .run();
+    auto stmt = db.cached("SELECT value FROM site_secrets WHERE name = :name");
+    stmt.bind(":name", key);
+    if (stmt.step()) kept = stmt.text(0);
+  });
+  return kept;
+}
+
+int64_t Store::subscriber_count() {
+  return subscriber_counts().total();
+}
+
+SubscriberCounts Store::subscriber_counts() {
+  return read([](sql::Db &db) {
+    auto stmt = db.cached("SELECT status, count(*) FROM subscribers GROUP BY status");
+    SubscriberCounts counts;
+    while (stmt.step()) {
+      const auto status = stmt.text(0);
+      auto &count = status == "confirmed" ? counts.confirmed
+                    : status == "pending" ? counts.pending
+                                          : counts.unsubscribed;
+      count = stmt.int64(1);
+    }
+    return counts;
   });
 }
 
@@ -36,12 +234,12 @@ std::vector<std::string> Store::subscriber_emails() {
 Paged<Subscriber> Store::subscribers(PageSpan span) {
   return read([&](sql::Db &db) {
     std::vector<Subscriber> rows;
-    auto stmt = db.cached("SELECT id, email, subscribed_at /* every row: newest first, up to "
-                          "the desk's page */ FROM subscribers ORDER BY id DESC "
+    auto stmt = db.cached("SELECT id, email, subscribed_at, status /* every row: newest first, "
+                          "up to the desk's page */ FROM subscribers ORDER BY id DESC "
                           "LIMIT :limit OFFSET :offset");
     stmt.bind(":limit", int64_t{span.size} + 1).bind(":offset", span.offset());
     while (stmt.step())
-      rows.push_back({stmt.int64(0), stmt.text(1), stmt.text(2)});
+      rows.push_back(subscriber_from_row(stmt));
     return queries::paged(std::move(rows), span);
   });
 }
@@ -49,20 +247,21 @@ Paged<Subscriber> Store::subscribers(PageSpan span) {
 std::vector<Subscriber> Store::all_subscribers() {
   return read([](sql::Db &db) {
     std::vector<Subscriber> all;
-    auto stmt = db.cached("SELECT id, email, subscribed_at /* every row: the export */ "
+    auto stmt = db.cached("SELECT id, email, subscribed_at, status /* every row: the export */ "
                           "FROM subscribers ORDER BY id");
     while (stmt.step())
-      all.push_back({stmt.int64(0), stmt.text(1), stmt.text(2)});
+      all.push_back(subscriber_from_row(stmt));
     return all;
   });
 }
 
 std::optional<Subscriber> Store::subscriber(int64_t id) {
   return read([&](sql::Db &db) -> std::optional<Subscriber> {
-    auto stmt = db.cached("SELECT id, email, subscribed_at FROM subscribers WHERE id = :id");
+    auto stmt =
+        db.cached("SELECT id, email, subscribed_at, status FROM subscribers WHERE id = :id");
     stmt.bind(":id", id);
     if (!stmt.step()) return std::nullopt;
-    return Subscriber{stmt.int64(0), stmt.text(1), stmt.text(2)};
+    return subscriber_from_row(stmt);
   });
 }
 

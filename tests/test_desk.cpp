@@ -499,15 +499,18 @@ TEST_CASE("desk: the subscriber list counts, exports as CSV a spreadsheet cannot
   const auto list = test::get_at_desk(client, session, "/admin/subscribers");
   REQUIRE(list->status == 200);
   const auto text = test::visible_text(list->body);
-  CHECK(text.find("3 addresses are on the weekly digest's list.") != std::string::npos);
-  CHECK(text.find("bob@example.com") < text.find("ada@example.com")); // newest first
+  CHECK(text.find("3 addresses are on the weekly digest's list: 0 confirmed (they get the "
+                  "digest), 3 waiting for confirmation, 0 unsubscribed.") != std::string::npos);
+  CHECK(text.find("pending", text.find("ada@example.com")) != std::string::npos); // its status
+  CHECK(text.find("bob@example.com") < text.find("ada@example.com"));             // newest first
 
   const auto csv = test::get_at_desk(client, session, "/admin/subscribers.csv");
   REQUIRE(csv->status == 200);
   CHECK(csv->get_header_value("Content-Type") == "text/csv; charset=utf-8");
   CHECK(csv->get_header_value("Content-Disposition").find("attachment") != std::string::npos);
   CHECK(csv->get_header_value("Cache-Control") == "no-store");
-  CHECK(csv->body.starts_with("\"email\",\"subscribed_at\"\r\n\"ada@example.com\","));
+  CHECK(csv->body.starts_with("\"email\",\"subscribed_at\",\"status\"\r\n\"ada@example.com\","));
+  CHECK(csv->body.find("\",\"pending\"\r\n") != std::string::npos);
   CHECK(csv->body.find("\"'=cmd@example.com\"") != std::string::npos);
   CHECK(client.Get("/admin/subscribers.csv")->status == 303); // signed out: sign in first
 

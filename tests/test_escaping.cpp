@@ -61,7 +61,7 @@ TEST_CASE("http: content full of HTML special characters is escaped on every pag
   site.store().import_content(parsed.content);
   auto client = site.client();
 
-  std::vector<std::string> paths = {"/", "/tools", "/reviewers", "/subscribed", "/no/such/page",
+  std::vector<std::string> paths = {"/", "/tools", "/reviewers", "/subscribe", "/no/such/page",
                                     "/tools/no-such-tool", "/feed.xml",
                                     // an unpublished pair, in its canonical order
                                     "/compare/codestral-2-1-vs-mistral-3-small"};

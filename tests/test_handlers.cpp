@@ -100,6 +100,7 @@ TEST_CASE("handler: subscribing validates the address and a duplicate is not an 
   handlers::subscribe(f.app, form_post("email=reader%40example.com"), again);
   handlers::subscribe(f.app, form_post("email=not-an-address"), bad);
   CHECK(ok.status == 303);
+  CHECK(ok.get_header_value("Location").rfind("/subscribed?m=", 0) == 0);
   CHECK(again.status == 303);
   CHECK(bad.status == 400);
   CHECK(test::visible_text(bad.body).find("does not look right") != std::string::npos);

@@ -346,7 +346,7 @@ TEST_CASE("pagination: a page number that is not one is refused, and pages cache
     CHECK(res->body.find("Not a page number") != std::string::npos);
   }
   for (const auto *past :
-       {"/tools?page=8", "/tools?page=9999999", "/?page=2", "/subscribed?page=2"}) {
+       {"/tools?page=8", "/tools?page=9999999", "/?page=2", "/subscribe?page=2"}) {
     INFO(past);
     CHECK(client.Get(past)->status == 404);
   }

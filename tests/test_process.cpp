@@ -50,24 +50,9 @@ public:
                   const std::string &cwd = "") {
     int fds[2];
     REQUIRE(pipe2(fds, O_CLOEXEC) == 0);
-    const pid_t parent = getpid();
-    pid_ = fork();
-    REQUIRE(pid_ >= 0);
-    if (pid_ == 0) {
-      prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (getppid() != parent) _exit(127);
-      const int null = open("/dev/null", O_RDWR);
-      dup2(null, 0);
-      dup2(null, 1);
-      dup2(fds[1], 2);
-      if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
-      std::vector<char *> argv{const_cast<char *>(binary.c_str())};
-      for (const auto &arg : args)
-        argv.push_back(const_cast<char *>(arg.c_str()));
-      argv.push_back(nullptr);
-      execv(binary.c_str(), argv.data());
-      _exit(127);
-    }
+    std::vector<std::string> argv{binary};
+    argv.insert(argv.end(), args.begin(), args.end());
+    pid_ = test::start_child(argv, -1, fds[1], cwd);
     close(fds[1]);
     log_fd_ = fds[0];
     const std::string marker = "serving http://127.0.0.1:";
@@ -153,26 +138,7 @@ private:
   std::thread drain_;
 };
 
-// Runs the binary to completion (at most a minute) and returns its exit code; what it
-// printed lands in `output` when given.
-// Runs the binary with `input_file` (or nothing) as its standard input; `output` gets what it
-// printed on either stream.
-int run_binary(const std::vector<std::string> &args, std::string *output = nullptr,
-               const std::string &input_file = "/dev/null") {
-  std::string command = std::string("timeout 60 ") + VERDICT_BINARY;
-  for (const auto &arg : args)
-    command += " '" + arg + "'";
-  command += " 2>&1 <'" + input_file + "'";
-  FILE *pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  std::string printed;
-  char buffer[512];
-  while (const auto n = fread(buffer, 1, sizeof buffer, pipe))
-    printed.append(buffer, n);
-  const int status = pclose(pipe);
-  if (output) *output = printed;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+using test::run_binary;
 
 int64_t counted_votes(const std::string &db) {
   Store store(db);
@@ -851,12 +817,13 @@ TEST_CASE("process: verdict subscribers export writes the list as CSV") {
   import_bundled_content(db);
   {
     Store store(db);
-    store.add_subscriber("ada@example.com");
-    store.add_subscriber("+44@example.com");
+    store.request_subscription("ada@example.com", 0);
+    store.request_subscription("+44@example.com", 0);
   }
   std::string said;
   REQUIRE(run_binary({"subscribers", "export", "--db", db}, &said) == 0);
-  CHECK(said.starts_with("\"email\",\"subscribed_at\"\r\n\"ada@example.com\",\"20"));
+  CHECK(said.starts_with("\"email\",\"subscribed_at\",\"status\"\r\n\"ada@example.com\",\"20"));
+  CHECK(said.find("\",\"pending\"\r\n") != std::string::npos);
   CHECK(said.find("\"'+44@example.com\"") != std::string::npos);
   CHECK(run_binary({"subscribers", "--db", db}, &said) == 2);
 }
@@ -876,4 +843,35 @@ TEST_CASE("process: --base-url makes canonical links and the sitemap absolute un
         std::string::npos);
   CHECK(client.Get("/robots.txt")->body.find("Sitemap: https://verdict.example/sitemap.xml") !=
         std::string::npos);
+}
+
+TEST_CASE("process: verdict serve --smtp mails a sign-up its confirmation link, which confirms") {
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  test::SmtpSink sink(dir.path / "mail");
+  // The public address is the proxy's; the test reaches the server directly.
+  Server server({"--db", db, "--port", "0", "--base-url", "https://verdict.example", "--smtp",
+                 sink.url(), "--smtp-from", "news@verdict.example"});
+  httplib::Client client("127.0.0.1", server.port);
+  const auto signed_up =
+      client.Post("/subscribe", {{"Sec-Fetch-Site", "same-origin"}}, "email=reader%40example.com",
+                  "application/x-www-form-urlencoded");
+  REQUIRE(signed_up);
+  CHECK(signed_up->status == 303);
+  const auto mails = sink.wait_for(1);
+  REQUIRE(mails.size() == 1);
+  const auto link = test::link_starting(test::mail_part(mails[0], "text/plain"),
+                                        "https://verdict.example/confirm/");
+  REQUIRE(!link.empty());
+  const auto path = link.substr(std::string("https://verdict.example").size());
+  CHECK(client.Get(path.c_str())->status == 200);
+  const auto confirmed = client.Post(path.c_str(), {{"Sec-Fetch-Site", "same-origin"}}, "",
+                                     "application/x-www-form-urlencoded");
+  CHECK(confirmed->status == 200);
+  CHECK(client.Get(path.c_str())->status == 410); // used
+  server.stop(SIGTERM);
+  std::string csv;
+  REQUIRE(run_binary({"subscribers", "export", "--db", db}, &csv) == 0);
+  CHECK(csv.find("\"reader@example.com\"") != std::string::npos);
+  CHECK(csv.find("\"confirmed\"") != std::string::npos);
 }

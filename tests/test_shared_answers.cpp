@@ -75,7 +75,7 @@ TEST_CASE("shared answers: a cached answer is byte for byte httplib's, with 304s
           "keep-alive as before") {
   test::SiteServer site;
   const std::vector<std::string> pages = {
-      "/", kComparison, "/tools", "/reviewers", "/tools/codestral-2-1", "/subscribed"};
+      "/", kComparison, "/tools", "/reviewers", "/tools/codestral-2-1", "/subscribe"};
   for (const auto &path : pages) {
     INFO(path);
     test::RawConnection connection(site.port());

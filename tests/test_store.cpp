@@ -155,8 +155,8 @@ TEST_CASE("tool slugs that contain -vs- still resolve") {
 
 TEST_CASE("a subscriber already on the list is not an error and is not added twice") {
   auto store = test::seeded_store();
-  store->add_subscriber("reader@example.com");
-  store->add_subscriber("Reader@Example.com");
+  store->request_subscription("reader@example.com", 0);
+  store->request_subscription("Reader@Example.com", 0);
   CHECK(store->subscriber_count() == 1);
 }
 

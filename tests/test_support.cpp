@@ -3,9 +3,13 @@
 #include <catch2/catch.hpp>
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -137,11 +141,26 @@ SiteServer::SiteServer(const transport::TransportLimits &limits, int writes_per_
   start();
 }
 
-void SiteServer::start() {
+SiteServer::SiteServer(const MailSetup &mail)
+    : store_(open_site_database(":memory:")), server_(transport_limits(16)) {
+  app_ = std::make_unique<App>(*store_, views_);
+  start([&] {
+    auto setup = mail;
+    setup.base_url = "http://127.0.0.1:" + std::to_string(port_);
+    views_.set_base_url(setup.base_url);
+    mailer_ = std::make_unique<ConfirmationMailer>(*store_, views_, setup,
+                                                   app_->newsletter.unsubscribe_key, app_->clock);
+    app_->newsletter.sends_mail = true;
+    app_->newsletter.mail_queued = [mailer = mailer_.get()] { mailer->wake(); };
+  });
+}
+
+void SiteServer::start(const std::function<void()> &before_listening) {
   install_routes(server_, *app_);
   configure_server(server_, *app_);
   port_ = server_.bind_to_any_port("127.0.0.1");
   if (port_ <= 0) throw std::runtime_error("the test server could not bind 127.0.0.1");
+  if (before_listening) before_listening();
   thread_ = std::thread([this] { server_.listen_after_bind(); });
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (!server_.is_running() && std::chrono::steady_clock::now() < deadline)
@@ -155,6 +174,7 @@ void SiteServer::start() {
 SiteServer::~SiteServer() {
   server_.stop();
   thread_.join();
+  mailer_.reset(); // before the store it sends from
 }
 
 httplib::Client SiteServer::client() const {
@@ -243,6 +263,163 @@ std::string write_version_1_site(const TempDir &dir, const std::string &rows) {
   old.exec("PRAGMA user_version = 1");
   old.exec(rows);
   return path;
+}
+
+int run_binary(const std::vector<std::string> &args, std::string *output,
+               const std::string &input_file, const std::vector<std::string> &env) {
+  std::string command = "env";
+  for (const auto &variable : env)
+    command += " '" + variable + "'";
+  command += std::string(" timeout 60 ") + VERDICT_BINARY;
+  for (const auto &arg : args)
+    command += " '" + arg + "'";
+  command += " 2>&1 <'" + input_file + "'";
+  FILE *pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe);
+  std::string printed;
+  char buffer[512];
+  while (const auto n = fread(buffer, 1, sizeof buffer, pipe))
+    printed.append(buffer, n);
+  const int status = pclose(pipe);
+  if (output) *output = printed;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+pid_t start_child(const std::vector<std::string> &argv, int out_fd, int err_fd,
+                  const std::string &cwd) {
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid > 0) return pid;
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(127);
+  const int null = open("/dev/null", O_RDWR);
+  dup2(null, 0);
+  dup2(out_fd >= 0 ? out_fd : null, 1);
+  dup2(err_fd >= 0 ? err_fd : null, 2);
+  if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
+  std::vector<char *> args;
+  for (const auto &arg : argv)
+    args.push_back(const_cast<char *>(arg.c_str()));
+  args.push_back(nullptr);
+  execv(args[0], args.data());
+  _exit(127);
+}
+
+SmtpSink::SmtpSink(const fs::path &folder, const std::vector<std::string> &options)
+    : folder_(folder) {
+  fs::create_directories(folder_);
+  int fds[2];
+  REQUIRE(pipe2(fds, O_CLOEXEC) == 0);
+  const std::string python = "/usr/bin/python3"; // Debian's, with python3-aiosmtpd
+  const auto script = (fs::path(VERDICT_SOURCE_DIR) / "tests/smtp/sink.py").string();
+  std::vector<std::string> args = {python, script, folder_.string()};
+  args.insert(args.end(), options.begin(), options.end());
+  pid_ = start_child(args, fds[1], -1);
+  close(fds[1]);
+  std::string said;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (said.find('\n') == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+    pollfd ready{fds[0], POLLIN, 0};
+    if (poll(&ready, 1, 1000) <= 0) continue;
+    char buffer[128];
+    const auto n = read(fds[0], buffer, sizeof buffer);
+    if (n <= 0) break;
+    said.append(buffer, static_cast<size_t>(n));
+  }
+  close(fds[0]);
+  if (said.rfind("listening ", 0) != 0) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    FAIL("the SMTP sink did not start (is python3-aiosmtpd installed?); it said: " << said);
+  }
+  port_ = std::stoi(said.substr(10));
+}
+
+SmtpSink::~SmtpSink() {
+  if (pid_ <= 0) return;
+  kill(pid_, SIGKILL);
+  waitpid(pid_, nullptr, 0);
+}
+
+std::vector<std::string> SmtpSink::messages() const {
+  std::vector<std::string> names;
+  for (const auto &entry : fs::directory_iterator(folder_))
+    if (entry.path().extension() == ".eml") names.push_back(entry.path().string());
+  std::sort(names.begin(), names.end());
+  std::vector<std::string> all;
+  for (const auto &name : names)
+    all.push_back(read_file(name));
+  return all;
+}
+
+std::vector<std::string> SmtpSink::wait_for(size_t count, int seconds) const {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  auto all = messages();
+  while (all.size() < count && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    all = messages();
+  }
+  return all;
+}
+
+std::vector<std::string> SmtpSink::recipients() const {
+  std::vector<std::string> lines;
+  std::ifstream log(folder_ / "envelopes.log");
+  for (std::string line; std::getline(log, line);) {
+    const auto first = line.find(' '), second = line.find(' ', first + 1);
+    lines.push_back(line.substr(second + 1));
+  }
+  return lines;
+}
+
+std::string mail_header(const std::string &message, const std::string &name) {
+  const auto head = message.substr(0, message.find("\r\n\r\n"));
+  const auto wanted = "\r\n" + name + ": ";
+  const auto at = ("\r\n" + head).find(wanted);
+  if (at == std::string::npos) return {};
+  std::string value;
+  for (size_t i = at + wanted.size() - 2; i < head.size(); ++i) {
+    if (head.compare(i, 2, "\r\n") == 0) {
+      if (i + 2 < head.size() && (head[i + 2] == ' ' || head[i + 2] == '\t')) {
+        i += 1; // a folded line goes on
+        continue;
+      }
+      break;
+    }
+    value += head[i];
+  }
+  return value;
+}
+
+std::string quoted_printable_decoded(const std::string &encoded) {
+  std::string out;
+  for (size_t i = 0; i < encoded.size(); ++i) {
+    if (encoded[i] != '=') {
+      out += encoded[i];
+    } else if (encoded.compare(i + 1, 2, "\r\n") == 0) {
+      i += 2; // a soft line break
+    } else if (i + 2 < encoded.size()) {
+      out += static_cast<char>(std::stoi(encoded.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    }
+  }
+  return out;
+}
+
+std::string mail_part(const std::string &message, const std::string &content_type) {
+  const auto at = message.find("Content-Type: " + content_type);
+  if (at == std::string::npos) return {};
+  const auto body = message.find("\r\n\r\n", at) + 4;
+  const auto end = message.find("\r\n--=_verdict_", body);
+  return quoted_printable_decoded(message.substr(body, end - body));
+}
+
+std::string link_starting(const std::string &text, const std::string &prefix) {
+  const auto at = text.find(prefix);
+  if (at == std::string::npos) return {};
+  const auto end = text.find_first_of(" \r\n\"<>", at);
+  return text.substr(at, end == std::string::npos ? std::string::npos : end - at);
 }
 
 TempDir::TempDir() {

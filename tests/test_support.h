@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/confirmation_mailer.h"
 #include "handlers/app.h"
 #include "render/views.h"
 #include "store/store.h"
@@ -50,6 +51,9 @@ public:
   explicit SiteServer(const std::function<void(App &)> &configure);
   // `configure` sets the site's views too (its public address, say), before serving.
   explicit SiteServer(const std::function<void(App &, Views &)> &configure);
+  // Sending confirmation mails through `mail` (its base_url is left to the server: its own
+  // address), as `verdict serve --smtp` does.
+  explicit SiteServer(const MailSetup &mail);
   // With the transport's limits (timeouts, connections) set by the test.
   explicit SiteServer(const transport::TransportLimits &limits, int writes_per_minute = 0,
                       const std::string &trusted_proxy = "");
@@ -61,12 +65,15 @@ public:
   transport::ConnectionServer &server() { return server_; }
 
 private:
-  void start();
+  // Binds, runs `before_listening` (which may change the App: no server thread runs yet),
+  // then serves.
+  void start(const std::function<void()> &before_listening = {});
 
   std::unique_ptr<Store> store_;
   Views views_;
   std::unique_ptr<App> app_;
   transport::ConnectionServer server_;
+  std::unique_ptr<ConfirmationMailer> mailer_;
   std::thread thread_;
   int port_ = 0;
 };
@@ -95,6 +102,53 @@ httplib::Result post_at_desk(httplib::Client &client, const DeskSession &session
                              const std::string &path, const std::string &body);
 // The value of the hidden csrf field in a desk page; empty when none.
 std::string csrf_in(const std::string &html);
+
+// Runs the built verdict to completion (at most a minute) with `input_file` as its standard
+// input and `env` ("NAME=value") added to its environment; returns its exit code, and what it
+// printed on either stream in `output` when given.
+int run_binary(const std::vector<std::string> &args, std::string *output = nullptr,
+               const std::string &input_file = "/dev/null",
+               const std::vector<std::string> &env = {});
+
+// Starts `argv` (argv[0] a path) as a child that dies with the test (PR_SET_PDEATHSIG) and
+// holds none of CTest's pipes: standard input is /dev/null, its output and errors go to the
+// descriptors given (-1: /dev/null). Runs in `cwd` unless that is empty.
+pid_t start_child(const std::vector<std::string> &argv, int out_fd, int err_fd,
+                  const std::string &cwd = "");
+
+// A mail server on 127.0.0.1 at an ephemeral port (tests/smtp/sink.py, on Debian's python3
+// and aiosmtpd) that keeps each message it accepts as a file in `folder`. `options` are the
+// sink's own (--fail-after N, --fail-with 4xx|disconnect, --login USER:PASSWORD). It dies
+// with the test.
+class SmtpSink {
+public:
+  explicit SmtpSink(const std::filesystem::path &folder,
+                    const std::vector<std::string> &options = {});
+  ~SmtpSink();
+  SmtpSink(const SmtpSink &) = delete;
+  SmtpSink &operator=(const SmtpSink &) = delete;
+  int port() const { return port_; }
+  std::string url() const { return "smtp://127.0.0.1:" + std::to_string(port_); }
+  // Every message accepted so far, in the order they came.
+  std::vector<std::string> messages() const;
+  // The messages once there are at least `count` (waiting at most `seconds`).
+  std::vector<std::string> wait_for(size_t count, int seconds = 20) const;
+  // Each accepted message's recipients, in order ("a@x b@y" for one with two).
+  std::vector<std::string> recipients() const;
+
+private:
+  std::filesystem::path folder_;
+  int pid_ = -1;
+  int port_ = 0;
+};
+
+// Reading a message as a mail program does: a header's value (unfolded; empty when absent),
+// and a part of a multipart message with its quoted-printable decoded ("text/plain").
+std::string mail_header(const std::string &message, const std::string &name);
+std::string mail_part(const std::string &message, const std::string &content_type);
+std::string quoted_printable_decoded(const std::string &encoded);
+// The first address in `text` that starts with `prefix` ("http://127.0.0.1:5000/confirm/").
+std::string link_starting(const std::string &text, const std::string &prefix);
 
 // A folder under /tmp removed with everything in it at the end of the test.
 struct TempDir {

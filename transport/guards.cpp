@@ -381,6 +381,16 @@ httplib::Server::Handler slug_form_write(App &app, SlugPage handler) {
   };
 }
 
+httplib::Server::Handler one_click_write(App &app, SlugPage handler) {
+  return [&app, handler](const Request &req, Response &res) {
+    res.set_header("Cache-Control", "no-store");
+    if (!is_multipart_form_content_type(req.get_header_value("Content-Type")) &&
+        refuse_unless_form(app, req, res))
+      return;
+    handler(app, req, res, std::string(req.matches[1]));
+  };
+}
+
 void install_guards(httplib::Server &server, App &app, const RouteMethods &routes) {
   server.set_logger([&app](const Request &req, const Response &res) {
     app.request_metrics.observe_unrouted(res.status);

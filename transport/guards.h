@@ -58,6 +58,13 @@ httplib::Server::Handler api_slug_read(App &app, SlugPage handler);
 httplib::Server::Handler form_write(App &app, Page handler);
 httplib::Server::Handler slug_form_write(App &app, SlugPage handler);
 
+// RFC 8058's one-click unsubscribe: a POST the reader's mail program (or its provider's
+// servers) sends from no page of this site, so neither a same-origin check nor a CSRF token
+// can apply; the secret token in the address is what authorizes it. Refused unless it is a
+// form (urlencoded or multipart/form-data, as RFC 8058 allows). Not rate-limited per client:
+// a mail provider sends every reader's unsubscribe from a few addresses of its own.
+httplib::Server::Handler one_click_write(App &app, SlugPage handler);
+
 // (method, path pattern) of every route, for 405 answers that say what is allowed.
 using RouteMethods = std::vector<std::pair<std::string, std::string>>;
 

@@ -1,0 +1,97 @@
+#include "app/confirmation_mailer.h"
+
+#include <algorithm>
+#include <iostream>
+
+#include "auth/secrets.h"
+#include "domain/subscription.h"
+
+namespace verdict {
+
+namespace {
+
+// How often the thread looks for mails whose retry time has come, when nothing wakes it.
+constexpr auto kLookEvery = std::chrono::seconds(15);
+// Mails sent per look; the rest wait for the next.
+constexpr int64_t kBatch = 50;
+
+} // namespace
+
+ConfirmationMailer::ConfirmationMailer(Store &store, const Views &views, MailSetup setup,
+                                       std::string unsubscribe_key, std::function<int64_t()> clock)
+    : store_(store), views_(views), setup_(std::move(setup)),
+      unsubscribe_key_(std::move(unsubscribe_key)), clock_(std::move(clock)) {
+  thread_ = std::thread([this] { run(); });
+}
+
+ConfirmationMailer::~ConfirmationMailer() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  thread_.join();
+}
+
+void ConfirmationMailer::wake() {
+  {
+    std::lock_guard lock(mutex_);
+    woken_ = true;
+  }
+  wake_.notify_one();
+}
+
+int64_t ConfirmationMailer::retry_delay(int64_t attempts) {
+  int64_t delay = 60;
+  for (int64_t n = 1; n < attempts && delay < 3600; ++n)
+    delay *= 2;
+  return std::min<int64_t>(delay, 3600);
+}
+
+void ConfirmationMailer::run() {
+  SmtpClient smtp(setup_.smtp);
+  for (;;) {
+    try {
+      send_due(smtp);
+    } catch (const std::exception &e) {
+      // The database refused (a file replaced underneath, say): the mail stays owed.
+      std::cerr << "verdict: confirmation mails: " << e.what() << "\n";
+    }
+    std::unique_lock lock(mutex_);
+    wake_.wait_for(lock, kLookEvery, [this] { return stopping_ || woken_; });
+    if (stopping_) return;
+    woken_ = false;
+  }
+}
+
+void ConfirmationMailer::send_due(SmtpClient &smtp) {
+  for (const auto &due : store_.confirmations_due(clock_(), kBatch)) {
+    {
+      std::lock_guard lock(mutex_);
+      if (stopping_) return;
+    }
+    // A token of its own for this mail; only its hash is kept. It replaces any earlier
+    // link, so only the newest mail's link confirms.
+    const auto token = auth::random_secret();
+    const auto now = clock_();
+    if (!store_.start_confirmation(due.subscriber_id, auth::secret_hash(token),
+                                   now + kConfirmationLifetimeSeconds))
+      continue; // confirmed or gone meanwhile
+    const Subscriber subscriber{due.subscriber_id, due.email, "", "pending"};
+    const auto site = store_.site_copy();
+    const auto bodies = mail::confirmation(views_, site, setup_.base_url + "/confirm/" + token,
+                                           unsubscribe_url(setup_, unsubscribe_key_, subscriber));
+    const auto message =
+        compose_mail(mail_to(setup_, site, unsubscribe_key_, subscriber, bodies, now));
+    const auto result = smtp.send(setup_.from, subscriber.email, message);
+    if (result.sent) {
+      store_.confirmation_mailed(subscriber.id);
+      continue;
+    }
+    std::cerr << "verdict: a confirmation mail could not be sent (" << result.error
+              << "); trying again later\n";
+    store_.confirmation_failed(subscriber.id, now + retry_delay(due.attempts + 1), result.error);
+  }
+}
+
+} // namespace verdict

@@ -1,0 +1,201 @@
+// The weekly digest's sign-up and leaving: the form, the confirmation link (double opt-in),
+// the page shown after signing up, and the unsubscribe link every mail carries, which also
+// takes the mail client's one-click POST (RFC 8058). Mails themselves are sent elsewhere (the
+// server's confirmation mailer, `verdict digest`); nothing here waits for an SMTP server.
+//
+// Nothing a visitor is told reveals whether an address is on the list: a confirmed address
+// that signs up again gets the same answer as a new one.
+#include "auth/mail_tokens.h"
+#include "auth/secrets.h"
+#include "handlers/handlers.h"
+#include "handlers/request_parsing.h"
+#include "handlers/responses.h"
+#include "render/pages.h"
+
+namespace verdict::handlers {
+
+namespace {
+
+// How long /subscribed opens after the sign-up that led there.
+constexpr int64_t kMarkerSeconds = 10 * 60;
+
+void no_store(Response &res) {
+  res.set_header("Cache-Control", "no-store");
+}
+
+// A page about one sign-up, never kept by any cache.
+void send_private_html(Response &res, std::string html, int status = 200) {
+  send_html(res, std::move(html), status);
+  no_store(res);
+}
+
+void send_message(App &app, Response &res, int status, const std::string &heading,
+                  const std::string &text, bool offer_the_form) {
+  const auto site = app.store.site_copy();
+  send_private_html(res,
+                    offer_the_form
+                        ? pages::message(app.views, site, site.newsletter_title, heading, text,
+                                         "/subscribe", "Subscribe again")
+                        : pages::message(app.views, site, site.newsletter_title, heading, text),
+                    status);
+}
+
+// The subscriber an unsubscribe link names, when its token is the one made for them.
+std::optional<Subscriber> subscriber_of_token(App &app, const std::string &token) {
+  const auto id = auth::unsubscribe_token_id(token);
+  if (!id) return std::nullopt;
+  auto subscriber = app.store.subscriber(*id);
+  if (!subscriber || !auth::unsubscribe_token_matches(app.newsletter.unsubscribe_key, token,
+                                                      subscriber->id, subscriber->email))
+    return std::nullopt;
+  return subscriber;
+}
+
+void unknown_unsubscribe_link(App &app, Response &res) {
+  send_message(app, res, 404, "This unsubscribe link is not known",
+               "It may have been copied only in part, or the address was erased from the list "
+               "already. Nothing was changed.",
+               false);
+}
+
+void say_unsubscribed(App &app, Response &res, const std::string &token) {
+  const auto site = app.store.site_copy();
+  send_private_html(res, pages::unsubscribed(app.views, site, "You are unsubscribed",
+                                             "No more " + site.newsletter_title +
+                                                 " will be sent to this address. If that was a "
+                                                 "mistake, one click undoes it.",
+                                             token));
+}
+
+} // namespace
+
+// POST /subscribe — ask for the weekly digest: the address is kept as pending and owed a
+// confirmation mail. Answers 303 to /subscribed with a marker that only a sign-up gets.
+//   email=…   REQUIRED
+void subscribe(App &app, const Request &req, Response &res) {
+  const auto form = parse_form(req.body, {"email"});
+  if (!form.ok()) return send_error(app, res, 400, "That request could not be used", form.error);
+  const auto email = form.fields.count("email") ? form.fields.at("email") : "";
+  if (!is_valid_email(email))
+    return send_private_html(res,
+                             pages::subscribe(app.views, app.store.site_copy(), email,
+                                              "That email address does not look right: it needs "
+                                              "one @ and a domain such as example.com."),
+                             400);
+  const auto now = app.clock();
+  app.store.request_subscription(email, now);
+  app.newsletter.mail_queued();
+  see_other(res, "/subscribed?m=" +
+                     auth::subscribed_marker(app.newsletter.marker_key, now + kMarkerSeconds));
+}
+
+// GET /subscribed?m=MARKER — where a sign-up lands; without a fresh marker from one, there is
+// nothing to show.
+void show_subscribed(App &app, const Request &req, Response &res) {
+  if (!auth::subscribed_marker_holds(app.newsletter.marker_key, req.get_param_value("m"),
+                                     app.clock()))
+    return send_message(app, res, 404, "Nothing to show here",
+                        "This page is shown right after signing up for the weekly digest.", true);
+  if (!app.newsletter.sends_mail)
+    return send_message(app, res, 200, "Kept, not confirmed yet",
+                        "This site cannot send mail yet, so no confirmation mail went out. The "
+                        "address is kept as pending: the digest goes only to confirmed addresses, "
+                        "and the confirmation mail is sent once the site's mail is set up.",
+                        false);
+  send_message(app, res, 200, "Check your inbox",
+               "Unless this address is confirmed already, a confirmation mail is on its way to "
+               "it. The digest starts once you follow its link, which works for 48 hours. Every "
+               "issue has a one-click unsubscribe.",
+               false);
+}
+
+namespace {
+
+// The page for a confirmation link that cannot confirm.
+void confirmation_refused(App &app, Response &res, ConfirmationCheck check) {
+  switch (check) {
+  case ConfirmationCheck::used:
+    return send_message(app, res, 410, "This link was used already",
+                        "The address is confirmed: the weekly digest is on its way each week.",
+                        false);
+  case ConfirmationCheck::expired:
+    return send_message(app, res, 410, "This link has expired",
+                        "Confirmation links work for 48 hours. Sign up again and a new one is "
+                        "sent.",
+                        true);
+  default:
+    return send_message(app, res, 404, "This confirmation link is not known",
+                        "It may have been copied only in part, or a newer mail replaced it. Sign "
+                        "up again and a new one is sent.",
+                        true);
+  }
+}
+
+} // namespace
+
+// GET /confirm/:token — the confirmation mail's link: a page whose one button confirms.
+void show_confirmation(App &app, const Request &req, Response &res) {
+  const std::string token = req.matches[1];
+  const auto check = app.store.confirmation(auth::secret_hash(token), app.clock());
+  if (check != ConfirmationCheck::confirmable) return confirmation_refused(app, res, check);
+  send_private_html(res, pages::confirm(app.views, app.store.site_copy(), token));
+}
+
+// POST /confirm/:token — confirms the address. Answered with the page itself rather than a
+// redirect: the outcome belongs to this one request, and sending it again only hears that
+// the link was used.
+void confirm_subscription(App &app, const Request &req, Response &res, std::string_view token) {
+  const auto form = parse_form(req.body, {});
+  if (!form.ok()) return send_error(app, res, 400, "That request could not be used", form.error);
+  const auto check = app.store.confirm_subscription(auth::secret_hash(token), app.clock());
+  if (check != ConfirmationCheck::confirmable) return confirmation_refused(app, res, check);
+  send_message(app, res, 200, "You're on the list",
+               "The address is confirmed. The next weekly digest will reach your inbox; every "
+               "issue has a one-click unsubscribe.",
+               false);
+}
+
+// GET /unsubscribe/:token — the link in every mail: unsubscribes in this one request. Mail
+// scanners open links too, so the page offers to undo it; a HEAD changes nothing.
+void unsubscribe_by_link(App &app, const Request &req, Response &res) {
+  const std::string token = req.matches[1];
+  const auto subscriber = subscriber_of_token(app, token);
+  if (!subscriber) return unknown_unsubscribe_link(app, res);
+  if (req.method != "HEAD") app.store.unsubscribe(subscriber->id);
+  say_unsubscribed(app, res, token);
+}
+
+// POST /unsubscribe/:token — RFC 8058's one-click unsubscribe, sent by the reader's mail
+// program from List-Unsubscribe; the token in the address is the authority.
+//   List-Unsubscribe=One-Click   REQUIRED (as a form or multipart/form-data)
+void unsubscribe_one_click(App &app, const Request &req, Response &res, std::string_view token) {
+  const bool one_click = req.has_file("List-Unsubscribe")
+                             ? req.get_file_value("List-Unsubscribe").content == "One-Click"
+                             : req.body == "List-Unsubscribe=One-Click";
+  if (!one_click)
+    return send_error(app, res, 400, "That request could not be used",
+                      "This address takes the one-click unsubscribe of RFC 8058: a POST of "
+                      "List-Unsubscribe=One-Click. To unsubscribe in a browser, open the link.");
+  const auto subscriber = subscriber_of_token(app, std::string(token));
+  if (!subscriber) return unknown_unsubscribe_link(app, res);
+  app.store.unsubscribe(subscriber->id);
+  say_unsubscribed(app, res, std::string(token));
+}
+
+// POST /unsubscribe/:token/undo — the unsubscribed page's undo button: the address gets the
+// digest again. Following the mail's link and pressing the button proves the reader holds the
+// mailbox, which is all a confirmation proves.
+void undo_unsubscribe(App &app, const Request &req, Response &res, std::string_view token) {
+  const auto form = parse_form(req.body, {});
+  if (!form.ok()) return send_error(app, res, 400, "That request could not be used", form.error);
+  const auto subscriber = subscriber_of_token(app, std::string(token));
+  if (!subscriber) return unknown_unsubscribe_link(app, res);
+  app.store.resubscribe(subscriber->id);
+  const auto site = app.store.site_copy();
+  send_private_html(res, pages::unsubscribed(app.views, site, "You're back on the list",
+                                             "The weekly digest will reach this address "
+                                             "again. Every issue has a one-click "
+                                             "unsubscribe."));
+}
+
+} // namespace verdict::handlers

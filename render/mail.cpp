@@ -1,0 +1,55 @@
+#include "render/mail.h"
+
+#include "domain/glance.h"
+#include "domain/numbers.h"
+#include "domain/slugs.h"
+
+namespace verdict::mail {
+
+Bodies confirmation(const Views &views, const SiteCopy &site, const std::string &confirm_url,
+                    const std::string &unsubscribe_url) {
+  Data data;
+  data.set("title", site.newsletter_title);
+  data.set("site_name", site.site_name);
+  data.set("confirm_url", confirm_url);
+  data.set("unsubscribe_url", unsubscribe_url);
+  return {"Confirm your subscription to " + site.newsletter_title,
+          views.fragment("mail_confirmation_text", data),
+          views.fragment("mail_confirmation_html", data)};
+}
+
+Bodies digest(const Views &views, const SiteCopy &site, const std::vector<DigestItem> &items,
+              int days, const std::string &base_url, const std::string &unsubscribe_url) {
+  Data list{Data::type::list};
+  for (const auto &item : items) {
+    const auto &c = item.comparison;
+    // The statement and both sides' numbers; the lens-by-lens lines stay on the page.
+    const auto glance = glance_of(c, {}, {});
+    Data entry;
+    entry.set("name", c.a.name + " vs " + c.b.name);
+    entry.set("url", base_url + "/compare/" + pair_slug(c.a.slug, c.b.slug));
+    entry.set("published_on", c.published_on);
+    if (!c.bottom_line.empty()) entry.set("bottom_line", c.bottom_line);
+    entry.set("statement", glance.statement);
+    entry.set("a_name", c.a.name);
+    entry.set("b_name", c.b.name);
+    entry.set("panel_a", glance.panel_a);
+    entry.set("panel_b", glance.panel_b);
+    entry.set("community_a", glance.community_a);
+    entry.set("community_b", glance.community_b);
+    list.push_back(entry);
+  }
+  const auto count =
+      count_phrase(static_cast<int64_t>(items.size()), "new comparison", "new comparisons");
+  Data data;
+  data.set("title", site.newsletter_title);
+  data.set("site_name", site.site_name);
+  data.set("lead", "Published in the last " + count_phrase(days, "day", "days") + ": " + count +
+                       ", with the verdict at a glance.");
+  data.set("items", list);
+  data.set("unsubscribe_url", unsubscribe_url);
+  return {site.newsletter_title + " — " + count, views.fragment("mail_digest_text", data),
+          views.fragment("mail_digest_html", data)};
+}
+
+} // namespace verdict::mail

@@ -1,0 +1,782 @@
+// The weekly digest: the mail format, the links that confirm and unsubscribe, the sign-up's
+// pages, and sending for real to an SMTP server each test starts on loopback
+// (tests/smtp/sink.py), both from the server (confirmation mails) and from `verdict digest`.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <fstream>
+#include <set>
+
+#include "app/options.h"
+#include "app/server.h"
+#include "auth/mail_tokens.h"
+#include "auth/secrets.h"
+#include "domain/mail_message.h"
+#include "domain/subscription.h"
+#include "handlers/responses.h"
+#include "store/sqlite.h"
+#include "test_support.h"
+
+using namespace verdict;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char *kFrom = "news@verdict.example";
+const char *kBase = "https://verdict.example";
+
+MailMessage sample_message() {
+  MailMessage m;
+  m.from_name = "Verdict";
+  m.from_address = kFrom;
+  m.to_address = "reader@example.com";
+  m.subject = "Weekly AI Tool Verdicts — 2 new comparisons";
+  m.date = 1795350201;
+  m.message_id = "abc@verdict.example";
+  m.text = "Hello\nA line with = and trailing space \n" + std::string(200, 'x') + "\nÉté\n";
+  m.html = "<p>Hello</p>";
+  m.unsubscribe_url = "https://verdict.example/unsubscribe/1-" + std::string(32, 'a');
+  m.unsubscribe_mailto =
+      "mailto:news@verdict.example?subject=unsubscribe%201-" + std::string(32, 'a');
+  return m;
+}
+
+// Every line of a message, without its CRLF; fails on a bare LF or CR.
+std::vector<std::string> lines_of(const std::string &message) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  for (;;) {
+    const auto end = message.find("\r\n", start);
+    const auto line =
+        message.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    CHECK(line.find('\n') == std::string::npos);
+    CHECK(line.find('\r') == std::string::npos);
+    if (end == std::string::npos) {
+      if (!line.empty()) lines.push_back(line);
+      return lines;
+    }
+    lines.push_back(line);
+    start = end + 2;
+  }
+}
+
+// A subscriber's status, read the way the desk does.
+std::string status_of(Store &store, const std::string &email) {
+  for (const auto &subscriber : store.all_subscribers())
+    if (subscriber.email == email) return subscriber.status;
+  return "absent";
+}
+
+MailSetup mail_through(const test::SmtpSink &sink) {
+  MailSetup mail;
+  mail.smtp.url = sink.url();
+  mail.from = kFrom;
+  return mail;
+}
+
+// A site that sends its confirmation mails to a mail server of its own.
+struct MailingSite {
+  test::TempDir dir;
+  test::SmtpSink sink{dir.path / "mail"};
+  test::SiteServer site{mail_through(sink)};
+};
+
+// A form as a browser sends it from this site's own page.
+httplib::Result post_same_origin(httplib::Client &client, const std::string &path,
+                                 const std::string &body = "") {
+  return test::post_form(client, path, body);
+}
+
+std::string path_of(const std::string &url) {
+  const auto scheme = url.find("://");
+  return url.substr(url.find('/', scheme + 3));
+}
+
+Options parse(const std::vector<std::string> &args,
+              const std::map<std::string, std::string> &env = {}) {
+  return parse_options(args, [&](const char *name) -> const char * {
+    const auto it = env.find(name);
+    return it == env.end() ? nullptr : it->second.c_str();
+  });
+}
+
+} // namespace
+
+TEST_CASE("digest: a message is CRLF throughout, no line over 78, with both parts and the list "
+          "headers") {
+  const auto message = compose_mail(sample_message());
+  for (const auto &line : lines_of(message)) {
+    INFO(line);
+    CHECK(line.size() <= 998);
+    // An address is never folded, so List-Unsubscribe's lines are as long as its addresses.
+    if (line.find("unsubscribe") == std::string::npos) CHECK(line.size() <= 78);
+  }
+  CHECK(test::mail_header(message, "MIME-Version") == "1.0");
+  CHECK(test::mail_header(message, "From") == "\"Verdict\" <news@verdict.example>");
+  CHECK(test::mail_header(message, "To") == "<reader@example.com>");
+  CHECK(test::mail_header(message, "Date") == "Sun, 22 Nov 2026 12:23:21 +0000");
+  CHECK(test::mail_header(message, "Message-ID") == "<abc@verdict.example>");
+  CHECK(test::mail_header(message, "List-Unsubscribe") ==
+        "<https://verdict.example/unsubscribe/1-" + std::string(32, 'a') +
+            ">, <mailto:news@verdict.example?subject=unsubscribe%201-" + std::string(32, 'a') +
+            ">");
+  CHECK(test::mail_header(message, "List-Unsubscribe-Post") == "List-Unsubscribe=One-Click");
+  CHECK(test::mail_header(message, "Content-Type").rfind("multipart/alternative; boundary=", 0) ==
+        0);
+  // Each part decodes back to what was written, line ends made CRLF.
+  CHECK(test::mail_part(message, "text/plain") ==
+        "Hello\r\nA line with = and trailing space \r\n" + std::string(200, 'x') + "\r\nÉté\r\n");
+  CHECK(test::mail_part(message, "text/html") == "<p>Hello</p>\r\n");
+}
+
+TEST_CASE("digest: a subject that is not ASCII goes as encoded words, never split inside a "
+          "character") {
+  CHECK(encoded_header_text("Plain subject") == "Plain subject");
+  const std::string subject = "Weekly AI Tool Verdicts — " + std::string(30, 'x') + "é€😀";
+  const auto encoded = encoded_header_text(subject);
+  std::string decoded;
+  size_t at = 0;
+  while ((at = encoded.find("=?UTF-8?B?", at)) != std::string::npos) {
+    const auto end = encoded.find("?=", at + 10);
+    const auto word = encoded.substr(at, end + 2 - at);
+    CHECK(word.size() <= 75);
+    // Each word is whole UTF-8 on its own: it does not start with a continuation byte.
+    const auto payload = encoded.substr(at + 10, end - at - 10);
+    std::string bytes;
+    // base64 decode
+    int bits = 0, value = 0;
+    for (const char c : payload) {
+      if (c == '=') break;
+      const auto index =
+          std::string("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/").find(c);
+      value = (value << 6) | static_cast<int>(index);
+      bits += 6;
+      if (bits >= 8) {
+        bits -= 8;
+        bytes += static_cast<char>((value >> bits) & 0xff);
+      }
+    }
+    CHECK((static_cast<unsigned char>(bytes.front()) & 0xC0) != 0x80);
+    decoded += bytes;
+    at = end;
+  }
+  CHECK(decoded == subject);
+  CHECK(encoded.find("\r\n ") != std::string::npos); // long enough to take two words
+}
+
+TEST_CASE("digest: a header made from data that holds a line break is refused, never sent") {
+  const auto refused = [](void (*spoil)(MailMessage &)) {
+    auto message = sample_message();
+    spoil(message);
+    CHECK_THROWS_AS(compose_mail(message), MailRefused);
+  };
+  refused([](MailMessage &m) { m.subject = "Hello\r\nBcc: victim@example.com"; });
+  refused([](MailMessage &m) { m.subject = "Hello\nBcc: victim@example.com"; });
+  refused([](MailMessage &m) { m.to_address = "reader@example.com\r\nBcc: victim@example.com"; });
+  refused([](MailMessage &m) { m.to_address = "reader@example.com>, <victim@example.com"; });
+  refused([](MailMessage &m) { m.from_name = "Verdict\r\nBcc: victim@example.com"; });
+  refused([](MailMessage &m) { m.from_address = "news@verdict.example\r\nX: y"; });
+  refused([](MailMessage &m) { m.message_id = "a@b>\r\nBcc: victim@example.com"; });
+  refused([](MailMessage &m) { m.unsubscribe_url += ">, <https://evil.example/"; });
+  refused([](MailMessage &m) { m.unsubscribe_mailto += "\r\nBcc: victim@example.com"; });
+  // A body is encoded, so a line break there is only text.
+  auto message = sample_message();
+  message.text = "Hello\r\nBcc: victim@example.com\r\n";
+  const auto sent = compose_mail(message);
+  CHECK(sent.substr(0, sent.find("\r\n\r\n")).find("Bcc:") == std::string::npos);
+  CHECK(test::mail_part(sent, "text/plain") == message.text);
+  // The command line refuses a From with a line break before anything is sent.
+  CHECK(parse({"digest", "--db", "x.db", "--since", "7d", "--base-url", kBase, "--from",
+               "news@verdict.example\r\nBcc: victim@example.com", "--dry-run", "out"})
+            .error == "--from must be an email address");
+}
+
+TEST_CASE("digest: --since takes days or hours as whole days, and resends are rationed") {
+  CHECK(digest_days("7d") == 7);
+  CHECK(digest_days("1d") == 1);
+  CHECK(digest_days("24h") == 1);
+  CHECK(digest_days("25h") == 2);
+  CHECK(digest_days("48h") == 2);
+  CHECK(digest_days("366d") == 366);
+  for (const auto *bad :
+       {"", "7", "d", "0d", "07d", "-1d", "7w", "367d", "1.5d", "7 d", "99999h"}) {
+    INFO(bad);
+    CHECK_FALSE(digest_days(bad));
+  }
+  CHECK(confirmation_resend_wait(0) == 0);
+  CHECK(confirmation_resend_wait(1) == 300);
+  CHECK(confirmation_resend_wait(2) == 600);
+  CHECK(confirmation_resend_wait(3) == 1200);
+  CHECK(confirmation_resend_wait(20) == 86400);
+  CHECK(confirmation_resend_wait(1000) == 86400);
+  // A digest is the comparisons it holds, whatever their order.
+  CHECK(digest_identity({3, 1, 2}) == digest_identity({1, 2, 3}));
+  CHECK(digest_identity({1, 2}) != digest_identity({1, 2, 3}));
+}
+
+TEST_CASE("digest: an unsubscribe link names its subscriber and no other, and a marker expires") {
+  const auto key = auth::random_secret();
+  const auto token = auth::unsubscribe_token(key, 12, "Reader@Example.com");
+  CHECK(auth::unsubscribe_token_id(token) == 12);
+  CHECK(auth::unsubscribe_token_matches(key, token, 12, "reader@example.com"));
+  CHECK_FALSE(auth::unsubscribe_token_matches(key, token, 12, "other@example.com"));
+  CHECK_FALSE(auth::unsubscribe_token_matches(key, token, 13, "reader@example.com"));
+  CHECK_FALSE(
+      auth::unsubscribe_token_matches(auth::random_secret(), token, 12, "reader@example.com"));
+  auto forged = token;
+  forged.back() = forged.back() == 'a' ? 'b' : 'a';
+  CHECK_FALSE(auth::unsubscribe_token_matches(key, forged, 12, "reader@example.com"));
+  for (const auto *bad : {"", "12", "-abc",
+                          "012-"
+                          "00000000000000000000000000000000",
+                          "x-y"})
+    CHECK_FALSE(auth::unsubscribe_token_id(bad));
+
+  const auto marker = auth::subscribed_marker(key, 1000);
+  CHECK(auth::subscribed_marker_holds(key, marker, 999));
+  CHECK(auth::subscribed_marker_holds(key, marker, 1000));
+  CHECK_FALSE(auth::subscribed_marker_holds(key, marker, 1001));
+  CHECK_FALSE(auth::subscribed_marker_holds(auth::random_secret(), marker, 999));
+  CHECK_FALSE(auth::subscribed_marker_holds(key, "99999999999-" + marker.substr(5), 999));
+}
+
+TEST_CASE("digest: the command line asks for what a digest needs, and the password only from "
+          "the environment") {
+  const std::vector<std::string> base = {"digest", "--db", "x.db", "--base-url", kBase};
+  const auto with = [&](std::vector<std::string> more) {
+    auto args = base;
+    args.insert(args.end(), more.begin(), more.end());
+    return parse(args);
+  };
+  CHECK(with({"--from", kFrom, "--smtp", "smtp://127.0.0.1:2525"}).error ==
+        "digest needs --since, like --since 7d");
+  CHECK(with({"--since", "7x", "--from", kFrom}).error ==
+        "--since must be days or hours, like 7d or 48h (at most 366 days)");
+  CHECK(with({"--since", "7d", "--smtp", "smtp://127.0.0.1:2525"}).error.find("--from") !=
+        std::string::npos);
+  CHECK(with({"--since", "7d", "--from", kFrom}).error.find("--smtp") != std::string::npos);
+  CHECK(parse({"digest", "--db", "x.db", "--since", "7d", "--from", kFrom, "--dry-run", "out"})
+            .error.find("--base-url") != std::string::npos);
+  CHECK(with({"--since", "7d", "--from", kFrom, "--smtp", "http://127.0.0.1"})
+            .error.find("must be the mail server's address") != std::string::npos);
+  const auto good = with({"--since", "48h", "--from", kFrom, "--smtp", "smtp://127.0.0.1:2525"});
+  CHECK(good.error.empty());
+  CHECK(good.since_days == 2);
+  CHECK(good.smtp_url == "smtp://127.0.0.1:2525");
+  // There is no password flag; a login needs the environment's, and TLS unless on this machine.
+  CHECK(with({"--since", "7d", "--from", kFrom, "--smtp", "smtp://127.0.0.1:2525",
+              "--smtp-password", "x"})
+            .error == "unknown flag --smtp-password");
+  CHECK(with({"--since", "7d", "--from", kFrom, "--smtp", "smtp://127.0.0.1:2525", "--smtp-user",
+              "me"})
+            .error.find("VERDICT_SMTP_PASSWORD") != std::string::npos);
+  const auto remote = std::vector<std::string>{"digest",
+                                               "--db",
+                                               "x.db",
+                                               "--base-url",
+                                               kBase,
+                                               "--since",
+                                               "7d",
+                                               "--from",
+                                               kFrom,
+                                               "--smtp",
+                                               "smtp://mail.example:25",
+                                               "--smtp-user",
+                                               "me"};
+  CHECK(parse(remote, {{"VERDICT_SMTP_PASSWORD", "secret"}}).error.find("unencrypted") !=
+        std::string::npos);
+  auto starttls = remote;
+  starttls.push_back("--smtp-starttls");
+  const auto tls = parse(starttls, {{"VERDICT_SMTP_PASSWORD", "secret"}});
+  CHECK(tls.error.empty());
+  CHECK(tls.smtp_password == "secret");
+  // The server: --smtp needs a sender and absolute links; the flags belong to serve and digest.
+  CHECK(parse({"--smtp", "smtp://127.0.0.1:25"}).error.find("--smtp-from") != std::string::npos);
+  CHECK(parse({"--smtp", "smtp://127.0.0.1:25", "--smtp-from", kFrom}).error.find("--base-url") !=
+        std::string::npos);
+  CHECK(parse({}, {{"VERDICT_SMTP", "smtp://127.0.0.1:25"},
+                   {"VERDICT_SMTP_FROM", kFrom},
+                   {"VERDICT_BASE_URL", kBase}})
+            .smtp_url == "smtp://127.0.0.1:25");
+  CHECK(parse({"check", "--db", "x.db", "--smtp", "smtp://127.0.0.1:25"}).error ==
+        "--smtp is only for serve and digest");
+  CHECK(parse({"serve", "--since", "7d"}).error == "--since is only for digest");
+}
+
+TEST_CASE("digest: a sign-up is pending and owed one confirmation mail, another only after the "
+          "wait, and a confirmed address is left as it is") {
+  auto store = test::seeded_store();
+  const int64_t now = 1'800'000'000;
+  CHECK(store->request_subscription("reader@example.com", now) == SubscriptionRequest::mail_queued);
+  CHECK(status_of(*store, "reader@example.com") == "pending");
+  CHECK(store->confirmations_waiting() == 1);
+  const auto due = store->confirmations_due(now, 10);
+  REQUIRE(due.size() == 1);
+  CHECK(due[0].email == "reader@example.com");
+  CHECK(store->confirmations_due(now - 1, 10).empty()); // not before its time
+  store->confirmation_mailed(due[0].subscriber_id);
+  // Asking again at once is held back; after the wait it is owed again.
+  CHECK(store->request_subscription("Reader@Example.com", now + 10) ==
+        SubscriptionRequest::mail_held_back);
+  CHECK(store->confirmations_waiting() == 0);
+  CHECK(store->request_subscription("reader@example.com", now + 300) ==
+        SubscriptionRequest::mail_queued);
+  CHECK(store->request_subscription("reader@example.com", now + 301) ==
+        SubscriptionRequest::mail_held_back); // the second wait is longer
+  CHECK(store->confirmations_waiting() == 1);
+  CHECK(store->subscriber_count() == 1);
+
+  // Confirmed through its link: asking again changes nothing and owes nothing.
+  const auto token = auth::random_secret();
+  REQUIRE(store->start_confirmation(due[0].subscriber_id, auth::secret_hash(token), now + 1000));
+  CHECK(store->confirm_subscription(auth::secret_hash(token), now + 400) ==
+        ConfirmationCheck::confirmable);
+  CHECK(status_of(*store, "reader@example.com") == "confirmed");
+  CHECK(store->confirmations_waiting() == 0);
+  CHECK(store->request_subscription("reader@example.com", now + 99999) ==
+        SubscriptionRequest::already_confirmed);
+  CHECK(store->confirmations_waiting() == 0);
+  // Leaving and signing up again makes the address pending, to be confirmed anew.
+  CHECK(store->unsubscribe(due[0].subscriber_id));
+  CHECK(store->request_subscription("reader@example.com", now + 99999) ==
+        SubscriptionRequest::mail_queued);
+  CHECK(status_of(*store, "reader@example.com") == "pending");
+  const auto counts = store->subscriber_counts();
+  CHECK(counts.pending == 1);
+  CHECK(counts.total() == 1);
+}
+
+TEST_CASE("digest: a confirmation link confirms once, and an expired, replaced or unknown one is "
+          "refused") {
+  auto store = test::seeded_store();
+  const int64_t now = 1'800'000'000;
+  store->request_subscription("reader@example.com", now);
+  const auto id = store->confirmations_due(now, 1).at(0).subscriber_id;
+  const auto first = auth::random_secret(), second = auth::random_secret();
+  REQUIRE(
+      store->start_confirmation(id, auth::secret_hash(first), now + kConfirmationLifetimeSeconds));
+  // A newer mail's link replaces the older one's.
+  REQUIRE(
+      store->start_confirmation(id, auth::secret_hash(second), now + kConfirmationLifetimeSeconds));
+  CHECK(store->confirmation(auth::secret_hash(first), now) == ConfirmationCheck::unknown);
+  CHECK(store->confirmation(auth::secret_hash(second), now + kConfirmationLifetimeSeconds + 1) ==
+        ConfirmationCheck::expired);
+  CHECK(store->confirm_subscription(auth::secret_hash(second),
+                                    now + kConfirmationLifetimeSeconds + 1) ==
+        ConfirmationCheck::expired);
+  CHECK(status_of(*store, "reader@example.com") == "pending");
+  CHECK(store->confirm_subscription(auth::secret_hash(second), now + 60) ==
+        ConfirmationCheck::confirmable);
+  CHECK(store->confirm_subscription(auth::secret_hash(second), now + 61) ==
+        ConfirmationCheck::used);
+  CHECK(store->confirmation(auth::secret_hash(auth::random_secret()), now) ==
+        ConfirmationCheck::unknown);
+  CHECK(status_of(*store, "reader@example.com") == "confirmed");
+  // No mail is started for an address that is no longer pending.
+  CHECK_FALSE(store->start_confirmation(id, auth::secret_hash(first), now));
+}
+
+TEST_CASE("digest: a mistyped address comes back in the form with the fault beside it, kept as "
+          "typed, and nothing is kept (400)") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto res = post_same_origin(client, "/subscribe", "email=reader%40example%3Cx%3E");
+  REQUIRE(res);
+  CHECK(res->status == 400);
+  CHECK(res->get_header_value("Cache-Control") == "no-store");
+  CHECK(res->body.find("value=\"reader@example&lt;x&gt;\"") != std::string::npos);
+  CHECK(res->body.find("<x>") == std::string::npos);
+  const auto text = test::visible_text(res->body);
+  CHECK(text.find("That email address does not look right") != std::string::npos);
+  CHECK(res->body.find("aria-describedby=\"subscribe-problem\"") != std::string::npos);
+  CHECK(site.store().subscriber_count() == 0);
+  // The form has a page of its own, where it comes back.
+  const auto form = client.Get("/subscribe");
+  REQUIRE(form->status == 200);
+  CHECK(form->body.find("action=\"/subscribe\"") != std::string::npos);
+  CHECK(form->body.find("aria-invalid") == std::string::npos);
+}
+
+TEST_CASE("digest: /subscribed opens only right after a sign-up, and without mail says that no "
+          "mail went out") {
+  std::atomic<int64_t> later{0}; // seconds the site's clock is ahead
+  test::SiteServer site(
+      [&later](App &app) { app.clock = [&later] { return unix_now() + later; }; });
+  auto client = site.client(); // no SMTP server
+  for (const auto *typed : {"/subscribed", "/subscribed?m=", "/subscribed?m=9999999999-abc",
+                            "/subscribed?m=1-00000000000000000000000000000000"}) {
+    INFO(typed);
+    const auto res = client.Get(typed);
+    CHECK(res->status == 404);
+    CHECK(test::visible_text(res->body).find("right after signing up") != std::string::npos);
+  }
+  const auto signed_up = post_same_origin(client, "/subscribe", "email=reader%40example.com");
+  REQUIRE(signed_up->status == 303);
+  const auto landing = signed_up->get_header_value("Location");
+  CHECK(landing.rfind("/subscribed?m=", 0) == 0);
+  const auto page = client.Get(landing.c_str());
+  CHECK(page->status == 200);
+  CHECK(page->get_header_value("Cache-Control") == "no-store");
+  const auto text = test::visible_text(page->body);
+  CHECK(text.find("no confirmation mail went out") != std::string::npos);
+  CHECK(text.find("pending") != std::string::npos);
+  CHECK(status_of(site.store(), "reader@example.com") == "pending");
+  CHECK(site.store().confirmations_waiting() == 1); // kept until mail can be sent
+  // The marker does not outlive its minutes.
+  later = 3600;
+  CHECK(client.Get(landing.c_str())->status == 404);
+}
+
+TEST_CASE("digest: the confirmation mail arrives over SMTP and its link confirms the address "
+          "once, and an expired link is refused") {
+  MailingSite mailing;
+  auto &sink = mailing.sink;
+  auto &site = mailing.site;
+  auto client = site.client();
+  const auto signed_up = post_same_origin(client, "/subscribe", "email=reader%40example.com");
+  REQUIRE(signed_up->status == 303);
+  const auto landing = client.Get(signed_up->get_header_value("Location").c_str());
+  CHECK(test::visible_text(landing->body).find("Check your inbox") != std::string::npos);
+
+  const auto mails = sink.wait_for(1);
+  REQUIRE(mails.size() == 1);
+  CHECK(sink.recipients() == std::vector<std::string>{"reader@example.com"});
+  CHECK(test::mail_header(mails[0], "Subject") ==
+        "Confirm your subscription to Weekly AI Tool Verdicts");
+  CHECK(test::mail_header(mails[0], "List-Unsubscribe-Post") == "List-Unsubscribe=One-Click");
+  const auto base = "http://127.0.0.1:" + std::to_string(site.port());
+  const auto link =
+      test::link_starting(test::mail_part(mails[0], "text/plain"), base + "/confirm/");
+  REQUIRE(!link.empty());
+  CHECK(test::mail_part(mails[0], "text/html").find("href=\"" + link + "\"") != std::string::npos);
+
+  // The link opens a page whose one button confirms; opening it changes nothing.
+  const auto page = client.Get(path_of(link).c_str());
+  REQUIRE(page->status == 200);
+  CHECK(page->body.find("action=\"" + path_of(link) + "\"") != std::string::npos);
+  CHECK(status_of(site.store(), "reader@example.com") == "pending");
+  const auto confirmed = post_same_origin(client, path_of(link));
+  CHECK(confirmed->status == 200);
+  CHECK(test::visible_text(confirmed->body).find("You're on the list") != std::string::npos);
+  CHECK(status_of(site.store(), "reader@example.com") == "confirmed");
+  // Single use: a second click is told so.
+  const auto again = client.Get(path_of(link).c_str());
+  CHECK(again->status == 410);
+  CHECK(test::visible_text(again->body).find("used already") != std::string::npos);
+  CHECK(post_same_origin(client, path_of(link))->status == 410);
+  // A link nobody made, or a made-up one, is not known.
+  CHECK(client.Get(("/confirm/" + auth::random_secret()).c_str())->status == 404);
+
+  // Another address lets its link expire: it is refused and offers to sign up again.
+  REQUIRE(post_same_origin(client, "/subscribe", "email=late%40example.com")->status == 303);
+  const auto both = sink.wait_for(2);
+  REQUIRE(both.size() == 2);
+  const auto late = test::link_starting(test::mail_part(both[1], "text/plain"), base + "/confirm/");
+  site.store().write([](sql::Db &db) {
+    db.exec("UPDATE subscribers SET confirm_expires_at = 0 WHERE email = 'late@example.com'");
+  });
+  const auto expired = client.Get(path_of(late).c_str());
+  CHECK(expired->status == 410);
+  CHECK(test::visible_text(expired->body).find("expired") != std::string::npos);
+  CHECK(expired->body.find("href=\"/subscribe\"") != std::string::npos);
+  CHECK(post_same_origin(client, path_of(late))->status == 410);
+  CHECK(status_of(site.store(), "late@example.com") == "pending");
+
+  // A confirmed address signing up again hears the same and is sent nothing.
+  const auto repeat = post_same_origin(client, "/subscribe", "email=reader%40example.com");
+  CHECK(repeat->status == 303);
+  CHECK(repeat->get_header_value("Location").rfind("/subscribed?m=", 0) == 0);
+  CHECK(site.store().confirmations_waiting() == 0);
+}
+
+TEST_CASE("digest: one click on the List-Unsubscribe header of a received mail unsubscribes, "
+          "and the link's page can undo it") {
+  MailingSite mailing;
+  auto &sink = mailing.sink;
+  auto &site = mailing.site;
+  auto client = site.client();
+  REQUIRE(post_same_origin(client, "/subscribe", "email=reader%40example.com")->status == 303);
+  const auto mails = sink.wait_for(1);
+  REQUIRE(mails.size() == 1);
+  const auto header = test::mail_header(mails[0], "List-Unsubscribe");
+  const auto base = "http://127.0.0.1:" + std::to_string(site.port());
+  const auto url = header.substr(1, header.find('>') - 1);
+  REQUIRE(url.rfind(base + "/unsubscribe/", 0) == 0);
+  CHECK(header.find("<mailto:" + std::string(kFrom) + "?subject=unsubscribe%20" +
+                    url.substr(url.rfind('/') + 1) + ">") != std::string::npos);
+  const auto path = path_of(url);
+
+  // As a mail provider sends it (RFC 8058): from no page of this site.
+  const httplib::Headers foreign{{"Origin", "https://mail.example"},
+                                 {"Sec-Fetch-Site", "cross-site"}};
+  const auto wrong = client.Post(path.c_str(), foreign, "List-Unsubscribe=Please",
+                                 "application/x-www-form-urlencoded");
+  CHECK(wrong->status == 400);
+  CHECK(status_of(site.store(), "reader@example.com") == "pending");
+  const auto clicked = client.Post(path.c_str(), foreign, "List-Unsubscribe=One-Click",
+                                   "application/x-www-form-urlencoded");
+  REQUIRE(clicked);
+  CHECK(clicked->status == 200);
+  CHECK(status_of(site.store(), "reader@example.com") == "unsubscribed");
+  CHECK(site.store().confirmations_waiting() == 0);
+
+  // The link in the body unsubscribes in one request too, and its page offers the undo.
+  REQUIRE(site.store().resubscribe(site.store().all_subscribers().at(0).id));
+  const auto opened = client.Get(path.c_str());
+  CHECK(opened->status == 200);
+  CHECK(opened->get_header_value("Cache-Control") == "no-store");
+  CHECK(test::visible_text(opened->body).find("You are unsubscribed") != std::string::npos);
+  CHECK(status_of(site.store(), "reader@example.com") == "unsubscribed");
+  REQUIRE(opened->body.find("action=\"" + path + "/undo\"") != std::string::npos);
+  const auto undone = post_same_origin(client, path + "/undo");
+  CHECK(undone->status == 200);
+  CHECK(status_of(site.store(), "reader@example.com") == "confirmed");
+  // A HEAD (a link checker) changes nothing.
+  CHECK(client.Head(path.c_str())->status == 200);
+  CHECK(status_of(site.store(), "reader@example.com") == "confirmed");
+  // multipart/form-data, as RFC 8058 prefers.
+  const httplib::MultipartFormDataItems items = {{"List-Unsubscribe", "One-Click", "", ""}};
+  const auto multipart = client.Post(path.c_str(), foreign, items);
+  CHECK(multipart->status == 200);
+  CHECK(status_of(site.store(), "reader@example.com") == "unsubscribed");
+
+  // A forged or shortened token unsubscribes nobody.
+  auto forged = path;
+  forged.back() = forged.back() == 'a' ? 'b' : 'a';
+  REQUIRE(site.store().resubscribe(site.store().all_subscribers().at(0).id));
+  CHECK(client.Get(forged.c_str())->status == 404);
+  CHECK(client
+            .Post(forged.c_str(), foreign, "List-Unsubscribe=One-Click",
+                  "application/x-www-form-urlencoded")
+            ->status == 404);
+  CHECK(client.Get("/unsubscribe/1-abc")->status == 404);
+  CHECK(status_of(site.store(), "reader@example.com") == "confirmed");
+}
+
+namespace {
+
+// A site file with the bundled content, every comparison published today, and subscribers
+// in each status; returns its path.
+std::string digest_site(const test::TempDir &dir, const std::vector<std::string> &confirmed,
+                        const std::vector<std::string> &others = {"pending@example.com",
+                                                                  "left@example.com"}) {
+  const auto path = (dir.path / "site.db").string();
+  auto store = open_site_database(path);
+  for (const auto &email : confirmed)
+    store->request_subscription(email, 0);
+  for (const auto &email : others)
+    store->request_subscription(email, 0);
+  const auto list = [](const std::vector<std::string> &emails) {
+    std::string quoted;
+    for (const auto &email : emails)
+      quoted += (quoted.empty() ? "'" : ", '") + email + "'";
+    return quoted;
+  };
+  store->write([&](sql::Db &db) {
+    db.exec("UPDATE comparisons SET published_on = date('now'), bottom_line = 'Ship <A> & B''s' "
+            "WHERE published_on IS NOT NULL");
+    db.exec("UPDATE subscribers SET status = 'confirmed' WHERE email IN (" + list(confirmed) + ")");
+    db.exec("UPDATE subscribers SET status = 'unsubscribed' WHERE email = 'left@example.com'");
+  });
+  return path;
+}
+
+std::vector<std::string> digest_args(const std::string &db, const std::string &smtp) {
+  return {"digest", "--db",   db,    "--since",    "7d", "--smtp",
+          smtp,     "--from", kFrom, "--base-url", kBase};
+}
+
+std::vector<std::string> addresses(int n) {
+  std::vector<std::string> all;
+  for (int i = 1; i <= n; ++i)
+    all.push_back("reader" + std::to_string(i) + "@example.com");
+  return all;
+}
+
+} // namespace
+
+TEST_CASE("digest: verdict digest reaches confirmed addresses only, once, with the comparisons "
+          "and a working one-click unsubscribe") {
+  test::TempDir dir;
+  const auto db = digest_site(dir, {"ada@example.com", "bob@example.com"});
+  test::SmtpSink sink(dir.path / "mail");
+  std::string said;
+  REQUIRE(test::run_binary(digest_args(db, sink.url()), &said) == 0);
+  INFO(said);
+  CHECK(said.find("5 comparisons") != std::string::npos);
+  CHECK(said.find("sent 2/2") != std::string::npos); // the progress line
+  CHECK(said.find("Sent 2 of 2.") != std::string::npos);
+  const auto mails = sink.messages();
+  REQUIRE(mails.size() == 2);
+  CHECK(sink.recipients() == std::vector<std::string>{"ada@example.com", "bob@example.com"});
+  const auto text = test::mail_part(mails[0], "text/plain");
+  const auto html = test::mail_part(mails[0], "text/html");
+  CHECK(test::mail_header(mails[0], "To") == "<ada@example.com>");
+  CHECK(test::mail_header(mails[0], "Subject") ==
+        "=?UTF-8?B?V2Vla2x5IEFJIFRvb2wgVmVyZGljdHMg4oCUIDUgbmV3IGNv?= =?UTF-8?B?bXBhcmlzb25z?=");
+  CHECK(text.find("Cursor Background Agent vs Codestral 2.1") != std::string::npos);
+  CHECK(text.find(std::string(kBase) + "/compare/cursor-background-agent-vs-codestral-2-1") !=
+        std::string::npos);
+  CHECK(text.find("Too few reader votes to say") != std::string::npos); // the verdict at a glance
+  CHECK(html.find("href=\"" + std::string(kBase) + "/compare/") != std::string::npos);
+  // The editor's words as they are in the text, escaped in the HTML.
+  CHECK(text.find("Editor's bottom line: Ship <A> & B's") != std::string::npos);
+  CHECK(html.find("Ship &lt;A&gt; &amp; B&apos;s") != std::string::npos);
+  CHECK(html.find("<A>") == std::string::npos);
+
+  // Run again: everyone has this digest; nothing is sent.
+  REQUIRE(test::run_binary(digest_args(db, sink.url()), &said) == 0);
+  CHECK(said.find("nothing to send") != std::string::npos);
+  CHECK(sink.messages().size() == 2);
+
+  // The mail's one-click header works on the site that serves the same database.
+  const auto header = test::mail_header(mails[1], "List-Unsubscribe");
+  const auto path = path_of(header.substr(1, header.find('>') - 1));
+  test::SiteServer site(db);
+  auto client = site.client();
+  const auto clicked =
+      client.Post(path.c_str(), {{"Sec-Fetch-Site", "cross-site"}}, "List-Unsubscribe=One-Click",
+                  "application/x-www-form-urlencoded");
+  CHECK(clicked->status == 200);
+  CHECK(status_of(site.store(), "bob@example.com") == "unsubscribed");
+  CHECK(status_of(site.store(), "ada@example.com") == "confirmed");
+}
+
+TEST_CASE("digest: a mail server that fails midway, then a rerun, delivers each address exactly "
+          "once") {
+  const auto failure = GENERATE(as<std::string>{}, "4xx", "disconnect");
+  INFO(failure);
+  test::TempDir dir;
+  const auto everyone = addresses(7);
+  const auto db = digest_site(dir, everyone);
+  std::string said;
+  {
+    test::SmtpSink failing(dir.path / "first", {"--fail-after", "3", "--fail-with", failure});
+    CHECK(test::run_binary(digest_args(db, failing.url()), &said) == 1);
+    INFO(said);
+    CHECK(said.find("Sent 3 of 7.") != std::string::npos);
+    CHECK(said.find("4 sends failed") != std::string::npos);
+    CHECK(said.find("Run the same command again") != std::string::npos);
+    CHECK(failing.messages().size() == 3);
+  }
+  test::SmtpSink working(dir.path / "second");
+  REQUIRE(test::run_binary(digest_args(db, working.url()), &said) == 0);
+  INFO(said);
+  CHECK(said.find("Sent 4 of 4.") != std::string::npos);
+  std::vector<std::string> delivered;
+  for (const auto &folder : {dir.path / "first", dir.path / "second"}) {
+    std::ifstream log(folder / "envelopes.log");
+    for (std::string line; std::getline(log, line);)
+      delivered.push_back(line.substr(line.rfind(' ') + 1));
+  }
+  std::sort(delivered.begin(), delivered.end());
+  auto expected = everyone;
+  std::sort(expected.begin(), expected.end());
+  CHECK(delivered == expected); // each once: none missing, none twice
+  CHECK(test::run_binary(digest_args(db, working.url()), &said) == 0);
+  CHECK(working.messages().size() == 4);
+}
+
+TEST_CASE("digest: a send interrupted by a run that died is not repeated") {
+  test::TempDir dir;
+  const auto db = digest_site(dir, {"ada@example.com", "bob@example.com"});
+  {
+    // A run claimed ada's send, then died before it knew the outcome.
+    Store store(db);
+    const auto items = store.digest_items(utc_today(), 7);
+    std::vector<int64_t> ids;
+    for (const auto &item : items)
+      ids.push_back(item.id);
+    const auto digest = digest_identity(ids);
+    const auto ada = store.digest_recipients(digest).at(0);
+    REQUIRE(ada.email == "ada@example.com");
+    REQUIRE(store.claim_digest_send(digest, ada.id));
+    CHECK_FALSE(store.claim_digest_send(digest, ada.id)); // one claim stands
+  }
+  test::SmtpSink sink(dir.path / "mail");
+  std::string said;
+  REQUIRE(test::run_binary(digest_args(db, sink.url()), &said) == 0);
+  INFO(said);
+  CHECK(said.find("1 send of this digest stopped midway") != std::string::npos);
+  CHECK(sink.recipients() == std::vector<std::string>{"bob@example.com"});
+}
+
+TEST_CASE("digest: --dry-run writes one valid multipart .eml per recipient and records nothing") {
+  test::TempDir dir;
+  const auto db = digest_site(dir, {"ada@example.com", "bob@example.com"});
+  const auto out = (dir.path / "out").string();
+  std::string said;
+  REQUIRE(test::run_binary({"digest", "--db", db, "--since", "7d", "--from", kFrom, "--base-url",
+                            kBase, "--dry-run", out},
+                           &said) == 0);
+  INFO(said);
+  CHECK(said.find("wrote 2 mails") != std::string::npos);
+  std::vector<fs::path> files;
+  for (const auto &entry : fs::directory_iterator(out))
+    files.push_back(entry.path());
+  REQUIRE(files.size() == 2);
+  for (const auto &file : files) {
+    INFO(file);
+    CHECK(file.extension() == ".eml");
+    const auto message = test::read_file(file.string());
+    for (const auto &line : lines_of(message))
+      CHECK(line.size() <= 998);
+    for (const auto *header : {"Date", "Message-ID", "From", "To", "Subject", "MIME-Version",
+                               "List-Unsubscribe", "List-Unsubscribe-Post", "Content-Type"})
+      CHECK(!test::mail_header(message, header).empty());
+    const auto type = test::mail_header(message, "Content-Type");
+    REQUIRE(type.rfind("multipart/alternative; boundary=\"", 0) == 0);
+    const auto boundary = type.substr(type.find('"') + 1, type.rfind('"') - type.find('"') - 1);
+    CHECK(message.find("\r\n--" + boundary + "\r\nContent-Type: text/plain; charset=utf-8") !=
+          std::string::npos);
+    CHECK(message.find("\r\n--" + boundary + "\r\nContent-Type: text/html; charset=utf-8") !=
+          std::string::npos);
+    CHECK(message.find("\r\n--" + boundary + "--\r\n") != std::string::npos);
+    CHECK(test::mail_part(message, "text/plain")
+              .find("Unsubscribe in one click: " + std::string(kBase) + "/unsubscribe/") !=
+          std::string::npos);
+  }
+  // Nothing was recorded: a real run still sends to both.
+  test::SmtpSink sink(dir.path / "mail");
+  REQUIRE(test::run_binary(digest_args(db, sink.url()), &said) == 0);
+  CHECK(sink.messages().size() == 2);
+}
+
+TEST_CASE("digest: with nothing published in the window it says so and sends nothing") {
+  test::TempDir dir;
+  const auto db = digest_site(dir, {"ada@example.com"});
+  {
+    Store store(db);
+    store.write([](sql::Db &db_) {
+      db_.exec("UPDATE comparisons SET published_on = date('now', '-10 days') "
+               "WHERE published_on IS NOT NULL");
+    });
+  }
+  test::SmtpSink sink(dir.path / "mail");
+  std::string said;
+  REQUIRE(test::run_binary(digest_args(db, sink.url()), &said) == 0);
+  CHECK(said.find("Nothing was published in the last 7 days; no digest was sent.") !=
+        std::string::npos);
+  CHECK(sink.messages().empty());
+  // A longer window finds them.
+  auto args = digest_args(db, sink.url());
+  args[4] = "11d";
+  REQUIRE(test::run_binary(args, &said) == 0);
+  CHECK(sink.messages().size() == 1);
+}
+
+TEST_CASE("digest: the SMTP login's password comes from the environment") {
+  test::TempDir dir;
+  const auto db = digest_site(dir, {"ada@example.com"});
+  test::SmtpSink sink(dir.path / "mail", {"--login", "mailer:a long secret"});
+  auto args = digest_args(db, sink.url());
+  args.insert(args.end(), {"--smtp-user", "mailer"});
+  std::string said;
+  CHECK(test::run_binary(args, &said, "/dev/null", {"VERDICT_SMTP_PASSWORD=wrong"}) == 1);
+  CHECK(sink.messages().empty());
+  CHECK(test::run_binary(args, &said) == 2); // no password at all: refused before sending
+  CHECK(said.find("VERDICT_SMTP_PASSWORD") != std::string::npos);
+  REQUIRE(test::run_binary(args, &said, "/dev/null", {"VERDICT_SMTP_PASSWORD=a long secret"}) == 0);
+  CHECK(sink.recipients() == std::vector<std::string>{"ada@example.com"});
+}
