@@ -14,5 +14,6 @@ export const checkedPages = {
   methodology: '/methodology',
   search: '/search?q=codestral',
   'search-nothing': '/search?q=zyzzyva',
+  subscribe: '/subscribe',
   'not-found': '/no-such-page',
 };
