@@ -17,18 +17,6 @@ constexpr int kItemsPageSize = 20;
 constexpr int kFrontPageItems = 10;
 constexpr int kPickerLimit = 100;
 
-void page_not_found(App &app, Response &res, const std::string &what) {
-  send_error(app, res, 404, "Not found", what);
-}
-
-// A page past the last one of its list is not found; the first page exists even when empty.
-bool past_the_end(App &app, Response &res, const PageSpan &span, bool nothing_on_it) {
-  if (span.number == 1 || !nothing_on_it) return false;
-  page_not_found(app, res,
-                 "This list has fewer pages. Page 1 is at the same address without ?page=.");
-  return true;
-}
-
 // A directory: one page of a list `read` from the store, rendered by `render`.
 template <class Read, class Render>
 void show_directory(App &app, const Request &req, Response &res, Read read, Render render) {
@@ -37,12 +25,6 @@ void show_directory(App &app, const Request &req, Response &res, Read read, Rend
   const auto list = read(*span);
   if (past_the_end(app, res, *span, list.items.empty())) return;
   send_html(res, render(list));
-}
-
-// Pages that are not lists have only a first page.
-bool refuse_other_pages(App &app, const Request &req, Response &res) {
-  const auto span = list_page(app, req, res, 1);
-  return !span || past_the_end(app, res, *span, true);
 }
 
 } // namespace
@@ -75,12 +57,7 @@ std::optional<pages::PersonalPage> show_comparison(App &app, const Request &req,
   if (!span) return std::nullopt;
   const auto detail = app.store.comparison_detail(pair, "", *span);
   if (!detail) {
-    if (const auto renamed = app.store.pair_after_renames(pair))
-      moved_permanently(res, "/compare/" + *renamed);
-    else
-      page_not_found(app, res,
-                     "There is no comparison at this address: it does not name "
-                     "two different tools of this site.");
+    answer_unknown_pair(app, res, pair);
     return std::nullopt;
   }
   if (past_the_end(app, res, *span, detail->reviews_a.empty() && detail->reviews_b.empty()))
@@ -118,10 +95,7 @@ std::optional<pages::PersonalPage> show_tool(App &app, const Request &req, Respo
   if (!span) return std::nullopt;
   const auto detail = app.store.tool_detail(slug, "", *span, kPickerLimit);
   if (!detail) {
-    if (const auto renamed = app.store.renamed_slug("tool", slug))
-      moved_permanently(res, "/tools/" + *renamed);
-    else
-      page_not_found(app, res, "There is no tool with this address.");
+    answer_unknown_tool(app, res, slug);
     return std::nullopt;
   }
   if (past_the_end(app, res, *span,

@@ -65,12 +65,19 @@ TEST_CASE("http: content full of HTML special characters is escaped on every pag
                                     "/tools/no-such-tool",
                                     // an unpublished pair, in its canonical order
                                     "/compare/codestral-2-1-vs-mistral-3-small"};
-  for (const auto &tool : content["tools"])
+  for (const auto &tool : content["tools"]) {
     paths.push_back("/tools/" + tool["slug"].get<std::string>());
+    paths.push_back("/tools/" + tool["slug"].get<std::string>() + "/badge.svg");
+  }
   for (const auto &reviewer : content["reviewers"])
     paths.push_back("/reviewers/" + reviewer["slug"].get<std::string>());
-  for (const auto &c : content["comparisons"])
-    paths.push_back("/compare/" + c["a"].get<std::string>() + "-vs-" + c["b"].get<std::string>());
+  for (const auto &c : content["comparisons"]) {
+    const auto pair = "/compare/" + c["a"].get<std::string>() + "-vs-" + c["b"].get<std::string>();
+    paths.push_back(pair);
+    // Its share card and badge: images are XML, where the same characters mean markup.
+    for (const auto *image : {"/card.svg", "/badge.svg"})
+      paths.push_back(pair + image);
+  }
 
   std::string everything; // every page, decoded, to find each marker somewhere
   for (const auto &path : paths) {
