@@ -231,6 +231,9 @@ void show_metrics(App &app, const Request &, Response &res) {
                             static_cast<double>(figures.pair_picks));
   text += prometheus_sample("verdict_page_cache_bytes", "gauge", "Rendered pages kept for readers.",
                             static_cast<double>(app.cache.bytes()));
+  text += prometheus_sample("verdict_card_images_bytes", "gauge",
+                            "Share cards drawn as PNG and kept until they change.",
+                            static_cast<double>(app.card_images.bytes()));
   text += prometheus_sample("verdict_database_bytes", "gauge",
                             "The database file and its write-ahead log.",
                             static_cast<double>(figures.database_bytes));
