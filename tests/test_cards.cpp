@@ -6,6 +6,7 @@
 #include <cctype>
 #include <regex>
 #include <set>
+#include <thread>
 
 #include "render/text_fit.h"
 #include "test_support.h"
@@ -236,6 +237,31 @@ TEST_CASE("cards: the PNG card is the SVG drawn at 1200×630") {
   CHECK(png->body.substr(12, 4) == "IHDR");
   CHECK(big_endian(png->body, 16) == 1200);
   CHECK(big_endian(png->body, 20) == 630);
+}
+
+TEST_CASE("cards: readers asking for cards at once all get the same pictures") {
+  test::SiteServer site;
+  const std::vector<std::string> cards = {kPublished + "/card.png",
+                                          "/compare/cursor-background-agent-vs-mistral-small-3-1/"
+                                          "card.png"};
+  std::vector<std::vector<std::string>> seen(6);
+  std::vector<std::thread> readers;
+  for (auto &bodies : seen)
+    readers.emplace_back([&site, &cards, &bodies] {
+      auto client = site.client();
+      for (const auto &card : cards) {
+        const auto res = client.Get(card.c_str());
+        bodies.push_back(res && res->status == 200 ? res->body : "");
+      }
+    });
+  for (auto &reader : readers)
+    reader.join();
+  for (const auto &bodies : seen) {
+    REQUIRE(bodies.size() == 2);
+    CHECK(!bodies[0].empty());
+    CHECK(bodies[0] != bodies[1]);
+    CHECK(bodies == seen.front());
+  }
 }
 
 TEST_CASE("cards: a published comparison names its PNG card as og:image, absolute under the "
