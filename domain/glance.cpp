@@ -6,7 +6,7 @@ namespace verdict {
 
 namespace {
 
-enum class Lead { a, b, level, unknown };
+using Lead = Glance::Lead;
 
 Lead lead_of(const ShipTally &a, const ShipTally &b, int64_t at_least) {
   if (a.total < at_least || b.total < at_least || a.total == 0 || b.total == 0)
@@ -71,8 +71,9 @@ Glance glance_of(const Comparison &comparison, const std::vector<Review> &review
     glance.lenses.push_back({reviewer->reviewer_name, reviewer->reviewer_lens, line});
   }
 
-  const auto panel = lead_of(a.panel, b.panel, 1);
-  const auto readers = lead_of(a.community, b.community, kMinVotesForInterval);
+  glance.panel_lead = lead_of(a.panel, b.panel, 1);
+  glance.readers_lead = lead_of(a.community, b.community, kMinVotesForInterval);
+  const auto panel = glance.panel_lead, readers = glance.readers_lead;
   const auto name = [&](Lead lead) { return lead == Lead::a ? a.name : b.name; };
   const std::string panel_says = panel == Lead::unknown ? "The panel has not reviewed both yet"
                                  : panel == Lead::level ? "The panel rates them alike"

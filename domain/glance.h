@@ -21,6 +21,10 @@
 namespace verdict {
 
 struct Glance {
+  // Who leads by the table above, for a shorter wording (a badge): unknown for the panel
+  // until it reviewed both, for readers until each tool has kMinVotesForInterval votes.
+  enum class Lead { a, b, level, unknown };
+  Lead panel_lead = Lead::unknown, readers_lead = Lead::unknown;
   // One persona's two verdicts, in panel order: "Maya Chen", "Builder", "ships A, skips B".
   struct Lens {
     std::string reviewer, lens, said;

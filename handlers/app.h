@@ -6,6 +6,7 @@
 #include <string>
 
 #include "auth/sign_in_throttle.h"
+#include "render/png.h"
 #include "render/views.h"
 #include "store/store.h"
 #include "transport/metrics.h"
@@ -23,6 +24,7 @@ struct App {
   // behind), and their pages rendered for it. No lag unless the server sets one.
   PageEpoch page_epoch;
   PageCache cache;
+  PngRenderer card_images;      // share cards drawn as PNG, kept until their SVG changes
   RecentWriters recent_writers; // voters whose own pages are rendered afresh for now
   RateLimiter write_limit;
   auth::SignInThrottle sign_in_throttle; // failed sign-ins per address and per account

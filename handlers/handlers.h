@@ -48,6 +48,12 @@ void api_tools(App &app, const Request &req, Response &res);
 void api_tool(App &app, const Request &req, Response &res, std::string_view slug);
 void api_comparison(App &app, const Request &req, Response &res, std::string_view pair);
 
+// Images: share cards and badges (handlers/cards.cpp)
+void show_comparison_card(App &app, const Request &req, Response &res, std::string_view pair);
+void show_comparison_card_png(App &app, const Request &req, Response &res, std::string_view pair);
+void show_tool_badge(App &app, const Request &req, Response &res, std::string_view slug);
+void show_pair_badge(App &app, const Request &req, Response &res, std::string_view pair);
+
 // Votes (handlers/votes.cpp)
 void vote_on_tool(App &app, const Request &req, Response &res, std::string_view slug);
 void vote_on_pair(App &app, const Request &req, Response &res, std::string_view pair);

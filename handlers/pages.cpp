@@ -18,18 +18,6 @@ constexpr int kItemsPageSize = 20;
 constexpr int kFrontPageItems = 10;
 constexpr int kPickerLimit = 100;
 
-void page_not_found(App &app, Response &res, const std::string &what) {
-  send_error(app, res, 404, "Not found", what);
-}
-
-// A page past the last one of its list is not found; the first page exists even when empty.
-bool past_the_end(App &app, Response &res, const PageSpan &span, bool nothing_on_it) {
-  if (span.number == 1 || !nothing_on_it) return false;
-  page_not_found(app, res,
-                 "This list has fewer pages. Page 1 is at the same address without ?page=.");
-  return true;
-}
-
 // A directory: one page of a list `read` from the store, rendered by `render`.
 template <class Read, class Render>
 void show_directory(App &app, const Request &req, Response &res, Read read, Render render) {
@@ -38,22 +26,6 @@ void show_directory(App &app, const Request &req, Response &res, Read read, Rend
   const auto list = read(*span);
   if (past_the_end(app, res, *span, list.items.empty())) return;
   send_html(res, render(list));
-}
-
-// The answer for a slug that names no item of `kind` ("tool", "reviewer", "category"): the
-// old slug of a renamed item leads to `path_of` its new one (301); any other is not found.
-template <class PathOf>
-void answer_unknown_slug(App &app, Response &res, std::string_view kind, std::string_view slug,
-                         PathOf path_of, const std::string &what) {
-  if (const auto renamed = app.store.renamed_slug(kind, slug))
-    return moved_permanently(res, path_of(*renamed));
-  page_not_found(app, res, what);
-}
-
-// Pages that are not lists have only a first page.
-bool refuse_other_pages(App &app, const Request &req, Response &res) {
-  const auto span = list_page(app, req, res, 1);
-  return !span || past_the_end(app, res, *span, true);
 }
 
 } // namespace
@@ -86,12 +58,7 @@ std::optional<pages::PersonalPage> show_comparison(App &app, const Request &req,
   if (!span) return std::nullopt;
   const auto detail = app.store.comparison_detail(pair, "", *span);
   if (!detail) {
-    if (const auto renamed = app.store.pair_after_renames(pair))
-      moved_permanently(res, "/compare/" + *renamed);
-    else
-      page_not_found(app, res,
-                     "There is no comparison at this address: it does not name "
-                     "two different tools of this site.");
+    answer_unknown_pair(app, res, pair);
     return std::nullopt;
   }
   if (past_the_end(app, res, *span, detail->reviews_a.empty() && detail->reviews_b.empty()))
@@ -129,9 +96,7 @@ std::optional<pages::PersonalPage> show_tool(App &app, const Request &req, Respo
   if (!span) return std::nullopt;
   const auto detail = app.store.tool_detail(slug, "", *span, kPickerLimit);
   if (!detail) {
-    answer_unknown_slug(
-        app, res, "tool", slug, [](const std::string &renamed) { return "/tools/" + renamed; },
-        "There is no tool with this address.");
+    answer_unknown_tool(app, res, slug);
     return std::nullopt;
   }
   if (past_the_end(app, res, *span,
@@ -160,10 +125,8 @@ void show_category(App &app, const Request &req, Response &res, std::string_view
   if (!span) return;
   const auto category = app.store.category_by_slug(slug);
   if (!category)
-    return answer_unknown_slug(
-        app, res, "category", slug,
-        [](const std::string &renamed) { return "/categories/" + renamed; },
-        "There is no category with this address.");
+    return answer_unknown_slug(app, res, "category", slug, "/categories/", "",
+                               "There is no category with this address.");
   const auto tools = app.store.tools_in_category(slug, *span);
   if (past_the_end(app, res, *span, tools.items.empty())) return;
   send_html(res, pages::category(app.views, *category, tools, app.store.site_copy()));
@@ -183,11 +146,7 @@ void show_reviewer(App &app, const Request &req, Response &res, std::string_view
   const auto span = list_page(app, req, res, kItemsPageSize);
   if (!span) return;
   const auto reviewer = app.store.reviewer_by_slug(slug);
-  if (!reviewer)
-    return answer_unknown_slug(
-        app, res, "reviewer", slug,
-        [](const std::string &renamed) { return "/reviewers/" + renamed; },
-        "There is no reviewer with this address.");
+  if (!reviewer) return answer_unknown_reviewer(app, res, slug);
   const auto reviews = app.store.reviews_by_reviewer(reviewer->id, *span);
   if (past_the_end(app, res, *span, reviews.items.empty())) return;
   send_html(res, pages::reviewer(app.views, *reviewer, reviews, app.store.site_copy()));
@@ -289,9 +248,7 @@ void show_feed(App &app, const Request &req, Response &res) {
 void show_tool_feed(App &app, const Request &req, Response &res, std::string_view slug) {
   if (refuse_other_pages(app, req, res)) return;
   const auto feed = app.store.tool_feed(slug, kFeedEntries);
-  if (!feed)
-    return answer_unknown_slug(app, res, "tool", slug, feeds::tool_path,
-                               "There is no tool with this address.");
+  if (!feed) return answer_unknown_tool(app, res, slug, "/feed.xml");
   send_feed(res, feeds::tool_feed(app.views, public_base(app, req), *feed, app.store.site_copy()));
 }
 
@@ -300,9 +257,7 @@ void show_tool_feed(App &app, const Request &req, Response &res, std::string_vie
 void show_reviewer_feed(App &app, const Request &req, Response &res, std::string_view slug) {
   if (refuse_other_pages(app, req, res)) return;
   const auto feed = app.store.reviewer_feed(slug, kFeedEntries);
-  if (!feed)
-    return answer_unknown_slug(app, res, "reviewer", slug, feeds::reviewer_path,
-                               "There is no reviewer with this address.");
+  if (!feed) return answer_unknown_reviewer(app, res, slug, "/feed.xml");
   send_feed(res,
             feeds::reviewer_feed(app.views, public_base(app, req), *feed, app.store.site_copy()));
 }
@@ -325,6 +280,9 @@ void show_metrics(App &app, const Request &, Response &res) {
                             static_cast<double>(figures.pair_picks));
   text += prometheus_sample("verdict_page_cache_bytes", "gauge", "Rendered pages kept for readers.",
                             static_cast<double>(app.cache.bytes()));
+  text += prometheus_sample("verdict_card_images_bytes", "gauge",
+                            "Share cards drawn as PNG and kept until they change.",
+                            static_cast<double>(app.card_images.bytes()));
   text += prometheus_sample("verdict_database_bytes", "gauge",
                             "The database file and its write-ahead log.",
                             static_cast<double>(figures.database_bytes));

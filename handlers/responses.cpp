@@ -139,6 +139,52 @@ std::optional<PageSpan> list_page(const App &app, const httplib::Request &req,
   return PageSpan{*number, size};
 }
 
+void page_not_found(const App &app, httplib::Response &res, const std::string &what) {
+  send_error(app, res, 404, "Not found", what);
+}
+
+bool past_the_end(const App &app, httplib::Response &res, const PageSpan &span,
+                  bool nothing_on_it) {
+  if (span.number == 1 || !nothing_on_it) return false;
+  page_not_found(app, res,
+                 "This list has fewer pages. Page 1 is at the same address without ?page=.");
+  return true;
+}
+
+bool refuse_other_pages(const App &app, const httplib::Request &req, httplib::Response &res) {
+  const auto span = list_page(app, req, res, 1);
+  return !span || past_the_end(app, res, *span, true);
+}
+
+void answer_unknown_pair(App &app, httplib::Response &res, std::string_view pair,
+                         const std::string &rest) {
+  if (const auto renamed = app.store.pair_after_renames(pair))
+    return moved_permanently(res, "/compare/" + *renamed + rest);
+  page_not_found(app, res,
+                 "There is no comparison at this address: it does not name two different tools "
+                 "of this site.");
+}
+
+void answer_unknown_slug(App &app, httplib::Response &res, std::string_view kind,
+                         std::string_view slug, const std::string &section, const std::string &rest,
+                         const std::string &what) {
+  if (const auto renamed = app.store.renamed_slug(kind, slug))
+    return moved_permanently(res, section + *renamed + rest);
+  page_not_found(app, res, what);
+}
+
+void answer_unknown_tool(App &app, httplib::Response &res, std::string_view slug,
+                         const std::string &rest) {
+  answer_unknown_slug(app, res, "tool", slug, "/tools/", rest,
+                      "There is no tool with this address.");
+}
+
+void answer_unknown_reviewer(App &app, httplib::Response &res, std::string_view slug,
+                             const std::string &rest) {
+  answer_unknown_slug(app, res, "reviewer", slug, "/reviewers/", rest,
+                      "There is no reviewer with this address.");
+}
+
 std::string utc_today() {
   const std::time_t now = std::time(nullptr);
   std::tm parts{};

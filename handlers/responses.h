@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "handlers/app.h"
@@ -52,6 +53,29 @@ std::optional<int> requested_page(const httplib::Request &req);
 // `?page=` is not a page number.
 std::optional<PageSpan> list_page(const App &app, const httplib::Request &req,
                                   httplib::Response &res, int size);
+
+// A 404 page that says what is not here.
+void page_not_found(const App &app, httplib::Response &res, const std::string &what);
+// A page past the last one of its list is not found (a 404 is sent); the first page exists
+// even when empty.
+bool past_the_end(const App &app, httplib::Response &res, const PageSpan &span, bool nothing_on_it);
+// Addresses that are not lists have only a first page: true (and a 400 or 404 sent) for any
+// other `?page=`.
+bool refuse_other_pages(const App &app, const httplib::Request &req, httplib::Response &res);
+// For an address naming no pair of tools: 301 to where it leads since a tool was renamed,
+// keeping `rest` (what follows the pair, e.g. "/card.svg"), else a 404 page.
+void answer_unknown_pair(App &app, httplib::Response &res, std::string_view pair,
+                         const std::string &rest = "");
+// For an address naming no item of `kind` ("tool", "reviewer", "category") under `section`
+// ("/tools/"): 301 to the same address under the item's slug since it was renamed, keeping
+// `rest` (what follows the slug, e.g. "/feed.xml"), else a 404 page that says `what`.
+void answer_unknown_slug(App &app, httplib::Response &res, std::string_view kind,
+                         std::string_view slug, const std::string &section, const std::string &rest,
+                         const std::string &what);
+void answer_unknown_tool(App &app, httplib::Response &res, std::string_view slug,
+                         const std::string &rest = "");
+void answer_unknown_reviewer(App &app, httplib::Response &res, std::string_view slug,
+                             const std::string &rest = "");
 
 // Today's date in UTC, YYYY-MM-DD; and the time now in seconds since 1970.
 std::string utc_today();

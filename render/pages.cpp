@@ -8,7 +8,9 @@
 #include "domain/glance.h"
 #include "domain/numbers.h"
 #include "domain/slugs.h"
+#include "render/cards.h"
 #include "render/feeds.h"
+#include "render/text_fit.h"
 
 namespace verdict::pages {
 
@@ -430,12 +432,18 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
   page.set("newsletter", newsletter(views, site));
 
   const auto canonical = detail.canonical_order ? path : "/compare/" + pair_slug(b.slug, a.slug);
-  return views.page("compare", page,
-                    {title + " — which one should you ship with?" + page_suffix(detail.page) +
-                         " · " + site.site_name,
-                     title + ": " + site.comparison_dek, page_path(canonical, detail.page),
-                     !detail.comparison.published, comparison_structured_data(detail, title)},
-                    site);
+  PageMeta meta{title + " — which one should you ship with?" + page_suffix(detail.page) + " · " +
+                    site.site_name,
+                title + ": " + site.comparison_dek, page_path(canonical, detail.page),
+                !detail.comparison.published, comparison_structured_data(detail, title)};
+  // Only a published comparison has a share card (handlers/cards.cpp says why).
+  if (detail.comparison.published) {
+    meta.image_path = canonical + "/card.png";
+    meta.image_width = cards::kCardWidth;
+    meta.image_height = cards::kCardHeight;
+    meta.image_alt = cards::card_description(detail.comparison);
+  }
+  return views.page("compare", page, meta, site);
 }
 
 std::string comparison_path(const ComparisonDetail &detail) {
@@ -474,6 +482,36 @@ PersonalPage comparison_page(const Views &views, const ComparisonDetail &detail,
 
 namespace {
 
+// Markdown's own characters in `text` escaped with a backslash, so a name reads as itself.
+std::string markdown_text(const std::string &text) {
+  std::string out;
+  for (const char c : text) {
+    if (std::string_view("\\`*_[]<>&!").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// The tool's badge as the page shows it, and the snippets that embed it elsewhere: HTML and
+// Markdown with absolute addresses (Views::public_url), the name escaped for each.
+Data badge_embed(const Views &views, const Tool &t, const SiteCopy &site) {
+  const auto badge = cards::tool_badge(t, site);
+  const auto page_url = views.public_url("/tools/" + t.slug);
+  const auto badge_url = page_url + "/badge.svg";
+  const auto alt = plain_text(t.name + " on " + site.site_name);
+  const auto attribute = [](const std::string &text) {
+    return kainjow::mustache::html_escape<std::string>(text);
+  };
+  Data embed;
+  embed.set("path", "/tools/" + t.slug + "/badge.svg");
+  embed.set("alt", plain_text(badge.title));
+  embed.set("width", std::to_string(cards::badge_width(badge)));
+  embed.set("html", "<a href=\"" + attribute(page_url) + "\"><img src=\"" + attribute(badge_url) +
+                        "\" alt=\"" + attribute(alt) + "\"></a>");
+  embed.set("markdown", "[![" + markdown_text(alt) + "](" + badge_url + ")](" + page_url + ")");
+  return embed;
+}
+
 // The tool page with the given vote form in its card.
 std::string tool_with(const Views &views, const ToolDetail &detail, const SiteCopy &site,
                       const std::string &today, const std::string &vote_form) {
@@ -510,6 +548,7 @@ std::string tool_with(const Views &views, const ToolDetail &detail, const SiteCo
     others.push_back(option);
   }
   page.set("others", others);
+  page.set("badge", badge_embed(views, t, site));
   auto about = software(t);
   about["@context"] = "https://schema.org";
   return views.page("tool", page,

@@ -58,7 +58,15 @@ std::string Views::page(std::string_view name, const Data &data, const PageMeta 
   Data layout;
   layout.set("title", meta.title);
   layout.set("description", meta.description);
-  layout.set("canonical", base_url_ + meta.canonical_path);
+  layout.set("canonical", public_url(meta.canonical_path));
+  if (!meta.image_path.empty()) {
+    Data image;
+    image.set("url", public_url(meta.image_path));
+    image.set("width", std::to_string(meta.image_width));
+    image.set("height", std::to_string(meta.image_height));
+    image.set("alt", meta.image_alt);
+    layout.set("image", image);
+  }
   if (meta.noindex) layout.set("noindex", Data::type::bool_true);
   if (!meta.feed_path.empty()) {
     layout.set("feed", base_url_ + meta.feed_path);

@@ -25,6 +25,10 @@ struct PageMeta {
   std::string structured_data = {}; // schema.org JSON-LD about the page, or empty
   std::string feed_path = {};       // the Atom feed of what is new on this page, or empty
   std::string feed_title = {};
+  // The picture a link to the page shows (og:image), as a path; none when empty.
+  std::string image_path = {};
+  int image_width = 0, image_height = 0; // px
+  std::string image_alt = {};            // what the picture says
 };
 
 struct StaticAsset {
@@ -49,6 +53,10 @@ public:
   // before serving.
   void set_base_url(std::string base_url) { base_url_ = std::move(base_url); }
   const std::string &base_url() const { return base_url_; }
+  // The address of `path` for links read away from the page (canonical, og:url, og:image,
+  // embed snippets): absolute under the base URL. Without one it stays a path: a page is
+  // kept and shared by readers whatever Host they sent, so it cannot carry one reader's Host.
+  std::string public_url(std::string_view path) const { return base_url_ + std::string(path); }
 
   // Static files are served at content-hashed paths, e.g. /static/style.3f2a9c1e.css, so
   // they can be cached forever; `public_path` maps "style.css" to that path.

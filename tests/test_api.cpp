@@ -94,4 +94,5 @@ TEST_CASE("metrics: /metrics counts requests by route and status, their latency,
   REQUIRE(size_at != std::string::npos);
   CHECK(std::stod(text.substr(size_at + 24)) > 4096);
   CHECK(text.find("verdict_page_cache_bytes ") != std::string::npos);
+  CHECK(text.find("verdict_card_images_bytes ") != std::string::npos);
 }

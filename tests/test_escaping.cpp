@@ -68,13 +68,19 @@ TEST_CASE("http: content full of HTML special characters is escaped on every pag
   for (const auto &tool : content["tools"]) {
     paths.push_back("/tools/" + tool["slug"].get<std::string>());
     paths.push_back("/tools/" + tool["slug"].get<std::string>() + "/feed.xml");
+    paths.push_back("/tools/" + tool["slug"].get<std::string>() + "/badge.svg");
   }
   for (const auto &reviewer : content["reviewers"]) {
     paths.push_back("/reviewers/" + reviewer["slug"].get<std::string>());
     paths.push_back("/reviewers/" + reviewer["slug"].get<std::string>() + "/feed.xml");
   }
-  for (const auto &c : content["comparisons"])
-    paths.push_back("/compare/" + c["a"].get<std::string>() + "-vs-" + c["b"].get<std::string>());
+  for (const auto &c : content["comparisons"]) {
+    const auto pair = "/compare/" + c["a"].get<std::string>() + "-vs-" + c["b"].get<std::string>();
+    paths.push_back(pair);
+    // Its share card and badge: images are XML, where the same characters mean markup.
+    for (const auto *image : {"/card.svg", "/badge.svg"})
+      paths.push_back(pair + image);
+  }
   // Search results show names, taglines, descriptions and quotes, the query echoed beside them.
   for (const auto *words :
        {"name", "tagline", "description", "quote", "x-hostile", "%3Cx-hostile%3E%26%22%27"})

@@ -141,6 +141,13 @@ SiteServer::SiteServer(const transport::TransportLimits &limits, int writes_per_
   start();
 }
 
+SiteServer::SiteServer(const BaseUrl &base_url)
+    : store_(open_site_database(":memory:")), server_(transport_limits(16)) {
+  views_.set_base_url(base_url.url);
+  app_ = std::make_unique<App>(*store_, views_);
+  start();
+}
+
 SiteServer::SiteServer(const MailSetup &mail)
     : store_(open_site_database(":memory:")), server_(transport_limits(16)) {
   app_ = std::make_unique<App>(*store_, views_);

@@ -57,6 +57,11 @@ public:
   // With the transport's limits (timeouts, connections) set by the test.
   explicit SiteServer(const transport::TransportLimits &limits, int writes_per_minute = 0,
                       const std::string &trusted_proxy = "");
+  // Served under a public address, as `--base-url` sets it ("https://verdict.example").
+  struct BaseUrl {
+    std::string url;
+  };
+  explicit SiteServer(const BaseUrl &base_url);
   ~SiteServer();
   httplib::Client client() const;
   int port() const { return port_; }
