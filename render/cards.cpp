@@ -51,13 +51,16 @@ Data lines_data(const std::vector<std::string> &lines) {
   return items;
 }
 
-Data stat(int x, const char *label, std::string value, std::string basis) {
+// `tally` gives the interval line under the count, as every share on the pages has one from
+// kMinVotesForInterval on.
+Data stat(int x, const char *label, std::string value, std::string basis, const ShipTally &tally) {
   Data item;
   item.set("x", std::to_string(x));
   item.set("middle", std::to_string(x + 115));
   item.set("label", label);
   item.set("value", std::move(value));
   item.set("basis", fit_line(basis, Face::sans, 15, 214));
+  item.set("interval", fit_line(interval_phrase(tally.ships, tally.total), Face::sans, 13, 214));
   return item;
 }
 
@@ -72,9 +75,10 @@ Data tool_panel(const Tool &tool, int x, const char *colour) {
   Data stats{list{}};
   const auto &reviews = tool.panel, &votes = tool.community;
   stats.push_back(stat(32, "PANEL SHIP", reviews.total ? percent(reviews) : "—",
-                       reviews.total ? reviews_basis(reviews) : "No reviews yet"));
+                       reviews.total ? reviews_basis(reviews) : "No reviews yet", reviews));
   stats.push_back(stat(278, "COMMUNITY", votes.total ? percent(votes) : "—",
-                       votes.total ? count_phrase(votes.total, "vote", "votes") : "No votes yet"));
+                       votes.total ? count_phrase(votes.total, "vote", "votes") : "No votes yet",
+                       votes));
   panel.set("stats", stats);
   return panel;
 }

@@ -8,6 +8,7 @@
 #include <set>
 #include <thread>
 
+#include "domain/numbers.h"
 #include "render/text_fit.h"
 #include "test_support.h"
 
@@ -454,4 +455,19 @@ TEST_CASE("cards: a tool's page shows its badge and embed snippets with absolute
         "[![A\\<\\&\"B on Verdict](https://verdict.example/tools/hostile/badge.svg)]"
         "(https://verdict.example/tools/hostile)");
   CHECK(client.Get("/tools/hostile/badge.svg")->status == 200);
+}
+
+TEST_CASE("cards: a share on the card carries its 95% interval from the fifth vote on, as on "
+          "the page") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto card = [&] { return client.Get((kPublished + "/card.svg").c_str())->body; };
+  for (int vote = 0; vote < 4; ++vote)
+    REQUIRE(test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship")->status == 303);
+  CHECK(card().find("4 votes") != std::string::npos);
+  CHECK(card().find("95% interval") == std::string::npos);
+  REQUIRE(test::post_form(client, "/tools/codestral-2-1/vote", "verdict=skip")->status == 303);
+  const auto interval = wilson_interval(4, 5);
+  CHECK(card().find(">95% interval " + std::to_string(interval.low) + "–" +
+                    std::to_string(interval.high) + "%<") != std::string::npos);
 }
