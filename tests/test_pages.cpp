@@ -158,11 +158,12 @@ TEST_CASE("pages: an address two ways readable names the pair with the shortest 
         std::string::npos);
 }
 
-TEST_CASE("caching: pages vary on the cookie, and every page answers If-None-Match with 304") {
+TEST_CASE("caching: pages vary on the cookie and the accepted encoding, and every page answers "
+          "If-None-Match with 304") {
   test::SiteServer site;
   auto client = site.client();
   const auto anonymous = client.Get(kPage.c_str());
-  CHECK(anonymous->get_header_value("Vary") == "Cookie");
+  CHECK(anonymous->get_header_value("Vary") == "Cookie, Accept-Encoding");
   const auto etag = anonymous->get_header_value("ETag");
   REQUIRE_FALSE(etag.empty());
   // A list of validators, as caches send, matches when it holds the page's.
@@ -174,7 +175,7 @@ TEST_CASE("caching: pages vary on the cookie, and every page answers If-None-Mat
   REQUIRE(voter.size() == 32);
   const httplib::Headers cookie{{"Cookie", "verdict_voter=" + voter}};
   const auto personal = client.Get(kPage.c_str(), cookie);
-  CHECK(personal->get_header_value("Vary") == "Cookie");
+  CHECK(personal->get_header_value("Vary") == "Cookie, Accept-Encoding");
   CHECK(personal->get_header_value("Cache-Control") == "private, no-cache");
   const auto personal_etag = personal->get_header_value("ETag");
   REQUIRE_FALSE(personal_etag.empty());

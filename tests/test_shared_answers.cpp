@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <map>
 #include <utility>
 
 #include "test_support.h"
@@ -144,6 +145,39 @@ TEST_CASE("shared answers: a reader with a cookie, a query or credentials never 
   connection.send(get(kComparison, "Authorization: Basic eDp5\r\n"));
   CHECK(answers.next().rfind("HTTP/1.1 200", 0) == 0);
   CHECK(site.server().shared_answers() == before);
+}
+
+TEST_CASE("shared answers: an answer compressed for one reader never reaches a reader who "
+          "cannot read it, and every text answer says it varies by Accept-Encoding") {
+  test::SiteServer site;
+  for (const auto &path : {std::string("/"), kComparison, std::string("/tools/codestral-2-1"),
+                           std::string("/methodology"), kComparison + "/badge.svg"}) {
+    INFO(path);
+    test::RawConnection connection(site.port());
+    Answers answers(connection);
+    // A browser first (it accepts brotli and gzip), then a client that accepts only gzip, then
+    // one that accepts neither, each asked twice so the second can come from the cache.
+    std::map<std::string, std::string> first;
+    for (const auto &[accepts, encoding] :
+         std::vector<std::pair<std::string, std::string>>{{"gzip, deflate, br", "br"},
+                                                          {"gzip", "gzip"},
+                                                          {"", ""},
+                                                          {"identity", ""},
+                                                          {"gzip, deflate, br", "br"}}) {
+      INFO(accepts);
+      const auto extra = accepts.empty() ? std::string() : "Accept-Encoding: " + accepts + "\r\n";
+      for (int round = 0; round < 2; ++round) {
+        connection.send(get(path, extra));
+        const auto answer = answers.next();
+        REQUIRE(answer.rfind("HTTP/1.1 200 OK\r\n", 0) == 0);
+        CHECK(header(answer, "Content-Encoding") == encoding);
+        CHECK(header(answer, "Vary").find("Accept-Encoding") != std::string::npos);
+        if (encoding.empty()) CHECK(answer.find("\r\n\r\n<") != std::string::npos);
+        if (!first.count(accepts)) first[accepts] = answer;
+        CHECK(answer == first[accepts]);
+      }
+    }
+  }
 }
 
 TEST_CASE("shared answers: a vote retires the kept page, and refusals and errors are never kept") {

@@ -416,7 +416,7 @@ private:
       const auto target =
           std::string_view(c.in).substr(c.framing.target_offset, c.framing.target_length);
       if (c.framing.shareable && cache) {
-        const auto answer = cache->find(target);
+        const auto answer = cache->find(target, c.framing.coding);
         if (!answer) return;
         hub_.shared_answers.fetch_add(1, std::memory_order_relaxed);
         c.out += *answer;
@@ -615,6 +615,7 @@ private:
         head.erase(it->first, it->second);
       const std::string request = head + c.in.substr(f.skip + f.head_length, f.body_length);
       const auto target = f.shareable ? c.in.substr(f.target_offset, f.target_length) : "";
+      const auto coding = f.coding;
       consume_request(c);
 
       const bool last = hub_.draining || !f.keep_alive || c.peer_done ||
@@ -631,7 +632,7 @@ private:
         return;
       }
       if (cache && !target.empty())
-        cache->offer(target, epoch, std::string_view(c.out).substr(answer_starts));
+        cache->offer(target, coding, epoch, std::string_view(c.out).substr(answer_starts));
       c.framing = frame_request(c.in, hub_.limits.framing);    // pipelined: the next may be here
       if (c.framing.kind == Framing::Kind::incomplete) return; // refused: answered next turn
     }

@@ -89,7 +89,7 @@ OwnPage own_page(App &app, const std::string &voter, const CachedPage &shared) {
 
 // The headers of a voter's page but its length and ETag.
 transport::Headers voter_headers(const CachedPage &shared) {
-  transport::Headers headers = {{"Vary", "Cookie"},
+  transport::Headers headers = {{"Vary", vary_for("Cookie", shared.content_type)},
                                 {"Content-Type", shared.content_type},
                                 {"Cache-Control", kPersonalCaching}};
   for (const auto &[name, value] : security_headers())
@@ -408,6 +408,11 @@ void install_guards(httplib::Server &server, App &app, const RouteMethods &route
   for (const auto &[name, value] : transport::security_headers())
     headers.emplace(name, value);
   server.set_default_headers(headers);
+  server.set_post_routing_handler([](const Request &, Response &res) {
+    const auto vary = vary_for(res.get_header_value("Vary"), res.get_header_value("Content-Type"));
+    res.headers.erase("Vary"); // set_header adds a second line rather than replacing
+    if (!vary.empty()) res.set_header("Vary", vary);
+  });
 
   // Only GET, HEAD and POST mean anything here; an address that exists answers any other
   // method with 405 and what it allows.

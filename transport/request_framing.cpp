@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 
 namespace verdict::transport {
 
@@ -139,6 +140,7 @@ Framing frame_request(std::string_view buffered, const FramingLimits &limits) {
   bool chunked = false, transfer_encoding = false, wants_continue = false;
   bool personal = false; // credentials or conditions: an answer for this client only
   size_t cookies = 0;
+  bool coding_named = false;
   uint64_t content_length = 0;
 
   for (size_t at = line_end + 2; at < head_end + 2;) {
@@ -182,6 +184,11 @@ Framing frame_request(std::string_view buffered, const FramingLimits &limits) {
       framing.dropped_lines.push_back(whole_line);
     } else if (equals_ignoring_case(name, "Range") || equals_ignoring_case(name, "If-Range")) {
       framing.dropped_lines.push_back(whole_line);
+    } else if (equals_ignoring_case(name, "Accept-Encoding")) {
+      if (!std::exchange(coding_named, true))
+        framing.coding = value.find("br") != std::string_view::npos     ? Framing::Coding::brotli
+                         : value.find("gzip") != std::string_view::npos ? Framing::Coding::gzip
+                                                                        : Framing::Coding::identity;
     } else if (equals_ignoring_case(name, "Cookie")) {
       ++cookies;
       framing.cookie_offset = skip + static_cast<size_t>(value.data() - request.data());

@@ -38,6 +38,11 @@ struct Framing {
   // The same but for one Cookie header (a voter's page), and that header's value.
   bool shareable_but_cookie = false;
   size_t cookie_offset = 0, cookie_length = 0;
+  // The coding httplib gives this request's text answers, by its own rule (encoding_type: the
+  // first Accept-Encoding naming "br", else "gzip"). A kept answer is only for requests of
+  // the same coding: a brotli page is unreadable to a client that asked for none.
+  enum class Coding : char { identity = 'i', gzip = 'g', brotli = 'b' };
+  Coding coding = Coding::identity;
   // Header lines (offset, length within the head, CRLF included) the server answers itself
   // or ignores, cut before the request is parsed: Range and If-Range (pages are always sent
   // whole) and Expect (answered here).

@@ -14,6 +14,13 @@ bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
          });
 }
 
+// One entry per target and coding: the coding's letter, then the target.
+std::string key_of(std::string_view target, Framing::Coding coding) {
+  std::string key(1, static_cast<char>(coding));
+  key += target;
+  return key;
+}
+
 } // namespace
 
 std::optional<uint64_t> ResponseCache::epoch() const {
@@ -24,22 +31,25 @@ std::optional<uint64_t> ResponseCache::epoch() const {
   }
 }
 
-std::shared_ptr<const std::string> ResponseCache::find(std::string_view target) const {
+std::shared_ptr<const std::string> ResponseCache::find(std::string_view target,
+                                                       Framing::Coding coding) const {
   const auto now = epoch();
   if (!now) return nullptr;
+  const auto key = key_of(target, coding);
   std::shared_lock lock(mutex_);
-  const auto it = entries_.find(std::string(target));
+  const auto it = entries_.find(key);
   if (it == entries_.end() || it->second.epoch != *now) return nullptr;
   return it->second.response;
 }
 
-void ResponseCache::offer(std::string_view target, std::optional<uint64_t> epoch,
-                          std::string_view response) {
+void ResponseCache::offer(std::string_view target, Framing::Coding coding,
+                          std::optional<uint64_t> epoch, std::string_view response) {
   if (!epoch || !is_shareable_response(response)) return;
   auto kept = std::make_shared<const std::string>(response);
-  const auto size = target.size() + kept->size();
+  auto key = key_of(target, coding);
+  const auto size = key.size() + kept->size();
   std::unique_lock lock(mutex_);
-  auto it = entries_.find(std::string(target));
+  auto it = entries_.find(key);
   if (it != entries_.end()) {
     bytes_ -= it->first.size() + it->second.response->size();
     entries_.erase(it);
@@ -49,7 +59,7 @@ void ResponseCache::offer(std::string_view target, std::optional<uint64_t> epoch
     bytes_ = 0;
   }
   bytes_ += size;
-  entries_.emplace(std::string(target), Entry{*epoch, std::move(kept)});
+  entries_.emplace(std::move(key), Entry{*epoch, std::move(kept)});
 }
 
 bool is_shareable_response(std::string_view response) {

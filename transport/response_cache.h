@@ -16,6 +16,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "transport/request_framing.h"
+
 namespace verdict::transport {
 
 class ResponseCache {
@@ -25,10 +27,12 @@ public:
   // The epoch now; none when it cannot be known (the function threw), and then nothing is
   // given or kept.
   std::optional<uint64_t> epoch() const;
-  // The answer kept for a GET of `target` under the current epoch, or null.
-  std::shared_ptr<const std::string> find(std::string_view target) const;
-  // Keeps `response`, produced for `target` under `epoch`, if a shared cache may reuse it.
-  void offer(std::string_view target, std::optional<uint64_t> epoch, std::string_view response);
+  // The answer kept for a GET of `target` in `coding` under the current epoch, or null.
+  std::shared_ptr<const std::string> find(std::string_view target, Framing::Coding coding) const;
+  // Keeps `response`, produced for `target` in `coding` under `epoch`, if a shared cache may
+  // reuse it.
+  void offer(std::string_view target, Framing::Coding coding, std::optional<uint64_t> epoch,
+             std::string_view response);
 
   // 32 MiB, as the page cache; when full it starts over.
   static constexpr size_t kMaxBytes = 32u << 20;

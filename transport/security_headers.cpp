@@ -1,5 +1,8 @@
 #include "transport/security_headers.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace verdict::transport {
 
 const std::vector<std::pair<std::string, std::string>> &security_headers() {
@@ -15,6 +18,17 @@ const std::vector<std::pair<std::string, std::string>> &security_headers() {
       {"Referrer-Policy", "same-origin"},
   };
   return headers;
+}
+
+std::string vary_for(std::string_view vary, std::string_view content_type) {
+  static constexpr std::string_view exact[] = {"image/svg+xml",        "application/javascript",
+                                               "application/json",     "application/xml",
+                                               "application/protobuf", "application/xhtml+xml"};
+  const bool compressible =
+      std::find(std::begin(exact), std::end(exact), content_type) != std::end(exact) ||
+      (content_type.starts_with("text/") && content_type != "text/event-stream");
+  if (!compressible) return std::string(vary);
+  return vary.empty() ? "Accept-Encoding" : std::string(vary) + ", Accept-Encoding";
 }
 
 } // namespace verdict::transport

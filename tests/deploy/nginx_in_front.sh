@@ -89,6 +89,13 @@ check "a revalidation answers 304" 304 \
 check "nginx serves anonymous readers from its cache" HIT \
   "$(curl_tls -D - -o /dev/null "$site$page" | tr -d '\r' | awk -F': ' 'tolower($1) == "x-cache" { print $2 }')"
 
+# A browser's visit (brotli accepted) first, then a client that accepts no compression: nginx
+# keeps a copy per Accept-Encoding (verdict says Vary), so the second reads plain HTML.
+methodology=/methodology
+curl_tls -o /dev/null -H 'Accept-Encoding: gzip, deflate, br' "$site$methodology"
+check "a compressed copy kept for a browser never reaches a client that asked for none" 1 \
+  "$(curl_tls "$site$methodology" | grep -c '<h1>')"
+
 check "a request with any cookie goes past the cache" BYPASS \
   "$(curl_tls -D - -o /dev/null -H 'Cookie: theme=dark' "$site$page" | tr -d '\r' | awk -F': ' 'tolower($1) == "x-cache" { print $2 }')"
 
