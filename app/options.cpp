@@ -65,6 +65,15 @@ bool is_this_machine(const std::string &smtp_url) {
   return false;
 }
 
+// Links in mails: RFC 8058's one-click unsubscribe is for https addresses only, so a site
+// that mails is https, but for a site on this machine (a test, a look before going live).
+bool mail_links_may_use(const std::string &base_url) {
+  return base_url.rfind("https://", 0) == 0 || is_this_machine(base_url);
+}
+constexpr const char *kMailNeedsHttps =
+    "--base-url must be https:// for mail: one-click unsubscribe (RFC 8058) takes https "
+    "addresses only (http:// only for 127.0.0.1, localhost or [::1])";
+
 // What the mail flags need besides themselves, for a command that sends mail.
 void check_mail_settings(Options &options) {
   if (!options.smtp_user.empty() && options.smtp_password.empty())
@@ -317,6 +326,8 @@ Options parse_options(const std::vector<std::string> &args,
     else if (options.base_url.empty())
       options.error = "digest needs --base-url (or VERDICT_BASE_URL): links in mails must be "
                       "absolute";
+    else if (!mail_links_may_use(options.base_url))
+      options.error = kMailNeedsHttps;
     else if (options.mail_from.empty())
       options.error = "digest needs --from ADDR (or VERDICT_SMTP_FROM), the address mails come "
                       "from";
@@ -331,6 +342,8 @@ Options parse_options(const std::vector<std::string> &args,
     else if (options.base_url.empty())
       options.error = "--smtp needs --base-url (or VERDICT_BASE_URL): the link in a "
                       "confirmation mail must be absolute";
+    else if (!mail_links_may_use(options.base_url))
+      options.error = kMailNeedsHttps;
   }
   if ((options.command == "serve" || options.command == "digest") && options.error.empty() &&
       !options.smtp_url.empty())

@@ -22,6 +22,9 @@ void start_curl() {
 struct Upload {
   const std::string *bytes;
   size_t sent = 0;
+  // Every byte went to libcurl, which then ends the message with "." and waits for the
+  // answer: from here on, a send that fails without a refusal may have arrived.
+  bool whole() const { return sent == bytes->size(); }
 };
 
 size_t read_upload(char *buffer, size_t size, size_t count, void *user) {
@@ -34,6 +37,22 @@ size_t read_upload(char *buffer, size_t size, size_t count, void *user) {
   return n;
 }
 
+// Asked by libcurl about once a second during a send (CURLOPT_XFERINFOFUNCTION): non-zero
+// abandons it.
+int abandon_when_stopping(void *user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  const auto &stopping = *static_cast<const std::function<bool()> *>(user);
+  return stopping && stopping() ? 1 : 0;
+}
+
+// A failed send's outcome. The server's last reply says which step failed: a 4xx or 5xx is a
+// refusal, whether of the sender, a recipient, the login or the message after its final ".".
+// Without one, the message is certainly not delivered unless all of it went out, since a
+// server takes a message only at its final ".".
+SmtpOutcome failed_outcome(long reply, const Upload &upload) {
+  if (reply >= 400) return SmtpOutcome::refused;
+  return upload.whole() ? SmtpOutcome::unknown : SmtpOutcome::refused;
+}
+
 } // namespace
 
 struct SmtpClient::Session {
@@ -44,8 +63,9 @@ struct SmtpClient::Session {
   }
 };
 
-SmtpClient::SmtpClient(SmtpSettings settings)
-    : settings_(std::move(settings)), session_(std::make_unique<Session>()) {
+SmtpClient::SmtpClient(SmtpSettings settings, std::function<bool()> stopping)
+    : settings_(std::move(settings)), stopping_(std::move(stopping)),
+      session_(std::make_unique<Session>()) {
   start_curl();
   session_->curl = curl_easy_init();
   if (!session_->curl) throw std::runtime_error("libcurl could not make a session");
@@ -71,7 +91,13 @@ SmtpResult SmtpClient::send(const std::string &from, const std::string &to,
   curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L); // called from threads: no SIGALRM
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 10L);
+  // A server gets 20 s to answer each command, the whole send a minute; a stop abandons it
+  // within about a second (systemd waits 15 s for the process to end).
+  curl_easy_setopt(curl, CURLOPT_SERVER_RESPONSE_TIMEOUT, 20L);
   curl_easy_setopt(curl, CURLOPT_TIMEOUT, 60L);
+  curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, abandon_when_stopping);
+  curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &stopping_);
   // smtps:// is TLS from the start; --smtp-starttls refuses to go on without STARTTLS.
   if (settings_.starttls || settings_.url.rfind("smtps://", 0) == 0)
     curl_easy_setopt(curl, CURLOPT_USE_SSL, static_cast<long>(CURLUSESSL_ALL));
@@ -81,12 +107,12 @@ SmtpResult SmtpClient::send(const std::string &from, const std::string &to,
   }
   const auto code = curl_easy_perform(curl);
   curl_slist_free_all(recipients);
-  if (code == CURLE_OK) return {true, {}};
   long reply = 0;
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &reply);
+  if (code == CURLE_OK) return {SmtpOutcome::accepted, static_cast<int>(reply), {}};
   std::string why = *error ? error : curl_easy_strerror(code);
-  if (reply != 0) why += " (the server answered " + std::to_string(reply) + ")";
-  return {false, why};
+  if (reply != 0) why += " (the server's last answer: " + std::to_string(reply) + ")";
+  return {failed_outcome(reply, upload), static_cast<int>(reply), why};
 }
 
 } // namespace verdict
