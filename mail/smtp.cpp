@@ -1,6 +1,7 @@
 #include "mail/smtp.h"
 
 #include <curl/curl.h>
+#include <sys/socket.h>
 
 #include <cstring>
 #include <mutex>
@@ -53,6 +54,16 @@ SmtpOutcome failed_outcome(long reply, const Upload &upload) {
   return upload.whole() ? SmtpOutcome::unknown : SmtpOutcome::refused;
 }
 
+// Closes the connection at once: libcurl would otherwise end it with QUIT and wait for the
+// answer (as long as a server may take to answer) when the session is cleaned up, or find it
+// in an unknown state at the next send. For a connection that gave no answer, and on a stop.
+void drop_connection(CURL *curl) {
+  curl_socket_t socket = CURL_SOCKET_BAD;
+  if (curl_easy_getinfo(curl, CURLINFO_ACTIVESOCKET, &socket) == CURLE_OK &&
+      socket != CURL_SOCKET_BAD)
+    shutdown(socket, SHUT_RDWR); // libcurl still closes the descriptor itself
+}
+
 } // namespace
 
 struct SmtpClient::Session {
@@ -71,7 +82,9 @@ SmtpClient::SmtpClient(SmtpSettings settings, std::function<bool()> stopping)
   if (!session_->curl) throw std::runtime_error("libcurl could not make a session");
 }
 
-SmtpClient::~SmtpClient() = default;
+SmtpClient::~SmtpClient() {
+  if (stopping_ && stopping_()) drop_connection(session_->curl);
+}
 
 SmtpResult SmtpClient::send(const std::string &from, const std::string &to,
                             const std::string &message) {
@@ -110,8 +123,12 @@ SmtpResult SmtpClient::send(const std::string &from, const std::string &to,
   long reply = 0;
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &reply);
   if (code == CURLE_OK) return {SmtpOutcome::accepted, static_cast<int>(reply), {}};
+  if (reply < 400) drop_connection(curl); // no answer came: the session's state is unknown
   std::string why = *error ? error : curl_easy_strerror(code);
-  if (reply != 0) why += " (the server's last answer: " + std::to_string(reply) + ")";
+  if (reply >= 400)
+    why = "the mail server refused it with " + std::to_string(reply) + (*error ? ": " + why : "");
+  else if (reply != 0)
+    why += " (the mail server's last answer: " + std::to_string(reply) + ")";
   return {failed_outcome(reply, upload), static_cast<int>(reply), why};
 }
 

@@ -188,8 +188,7 @@ Resubscription Store::resubscribe(int64_t id) {
     // Back to what it was: an address that never confirmed is pending again, never confirmed
     // by the undo (its old link died with the unsubscription; the form sends a new one).
     db.cached("UPDATE subscribers SET status = CASE WHEN confirmed_at IS NULL THEN 'pending' "
-              "ELSE 'confirmed' END, confirmations_sent = 0 "
-              "WHERE id = :id AND status = 'unsubscribed'")
+              "ELSE 'confirmed' END WHERE id = :id AND status = 'unsubscribed'")
         .bind(":id", id)
         .run();
     if (db.changes() == 0) return;

@@ -875,3 +875,31 @@ TEST_CASE("process: verdict serve --smtp mails a sign-up its confirmation link, 
   CHECK(csv.find("\"reader@example.com\"") != std::string::npos);
   CHECK(csv.find("\"confirmed\"") != std::string::npos);
 }
+
+TEST_CASE("digest: SIGTERM ends the server promptly while a confirmation mail is stuck on a mail "
+          "server that never answers") {
+  test::TempDir dir;
+  test::SmtpSink hung(dir.path / "mail", {"--fail-after", "0", "--fail-with", "hang"});
+  Server server({"--db", (dir.path / "site.db").string(), "--port", "0", "--base-url",
+                 "https://verdict.example", "--smtp", hung.url(), "--smtp-from",
+                 "news@verdict.example"});
+  httplib::Client client("127.0.0.1", server.port);
+  const auto signed_up =
+      client.Post("/subscribe", {{"Sec-Fetch-Site", "same-origin"}}, "email=reader%40example.com",
+                  "application/x-www-form-urlencoded");
+  REQUIRE(signed_up);
+  REQUIRE(signed_up->status == 303);
+  // The whole mail went out and the server sits on its answer.
+  const auto deadline = steady_clock::now() + std::chrono::seconds(20);
+  while (!fs::exists(dir.path / "mail" / "hanging") && steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  REQUIRE(fs::exists(dir.path / "mail" / "hanging"));
+  const auto started = steady_clock::now();
+  const int status = server.stop(SIGTERM);
+  const auto took = steady_clock::now() - started;
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(server.log().find("stopped cleanly") != std::string::npos);
+  // Within systemd's 15 s (deploy/verdict.service), as any shutdown is (10 s).
+  CHECK(took < std::chrono::seconds(10));
+}
