@@ -3,8 +3,8 @@
 // takes the mail client's one-click POST (RFC 8058). Mails themselves are sent elsewhere (the
 // server's confirmation mailer, `verdict digest`); nothing here waits for an SMTP server.
 //
-// Nothing a visitor is told reveals whether an address is on the list: a confirmed address
-// that signs up again gets the same answer as a new one.
+// Nothing a visitor is told reveals whether an address is on the list: a confirmed address,
+// or one that left, that signs up again gets the same answer as a new one.
 #include "auth/mail_tokens.h"
 #include "auth/secrets.h"
 #include "handlers/handlers.h"

@@ -308,7 +308,7 @@ TEST_CASE("digest: the command line asks for what a digest needs, and the passwo
 }
 
 TEST_CASE("digest: a sign-up is pending and owed one confirmation mail, another only after the "
-          "wait; a confirmed address is left as it is, and one that left is mailed nothing "
+          "wait, a confirmed address is left as it is, and one that left is mailed nothing "
           "more") {
   auto store = test::seeded_store();
   const int64_t now = 1'800'000'000;
@@ -947,7 +947,7 @@ TEST_CASE("digest: a send refused for good (5xx) is given up, so it holds back n
 }
 
 TEST_CASE("digest: a send refused for now is owed to the next run and given up after five "
-          "refusals; a server that cannot be reached counts for nothing") {
+          "refusals, while a server that cannot be reached counts for nothing") {
   test::TempDir dir;
   const auto db = digest_site(dir, {"ada@example.com"});
   Store store(db);
