@@ -75,7 +75,7 @@ int run_digest(const Options &options, std::ostream &out, std::ostream &progress
         << " (a comparison goes out in one digest only); no digest was sent.\n";
     return 0;
   }
-  if (digest.id == 0 && !dry_run) {
+  if (digest.id == 0 && recipients.empty()) {
     out << "Nobody has confirmed a subscription yet; no digest was made.\n";
     return 0;
   }

@@ -1172,3 +1172,24 @@ TEST_CASE("digest: a sign-up, confirmation or undo over the write limit is told 
   CHECK(test::visible_text(confirm->body).find("Too many confirmations") != std::string::npos);
   CHECK(test::visible_text(confirm->body).find("votes") == std::string::npos);
 }
+
+TEST_CASE("digest: with nobody confirmed no digest is made, so its comparisons wait for the first "
+          "address that confirms") {
+  test::TempDir dir;
+  const auto db = digest_site(dir, {});
+  test::SmtpSink sink(dir.path / "mail");
+  std::string said;
+  REQUIRE(test::run_binary(digest_args(db, sink.url()), &said) == 0);
+  CHECK(said.find("Nobody has confirmed a subscription yet; no digest was made.") !=
+        std::string::npos);
+  {
+    Store store(db);
+    store.write([](sql::Db &db_) {
+      db_.exec("UPDATE subscribers SET status = 'confirmed' WHERE email = 'pending@example.com'");
+    });
+  }
+  REQUIRE(test::run_binary(digest_args(db, sink.url()), &said) == 0);
+  INFO(said);
+  CHECK(said.find("5 comparisons") != std::string::npos);
+  CHECK(sink.recipients() == std::vector<std::string>{"pending@example.com"});
+}
