@@ -49,7 +49,7 @@ int64_t ConfirmationMailer::retry_delay(int64_t attempts) {
 }
 
 void ConfirmationMailer::run() {
-  SmtpClient smtp(setup_.smtp);
+  SmtpClient smtp(setup_.smtp, [this] { return stopping_.load(); });
   for (;;) {
     try {
       send_due(smtp);
@@ -64,33 +64,47 @@ void ConfirmationMailer::run() {
   }
 }
 
+std::string ConfirmationMailer::compose(const ConfirmationDue &due, const std::string &token,
+                                        int64_t now) {
+  const Subscriber subscriber{due.subscriber_id, due.email, "", "pending", ""};
+  const auto site = store_.site_copy();
+  const auto bodies = mail::confirmation(views_, site, setup_.base_url + "/confirm/" + token);
+  return compose_mail(mail_to(setup_, site, unsubscribe_key_, subscriber, bodies, now));
+}
+
 void ConfirmationMailer::send_due(SmtpClient &smtp) {
   for (const auto &due : store_.confirmations_due(clock_(), kBatch)) {
-    {
-      std::lock_guard lock(mutex_);
-      if (stopping_) return;
-    }
-    // A token of its own for this mail; only its hash is kept. It replaces any earlier
-    // link, so only the newest mail's link confirms.
-    const auto token = auth::random_secret();
+    if (stopping_) return;
     const auto now = clock_();
+    const auto failed = [&](const std::string &error, bool for_good) {
+      const bool give_up = for_good || due.attempts + 1 >= kConfirmationAttempts;
+      std::cerr << "verdict: a confirmation mail could not be sent (" << error << "); "
+                << (give_up ? "given up\n" : "trying again later\n");
+      store_.confirmation_failed(due.subscriber_id,
+                                 give_up ? std::optional<int64_t>()
+                                         : std::optional(now + retry_delay(due.attempts + 1)),
+                                 error);
+    };
+    // A token of its own for this mail; only its hash is kept. It replaces any earlier
+    // link, so only the newest mail's link confirms. The mail is made before the link is
+    // kept: one that cannot be made changes nothing and waits its turn again.
+    const auto token = auth::random_secret();
+    std::string message;
+    try {
+      message = compose(due, token, now);
+    } catch (const std::exception &e) {
+      failed(std::string("the mail could not be made: ") + e.what(), false);
+      continue;
+    }
     if (!store_.start_confirmation(due.subscriber_id, auth::secret_hash(token),
                                    now + kConfirmationLifetimeSeconds))
       continue; // confirmed or gone meanwhile
-    const Subscriber subscriber{due.subscriber_id, due.email, "", "pending"};
-    const auto site = store_.site_copy();
-    const auto bodies = mail::confirmation(views_, site, setup_.base_url + "/confirm/" + token,
-                                           unsubscribe_url(setup_, unsubscribe_key_, subscriber));
-    const auto message =
-        compose_mail(mail_to(setup_, site, unsubscribe_key_, subscriber, bodies, now));
-    const auto result = smtp.send(setup_.from, subscriber.email, message);
-    if (result.sent) {
-      store_.confirmation_mailed(subscriber.id);
+    const auto result = smtp.send(setup_.from, due.email, message);
+    if (result.sent()) {
+      store_.confirmation_mailed(due.subscriber_id);
       continue;
     }
-    std::cerr << "verdict: a confirmation mail could not be sent (" << result.error
-              << "); trying again later\n";
-    store_.confirmation_failed(subscriber.id, now + retry_delay(due.attempts + 1), result.error);
+    failed(result.error, result.refused_for_good());
   }
 }
 

@@ -3,9 +3,16 @@
 // thread, so no HTTP answer ever waits for an SMTP server. The thread sends what is owed;
 // a mail the server refused or could not take is tried again later (1, 2, 4… minutes, at most
 // an hour apart), so a sign-up acknowledged while the SMTP server was down still gets its
-// mail once it is back.
+// mail once it is back. One refused for good (5xx) or too often is given up
+// (domain/subscription.h). A mail that cannot even be composed is a failure like any other:
+// it waits its turn again and never holds up the mails behind it.
+//
+// A mail whose outcome is unknown (the server never answered after taking all of it) is tried
+// again too, unlike a digest: a second confirmation mail only replaces the first one's link,
+// while a lost one would leave the reader waiting for a mail that never comes.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -24,7 +31,7 @@ public:
   // seconds since 1970.
   ConfirmationMailer(Store &store, const Views &views, MailSetup setup, std::string unsubscribe_key,
                      std::function<int64_t()> clock);
-  ~ConfirmationMailer(); // stops the thread after the mail in hand
+  ~ConfirmationMailer(); // stops the thread, abandoning a send in hand within about a second
   ConfirmationMailer(const ConfirmationMailer &) = delete;
   ConfirmationMailer &operator=(const ConfirmationMailer &) = delete;
 
@@ -38,6 +45,8 @@ public:
 private:
   void run();
   void send_due(SmtpClient &smtp);
+  // The mail for `due` with a link for `token`; throws when it cannot be made.
+  std::string compose(const ConfirmationDue &due, const std::string &token, int64_t now);
 
   Store &store_;
   const Views &views_;
@@ -47,7 +56,7 @@ private:
   std::mutex mutex_;
   std::condition_variable wake_;
   bool woken_ = false;
-  bool stopping_ = false;
+  std::atomic<bool> stopping_{false}; // read by a send in progress, without the mutex
   std::thread thread_;
 };
 

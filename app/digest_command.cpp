@@ -6,9 +6,10 @@
 
 #include "app/subscriber_mail.h"
 #include "auth/secrets.h"
+#include "domain/clock.h"
 #include "domain/numbers.h"
 #include "domain/subscription.h"
-#include "handlers/responses.h"
+#include "mail/smtp.h"
 #include "render/views.h"
 #include "store/store.h"
 
@@ -58,23 +59,36 @@ int run_digest(const Options &options, std::ostream &out, std::ostream &progress
   // The server's key, so the links work there (made here if no server has run yet).
   const auto key = store.site_secret("unsubscribe", auth::random_secret());
   const auto site = store.site_copy();
-  const auto days = count_phrase(options.since_days, "day", "days");
+  const bool dry_run = !options.dry_run_dir.empty();
 
-  const auto items = store.digest_items(utc_today(), options.since_days);
-  if (items.empty()) {
-    out << "Nothing was published in the last " << days << "; no digest was sent.\n";
+  // Which digest this run sends, the rule store/digests.cpp states: the latest one while
+  // anyone confirmed is still owed it, as it was made; else a new one of what no digest held.
+  const auto digest = store.digest_to_send(utc_today(), options.since_days, !dry_run);
+  const auto &recipients = digest.recipients;
+  const auto comparisons =
+      count_phrase(static_cast<int64_t>(digest.items.size()), "comparison", "comparisons");
+  const auto subscribers =
+      count_phrase(static_cast<int64_t>(recipients.size()), "subscriber", "subscribers");
+  if (digest.items.empty()) {
+    out << "Nothing new was published in the last "
+        << count_phrase(options.since_days, "day", "days")
+        << " (a comparison goes out in one digest only); no digest was sent.\n";
     return 0;
   }
-  std::vector<int64_t> ids;
-  for (const auto &item : items)
-    ids.push_back(item.id);
-  const auto digest = digest_identity(ids);
-  const auto recipients = store.digest_recipients(digest);
-  out << "Digest " << digest << ": "
-      << count_phrase(static_cast<int64_t>(items.size()), "comparison", "comparisons")
-      << " from the last " << days << ".\n";
-  if (const auto interrupted = store.digest_sends_interrupted(digest); interrupted > 0)
-    out << count_phrase(interrupted, "send", "sends")
+  if (digest.id == 0 && recipients.empty()) {
+    out << "Nobody has confirmed a subscription yet; no digest was made.\n";
+    return 0;
+  }
+  if (digest.resumed)
+    out << "Digest " << digest.id << " (" << comparisons << ") was made by an earlier run that "
+        << "did not finish: it goes, as it was made, to the " << subscribers
+        << " still owed it. A new digest is made once nobody is owed this one.\n";
+  else
+    out << (dry_run ? std::string("A new digest") : "Digest " + std::to_string(digest.id)) << ": "
+        << comparisons << " from the last " << count_phrase(digest.days, "day", "days") << ", for "
+        << subscribers << ".\n";
+  if (digest.interrupted > 0)
+    out << count_phrase(digest.interrupted, "send", "sends")
         << " of this digest stopped midway in an earlier run; whether they arrived is unknown, "
            "so they are not sent again.\n";
   if (recipients.empty()) {
@@ -83,12 +97,12 @@ int run_digest(const Options &options, std::ostream &out, std::ostream &progress
   }
 
   const auto mail_for = [&](const Subscriber &subscriber) {
-    const auto bodies = mail::digest(views, site, items, options.since_days, setup.base_url,
+    const auto bodies = mail::digest(views, site, digest.items, digest.days, setup.base_url,
                                      unsubscribe_url(setup, key, subscriber));
     return compose_mail(mail_to(setup, site, key, subscriber, bodies, unix_now()));
   };
 
-  if (!options.dry_run_dir.empty()) {
+  if (dry_run) {
     std::filesystem::create_directories(options.dry_run_dir);
     for (const auto &subscriber : recipients) {
       const auto path = std::filesystem::path(options.dry_run_dir) /
@@ -105,43 +119,75 @@ int run_digest(const Options &options, std::ostream &out, std::ostream &progress
 
   SmtpClient smtp(setup.smtp);
   Progress shown(progress, progress_is_terminal, recipients.size());
-  size_t done = 0, failed = 0, skipped = 0;
+  size_t done = 0, sent = 0, failed = 0, unknown = 0, skipped = 0;
   int in_a_row = 0;
-  std::string last_error;
+  std::string last_failure, last_unknown;
   for (const auto &subscriber : recipients) {
-    // Claimed before it goes out: a run that dies now leaves a claim, never a second mail.
-    if (!store.claim_digest_send(digest, subscriber.id)) {
-      ++skipped; // unsubscribed since, or another run has it
-      ++done;
-      shown.show(done, done - skipped - failed, failed);
+    if (in_a_row == kFailuresInARow) break;
+    ++done;
+    // Made before the send is claimed: a mail that cannot be made leaves the send owed, and
+    // the run goes on to the next address.
+    std::string message;
+    try {
+      message = mail_for(subscriber);
+    } catch (const std::exception &e) {
+      last_failure = std::string("the mail could not be made: ") + e.what();
+      store.digest_send_failed(digest.id, subscriber.id, SendFailure::refused, last_failure);
+      ++failed;
+      ++in_a_row;
+      shown.show(done, sent, failed + unknown);
       continue;
     }
-    const auto result = smtp.send(setup.from, subscriber.email, mail_for(subscriber));
-    ++done;
-    if (result.sent) {
-      store.digest_sent(digest, subscriber.id);
-      in_a_row = 0;
-    } else {
-      store.digest_send_failed(digest, subscriber.id);
-      ++failed;
-      last_error = result.error;
-      if (++in_a_row == kFailuresInARow) break;
+    // Claimed before it goes out: a run that dies now leaves a claim, never a second mail.
+    if (!store.claim_digest_send(digest.id, subscriber.id)) {
+      ++skipped; // unsubscribed since, or another run has it
+      shown.show(done, sent, failed + unknown);
+      continue;
     }
-    shown.show(done, done - skipped - failed, failed);
+    const auto result = smtp.send(setup.from, subscriber.email, message);
+    switch (result.outcome) {
+    case SmtpOutcome::accepted:
+      store.digest_sent(digest.id, subscriber.id);
+      ++sent;
+      in_a_row = 0;
+      break;
+    case SmtpOutcome::refused: // certainly not delivered: owed again, or given up
+      store.digest_send_failed(digest.id, subscriber.id,
+                               result.refused_for_good() ? SendFailure::refused_for_good
+                               : result.unreached()      ? SendFailure::unreached
+                                                         : SendFailure::refused,
+                               result.error);
+      last_failure = result.error;
+      ++failed;
+      ++in_a_row;
+      break;
+    case SmtpOutcome::unknown: // it may have arrived: the claim stays, so it is never resent
+      last_unknown = result.error;
+      ++unknown;
+      ++in_a_row;
+      break;
+    }
+    shown.show(done, sent, failed + unknown);
   }
-  const auto sent = done - skipped - failed;
   const auto not_tried = recipients.size() - done;
   out << "Sent " << sent << " of " << recipients.size() << ".";
   if (skipped > 0) out << " " << skipped << " left the list or were sent by another run meanwhile.";
   out << "\n";
-  if (failed == 0) return 0;
-  out << count_phrase(static_cast<int64_t>(failed), "send", "sends")
-      << " failed (last: " << last_error << ")";
+  if (unknown > 0)
+    out << count_phrase(static_cast<int64_t>(unknown), "send", "sends")
+        << " went out whole but the server never said whether it took them (last: " << last_unknown
+        << "); each may have arrived, so none of them is sent again.\n";
   if (not_tried > 0)
-    out << "; stopped after " << kFailuresInARow << " failures in a row, " << not_tried
-        << " not tried";
-  out << ". Run the same command again to send to them; nobody gets this digest twice.\n";
-  return 1;
+    out << "Stopped after " << kFailuresInARow << " failures in a row; " << not_tried
+        << " not tried.\n";
+  if (failed > 0)
+    out << count_phrase(static_cast<int64_t>(failed), "send", "sends")
+        << " failed (last: " << last_failure << "). Run the same command again to send to them; "
+        << "nobody gets this digest twice. A send refused for good (5xx), or "
+        << kDigestSendAttempts << " times, is not tried again.\n";
+  else if (not_tried > 0)
+    out << "Run the same command again to send to them; nobody gets this digest twice.\n";
+  return failed + unknown > 0 ? 1 : 0;
 }
 
 } // namespace verdict

@@ -65,6 +65,15 @@ bool is_this_machine(const std::string &smtp_url) {
   return false;
 }
 
+// Links in mails: RFC 8058's one-click unsubscribe is for https addresses only, so a site
+// that mails is https, but for a site on this machine (a test, a look before going live).
+bool mail_links_may_use(const std::string &base_url) {
+  return base_url.rfind("https://", 0) == 0 || is_this_machine(base_url);
+}
+constexpr const char *kMailNeedsHttps =
+    "--base-url must be https:// for mail: one-click unsubscribe (RFC 8058) takes https "
+    "addresses only (http:// only for 127.0.0.1, localhost or [::1])";
+
 // What the mail flags need besides themselves, for a command that sends mail.
 void check_mail_settings(Options &options) {
   if (!options.smtp_user.empty() && options.smtp_password.empty())
@@ -136,13 +145,14 @@ const std::vector<Command> &commands() {
        "DIR)",
        "Mails the comparisons published in the last days (--since 7d, or 48h: whole days,\n"
        "today included) to every confirmed subscriber: titles, the verdict at a glance and\n"
-       "links under --base-url, as plain text and HTML, with a one-click unsubscribe. Each\n"
-       "send is recorded, so running it again (after a failure, say) sends only to those who\n"
-       "did not get this digest yet; a digest is the set of comparisons it holds. Exits 1 if\n"
-       "any send failed, saying how many. Nothing published: says so and sends nothing.\n"
+       "links under --base-url, as plain text and HTML, with a one-click unsubscribe. A\n"
+       "digest is recorded when first made, with who is owed it; running again (after a\n"
+       "failure, say) first finishes that digest as it was made, for those still owed it, and\n"
+       "only then makes a new one, of what no digest held. Nobody gets a comparison twice.\n"
+       "Exits 1 if any send failed, saying how many. Nothing new: says so and sends nothing.\n"
        "  --since Nd|Nh        how far back to look (required)\n"
-       "  --base-url URL       the site's public address; links in mails are absolute\n"
-       "                       (VERDICT_BASE_URL)\n"
+       "  --base-url URL       the site's public address, https:// (http:// only on this\n"
+       "                       machine); links in mails are absolute (VERDICT_BASE_URL)\n"
        "  --from ADDR          the address mails come from (also --smtp-from; VERDICT_SMTP_FROM)\n"
        "  --smtp URL           smtp://HOST:PORT or smtps://HOST:PORT (VERDICT_SMTP)\n"
        "  --smtp-starttls, --smtp-user USER, --unsubscribe-mailto ADDR   as for serve; the\n"
@@ -317,6 +327,8 @@ Options parse_options(const std::vector<std::string> &args,
     else if (options.base_url.empty())
       options.error = "digest needs --base-url (or VERDICT_BASE_URL): links in mails must be "
                       "absolute";
+    else if (!mail_links_may_use(options.base_url))
+      options.error = kMailNeedsHttps;
     else if (options.mail_from.empty())
       options.error = "digest needs --from ADDR (or VERDICT_SMTP_FROM), the address mails come "
                       "from";
@@ -331,6 +343,8 @@ Options parse_options(const std::vector<std::string> &args,
     else if (options.base_url.empty())
       options.error = "--smtp needs --base-url (or VERDICT_BASE_URL): the link in a "
                       "confirmation mail must be absolute";
+    else if (!mail_links_may_use(options.base_url))
+      options.error = kMailNeedsHttps;
   }
   if ((options.command == "serve" || options.command == "digest") && options.error.empty() &&
       !options.smtp_url.empty())

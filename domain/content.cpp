@@ -221,6 +221,18 @@ FieldFaults comparison_faults(const ContentComparison &comparison) {
   return faults;
 }
 
+FieldFaults site_faults(const std::map<std::string, std::string> &site) {
+  FieldFaults faults;
+  for (const auto *key : {"site_name", "site_tagline", "comparison_eyebrow", "newsletter_title"}) {
+    const auto it = site.find(key);
+    if (it != site.end() && std::any_of(it->second.begin(), it->second.end(), [](char c) {
+          return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+        }))
+      faults.emplace_back(key, "must be one line, without line breaks or control characters");
+  }
+  return faults;
+}
+
 ContentParse parse_content(std::string_view json_text) {
   ContentParse result;
   auto &errors = result.errors;
@@ -247,6 +259,7 @@ ContentParse parse_content(std::string_view json_text) {
     for (const auto &key : kSiteCopyKeys)
       if (root["site"].is_object() && root["site"].contains(key))
         content.site[key] = site.text(key.c_str(), false);
+    site.apply(site_faults(content.site));
     site.reject_unknown();
   }
 

@@ -79,6 +79,10 @@ FieldFaults reviewer_faults(const ContentReviewer &reviewer);
 FieldFaults tool_faults(const ContentTool &tool);
 FieldFaults review_faults(const ContentReview &review);
 FieldFaults comparison_faults(const ContentComparison &comparison);
+// The site copy's one-line texts (the site's name, its tagline, the eyebrow and the
+// newsletter's title) must hold no line break or other control character: mails put them in
+// headers, which refuse them (domain/mail_message.h).
+FieldFaults site_faults(const std::map<std::string, std::string> &site);
 
 struct ContentParse {
   Content content;

@@ -86,14 +86,20 @@ std::string encoded_header_text(std::string_view text) {
   // 36 bytes make 48 of base64, a 60-character word: "Subject: " and the first word stay
   // within 78 characters a line (and every word within RFC 2047's 75).
   constexpr size_t kBytesPerWord = 36;
+  const auto inside_a_character = [&](size_t at) { // a continuation byte, 10xxxxxx
+    return at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80;
+  };
   std::string out;
   size_t start = 0;
   while (start < text.size()) {
-    size_t end = std::min(text.size(), start + kBytesPerWord);
-    // Never split a character: step back over continuation bytes (10xxxxxx).
-    while (end < text.size() && end > start &&
-           (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
+    const size_t most = std::min(text.size(), start + kBytesPerWord);
+    // Never split a character: step back over continuation bytes, at most the three a UTF-8
+    // character has. Text that is not UTF-8 has no characters to keep whole; it is cut where
+    // the word is full, so every word takes at least one byte and the loop ends.
+    size_t end = most;
+    for (int back = 0; back < 3 && end > start + 1 && inside_a_character(end); ++back)
       --end;
+    if (inside_a_character(end)) end = most;
     if (!out.empty()) out += "\r\n ";
     out += "=?UTF-8?B?" + base64(text.substr(start, end - start)) + "?=";
     start = end;
@@ -183,10 +189,12 @@ std::string compose_mail(const MailMessage &m) {
   add_header(out, "Subject", encoded_header_text(m.subject));
   add_header(out, "MIME-Version", "1.0");
   if (!m.unsubscribe_url.empty() || !m.unsubscribe_mailto.empty()) {
+    // Each address on a folded line of its own, so the header's lines stay within 78
+    // characters unless an address alone is longer (an address is never folded inside).
     std::string ways;
     for (const auto *uri : {&m.unsubscribe_url, &m.unsubscribe_mailto})
-      if (!uri->empty()) ways += (ways.empty() ? "<" : ",\r\n <") + *uri + ">";
-    add_header(out, "List-Unsubscribe", ways);
+      if (!uri->empty()) ways += (ways.empty() ? "\r\n <" : ",\r\n <") + *uri + ">";
+    out += "List-Unsubscribe:" + ways + "\r\n";
     // RFC 8058: the https address takes a POST of exactly this, with no other step.
     if (!m.unsubscribe_url.empty())
       add_header(out, "List-Unsubscribe-Post", "List-Unsubscribe=One-Click");

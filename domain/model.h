@@ -161,6 +161,7 @@ struct Subscriber {
   std::string email;
   std::string subscribed_at; // YYYY-MM-DDTHH:MM:SSZ
   std::string status;        // pending (not confirmed yet), confirmed, unsubscribed
+  std::string mail_problem;  // why its confirmation mail was given up (the desk shows it)
 };
 
 // How many addresses the list holds, by status.
@@ -175,6 +176,14 @@ enum class SubscriptionRequest {
   mail_queued,       // a confirmation mail is on its way (or kept until mail can be sent)
   mail_held_back,    // one went to this address too recently: no more for now
   already_confirmed, // nothing to do
+  left_the_list,     // it unsubscribed: the form mails it nothing more (it comes back by undo)
+};
+
+// What undoing an unsubscription did: the address is given back the status it had.
+enum class Resubscription {
+  unchanged, // it was not unsubscribed: nothing to undo
+  confirmed, // it had confirmed: it gets the digest again
+  pending,   // it had never confirmed: it waits for confirmation again
 };
 
 // What a confirmation link's token finds.
@@ -192,10 +201,29 @@ struct ConfirmationDue {
   int64_t attempts = 0; // failed sends so far
 };
 
-// A comparison in a digest: its row (the digest's identity is made of these) and the pair.
+// A comparison in a digest: its row and the pair.
 struct DigestItem {
   int64_t id = 0;
   Comparison comparison;
+};
+
+// How a digest's send certainly failed, which decides whether a later run tries it again
+// (domain/subscription.h kDigestSendAttempts).
+enum class SendFailure {
+  unreached,        // no mail server answered: owed again, not counted
+  refused,          // refused for now (4xx), or the mail could not be composed: counted
+  refused_for_good, // refused for good (5xx): given up
+};
+
+// A digest as a run sends it: the comparisons it was made with and who is still owed it
+// (store/digests.cpp says how digests are made and resumed).
+struct Digest {
+  int64_t id = 0;                     // 0: not recorded (a dry run's look at a new one)
+  int days = 0;                       // the --since window it was made for
+  bool resumed = false;               // an earlier run made it and left some owed
+  std::vector<DigestItem> items;      // its comparisons still published, newest first
+  std::vector<Subscriber> recipients; // confirmed and still owed it, in the order they came
+  int64_t interrupted = 0;            // sends begun whose outcome no run learnt: never resent
 };
 
 // One change made at the desk or the command line: who, what and when, before and after.

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <charconv>
 
-#include "domain/content_hash.h"
-
 namespace verdict {
 
 int64_t confirmation_resend_wait(int64_t sent) {
@@ -28,14 +26,6 @@ std::optional<int> digest_days(std::string_view since) {
   const int days = unit == 'd' ? count : (count + 23) / 24;
   if (days < 1 || days > 366) return std::nullopt;
   return days;
-}
-
-std::string digest_identity(std::vector<int64_t> comparison_ids) {
-  std::sort(comparison_ids.begin(), comparison_ids.end());
-  std::string listed;
-  for (const auto id : comparison_ids)
-    listed += std::to_string(id) + ",";
-  return "comparisons-" + content_hash(listed);
 }
 
 } // namespace verdict

@@ -709,7 +709,11 @@ void show_subscribers(App &app, const Request &req, Response &res, const EditorS
   for (const auto &subscriber : page.items)
     list.rows.push_back({std::to_string(subscriber.id),
                          subscriber.email,
-                         {subscriber.subscribed_at, subscriber.status}});
+                         {subscriber.subscribed_at,
+                          subscriber.mail_problem.empty()
+                              ? subscriber.status
+                              : subscriber.status + ": its confirmation mail was given up (" +
+                                    subscriber.mail_problem + ")"}});
   send_html(
       res, desk::item_list(app.views, app.store.site_copy(), bar_for(session, "subscriber"), list));
 }

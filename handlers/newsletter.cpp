@@ -3,8 +3,8 @@
 // takes the mail client's one-click POST (RFC 8058). Mails themselves are sent elsewhere (the
 // server's confirmation mailer, `verdict digest`); nothing here waits for an SMTP server.
 //
-// Nothing a visitor is told reveals whether an address is on the list: a confirmed address
-// that signs up again gets the same answer as a new one.
+// Nothing a visitor is told reveals whether an address is on the list: a confirmed address,
+// or one that left, that signs up again gets the same answer as a new one.
 #include "auth/mail_tokens.h"
 #include "auth/secrets.h"
 #include "handlers/handlers.h"
@@ -49,6 +49,13 @@ std::optional<Subscriber> subscriber_of_token(App &app, const std::string &token
                                                       subscriber->id, subscriber->email))
     return std::nullopt;
   return subscriber;
+}
+
+// The value without the spaces and line ends a sender may leave after it.
+std::string_view without_trailing_space(std::string_view value) {
+  while (!value.empty() && std::string_view(" \t\r\n").find(value.back()) != std::string_view::npos)
+    value.remove_suffix(1);
+  return value;
 }
 
 void unknown_unsubscribe_link(App &app, Response &res) {
@@ -103,9 +110,11 @@ void show_subscribed(App &app, const Request &req, Response &res) {
                         "and the confirmation mail is sent once the site's mail is set up.",
                         false);
   send_message(app, res, 200, "Check your inbox",
-               "Unless this address is confirmed already, a confirmation mail is on its way to "
-               "it. The digest starts once you follow its link, which works for 48 hours. Every "
-               "issue has a one-click unsubscribe.",
+               "Unless this address is on the list already, or asked never to be mailed again, "
+               "a confirmation mail is on its way to it. The digest starts once you follow its "
+               "link, which works for 48 hours. Every issue has a one-click unsubscribe. An "
+               "address that unsubscribed comes back through the undo button its unsubscribe "
+               "link offers.",
                false);
 }
 
@@ -169,9 +178,12 @@ void unsubscribe_by_link(App &app, const Request &req, Response &res) {
 // program from List-Unsubscribe; the token in the address is the authority.
 //   List-Unsubscribe=One-Click   REQUIRED (as a form or multipart/form-data)
 void unsubscribe_one_click(App &app, const Request &req, Response &res, std::string_view token) {
-  const bool one_click = req.has_file("List-Unsubscribe")
-                             ? req.get_file_value("List-Unsubscribe").content == "One-Click"
-                             : req.body == "List-Unsubscribe=One-Click";
+  // Read as a form, as mail programs send it: other fields and a line end after the value
+  // (some senders end the body with CRLF) do not matter, only List-Unsubscribe's value.
+  const auto value = req.has_file("List-Unsubscribe")
+                         ? req.get_file_value("List-Unsubscribe").content
+                         : form_field(req.body, "List-Unsubscribe");
+  const bool one_click = without_trailing_space(value) == "One-Click";
   if (!one_click)
     return send_error(app, res, 400, "That request could not be used",
                       "This address takes the one-click unsubscribe of RFC 8058: a POST of "
@@ -182,20 +194,33 @@ void unsubscribe_one_click(App &app, const Request &req, Response &res, std::str
   say_unsubscribed(app, res, std::string(token));
 }
 
-// POST /unsubscribe/:token/undo — the unsubscribed page's undo button: the address gets the
-// digest again. Following the mail's link and pressing the button proves the reader holds the
-// mailbox, which is all a confirmation proves.
+// POST /unsubscribe/:token/undo — the unsubscribed page's undo button: the address gets back
+// the status it had. One that was confirmed gets the digest again: following the mail's link
+// and pressing the button proves the reader holds the mailbox, which is all a confirmation
+// proves. One that never confirmed waits for confirmation again; the token only says a mail
+// went to the address, not that its owner asked for the digest.
 void undo_unsubscribe(App &app, const Request &req, Response &res, std::string_view token) {
   const auto form = parse_form(req.body, {});
   if (!form.ok()) return send_error(app, res, 400, "That request could not be used", form.error);
   const auto subscriber = subscriber_of_token(app, std::string(token));
   if (!subscriber) return unknown_unsubscribe_link(app, res);
-  app.store.resubscribe(subscriber->id);
-  const auto site = app.store.site_copy();
-  send_private_html(res, pages::unsubscribed(app.views, site, "You're back on the list",
-                                             "The weekly digest will reach this address "
-                                             "again. Every issue has a one-click "
-                                             "unsubscribe."));
+  switch (app.store.resubscribe(subscriber->id)) {
+  case Resubscription::confirmed:
+    return send_private_html(res, pages::unsubscribed(app.views, app.store.site_copy(),
+                                                      "You're back on the list",
+                                                      "The weekly digest will reach this address "
+                                                      "again. Every issue has a one-click "
+                                                      "unsubscribe."));
+  case Resubscription::pending:
+    return send_message(app, res, 200, "Waiting for confirmation again",
+                        "This address had not confirmed its subscription, so it is back to "
+                        "waiting for confirmation: no digest goes to it until it does. Sign up "
+                        "again for a new confirmation mail.",
+                        true);
+  case Resubscription::unchanged:
+    return send_message(app, res, 200, "Nothing to undo",
+                        "This address is not unsubscribed, so nothing was changed.", false);
+  }
 }
 
 } // namespace verdict::handlers

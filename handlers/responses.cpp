@@ -1,9 +1,9 @@
 #include "handlers/responses.h"
 
 #include <chrono>
-#include <ctime>
 
 #include "auth/secrets.h"
+#include "domain/clock.h"
 #include "handlers/request_parsing.h"
 #include "render/pages.h"
 #include "transport/rate_limit.h"
@@ -66,12 +66,6 @@ std::string voter_for_write(const httplib::Request &req, httplib::Response &res)
   res.set_header("Set-Cookie",
                  "verdict_voter=" + voter + "; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax");
   return voter;
-}
-
-int64_t unix_now() {
-  return std::chrono::duration_cast<std::chrono::seconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 std::optional<EditorSession> signed_in_editor(App &app, const httplib::Request &req) {
@@ -183,15 +177,6 @@ void answer_unknown_reviewer(App &app, httplib::Response &res, std::string_view 
                              const std::string &rest) {
   answer_unknown_slug(app, res, "reviewer", slug, "/reviewers/", rest,
                       "There is no reviewer with this address.");
-}
-
-std::string utc_today() {
-  const std::time_t now = std::time(nullptr);
-  std::tm parts{};
-  gmtime_r(&now, &parts);
-  char buffer[11];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%d", &parts);
-  return buffer;
 }
 
 } // namespace verdict

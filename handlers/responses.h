@@ -77,8 +77,4 @@ void answer_unknown_tool(App &app, httplib::Response &res, std::string_view slug
 void answer_unknown_reviewer(App &app, httplib::Response &res, std::string_view slug,
                              const std::string &rest = "");
 
-// Today's date in UTC, YYYY-MM-DD; and the time now in seconds since 1970.
-std::string utc_today();
-int64_t unix_now();
-
 } // namespace verdict

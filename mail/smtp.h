@@ -3,6 +3,7 @@
 // digest to many addresses is one session), and opens a new one when the server closed it.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -15,25 +16,43 @@ struct SmtpSettings {
   std::string password;  // from VERDICT_SMTP_PASSWORD only, never a flag
 };
 
+// What became of a message handed to the server. Only what certainly did not arrive may be
+// sent again; a message that may have arrived must not be, or someone gets it twice.
+enum class SmtpOutcome {
+  accepted, // the server took it: 250 after the message's final "."
+  refused,  // certainly not taken: the server refused it (a 4xx or 5xx reply), or it never got
+            // the whole message (no connection, no login, dropped before the final ".")
+  unknown,  // the whole message went out but no answer came (a timeout, a dropped connection,
+            // a stop): it may have arrived
+};
+
 struct SmtpResult {
-  bool sent = false;
+  SmtpOutcome outcome = SmtpOutcome::refused;
+  int reply = 0;     // the server's last reply code; 0 when none came
   std::string error; // why not, as the server or libcurl said it
+  bool sent() const { return outcome == SmtpOutcome::accepted; }
+  // Refused with a 5xx reply: the server says trying again will not help.
+  bool refused_for_good() const { return outcome == SmtpOutcome::refused && reply >= 500; }
+  // Refused before any server answered (it could not be reached).
+  bool unreached() const { return outcome == SmtpOutcome::refused && reply == 0; }
 };
 
 class SmtpClient {
 public:
-  explicit SmtpClient(SmtpSettings settings);
+  // `stopping`, when given, is asked about once a second during a send: once it says true the
+  // send is abandoned, so a hung server cannot hold up a shutdown.
+  explicit SmtpClient(SmtpSettings settings, std::function<bool()> stopping = {});
   ~SmtpClient();
   SmtpClient(const SmtpClient &) = delete;
   SmtpClient &operator=(const SmtpClient &) = delete;
 
-  // Hands one message (compose_mail's bytes) to the server for one recipient; sent once the
-  // server accepted it (250 after DATA).
+  // Hands one message (compose_mail's bytes) to the server for one recipient.
   SmtpResult send(const std::string &from, const std::string &to, const std::string &message);
 
 private:
   struct Session;
   SmtpSettings settings_;
+  std::function<bool()> stopping_;
   std::unique_ptr<Session> session_;
 };
 

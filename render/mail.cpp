@@ -6,13 +6,11 @@
 
 namespace verdict::mail {
 
-Bodies confirmation(const Views &views, const SiteCopy &site, const std::string &confirm_url,
-                    const std::string &unsubscribe_url) {
+Bodies confirmation(const Views &views, const SiteCopy &site, const std::string &confirm_url) {
   Data data;
   data.set("title", site.newsletter_title);
   data.set("site_name", site.site_name);
   data.set("confirm_url", confirm_url);
-  data.set("unsubscribe_url", unsubscribe_url);
   return {"Confirm your subscription to " + site.newsletter_title,
           views.fragment("mail_confirmation_text", data),
           views.fragment("mail_confirmation_html", data)};

@@ -14,9 +14,10 @@ struct Bodies {
   std::string subject, text, html;
 };
 
-// Asks the reader to confirm at `confirm_url`; `unsubscribe_url` says never again.
-Bodies confirmation(const Views &views, const SiteCopy &site, const std::string &confirm_url,
-                    const std::string &unsubscribe_url);
+// Asks the reader to confirm at `confirm_url`. Its body holds no unsubscribe link: link
+// scanners open every link in a mail, and one that unsubscribed would kill the confirmation
+// link before the reader saw it. Leaving is the List-Unsubscribe header's (a POST).
+Bodies confirmation(const Views &views, const SiteCopy &site, const std::string &confirm_url);
 
 // The comparisons published in the last `days` days, each with its verdict at a glance
 // (domain/glance.h) and its address under `base_url`.

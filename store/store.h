@@ -134,51 +134,57 @@ public:
   void load_votes(const VoteLoad &votes);
 
   // Subscribers (store/subscribers.cpp). Times are seconds since 1970.
-  // Keeps the address as pending (a new one, or one that had left) and owes it a
-  // confirmation mail, unless one went to it too recently (domain/subscription.h) or it is
-  // confirmed already. A confirmed address is left as it is.
+  // Keeps a new address as pending, or a pending one as it is, and owes it a confirmation
+  // mail, unless one went to it too recently (domain/subscription.h). A confirmed address is
+  // left as it is; so is one that unsubscribed, which the form never mails again.
   SubscriptionRequest request_subscription(std::string_view email, int64_t now);
   // Confirmation mails owed whose time has come, the longest waiting first; and how many are
-  // owed in all.
+  // owed and not given up, in all.
   std::vector<ConfirmationDue> confirmations_due(int64_t now, int64_t limit);
   int64_t confirmations_waiting();
   // Before a confirmation mail goes out: its token's hash and expiry replace any earlier
   // link's. False (and the mail is owed no more) when the address is no longer pending.
   bool start_confirmation(int64_t subscriber_id, std::string_view token_hash, int64_t expires_at);
   void confirmation_mailed(int64_t subscriber_id);
-  void confirmation_failed(int64_t subscriber_id, int64_t next_attempt_at, std::string_view error);
+  // A try that did not send the mail: the next is at `next_attempt_at`, or never when it is
+  // empty (given up; the error stays for the desk's list).
+  void confirmation_failed(int64_t subscriber_id, std::optional<int64_t> next_attempt_at,
+                           std::string_view error);
   // What the confirmation link with this token's hash finds; confirming writes only when
   // it is confirmable, and returns what it found either way.
   ConfirmationCheck confirmation(std::string_view token_hash, int64_t now);
   ConfirmationCheck confirm_subscription(std::string_view token_hash, int64_t now);
-  // Leaving and coming back (the unsubscribe page's undo); false when nothing changed.
+  // Leaving (false when it had left already) and coming back (the unsubscribe page's undo),
+  // which gives the address back the status it had before.
   bool unsubscribe(int64_t id);
-  bool resubscribe(int64_t id);
+  Resubscription resubscribe(int64_t id);
   // The secret kept under `name`, keeping `if_new` first when there is none yet.
   std::string site_secret(std::string_view name, std::string_view if_new);
   int64_t subscriber_count(); // every address, whatever its status
   SubscriberCounts subscriber_counts();
   std::vector<std::string> subscriber_emails(); // in the order they subscribed
-  Paged<Subscriber> subscribers(PageSpan span); // newest first
+  Paged<Subscriber> subscribers(PageSpan span); // newest first, with their mail problems
   std::vector<Subscriber> all_subscribers();    // in the order they subscribed
   std::optional<Subscriber> subscriber(int64_t id);
   // Removes the address for good; the edit log says one address went, not which. False when
   // there was none.
   bool erase_subscriber(int64_t id, std::string_view editor);
 
-  // The weekly digest (store/digests.cpp). A digest is named by its identity
-  // (domain/subscription.h); each send to a subscriber is claimed before it goes out, marked
-  // sent once the SMTP server took it, and released when it was refused.
-  // Comparisons published in the `days` days up to `today` (YYYY-MM-DD), newest first.
-  std::vector<DigestItem> digest_items(std::string_view today, int days);
-  // Confirmed addresses with no send of this digest claimed or made, in the order they came.
-  std::vector<Subscriber> digest_recipients(std::string_view digest);
-  // Sends claimed by a run that stopped before it knew whether they went out.
-  int64_t digest_sends_interrupted(std::string_view digest);
-  // False when the address is no longer confirmed or another run claimed it first.
-  bool claim_digest_send(std::string_view digest, int64_t subscriber_id);
-  void digest_sent(std::string_view digest, int64_t subscriber_id);
-  void digest_send_failed(std::string_view digest, int64_t subscriber_id);
+  // The weekly digest (store/digests.cpp, which says how digests are made and resumed).
+  // The digest a run sends now: the latest one while confirmed subscribers are still owed it
+  // (resumed as it was made), else a new one of the comparisons published in the `days` days
+  // up to `today` (YYYY-MM-DD) that no digest held yet, owed to every confirmed subscriber.
+  // Nothing new: no items. Nobody confirmed: no recipients, and nothing recorded. With
+  // `record` false (a dry run) a new one is only looked at, never recorded.
+  Digest digest_to_send(std::string_view today, int days, bool record);
+  // Each send to a subscriber is claimed before it goes out (false when the address is no
+  // longer confirmed or the send is not owed), marked sent once the SMTP server took it, and
+  // after a failure that certainly sent nothing, owed again or given up (SendFailure). A send
+  // whose outcome is unknown keeps its claim.
+  bool claim_digest_send(int64_t digest_id, int64_t subscriber_id);
+  void digest_sent(int64_t digest_id, int64_t subscriber_id);
+  void digest_send_failed(int64_t digest_id, int64_t subscriber_id, SendFailure failure,
+                          std::string_view error);
 
   // Editors, their sessions and the edit log (store/editors.cpp). Addresses are kept in
   // lower case; `email` arguments may be in any case.

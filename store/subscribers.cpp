@@ -10,7 +10,7 @@ namespace verdict {
 namespace {
 
 Subscriber subscriber_from_row(const sql::Stmt &row) {
-  return {row.int64(0), row.text(1), row.text(2), row.text(3)};
+  return {row.int64(0), row.text(1), row.text(2), row.text(3), ""};
 }
 
 // The confirmation mail owed to the subscriber, if any, is owed no more.
@@ -42,12 +42,18 @@ SubscriptionRequest Store::request_subscription(std::string_view email, int64_t 
       outcome = SubscriptionRequest::already_confirmed;
       return;
     }
+    // "Never mail this address again" holds: anyone can type an address into the form, so
+    // the form must not be a way to mail someone who left. Whoever holds the mailbox comes
+    // back through the undo button of any mail's unsubscribe link instead.
+    if (status == "unsubscribed") {
+      outcome = SubscriptionRequest::left_the_list;
+      return;
+    }
     if (asked_at && now < *asked_at + confirmation_resend_wait(sent)) {
       outcome = SubscriptionRequest::mail_held_back;
       return;
     }
-    // An address that left and asks again is pending again: it confirms anew.
-    db.cached("UPDATE subscribers SET status = 'pending', confirmations_sent = :sent, "
+    db.cached("UPDATE subscribers SET confirmations_sent = :sent, "
               "confirmation_asked_at = :now WHERE id = :id")
         .bind(":sent", sent + 1)
         .bind(":now", now)
@@ -79,8 +85,8 @@ std::vector<ConfirmationDue> Store::confirmations_due(int64_t now, int64_t limit
 
 int64_t Store::confirmations_waiting() {
   return read([](sql::Db &db) {
-    auto stmt = db.cached("SELECT count(*) /* every row: the outbox, kept short by sending */ "
-                          "FROM confirmation_outbox");
+    auto stmt =
+        db.cached("SELECT count(*) FROM confirmation_outbox WHERE next_attempt_at IS NOT NULL");
     stmt.step();
     return stmt.int64(0);
   });
@@ -108,16 +114,17 @@ void Store::confirmation_mailed(int64_t subscriber_id) {
   write([&](sql::Db &db) { drop_owed_mail(db, subscriber_id); });
 }
 
-void Store::confirmation_failed(int64_t subscriber_id, int64_t next_attempt_at,
+void Store::confirmation_failed(int64_t subscriber_id, std::optional<int64_t> next_attempt_at,
                                 std::string_view error) {
   std::string why(error);
   write([&](sql::Db &db) {
-    db.cached("UPDATE confirmation_outbox SET attempts = attempts + 1, "
-              "next_attempt_at = :next, last_error = :error WHERE subscriber_id = :id")
-        .bind(":next", next_attempt_at)
-        .bind(":error", why)
-        .bind(":id", subscriber_id)
-        .run();
+    auto stmt = db.cached("UPDATE confirmation_outbox SET attempts = attempts + 1, "
+                          "next_attempt_at = :next, last_error = :error WHERE subscriber_id = :id");
+    if (next_attempt_at)
+      stmt.bind(":next", *next_attempt_at);
+    else
+      stmt.bind_null(":next"); // given up
+    stmt.bind(":error", why).bind(":id", subscriber_id).run();
   });
 }
 
@@ -151,7 +158,9 @@ ConfirmationCheck Store::confirm_subscription(std::string_view token_hash, int64
     int64_t id = 0;
     outcome = check_confirmation(db, hash, now, &id);
     if (outcome != ConfirmationCheck::confirmable) return;
-    db.cached("UPDATE subscribers SET status = 'confirmed', confirmations_sent = 0 WHERE id = :id")
+    db.cached("UPDATE subscribers SET status = 'confirmed', confirmations_sent = 0, "
+              "confirmed_at = :now WHERE id = :id")
+        .bind(":now", now)
         .bind(":id", id)
         .run();
     drop_owed_mail(db, id);
@@ -173,16 +182,21 @@ bool Store::unsubscribe(int64_t id) {
   return changed;
 }
 
-bool Store::resubscribe(int64_t id) {
-  bool changed = false;
+Resubscription Store::resubscribe(int64_t id) {
+  auto outcome = Resubscription::unchanged;
   write([&](sql::Db &db) {
-    db.cached("UPDATE subscribers SET status = 'confirmed', confirmations_sent = 0 "
-              "WHERE id = :id AND status = 'unsubscribed'")
+    // Back to what it was: an address that never confirmed is pending again, never confirmed
+    // by the undo (its old link died with the unsubscription; the form sends a new one).
+    db.cached("UPDATE subscribers SET status = CASE WHEN confirmed_at IS NULL THEN 'pending' "
+              "ELSE 'confirmed' END WHERE id = :id AND status = 'unsubscribed'")
         .bind(":id", id)
         .run();
-    changed = db.changes() > 0;
+    if (db.changes() == 0) return;
+    auto status = db.cached("SELECT status FROM subscribers WHERE id = :id");
+    status.bind(":id", id).step();
+    outcome = status.text(0) == "confirmed" ? Resubscription::confirmed : Resubscription::pending;
   });
-  return changed;
+  return outcome;
 }
 
 std::string Store::site_secret(std::string_view name, std::string_view if_new) {
@@ -234,12 +248,17 @@ std::vector<std::string> Store::subscriber_emails() {
 Paged<Subscriber> Store::subscribers(PageSpan span) {
   return read([&](sql::Db &db) {
     std::vector<Subscriber> rows;
-    auto stmt = db.cached("SELECT id, email, subscribed_at, status /* every row: newest first, "
-                          "up to the desk's page */ FROM subscribers ORDER BY id DESC "
+    // A confirmation mail given up (no next attempt) is shown with its last error.
+    auto stmt = db.cached("SELECT s.id, s.email, s.subscribed_at, s.status, o.last_error "
+                          "/* every row: newest first, up to the desk's page */ FROM subscribers s "
+                          "LEFT JOIN confirmation_outbox o ON o.subscriber_id = s.id "
+                          "AND o.next_attempt_at IS NULL ORDER BY s.id DESC "
                           "LIMIT :limit OFFSET :offset");
     stmt.bind(":limit", int64_t{span.size} + 1).bind(":offset", span.offset());
-    while (stmt.step())
+    while (stmt.step()) {
       rows.push_back(subscriber_from_row(stmt));
+      if (!stmt.is_null(4)) rows.back().mail_problem = stmt.text(4);
+    }
     return queries::paged(std::move(rows), span);
   });
 }

@@ -12,9 +12,9 @@
 #include "app/server.h"
 #include "auth/mail_tokens.h"
 #include "auth/secrets.h"
+#include "domain/clock.h"
 #include "domain/mail_message.h"
 #include "domain/subscription.h"
-#include "handlers/responses.h"
 #include "store/sqlite.h"
 #include "test_support.h"
 
@@ -105,13 +105,19 @@ Options parse(const std::vector<std::string> &args,
 
 TEST_CASE("digest: a message is CRLF throughout, no line over 78, with both parts and the list "
           "headers") {
-  const auto message = compose_mail(sample_message());
+  const auto sample = sample_message();
+  const auto message = compose_mail(sample);
   for (const auto &line : lines_of(message)) {
     INFO(line);
     CHECK(line.size() <= 998);
-    // An address is never folded, so List-Unsubscribe's lines are as long as its addresses.
-    if (line.find("unsubscribe") == std::string::npos) CHECK(line.size() <= 78);
+    // An address is never folded, so only a line holding one address alone, as
+    // List-Unsubscribe folds them, may be longer: by the address itself.
+    if (line.size() > 78)
+      CHECK((line == " <" + sample.unsubscribe_mailto + ">" ||
+             line == " <" + sample.unsubscribe_url + ">,"));
   }
+  CHECK(message.find("\r\nList-Unsubscribe:\r\n <" + sample.unsubscribe_url + ">,\r\n <" +
+                     sample.unsubscribe_mailto + ">\r\n") != std::string::npos);
   CHECK(test::mail_header(message, "MIME-Version") == "1.0");
   CHECK(test::mail_header(message, "From") == "\"Verdict\" <news@verdict.example>");
   CHECK(test::mail_header(message, "To") == "<reader@example.com>");
@@ -210,9 +216,6 @@ TEST_CASE("digest: --since takes days or hours as whole days, and resends are ra
   CHECK(confirmation_resend_wait(3) == 1200);
   CHECK(confirmation_resend_wait(20) == 86400);
   CHECK(confirmation_resend_wait(1000) == 86400);
-  // A digest is the comparisons it holds, whatever their order.
-  CHECK(digest_identity({3, 1, 2}) == digest_identity({1, 2, 3}));
-  CHECK(digest_identity({1, 2}) != digest_identity({1, 2, 3}));
 }
 
 TEST_CASE("digest: an unsubscribe link names its subscriber and no other, and a marker expires") {
@@ -305,7 +308,8 @@ TEST_CASE("digest: the command line asks for what a digest needs, and the passwo
 }
 
 TEST_CASE("digest: a sign-up is pending and owed one confirmation mail, another only after the "
-          "wait, and a confirmed address is left as it is") {
+          "wait, a confirmed address is left as it is, and one that left is mailed nothing "
+          "more") {
   auto store = test::seeded_store();
   const int64_t now = 1'800'000'000;
   CHECK(store->request_subscription("reader@example.com", now) == SubscriptionRequest::mail_queued);
@@ -337,13 +341,18 @@ TEST_CASE("digest: a sign-up is pending and owed one confirmation mail, another 
   CHECK(store->request_subscription("reader@example.com", now + 99999) ==
         SubscriptionRequest::already_confirmed);
   CHECK(store->confirmations_waiting() == 0);
-  // Leaving and signing up again makes the address pending, to be confirmed anew.
+  // "Never mail this address again" holds: after leaving, the form owes it no mail, however
+  // long after, and the address stays unsubscribed.
   CHECK(store->unsubscribe(due[0].subscriber_id));
-  CHECK(store->request_subscription("reader@example.com", now + 99999) ==
-        SubscriptionRequest::mail_queued);
-  CHECK(status_of(*store, "reader@example.com") == "pending");
+  for (const int64_t later : {99999, 10 * 86400, 400 * 86400})
+    CHECK(store->request_subscription("reader@example.com", now + later) ==
+          SubscriptionRequest::left_the_list);
+  CHECK(store->confirmations_waiting() == 0);
+  CHECK(status_of(*store, "reader@example.com") == "unsubscribed");
+  // Coming back is the undo's: it was confirmed, so it is confirmed again.
+  CHECK(store->resubscribe(due[0].subscriber_id) == Resubscription::confirmed);
   const auto counts = store->subscriber_counts();
-  CHECK(counts.pending == 1);
+  CHECK(counts.confirmed == 1);
   CHECK(counts.total() == 1);
 }
 
@@ -446,10 +455,25 @@ TEST_CASE("digest: the confirmation mail arrives over SMTP and its link confirms
         "Confirm your subscription to Weekly AI Tool Verdicts");
   CHECK(test::mail_header(mails[0], "List-Unsubscribe-Post") == "List-Unsubscribe=One-Click");
   const auto base = "http://127.0.0.1:" + std::to_string(site.port());
-  const auto link =
-      test::link_starting(test::mail_part(mails[0], "text/plain"), base + "/confirm/");
+  const auto text = test::mail_part(mails[0], "text/plain");
+  const auto html = test::mail_part(mails[0], "text/html");
+  CHECK(text.rfind("Weekly AI Tool Verdicts\r\n\r\nSomeone", 0) == 0); // no blank line first
+  const auto link = test::link_starting(text, base + "/confirm/");
   REQUIRE(!link.empty());
-  CHECK(test::mail_part(mails[0], "text/html").find("href=\"" + link + "\"") != std::string::npos);
+  CHECK(html.find("href=\"" + link + "\"") != std::string::npos);
+
+  // A link scanner opens every link in the mail's body, as mail providers' do: none of them
+  // unsubscribes, so the confirmation link still works after. (Leaving is the
+  // List-Unsubscribe header's, a POST no scanner sends.)
+  CHECK(text.find("/unsubscribe/") == std::string::npos);
+  CHECK(html.find("/unsubscribe/") == std::string::npos);
+  for (const auto *body : {&text, &html})
+    for (auto rest = *body; !test::link_starting(rest, base).empty();) {
+      const auto scanned = test::link_starting(rest, base);
+      CHECK(client.Get(path_of(scanned).c_str())->status == 200);
+      rest = rest.substr(rest.find(scanned) + scanned.size());
+    }
+  CHECK(status_of(site.store(), "reader@example.com") == "pending");
 
   // The link opens a page whose one button confirms; opening it changes nothing.
   const auto page = client.Get(path_of(link).c_str());
@@ -506,6 +530,10 @@ TEST_CASE("digest: one click on the List-Unsubscribe header of a received mail u
   CHECK(header.find("<mailto:" + std::string(kFrom) + "?subject=unsubscribe%20" +
                     url.substr(url.rfind('/') + 1) + ">") != std::string::npos);
   const auto path = path_of(url);
+  const auto confirm =
+      path_of(test::link_starting(test::mail_part(mails[0], "text/plain"), base + "/confirm/"));
+  REQUIRE(post_same_origin(client, confirm)->status == 200);
+  CHECK(status_of(site.store(), "reader@example.com") == "confirmed");
 
   // As a mail provider sends it (RFC 8058): from no page of this site.
   const httplib::Headers foreign{{"Origin", "https://mail.example"},
@@ -513,7 +541,7 @@ TEST_CASE("digest: one click on the List-Unsubscribe header of a received mail u
   const auto wrong = client.Post(path.c_str(), foreign, "List-Unsubscribe=Please",
                                  "application/x-www-form-urlencoded");
   CHECK(wrong->status == 400);
-  CHECK(status_of(site.store(), "reader@example.com") == "pending");
+  CHECK(status_of(site.store(), "reader@example.com") == "confirmed");
   const auto clicked = client.Post(path.c_str(), foreign, "List-Unsubscribe=One-Click",
                                    "application/x-www-form-urlencoded");
   REQUIRE(clicked);
@@ -521,8 +549,16 @@ TEST_CASE("digest: one click on the List-Unsubscribe header of a received mail u
   CHECK(status_of(site.store(), "reader@example.com") == "unsubscribed");
   CHECK(site.store().confirmations_waiting() == 0);
 
+  // Whoever types the address into the form gets the usual answer, and no mail goes to it.
+  const auto again = post_same_origin(client, "/subscribe", "email=reader%40example.com");
+  CHECK(again->status == 303);
+  CHECK(again->get_header_value("Location").rfind("/subscribed?m=", 0) == 0);
+  CHECK(site.store().confirmations_waiting() == 0);
+  CHECK(status_of(site.store(), "reader@example.com") == "unsubscribed");
+
   // The link in the body unsubscribes in one request too, and its page offers the undo.
-  REQUIRE(site.store().resubscribe(site.store().all_subscribers().at(0).id));
+  REQUIRE(site.store().resubscribe(site.store().all_subscribers().at(0).id) ==
+          Resubscription::confirmed);
   const auto opened = client.Get(path.c_str());
   CHECK(opened->status == 200);
   CHECK(opened->get_header_value("Cache-Control") == "no-store");
@@ -531,6 +567,7 @@ TEST_CASE("digest: one click on the List-Unsubscribe header of a received mail u
   REQUIRE(opened->body.find("action=\"" + path + "/undo\"") != std::string::npos);
   const auto undone = post_same_origin(client, path + "/undo");
   CHECK(undone->status == 200);
+  CHECK(test::visible_text(undone->body).find("You're back on the list") != std::string::npos);
   CHECK(status_of(site.store(), "reader@example.com") == "confirmed");
   // A HEAD (a link checker) changes nothing.
   CHECK(client.Head(path.c_str())->status == 200);
@@ -544,7 +581,8 @@ TEST_CASE("digest: one click on the List-Unsubscribe header of a received mail u
   // A forged or shortened token unsubscribes nobody.
   auto forged = path;
   forged.back() = forged.back() == 'a' ? 'b' : 'a';
-  REQUIRE(site.store().resubscribe(site.store().all_subscribers().at(0).id));
+  REQUIRE(site.store().resubscribe(site.store().all_subscribers().at(0).id) ==
+          Resubscription::confirmed);
   CHECK(client.Get(forged.c_str())->status == 404);
   CHECK(client
             .Post(forged.c_str(), foreign, "List-Unsubscribe=One-Click",
@@ -625,9 +663,9 @@ TEST_CASE("digest: verdict digest reaches confirmed addresses only, once, with t
   CHECK(html.find("Ship &lt;A&gt; &amp; B&apos;s") != std::string::npos);
   CHECK(html.find("<A>") == std::string::npos);
 
-  // Run again: everyone has this digest; nothing is sent.
+  // Run again: everyone has this digest, and nothing new was published; nothing is sent.
   REQUIRE(test::run_binary(digest_args(db, sink.url()), &said) == 0);
-  CHECK(said.find("nothing to send") != std::string::npos);
+  CHECK(said.find("Nothing new was published in the last 7 days") != std::string::npos);
   CHECK(sink.messages().size() == 2);
 
   // The mail's one-click header works on the site that serves the same database.
@@ -645,7 +683,9 @@ TEST_CASE("digest: verdict digest reaches confirmed addresses only, once, with t
 
 TEST_CASE("digest: a mail server that fails midway, then a rerun, delivers each address exactly "
           "once") {
-  const auto failure = GENERATE(as<std::string>{}, "4xx", "disconnect");
+  // Failures that certainly delivered nothing: a refusal, a connection dropped before the
+  // message went out.
+  const auto failure = GENERATE(as<std::string>{}, "4xx", "drop-before-data");
   INFO(failure);
   test::TempDir dir;
   const auto everyone = addresses(7);
@@ -682,17 +722,13 @@ TEST_CASE("digest: a send interrupted by a run that died is not repeated") {
   test::TempDir dir;
   const auto db = digest_site(dir, {"ada@example.com", "bob@example.com"});
   {
-    // A run claimed ada's send, then died before it knew the outcome.
+    // A run made the digest and claimed ada's send, then died before it knew the outcome.
     Store store(db);
-    const auto items = store.digest_items(utc_today(), 7);
-    std::vector<int64_t> ids;
-    for (const auto &item : items)
-      ids.push_back(item.id);
-    const auto digest = digest_identity(ids);
-    const auto ada = store.digest_recipients(digest).at(0);
+    const auto digest = store.digest_to_send(utc_today(), 7, true);
+    const auto ada = digest.recipients.at(0);
     REQUIRE(ada.email == "ada@example.com");
-    REQUIRE(store.claim_digest_send(digest, ada.id));
-    CHECK_FALSE(store.claim_digest_send(digest, ada.id)); // one claim stands
+    REQUIRE(store.claim_digest_send(digest.id, ada.id));
+    CHECK_FALSE(store.claim_digest_send(digest.id, ada.id)); // one claim stands
   }
   test::SmtpSink sink(dir.path / "mail");
   std::string said;
@@ -733,8 +769,11 @@ TEST_CASE("digest: --dry-run writes one valid multipart .eml per recipient and r
     CHECK(message.find("\r\n--" + boundary + "\r\nContent-Type: text/html; charset=utf-8") !=
           std::string::npos);
     CHECK(message.find("\r\n--" + boundary + "--\r\n") != std::string::npos);
-    CHECK(test::mail_part(message, "text/plain")
-              .find("Unsubscribe in one click: " + std::string(kBase) + "/unsubscribe/") !=
+    const auto text = test::mail_part(message, "text/plain");
+    CHECK(text.rfind("Weekly AI Tool Verdicts\r\nPublished in the last 7 days", 0) == 0);
+    // The signature's separator is "-- " with its space, as mail programs look for it.
+    CHECK(text.find("\r\n-- \r\nYou get this because") != std::string::npos);
+    CHECK(text.find("Unsubscribe in one click: " + std::string(kBase) + "/unsubscribe/") !=
           std::string::npos);
   }
   // Nothing was recorded: a real run still sends to both.
@@ -756,8 +795,8 @@ TEST_CASE("digest: with nothing published in the window it says so and sends not
   test::SmtpSink sink(dir.path / "mail");
   std::string said;
   REQUIRE(test::run_binary(digest_args(db, sink.url()), &said) == 0);
-  CHECK(said.find("Nothing was published in the last 7 days; no digest was sent.") !=
-        std::string::npos);
+  CHECK(said.find("Nothing new was published in the last 7 days (a comparison goes out in one "
+                  "digest only); no digest was sent.") != std::string::npos);
   CHECK(sink.messages().empty());
   // A longer window finds them.
   auto args = digest_args(db, sink.url());
@@ -779,4 +818,378 @@ TEST_CASE("digest: the SMTP login's password comes from the environment") {
   CHECK(said.find("VERDICT_SMTP_PASSWORD") != std::string::npos);
   REQUIRE(test::run_binary(args, &said, "/dev/null", {"VERDICT_SMTP_PASSWORD=a long secret"}) == 0);
   CHECK(sink.recipients() == std::vector<std::string>{"ada@example.com"});
+}
+
+namespace {
+
+// Publishes today a pair of tools no comparison held yet; returns its title as mails write it
+// ("A vs B").
+std::string publish_another_comparison(const std::string &db) {
+  Store store(db);
+  std::string title;
+  store.write([&](sql::Db &db_) {
+    db_.exec("INSERT INTO comparisons (tool_a_id, tool_b_id, published_on) "
+             "SELECT a.id, b.id, date('now') FROM tools a JOIN tools b ON a.id < b.id "
+             "WHERE NOT EXISTS (SELECT 1 FROM comparisons c WHERE min(c.tool_a_id, c.tool_b_id) "
+             "= a.id AND max(c.tool_a_id, c.tool_b_id) = b.id) ORDER BY a.id, b.id LIMIT 1");
+    auto added =
+        db_.prepare("SELECT a.name || ' vs ' || b.name FROM comparisons c "
+                    "JOIN tools a ON a.id = c.tool_a_id JOIN tools b ON b.id = c.tool_b_id "
+                    "ORDER BY c.id DESC LIMIT 1");
+    REQUIRE(added.step());
+    title = added.text(0);
+  });
+  return title;
+}
+
+void set_newsletter_title(const std::string &db, const std::string &title) {
+  Store store(db);
+  store.write([&](sql::Db &db_) {
+    db_.prepare("UPDATE settings SET value = :title WHERE key = 'newsletter_title'")
+        .bind(":title", title)
+        .run();
+  });
+}
+
+const char *kFirstComparison = "Cursor Background Agent vs Codestral 2.1";
+
+} // namespace
+
+TEST_CASE("digest: a rerun sends the digest as it was first made: nothing more to those who got "
+          "it, the same comparisons to the rest, and what was published since in the next one") {
+  test::TempDir dir;
+  const auto everyone = addresses(5);
+  const auto db = digest_site(dir, everyone);
+  std::string said, subject;
+  {
+    test::SmtpSink failing(dir.path / "first", {"--fail-after", "2"});
+    CHECK(test::run_binary(digest_args(db, failing.url()), &said) == 1);
+    INFO(said);
+    CHECK(said.find("Sent 2 of 5.") != std::string::npos);
+    REQUIRE(failing.messages().size() == 2);
+    subject = test::mail_header(failing.messages()[0], "Subject");
+  }
+  // Published between the run that failed and its rerun, which the next day's date could
+  // also bring into or out of the window.
+  const auto added = publish_another_comparison(db);
+
+  test::SmtpSink rerun(dir.path / "second");
+  REQUIRE(test::run_binary(digest_args(db, rerun.url()), &said) == 0);
+  INFO(said);
+  CHECK(said.find("made by an earlier run") != std::string::npos);
+  CHECK(rerun.recipients() == std::vector<std::string>(everyone.begin() + 2, everyone.end()));
+  for (const auto &mail : rerun.messages()) {
+    CHECK(test::mail_header(mail, "Subject") == subject); // "… — 5 new comparisons"
+    const auto text = test::mail_part(mail, "text/plain");
+    CHECK(text.find(kFirstComparison) != std::string::npos);
+    CHECK(text.find(added) == std::string::npos);
+  }
+
+  // The next run makes a new digest of what no digest held: the new comparison alone, for
+  // everyone.
+  test::SmtpSink next(dir.path / "third");
+  REQUIRE(test::run_binary(digest_args(db, next.url()), &said) == 0);
+  CHECK(said.find("1 comparison from the last 7 days, for 5 subscribers") != std::string::npos);
+  CHECK(next.recipients() == everyone);
+  for (const auto &mail : next.messages()) {
+    const auto text = test::mail_part(mail, "text/plain");
+    CHECK(text.find(added) != std::string::npos);
+    CHECK(text.find(kFirstComparison) == std::string::npos);
+  }
+  // And then nothing is new.
+  REQUIRE(test::run_binary(digest_args(db, next.url()), &said) == 0);
+  CHECK(said.find("Nothing new was published") != std::string::npos);
+  CHECK(next.messages().size() == 5);
+}
+
+TEST_CASE("digest: a send the server may have taken (the connection dropped after the whole "
+          "message) is never sent again") {
+  test::TempDir dir;
+  const auto db = digest_site(dir, addresses(4));
+  std::string said;
+  {
+    test::SmtpSink lost(dir.path / "first",
+                        {"--fail-after", "2", "--fail-with", "drop-after-data"});
+    CHECK(test::run_binary(digest_args(db, lost.url()), &said) == 1);
+    INFO(said);
+    CHECK(said.find("Sent 2 of 4.") != std::string::npos);
+    CHECK(said.find("2 sends went out whole but the server never said whether it took them") !=
+          std::string::npos);
+    CHECK(said.find("none of them is sent again") != std::string::npos);
+  }
+  test::SmtpSink working(dir.path / "second");
+  REQUIRE(test::run_binary(digest_args(db, working.url()), &said) == 0);
+  INFO(said);
+  CHECK(working.messages().empty());
+}
+
+TEST_CASE("digest: a send refused for good (5xx) is given up, so it holds back neither the rerun "
+          "nor the next digest") {
+  test::TempDir dir;
+  const auto everyone = addresses(3);
+  const auto db = digest_site(dir, everyone);
+  std::string said;
+  {
+    test::SmtpSink refusing(dir.path / "first", {"--fail-after", "1", "--fail-with", "5xx"});
+    CHECK(test::run_binary(digest_args(db, refusing.url()), &said) == 1);
+    INFO(said);
+    CHECK(said.find("Sent 1 of 3.") != std::string::npos);
+    CHECK(said.find("2 sends failed") != std::string::npos);
+    CHECK(said.find("550") != std::string::npos);
+  }
+  test::SmtpSink working(dir.path / "second");
+  REQUIRE(test::run_binary(digest_args(db, working.url()), &said) == 0);
+  CHECK(working.messages().empty());
+  publish_another_comparison(db);
+  REQUIRE(test::run_binary(digest_args(db, working.url()), &said) == 0);
+  INFO(said);
+  CHECK(working.recipients() == everyone);
+}
+
+TEST_CASE("digest: a send refused for now is owed to the next run and given up after five "
+          "refusals, while a server that cannot be reached counts for nothing") {
+  test::TempDir dir;
+  const auto db = digest_site(dir, {"ada@example.com"});
+  Store store(db);
+  const auto digest = store.digest_to_send(utc_today(), 7, true);
+  REQUIRE(digest.recipients.size() == 1);
+  const auto ada = digest.recipients[0].id;
+  for (int run = 0; run < 10; ++run) {
+    REQUIRE(store.claim_digest_send(digest.id, ada));
+    store.digest_send_failed(digest.id, ada, SendFailure::unreached, "could not connect");
+  }
+  for (int refusals = 1; refusals <= kDigestSendAttempts; ++refusals) {
+    INFO(refusals);
+    const auto again = store.digest_to_send(utc_today(), 7, true);
+    CHECK(again.resumed);
+    CHECK(again.id == digest.id);
+    REQUIRE(again.recipients.size() == 1);
+    REQUIRE(store.claim_digest_send(digest.id, ada));
+    store.digest_send_failed(digest.id, ada, SendFailure::refused, "451 try again later");
+  }
+  // Given up: the digest is done, and nothing new was published for another.
+  const auto after = store.digest_to_send(utc_today(), 7, true);
+  CHECK_FALSE(after.resumed);
+  CHECK(after.items.empty());
+  CHECK_FALSE(store.claim_digest_send(digest.id, ada));
+}
+
+TEST_CASE("digest: a mail that cannot be made fails that send alone, claims nothing, and the "
+          "rerun sends it") {
+  test::TempDir dir;
+  const auto db = digest_site(dir, {"ada@example.com", "bob@example.com"});
+  // A title a content import of old could bring in, which no Subject may carry.
+  set_newsletter_title(db, "Weekly\nVerdicts");
+  test::SmtpSink sink(dir.path / "mail");
+  std::string said;
+  CHECK(test::run_binary(digest_args(db, sink.url()), &said) == 1);
+  INFO(said);
+  CHECK(said.find("2 sends failed (last: the mail could not be made: the subject holds a line "
+                  "break or control character)") != std::string::npos);
+  CHECK(sink.messages().empty());
+  set_newsletter_title(db, "Weekly AI Tool Verdicts");
+  REQUIRE(test::run_binary(digest_args(db, sink.url()), &said) == 0);
+  CHECK(said.find("stopped midway") == std::string::npos);
+  CHECK(sink.recipients() == std::vector<std::string>{"ada@example.com", "bob@example.com"});
+}
+
+TEST_CASE("digest: a confirmation mail that cannot be made waits its turn again and holds up "
+          "none of the mails behind it") {
+  MailingSite mailing;
+  auto &site = mailing.site;
+  auto client = site.client();
+  // An address kept before addresses were checked, which no mail header can carry, owed its
+  // mail first.
+  site.store().request_subscription("old,list@example.com", unix_now() - 60);
+  REQUIRE(post_same_origin(client, "/subscribe", "email=reader%40example.com")->status == 303);
+  const auto mails = mailing.sink.wait_for(1);
+  REQUIRE(mails.size() == 1);
+  CHECK(mailing.sink.recipients() == std::vector<std::string>{"reader@example.com"});
+  // The one that could not be made is owed still, a minute later, its failure counted.
+  std::optional<ConfirmationDue> held;
+  for (const auto &due : site.store().confirmations_due(unix_now() + 3600, 10))
+    if (due.email == "old,list@example.com") held = due;
+  REQUIRE(held);
+  CHECK(held->attempts == 1);
+  for (const auto &due : site.store().confirmations_due(unix_now(), 10))
+    CHECK(due.email != "old,list@example.com");
+}
+
+TEST_CASE("digest: an import refuses a site title with a line break, so no mail header can carry "
+          "one") {
+  const auto refused = parse_content(
+      R"({"site": {"newsletter_title": "Weekly\r\nBcc: victim@example.com",
+                   "newsletter_lead": "Two lines\nare fine in a paragraph"}})");
+  REQUIRE(refused.errors.size() == 1);
+  CHECK(refused.errors[0] ==
+        "site.newsletter_title: must be one line, without line breaks or control characters");
+  CHECK(parse_content(R"({"site": {"site_name": "Verdict\u0007"}})").errors.size() == 1);
+  CHECK(parse_content(R"({"site": {"site_name": "Verdict — é"}})").errors.empty());
+}
+
+TEST_CASE("digest: undoing an unsubscription gives back what the address was: one never "
+          "confirmed stays unconfirmed, and an undo with nothing to undo says so") {
+  MailingSite mailing;
+  auto &site = mailing.site;
+  auto client = site.client();
+  REQUIRE(post_same_origin(client, "/subscribe", "email=reader%40example.com")->status == 303);
+  const auto mails = mailing.sink.wait_for(1);
+  REQUIRE(mails.size() == 1);
+  const auto header = test::mail_header(mails[0], "List-Unsubscribe");
+  const auto path = path_of(header.substr(1, header.find('>') - 1));
+  const auto clicked =
+      client.Post(path.c_str(), {{"Sec-Fetch-Site", "cross-site"}}, "List-Unsubscribe=One-Click",
+                  "application/x-www-form-urlencoded");
+  REQUIRE(clicked->status == 200);
+  CHECK(status_of(site.store(), "reader@example.com") == "unsubscribed");
+
+  const auto undone = post_same_origin(client, path + "/undo");
+  CHECK(undone->status == 200);
+  const auto said = test::visible_text(undone->body);
+  CHECK(said.find("Waiting for confirmation again") != std::string::npos);
+  CHECK(said.find("back on the list") == std::string::npos);
+  CHECK(status_of(site.store(), "reader@example.com") == "pending");
+  CHECK(undone->body.find("href=\"/subscribe\"") != std::string::npos);
+
+  const auto twice = post_same_origin(client, path + "/undo");
+  CHECK(twice->status == 200);
+  CHECK(test::visible_text(twice->body).find("Nothing to undo") != std::string::npos);
+  CHECK(status_of(site.store(), "reader@example.com") == "pending");
+}
+
+TEST_CASE("digest: one-click unsubscribe reads its body as a form: a line end after the value or "
+          "another field does not matter") {
+  test::SiteServer site;
+  auto client = site.client();
+  site.store().request_subscription("reader@example.com", unix_now());
+  const auto id = site.store().all_subscribers().at(0).id;
+  const auto path =
+      "/unsubscribe/" +
+      auth::unsubscribe_token(site.store().site_secret("unsubscribe", auth::random_secret()), id,
+                              "reader@example.com");
+  const httplib::Headers foreign{{"Sec-Fetch-Site", "cross-site"}};
+  for (const auto *body :
+       {"List-Unsubscribe=One-Click\r\n", "List-Unsubscribe=One-Click\n",
+        "List-Unsubscribe=One-Click&utm=mail", "x=1&List-Unsubscribe=One-Click"}) {
+    INFO(body);
+    const auto res = client.Post(path.c_str(), foreign, body, "application/x-www-form-urlencoded");
+    CHECK(res->status == 200);
+    CHECK(status_of(site.store(), "reader@example.com") == "unsubscribed");
+    site.store().resubscribe(id);
+  }
+  const auto wrong = client.Post(path.c_str(), foreign, "List-Unsubscribe=Please\r\n",
+                                 "application/x-www-form-urlencoded");
+  CHECK(wrong->status == 400);
+  CHECK(status_of(site.store(), "reader@example.com") == "pending");
+}
+
+TEST_CASE("digest: links in mails must be https, but for a site on this machine") {
+  const auto digest_with = [](const std::string &base) {
+    return parse({"digest", "--db", "x.db", "--since", "7d", "--from", kFrom, "--dry-run", "out",
+                  "--base-url", base});
+  };
+  CHECK(digest_with("http://verdict.example").error.find("must be https://") != std::string::npos);
+  CHECK(digest_with("http://localhost.verdict.example").error.find("must be https://") !=
+        std::string::npos);
+  for (const auto *allowed : {"https://verdict.example", "http://127.0.0.1:8080",
+                              "http://localhost", "http://[::1]:8080"}) {
+    INFO(allowed);
+    CHECK(digest_with(allowed).error.empty());
+  }
+  // The server that mails, the same; one that does not may name any address.
+  CHECK(parse({"--smtp", "smtp://127.0.0.1:25", "--smtp-from", kFrom, "--base-url",
+               "http://verdict.example"})
+            .error.find("must be https://") != std::string::npos);
+  CHECK(parse({"--base-url", "http://verdict.example"}).error.empty());
+}
+
+TEST_CASE("digest: header text that is not UTF-8 is encoded whole, in words of bounded size") {
+  for (const auto &text : {std::string(40, '\x80'), "Verdicts " + std::string(100, '\xBF'),
+                           std::string(3, '\xE2') + std::string(70, '\x82')}) {
+    const auto encoded = encoded_header_text(text);
+    size_t words = 0, at = 0;
+    while ((at = encoded.find("=?UTF-8?B?", at)) != std::string::npos) {
+      const auto end = encoded.find("?=", at + 10);
+      REQUIRE(end != std::string::npos);
+      CHECK(end + 2 - at <= 75);
+      ++words;
+      at = end;
+    }
+    CHECK(words == (text.size() + 35) / 36);
+  }
+}
+
+TEST_CASE("digest: a confirmation mail refused for good, or too often, is given up, and the "
+          "desk's list says why") {
+  const auto how = GENERATE(as<std::string>{}, "5xx", "4xx");
+  INFO(how);
+  test::TempDir dir;
+  test::SmtpSink sink(dir.path / "mail", {"--fail-after", "0", "--fail-with", how});
+  test::SiteServer site(mail_through(sink));
+  auto client = site.client();
+  if (how == "4xx") { // tried every time but once already; another sign-up wakes the mailer
+    site.store().write([](sql::Db &db) {
+      db.exec("INSERT INTO subscribers (email) VALUES ('reader@example.com');"
+              "INSERT INTO confirmation_outbox (subscriber_id, attempts, next_attempt_at) "
+              "VALUES (last_insert_rowid(), " +
+              std::to_string(kConfirmationAttempts - 1) + ", 0);");
+    });
+    REQUIRE(post_same_origin(client, "/subscribe", "email=other%40example.com")->status == 303);
+  } else {
+    REQUIRE(post_same_origin(client, "/subscribe", "email=reader%40example.com")->status == 303);
+  }
+  // The first try fails, and is the last.
+  std::string problem;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (problem.empty() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    for (const auto &listed : site.store().subscribers({1, 20}).items)
+      if (listed.email == "reader@example.com") problem = listed.mail_problem;
+  }
+  INFO(problem);
+  CHECK(problem.find(how == "5xx" ? "550" : "451") != std::string::npos);
+  for (const auto &due : site.store().confirmations_due(unix_now() + 7 * 86400, 10))
+    CHECK(due.email != "reader@example.com");
+
+  site.store().add_editor("desk@example.com", auth::hash_password("a desk password"));
+  const auto desk = test::sign_in_at_desk(client, "desk@example.com", "a desk password");
+  const auto list = test::get_at_desk(client, desk, "/admin/subscribers");
+  CHECK(test::visible_text(list->body).find("its confirmation mail was given up") !=
+        std::string::npos);
+}
+
+TEST_CASE("digest: a sign-up, confirmation or undo over the write limit is told what it sent "
+          "too many of") {
+  test::SiteServer site(":memory:", 1);
+  auto client = site.client();
+  REQUIRE(post_same_origin(client, "/subscribe", "email=a%40example.com")->status == 303);
+  const auto subscribe = post_same_origin(client, "/subscribe", "email=b%40example.com");
+  CHECK(subscribe->status == 429);
+  CHECK(test::visible_text(subscribe->body).find("Too many sign-ups from your address") !=
+        std::string::npos);
+  const auto confirm = post_same_origin(client, "/confirm/" + auth::random_secret());
+  CHECK(confirm->status == 429);
+  CHECK(test::visible_text(confirm->body).find("Too many confirmations") != std::string::npos);
+  CHECK(test::visible_text(confirm->body).find("votes") == std::string::npos);
+}
+
+TEST_CASE("digest: with nobody confirmed no digest is made, so its comparisons wait for the first "
+          "address that confirms") {
+  test::TempDir dir;
+  const auto db = digest_site(dir, {});
+  test::SmtpSink sink(dir.path / "mail");
+  std::string said;
+  REQUIRE(test::run_binary(digest_args(db, sink.url()), &said) == 0);
+  CHECK(said.find("Nobody has confirmed a subscription yet; no digest was made.") !=
+        std::string::npos);
+  {
+    Store store(db);
+    store.write([](sql::Db &db_) {
+      db_.exec("UPDATE subscribers SET status = 'confirmed' WHERE email = 'pending@example.com'");
+    });
+  }
+  REQUIRE(test::run_binary(digest_args(db, sink.url()), &said) == 0);
+  INFO(said);
+  CHECK(said.find("5 comparisons") != std::string::npos);
+  CHECK(sink.recipients() == std::vector<std::string>{"pending@example.com"});
 }

@@ -845,17 +845,33 @@ TEST_CASE("process: --base-url makes canonical links and the sitemap absolute un
         std::string::npos);
 }
 
+namespace {
+
+// `verdict serve` on `db`, sending confirmation mails through `sink`. The public address is
+// the proxy's; the test reaches the server directly.
+std::vector<std::string> mailing_server(const std::string &db, const test::SmtpSink &sink) {
+  return {"--db",        db,
+          "--port",      "0",
+          "--base-url",  "https://verdict.example",
+          "--smtp",      sink.url(),
+          "--smtp-from", "news@verdict.example"};
+}
+
+// reader@example.com signs up, as the form on the site's own pages sends it.
+httplib::Result sign_up_reader(httplib::Client &client) {
+  return client.Post("/subscribe", {{"Sec-Fetch-Site", "same-origin"}},
+                     "email=reader%40example.com", "application/x-www-form-urlencoded");
+}
+
+} // namespace
+
 TEST_CASE("process: verdict serve --smtp mails a sign-up its confirmation link, which confirms") {
   test::TempDir dir;
   const auto db = (dir.path / "site.db").string();
   test::SmtpSink sink(dir.path / "mail");
-  // The public address is the proxy's; the test reaches the server directly.
-  Server server({"--db", db, "--port", "0", "--base-url", "https://verdict.example", "--smtp",
-                 sink.url(), "--smtp-from", "news@verdict.example"});
+  Server server(mailing_server(db, sink));
   httplib::Client client("127.0.0.1", server.port);
-  const auto signed_up =
-      client.Post("/subscribe", {{"Sec-Fetch-Site", "same-origin"}}, "email=reader%40example.com",
-                  "application/x-www-form-urlencoded");
+  const auto signed_up = sign_up_reader(client);
   REQUIRE(signed_up);
   CHECK(signed_up->status == 303);
   const auto mails = sink.wait_for(1);
@@ -874,4 +890,28 @@ TEST_CASE("process: verdict serve --smtp mails a sign-up its confirmation link, 
   REQUIRE(run_binary({"subscribers", "export", "--db", db}, &csv) == 0);
   CHECK(csv.find("\"reader@example.com\"") != std::string::npos);
   CHECK(csv.find("\"confirmed\"") != std::string::npos);
+}
+
+TEST_CASE("digest: SIGTERM ends the server promptly while a confirmation mail is stuck on a mail "
+          "server that never answers") {
+  test::TempDir dir;
+  test::SmtpSink hung(dir.path / "mail", {"--fail-after", "0", "--fail-with", "hang"});
+  Server server(mailing_server((dir.path / "site.db").string(), hung));
+  httplib::Client client("127.0.0.1", server.port);
+  const auto signed_up = sign_up_reader(client);
+  REQUIRE(signed_up);
+  REQUIRE(signed_up->status == 303);
+  // The whole mail went out and the server sits on its answer.
+  const auto deadline = steady_clock::now() + std::chrono::seconds(20);
+  while (!fs::exists(dir.path / "mail" / "hanging") && steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  REQUIRE(fs::exists(dir.path / "mail" / "hanging"));
+  const auto started = steady_clock::now();
+  const int status = server.stop(SIGTERM);
+  const auto took = steady_clock::now() - started;
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(server.log().find("stopped cleanly") != std::string::npos);
+  // Within systemd's 15 s (deploy/verdict.service), as any shutdown is (10 s).
+  CHECK(took < std::chrono::seconds(10));
 }

@@ -382,7 +382,7 @@ std::vector<std::string> SmtpSink::recipients() const {
 
 std::string mail_header(const std::string &message, const std::string &name) {
   const auto head = message.substr(0, message.find("\r\n\r\n"));
-  const auto wanted = "\r\n" + name + ": ";
+  const auto wanted = "\r\n" + name + ":";
   const auto at = ("\r\n" + head).find(wanted);
   if (at == std::string::npos) return {};
   std::string value;
@@ -396,7 +396,9 @@ std::string mail_header(const std::string &message, const std::string &name) {
     }
     value += head[i];
   }
-  return value;
+  // The value as a mail program reads it: the space after the colon, or the fold that
+  // started it, is not part of it.
+  return value.substr(std::min(value.size(), value.find_first_not_of(" \t")));
 }
 
 std::string quoted_printable_decoded(const std::string &encoded) {

@@ -123,7 +123,7 @@ pid_t start_child(const std::vector<std::string> &argv, int out_fd, int err_fd,
 
 // A mail server on 127.0.0.1 at an ephemeral port (tests/smtp/sink.py, on Debian's python3
 // and aiosmtpd) that keeps each message it accepts as a file in `folder`. `options` are the
-// sink's own (--fail-after N, --fail-with 4xx|disconnect, --login USER:PASSWORD). It dies
+// sink's own (--fail-after N, --fail-with HOW, --login USER:PASSWORD: tests/smtp/sink.py). It dies
 // with the test.
 class SmtpSink {
 public:

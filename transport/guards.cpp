@@ -178,13 +178,14 @@ bool refuse_unless_form(App &app, const Request &req, Response &res) {
   return true;
 }
 
-// Each client may write a limited number of times a minute.
-bool refuse_over_limit(App &app, const Request &req, Response &res) {
+// Each client may write a limited number of times a minute, all its forms together; the
+// refusal names what this form sends (`what`: "votes", "sign-ups"…).
+bool refuse_over_limit(App &app, const Request &req, Response &res, const char *what) {
   const int wait = app.write_limit.take(client_of(app, req));
   if (wait == 0) return false;
   send_error(app, res, 429, "Slow down",
-             "Too many votes from your address in a minute. Please wait " + std::to_string(wait) +
-                 " seconds and try again.");
+             std::string("Too many ") + what + " from your address in a minute. Please wait " +
+                 std::to_string(wait) + " seconds and try again.");
   res.set_header("Retry-After", std::to_string(wait));
   return true;
 }
@@ -363,19 +364,19 @@ httplib::Server::Handler admin_write(App &app, AdminPage handler) {
   };
 }
 
-httplib::Server::Handler form_write(App &app, Page handler) {
-  return [&app, handler](const Request &req, Response &res) {
+httplib::Server::Handler form_write(App &app, Page handler, const char *what) {
+  return [&app, handler, what](const Request &req, Response &res) {
     if (refuse_cross_site(app, req, res) || refuse_unless_form(app, req, res) ||
-        refuse_over_limit(app, req, res))
+        refuse_over_limit(app, req, res, what))
       return;
     handler(app, req, res);
   };
 }
 
-httplib::Server::Handler slug_form_write(App &app, SlugPage handler) {
-  return [&app, handler](const Request &req, Response &res) {
+httplib::Server::Handler slug_form_write(App &app, SlugPage handler, const char *what) {
+  return [&app, handler, what](const Request &req, Response &res) {
     if (refuse_cross_site(app, req, res) || refuse_unless_form(app, req, res) ||
-        refuse_over_limit(app, req, res))
+        refuse_over_limit(app, req, res, what))
       return;
     handler(app, req, res, std::string(req.matches[1]));
   };

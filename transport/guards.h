@@ -54,9 +54,10 @@ httplib::Server::Handler admin_write(App &app, AdminPage handler);
 httplib::Server::Handler api_read(App &app, Page handler);
 httplib::Server::Handler api_slug_read(App &app, SlugPage handler);
 // A form POST, refused unless it comes from this site, is an HTML form and is within the
-// client's writes per minute.
-httplib::Server::Handler form_write(App &app, Page handler);
-httplib::Server::Handler slug_form_write(App &app, SlugPage handler);
+// client's writes per minute; `what` names what the form sends, for the refusal ("Too many
+// votes from your address in a minute").
+httplib::Server::Handler form_write(App &app, Page handler, const char *what);
+httplib::Server::Handler slug_form_write(App &app, SlugPage handler, const char *what);
 
 // RFC 8058's one-click unsubscribe: a POST the reader's mail program (or its provider's
 // servers) sends from no page of this site, so neither a same-origin check nor a CSRF token

@@ -3,12 +3,19 @@
 each message it accepts to FOLDER as 0001.eml, 0002.eml… (the bytes as received), with its
 envelope on a line of FOLDER/envelopes.log ("0001 FROM TO…").
 
-  sink.py FOLDER [--fail-after N] [--fail-with 4xx|disconnect] [--login USER:PASSWORD]
+  sink.py FOLDER [--fail-after N] [--fail-with HOW] [--login USER:PASSWORD]
 
 Prints "listening PORT" once it takes connections. With --fail-after N it accepts N messages,
-then answers each later DATA with 451 (4xx) or by closing the connection (disconnect), so a
-test can see what a sender does with a server that fails midway. With --login it asks for
-AUTH (over plain SMTP on loopback) and accepts only that user and password.
+then fails every later one as HOW says, so a test can see what a sender does with a server
+that fails midway:
+  4xx               answers the message's final "." with 451 (refused for now)
+  5xx               answers it with 550 (refused for good)
+  drop-before-data  closes the connection at RCPT TO: the message certainly never arrived
+  drop-after-data   closes the connection once the whole message arrived, without an answer:
+                    the sender cannot know whether it was taken
+  hang              never answers the message's final "." (and writes FOLDER/hanging first)
+With --login it asks for AUTH (over plain SMTP on loopback) and accepts only that user and
+password.
 
 Debian's python3-aiosmtpd; run it with /usr/bin/python3, whose packages those are.
 """
@@ -28,11 +35,26 @@ class Sink:
         self.fail_with = fail_with
         self.accepted = 0
 
+    def failing(self):
+        return self.fail_after is not None and self.accepted >= self.fail_after
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if self.failing() and self.fail_with == "drop-before-data":
+            server.transport.close()
+            return "421 4.3.0 closing"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
     async def handle_DATA(self, server, session, envelope):
-        if self.fail_after is not None and self.accepted >= self.fail_after:
-            if self.fail_with == "disconnect":
+        if self.failing():
+            if self.fail_with == "drop-after-data":
                 server.transport.close()
                 return "421 4.3.0 closing"
+            if self.fail_with == "hang":
+                open(os.path.join(self.folder, "hanging"), "w").close()
+                await asyncio.sleep(3600)
+            if self.fail_with == "5xx":
+                return "550 5.7.1 Refused for good"
             return "451 4.3.0 Try again later"
         self.accepted += 1
         name = "%04d" % self.accepted
@@ -49,7 +71,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("folder")
     parser.add_argument("--fail-after", type=int)
-    parser.add_argument("--fail-with", choices=["4xx", "disconnect"], default="4xx")
+    parser.add_argument("--fail-with", default="4xx",
+                        choices=["4xx", "5xx", "drop-before-data", "drop-after-data", "hang"])
     parser.add_argument("--login")
     args = parser.parse_args()
     os.makedirs(args.folder, exist_ok=True)
