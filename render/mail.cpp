@@ -3,6 +3,7 @@
 #include "domain/glance.h"
 #include "domain/numbers.h"
 #include "domain/slugs.h"
+#include "render/pages.h"
 
 namespace verdict::mail {
 
@@ -22,19 +23,10 @@ Bodies digest(const Views &views, const SiteCopy &site, const std::vector<Digest
   for (const auto &item : items) {
     const auto &c = item.comparison;
     // The statement and both sides' numbers; the lens-by-lens lines stay on the page.
-    const auto glance = glance_of(c, {}, {});
-    Data entry;
+    auto entry = pages::glance_numbers(c, glance_of(c, {}, {}));
     entry.set("name", c.a.name + " vs " + c.b.name);
     entry.set("url", base_url + "/compare/" + pair_slug(c.a.slug, c.b.slug));
     entry.set("published_on", c.published_on);
-    if (!c.bottom_line.empty()) entry.set("bottom_line", c.bottom_line);
-    entry.set("statement", glance.statement);
-    entry.set("a_name", c.a.name);
-    entry.set("b_name", c.b.name);
-    entry.set("panel_a", glance.panel_a);
-    entry.set("panel_b", glance.panel_b);
-    entry.set("community_a", glance.community_a);
-    entry.set("community_b", glance.community_b);
     list.push_back(entry);
   }
   const auto count =

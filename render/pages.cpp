@@ -289,15 +289,7 @@ std::string comparison_structured_data(const ComparisonDetail &detail, const std
 // The verdict at a glance (domain/glance.h), for the first page of a comparison.
 Data glance_data(const ComparisonDetail &detail) {
   const auto glance = glance_of(detail.comparison, detail.reviews_a, detail.reviews_b);
-  Data data;
-  set_if(data, "bottom_line", detail.comparison.bottom_line);
-  data.set("statement", glance.statement);
-  data.set("a_name", detail.comparison.a.name);
-  data.set("b_name", detail.comparison.b.name);
-  data.set("panel_a", glance.panel_a);
-  data.set("panel_b", glance.panel_b);
-  data.set("community_a", glance.community_a);
-  data.set("community_b", glance.community_b);
+  auto data = glance_numbers(detail.comparison, glance);
   Data lenses{list{}};
   for (const auto &lens : glance.lenses) {
     Data item;
@@ -346,6 +338,19 @@ std::string community_summary(const ShipTally &votes) {
   if (votes.total == 0) return "—";
   return percent_text(votes.ships, votes.total) + " · " +
          count_phrase(votes.total, "vote", "votes") + with_interval(votes.ships, votes.total);
+}
+
+Data glance_numbers(const Comparison &comparison, const Glance &glance) {
+  Data data;
+  set_if(data, "bottom_line", comparison.bottom_line);
+  data.set("statement", glance.statement);
+  data.set("a_name", comparison.a.name);
+  data.set("b_name", comparison.b.name);
+  data.set("panel_a", glance.panel_a);
+  data.set("panel_b", glance.panel_b);
+  data.set("community_a", glance.community_a);
+  data.set("community_b", glance.community_b);
+  return data;
 }
 
 bool is_stale(const std::string &checked_on, const std::string &today) {
@@ -689,12 +694,8 @@ std::string methodology(const Views &views, const std::vector<Reviewer> &panel,
     item.set("slug", reviewer.slug);
     item.set("name", reviewer.name);
     item.set("lens", reviewer.lens);
-    item.set("rate", reviewer.verdicts.total == 0
-                         ? std::string("— · no reviews yet")
-                         : percent_text(reviewer.verdicts.ships, reviewer.verdicts.total) + " · " +
-                               std::to_string(reviewer.verdicts.ships) + " of " +
-                               std::to_string(reviewer.verdicts.total) +
-                               with_interval(reviewer.verdicts.ships, reviewer.verdicts.total));
+    item.set("rate", reviewer.verdicts.total == 0 ? std::string("— · no reviews yet")
+                                                  : panel_summary(reviewer.verdicts));
     reviewers.push_back(item);
   }
   page.set("reviewers", reviewers);

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "domain/glance.h"
 #include "domain/model.h"
 #include "render/views.h"
 
@@ -109,5 +110,9 @@ std::string pagination(const Views &views, const std::string &path, int number, 
 std::string panel_summary(const ShipTally &panel);     // "75% · 3 of 4" or "—"
 std::string community_summary(const ShipTally &votes); // "67% · 3 votes" or "—"
 bool is_stale(const std::string &checked_on, const std::string &today);
+
+// The verdict at a glance's bottom line, statement and both sides' numbers, under the names
+// the comparison page and the digest's templates share; the lens-by-lens lines are the page's.
+Data glance_numbers(const Comparison &comparison, const Glance &glance);
 
 } // namespace verdict::pages
