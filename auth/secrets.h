@@ -34,4 +34,10 @@ std::string random_secret(size_t bytes = 32);
 // or slow hash is needed to keep it from being guessed from its hash.
 std::string secret_hash(std::string_view secret);
 
+// A keyed BLAKE2b MAC (crypto_generichash with a key) of `message`, hex: what proves a link
+// or form was made here, and what a voter's network is kept as. `key` is a secret from
+// random_secret() (hex, at least 16 bytes).
+constexpr size_t kKeyedHashBytes = 16; // 128 bits: far beyond guessing, short enough for a link
+std::string keyed_hash(std::string_view key, std::string_view message);
+
 } // namespace verdict::auth

@@ -1,5 +1,6 @@
 #include "domain/glance.h"
 
+#include "domain/counting.h"
 #include "domain/numbers.h"
 
 namespace verdict {
@@ -23,10 +24,12 @@ std::string share(const ShipTally &t, const char *one, const char *many, const c
          with_interval(t.ships, t.total);
 }
 
-std::string community_share(const ShipTally &t) {
-  if (t.total == 0) return "No votes yet";
+std::string community_share(const Tool &tool) {
+  const auto &t = tool.community;
+  if (t.total == 0) return "No votes yet" + with_set_aside(tool.community_set_aside, 0);
   return std::to_string(whole_percent(t.ships, t.total)) + "% ship · " +
-         count_phrase(t.total, "vote", "votes") + with_interval(t.ships, t.total);
+         count_phrase(t.total, "vote", "votes") + with_interval(t.ships, t.total) +
+         with_set_aside(tool.community_set_aside, t.total);
 }
 
 const char *said(std::optional<Verdict> v) {
@@ -41,8 +44,8 @@ Glance glance_of(const Comparison &comparison, const std::vector<Review> &review
   Glance glance;
   glance.panel_a = share(a.panel, "review", "reviews", "No reviews yet");
   glance.panel_b = share(b.panel, "review", "reviews", "No reviews yet");
-  glance.community_a = community_share(a.community);
-  glance.community_b = community_share(b.community);
+  glance.community_a = community_share(a);
+  glance.community_b = community_share(b);
 
   // Lens by lens, in panel order: each persona who reviewed either tool.
   std::vector<const Review *> order;

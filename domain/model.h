@@ -24,6 +24,30 @@ struct ShipTally {
   int64_t total = 0;
 };
 
+// Why a reader's vote is stored but not counted (domain/counting.h states the rule).
+enum class SetAsideReason {
+  network,  // more voters of its network on its target that day than the rule counts
+  too_fast, // sent sooner after its page was made than a person reads it
+};
+
+// The votes on one target that are stored but not counted, by reason.
+struct SetAside {
+  int64_t network = 0;
+  int64_t too_fast = 0;
+  int64_t total() const { return network + too_fast; }
+};
+
+// One reader's vote as the counting rule sees it.
+struct Ballot {
+  std::string voter;       // the random id from their cookie
+  std::string network;     // a keyed hash of their network (domain/counting.h network_of)
+  std::string day;         // the UTC day it is cast, YYYY-MM-DD
+  int64_t seconds_on_page; // since the page it was sent from was made
+};
+
+// What became of a vote: counted, or set aside and why.
+using VoteStanding = std::optional<SetAsideReason>;
+
 struct Tool {
   int64_t id = 0;
   std::string slug; // identity: two tools may share a name, never a slug
@@ -38,7 +62,8 @@ struct Tool {
   std::string pricing_checked_on; // YYYY-MM-DD, empty when never checked
   std::string pricing_source;     // where the pricing was read
   ShipTally panel;                // from reviews
-  ShipTally community;            // from reader votes
+  ShipTally community;            // from reader votes, counted ones only
+  SetAside community_set_aside;   // reader votes stored but not counted
 };
 
 struct Reviewer {
@@ -79,8 +104,9 @@ struct ComparisonSummary {
 
 // Head-to-head picks on a pair, in the order the page shows the pair.
 struct PairTally {
-  int64_t a = 0;
+  int64_t a = 0; // counted picks
   int64_t b = 0;
+  SetAside set_aside; // picks stored but not counted, either side
 };
 
 // What one visitor has already said, so a page can show their own vote.
@@ -88,6 +114,8 @@ struct VoterChoices {
   std::optional<Verdict> on_a;
   std::optional<Verdict> on_b;
   std::optional<int64_t> pick; // tool id picked head-to-head
+  // Each of the three set aside, and why; empty when counted (or not cast).
+  VoteStanding on_a_standing, on_b_standing, pick_standing;
 };
 
 // Which page of a list to read: its number (from 1) and how many items a page holds.
@@ -254,7 +282,7 @@ struct ToolDetail {
   Tool tool;
   Paged<Review> reviews;                // this page of the panel's reviews
   Paged<ComparisonSummary> comparisons; // this page of the published comparisons it is in
-  std::optional<Verdict> voter_verdict;
+  VoterChoices voter; // the reader's vote on the tool, as on_a and on_a_standing
   std::vector<Tool> others;    // every other tool, for the compare-with picker, when few enough
   bool others_complete = true; // false: too many tools to offer as a list
 };

@@ -813,7 +813,8 @@ void preview_comparison(App &app, const Request &req, Response &res, const Edito
     return send_error(app, res, 404, "Not found", "There is no comparison at this address.");
   detail->comparison.published = true;
   if (detail->comparison.published_on.empty()) detail->comparison.published_on = app.today();
-  send_html(res, pages::comparison(app.views, *detail, app.store.site_copy(), app.today()));
+  send_html(res, pages::comparison(app.views, *detail, app.store.site_copy(), app.today(),
+                                   vote_tokens_for(app, detail->comparison)));
 }
 
 } // namespace verdict::handlers

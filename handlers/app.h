@@ -41,6 +41,12 @@ struct App {
     std::string marker_key;      // signs /subscribed's marker; made anew at each start
     std::function<void()> mail_queued = [] {}; // wakes whatever sends confirmation mails
   } newsletter;
+  // Reader votes (handlers/votes.cpp), under the counting rule of domain/counting.h. Both keys
+  // are kept in the database, so tokens outlive a restart and networks keep their names.
+  struct Votes {
+    std::string token_key;   // signs the token each vote form carries (auth/vote_tokens.h)
+    std::string network_key; // keys the hash under which a voter's network is stored
+  } votes;
   bool access_log = false;   // a line per routed request on stderr
   std::string trusted_proxy; // the reverse proxy whose X-Forwarded-For is believed
 

@@ -68,7 +68,8 @@ std::optional<pages::PersonalPage> show_comparison(App &app, const Request &req,
     moved_permanently(res, "/compare/" + pair_slug(c.b.slug, c.a.slug));
     return std::nullopt;
   }
-  return pages::comparison_page(app.views, *detail, app.store.site_copy(), app.today());
+  return pages::comparison_page(app.views, *detail, app.store.site_copy(), app.today(),
+                                vote_tokens_for(app, c));
 }
 
 // GET /compare?a=:slug&b=:slug — the "compare with…" form; redirects to the pair's page.
@@ -102,7 +103,8 @@ std::optional<pages::PersonalPage> show_tool(App &app, const Request &req, Respo
   if (past_the_end(app, res, *span,
                    detail->reviews.items.empty() && detail->comparisons.items.empty()))
     return std::nullopt;
-  return pages::tool_page(app.views, *detail, app.store.site_copy(), app.today());
+  return pages::tool_page(app.views, *detail, app.store.site_copy(), app.today(),
+                          vote_token_for(app, detail->tool));
 }
 
 // GET /methodology — how the numbers are made, each persona's ship rate, what the site never does.

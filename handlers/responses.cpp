@@ -3,7 +3,9 @@
 #include <chrono>
 
 #include "auth/secrets.h"
+#include "auth/vote_tokens.h"
 #include "domain/clock.h"
+#include "domain/counting.h"
 #include "handlers/request_parsing.h"
 #include "render/pages.h"
 #include "transport/rate_limit.h"
@@ -12,12 +14,17 @@ namespace verdict {
 
 App::App(Store &store_, const Views &views_, int writes_per_minute, std::string trusted_proxy_)
     : store(store_), views(views_), today(utc_today),
-      page_epoch([this] { return store.generation(); }, [this] { return today(); },
+      // The date, and the hour: pages with vote forms are made again at least that often, so
+      // a kept page never hands out an old vote token (domain/counting.h).
+      page_epoch([this] { return store.generation(); },
+                 [this] { return today() + " " + std::to_string(clock() / kVotePageRenewalSeconds); },
                  std::chrono::milliseconds(0)),
       write_limit(writes_per_minute), clock(unix_now), trusted_proxy(std::move(trusted_proxy_)) {
   // The database's key, so links in mails sent by `verdict digest` work here too.
   newsletter.unsubscribe_key = store.site_secret("unsubscribe", auth::random_secret());
   newsletter.marker_key = auth::random_secret();
+  votes.token_key = store.site_secret("vote_tokens", auth::random_secret());
+  votes.network_key = store.site_secret("voter_networks", auth::random_secret());
 }
 
 void send_html(httplib::Response &res, std::string html, int status) {
@@ -31,6 +38,29 @@ void send_error(const App &app, httplib::Response &res, int status, const std::s
   send_html(res, pages::message(app.views, app.store.site_copy(), eyebrow, heading, message),
             status);
   res.set_header("Cache-Control", "no-store");
+}
+
+void send_error(const App &app, httplib::Response &res, int status, const std::string &heading,
+                const std::string &message, const std::string &link,
+                const std::string &link_label) {
+  std::string eyebrow = "Error " + std::to_string(status);
+  send_html(res,
+            pages::message(app.views, app.store.site_copy(), eyebrow, heading, message, link,
+                           link_label),
+            status);
+  res.set_header("Cache-Control", "no-store");
+}
+
+pages::VoteTokens vote_tokens_for(const App &app, const Comparison &comparison) {
+  const auto now = app.clock();
+  const auto &key = app.votes.token_key;
+  return {auth::vote_token(key, auth::tool_vote_target(comparison.a.id), now),
+          auth::vote_token(key, auth::tool_vote_target(comparison.b.id), now),
+          auth::vote_token(key, auth::pair_vote_target(comparison.a.id, comparison.b.id), now)};
+}
+
+std::string vote_token_for(const App &app, const Tool &tool) {
+  return auth::vote_token(app.votes.token_key, auth::tool_vote_target(tool.id), app.clock());
 }
 
 std::string refusal_page(const App &app, int status, const std::string &reason) {

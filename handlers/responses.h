@@ -16,10 +16,18 @@ void send_html(httplib::Response &res, std::string html, int status = 200);
 // A 4xx/5xx page in the site's layout that says what was wrong.
 void send_error(const App &app, httplib::Response &res, int status, const std::string &heading,
                 const std::string &message);
+// The same, its one link going to `link` (labelled `link_label`) instead of the front page.
+void send_error(const App &app, httplib::Response &res, int status, const std::string &heading,
+                const std::string &message, const std::string &link,
+                const std::string &link_label);
 // The page for a request the transport refused before routing (malformed, too large…).
 std::string refusal_page(const App &app, int status, const std::string &reason);
 void see_other(httplib::Response &res, const std::string &location);         // 303
 void moved_permanently(httplib::Response &res, const std::string &location); // 301
+
+// The tokens the vote forms of a page about this comparison or tool carry, made now.
+pages::VoteTokens vote_tokens_for(const App &app, const Comparison &comparison);
+std::string vote_token_for(const App &app, const Tool &tool);
 
 // The voter id from the request's cookie, or empty.
 std::string voter_of(const httplib::Request &req);

@@ -1,5 +1,11 @@
 // The votes a reader casts. Each answers 303 See Other back to the page (post/redirect/get)
-// so a reload never re-submits.
+// so a reload never re-submits. A vote is taken only from the form of a page this site made
+// (its token, auth/vote_tokens.h); every vote taken is stored, and the counting rule
+// (domain/counting.h) decides, as it is written, whether the published numbers count it.
+#include "auth/secrets.h"
+#include "auth/vote_tokens.h"
+#include "domain/counting.h"
+#include "domain/numbers.h"
 #include "domain/slugs.h"
 #include "handlers/handlers.h"
 #include "handlers/request_parsing.h"
@@ -18,13 +24,52 @@ std::string return_path(const FormParse &form, const std::string &fallback) {
   return it != form.fields.end() && is_local_return_path(it->second) ? it->second : fallback;
 }
 
+// How long the vote's page has been open, from the token its form carried for `target`; empty
+// when the vote did not come from a page of this site made for it recently, and then the
+// answer is a 403 that says why and links back to `page`. Nothing is written.
+std::optional<int64_t> seconds_on_page(App &app, Response &res, const FormParse &form,
+                                       const std::string &target, const std::string &page) {
+  const auto it = form.fields.find("token");
+  const auto token = it == form.fields.end() ? std::string() : it->second;
+  const auto check = auth::check_vote_token(app.votes.token_key, token, target, app.clock());
+  if (!check.fault) return check.seconds_on_page;
+  std::string message;
+  switch (*check.fault) {
+  case auth::VoteTokenFault::missing:
+    message = "A vote is taken only from the form on its page, which carries a token this site "
+              "made for it. This vote came without one: open the page and vote there.";
+    break;
+  case auth::VoteTokenFault::not_for_this:
+  case auth::VoteTokenFault::from_future:
+    message = "This vote's token was not made by this site for this vote, so it was not taken. "
+              "Open the page and vote there.";
+    break;
+  case auth::VoteTokenFault::expired:
+    message = "The page you voted from was loaded more than " +
+              count_phrase(kVotePageLifetimeSeconds / 3600, "hour", "hours") +
+              " ago, so the vote was not taken. Here is the page again: vote once more.";
+    break;
+  }
+  send_error(app, res, 403, "Vote not taken", message, page, "Back to the page");
+  return std::nullopt;
+}
+
+// The reader's ballot: their voter id (minting one, with its cookie, for a first vote), the
+// network they vote from as a keyed hash, today's date and how long the page was open.
+Ballot ballot_for(App &app, const Request &req, Response &res, int64_t on_page) {
+  return {voter_for_write(req, res),
+          auth::keyed_hash(app.votes.network_key, network_of(client_of(app, req))), app.today(),
+          on_page};
+}
+
 } // namespace
 
 // POST /tools/:slug/vote — a reader's ship or skip on a tool, or its withdrawal.
 //   verdict=ship|skip|withdraw   REQUIRED
+//   token=…                      REQUIRED  the vote token of the page the form is on
 //   back=/local/path             OPTIONAL  where to return (default: the tool's page)
 void vote_on_tool(App &app, const Request &req, Response &res, std::string_view slug) {
-  const auto form = parse_form(req.body, {"verdict", "back"});
+  const auto form = parse_form(req.body, {"verdict", "token", "back"});
   if (!form.ok()) return bad_request(app, res, form.error);
   const auto verdict = form.fields.count("verdict") ? form.fields.at("verdict") : "";
   if (verdict != "ship" && verdict != "skip" && verdict != "withdraw")
@@ -33,19 +78,24 @@ void vote_on_tool(App &app, const Request &req, Response &res, std::string_view 
     return bad_request(app, res, "The form's return address is not a page of this site.");
   const auto tool = app.store.tool_by_slug(slug);
   if (!tool) return send_error(app, res, 404, "Not found", "There is no tool with this address.");
+  const auto page = return_path(form, "/tools/" + tool->slug);
+  const auto on_page =
+      seconds_on_page(app, res, form, auth::tool_vote_target(tool->id), page);
+  if (!on_page) return;
 
-  const auto voter = voter_for_write(req, res);
+  const auto ballot = ballot_for(app, req, res, *on_page);
   std::optional<Verdict> choice;
   if (verdict != "withdraw") choice = verdict == "ship" ? Verdict::ship : Verdict::skip;
-  app.store.cast_tool_vote(voter, tool->id, choice);
-  app.recent_writers.note(voter);
-  see_other(res, return_path(form, "/tools/" + tool->slug) + "#tool-" + tool->slug);
+  app.store.cast_tool_vote(ballot, tool->id, choice);
+  app.recent_writers.note(ballot.voter);
+  see_other(res, page + "#tool-" + tool->slug);
 }
 
 // POST /compare/:pair/vote — the reader's head-to-head pick between the pair's two tools.
 //   pick=a|b|withdraw   REQUIRED   a and b in the order of the address
+//   token=…             REQUIRED   the vote token of the comparison's page
 void vote_on_pair(App &app, const Request &req, Response &res, std::string_view pair) {
-  const auto form = parse_form(req.body, {"pick"});
+  const auto form = parse_form(req.body, {"pick", "token"});
   if (!form.ok()) return bad_request(app, res, form.error);
   const auto pick = form.fields.count("pick") ? form.fields.at("pick") : "";
   if (pick != "a" && pick != "b" && pick != "withdraw")
@@ -56,14 +106,18 @@ void vote_on_pair(App &app, const Request &req, Response &res, std::string_view 
     return send_error(app, res, 404, "Not found", "There is no comparison at this address.");
 
   const auto &c = *comparison;
-  std::optional<int64_t> picked;
-  if (pick != "withdraw") picked = pick == "a" ? c.a.id : c.b.id;
-  const auto voter = voter_for_write(req, res);
-  app.store.cast_pair_vote(voter, c.a.id, c.b.id, picked);
-  app.recent_writers.note(voter);
   const auto canonical =
       canonical_order ? pair_slug(c.a.slug, c.b.slug) : pair_slug(c.b.slug, c.a.slug);
-  see_other(res, "/compare/" + canonical + "#community");
+  const auto page = "/compare/" + canonical;
+  const auto on_page = seconds_on_page(app, res, form, auth::pair_vote_target(c.a.id, c.b.id), page);
+  if (!on_page) return;
+
+  std::optional<int64_t> picked;
+  if (pick != "withdraw") picked = pick == "a" ? c.a.id : c.b.id;
+  const auto ballot = ballot_for(app, req, res, *on_page);
+  app.store.cast_pair_vote(ballot, c.a.id, c.b.id, picked);
+  app.recent_writers.note(ballot.voter);
+  see_other(res, page + "#community");
 }
 
 } // namespace verdict::handlers

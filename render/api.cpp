@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "domain/counting.h"
 #include "domain/glance.h"
 #include "domain/numbers.h"
 #include "domain/slugs.h"
@@ -23,6 +24,16 @@ json tally(const ShipTally &t, const char *count_name) {
   return out;
 }
 
+// Votes stored but not counted (domain/counting.h), by reason, with the reason in words.
+json set_aside_json(const SetAside &set_aside) {
+  json reasons = json::array();
+  for (const auto &[reason, votes] : {std::pair{SetAsideReason::network, set_aside.network},
+                                      std::pair{SetAsideReason::too_fast, set_aside.too_fast}})
+    if (votes)
+      reasons.push_back({{"reason", reason_code(reason)}, {"votes", votes}, {"why", reason_text(reason)}});
+  return {{"total", set_aside.total()}, {"reasons", reasons}};
+}
+
 json tool_summary(const Tool &t) {
   return {{"slug", t.slug},
           {"name", t.name},
@@ -31,7 +42,9 @@ json tool_summary(const Tool &t) {
           {"tagline", t.tagline},
           {"entry", t.entry},
           {"panel", tally(t.panel, "reviews")},
-          {"community", tally(t.community, "votes")}};
+          {"community", tally(t.community, "votes")},
+          {"cast", t.community.total + t.community_set_aside.total()},
+          {"set_aside", set_aside_json(t.community_set_aside)}};
 }
 
 json review(const Review &r) {
@@ -83,6 +96,8 @@ std::string comparison(const ComparisonDetail &detail) {
               {"intro", c.intro},
               {"bottom_line", c.bottom_line},
               {"picks", {{"a", detail.picks.a}, {"b", detail.picks.b}, {"total", picks}}},
+              {"cast", picks + detail.picks.set_aside.total()},
+              {"set_aside", set_aside_json(detail.picks.set_aside)},
               {"verdict", glance.statement}};
   return out.dump(2) + "\n";
 }

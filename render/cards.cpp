@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "domain/counting.h"
 #include "domain/glance.h"
 #include "domain/numbers.h"
 #include "render/text_fit.h"
@@ -76,8 +77,10 @@ Data tool_panel(const Tool &tool, int x, const char *colour) {
   const auto &reviews = tool.panel, &votes = tool.community;
   stats.push_back(stat(32, "PANEL SHIP", reviews.total ? percent(reviews) : "—",
                        reviews.total ? reviews_basis(reviews) : "No reviews yet", reviews));
+  const auto set_aside = tool.community_set_aside.total();
   stats.push_back(stat(278, "COMMUNITY", votes.total ? percent(votes) : "—",
-                       votes.total ? count_phrase(votes.total, "vote", "votes") : "No votes yet",
+                       (votes.total ? count_phrase(votes.total, "vote", "votes") : "No votes yet") +
+                           (set_aside ? " · " + std::to_string(set_aside) + " set aside" : ""),
                        votes));
   panel.set("stats", stats);
   return panel;
@@ -123,6 +126,14 @@ std::string comparison_card(const Views &views, const Comparison &comparison,
   const auto glance =
       has_bottom_line ? comparison.bottom_line : glance_of(comparison, {}, {}).statement;
   card.set("glance", lines_data(wrap_lines(glance, Face::sans, 22, kContentWidth, 3)));
+  // Readers' votes the counting rule set aside, and why, under everything.
+  std::string set_aside;
+  for (const auto *tool : {&comparison.a, &comparison.b}) {
+    const auto phrase = set_aside_phrase(tool->community_set_aside, tool->community.total);
+    if (!phrase.empty()) set_aside += (set_aside.empty() ? "" : "; ") + tool->name + ": " + phrase;
+  }
+  if (!set_aside.empty())
+    card.set("set_aside", fit_line("Reader votes " + set_aside, Face::sans, 14, kContentWidth));
   return views.fragment("card.svg", card);
 }
 
@@ -137,7 +148,8 @@ Badge tool_badge(const Tool &tool, const SiteCopy &site) {
                                : "the panel has not reviewed it yet") +
                 (votes.total ? "; readers " + percent(votes) + " ship, " +
                                    count_phrase(votes.total, "vote", "votes")
-                             : "; no reader votes yet") +
+                             : "; no reader votes counted yet") +
+                with_set_aside(tool.community_set_aside, votes.total) +
                 ".";
   badge.colour = reviews.total ? kSideA : kQuiet;
   return badge;
@@ -164,7 +176,9 @@ Badge pair_badge(const Comparison &comparison) {
     badge.message = says("panel", panel, "favours", "rates");
   if (readers != Lead::unknown && readers != panel)
     badge.message += " · " + says("readers", readers, "favour", "rate");
-  badge.title = title_of(comparison) + ": " + glance.statement;
+  badge.title = title_of(comparison) + ": " + glance.statement + " Readers: " +
+                comparison.a.name + " " + glance.community_a + "; " + comparison.b.name + " " +
+                glance.community_b + ".";
   badge.colour = panel == Lead::unknown && readers == Lead::unknown ? kQuiet : kSideA;
   return badge;
 }

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "domain/counting.h"
 #include "domain/glance.h"
 #include "domain/numbers.h"
 #include "domain/slugs.h"
@@ -96,7 +97,7 @@ std::string tool_table(const Views &views, const std::vector<Tool> &tools) {
     row.set("category_slug", t.category.slug);
     row.set("entry", t.entry);
     row.set("panel", panel_summary(t.panel));
-    row.set("community", community_summary(t.community));
+    row.set("community", community_summary(t.community, t.community_set_aside));
     rows.push_back(row);
   }
   Data data;
@@ -141,17 +142,29 @@ std::string newsletter(const Views &views, const SiteCopy &site, const std::stri
   return views.fragment("newsletter", data);
 }
 
-// The form with which a reader votes on a tool, showing their vote.
+// "Ship", "Skip": how a reader's own vote is named beside its form.
+std::string own_vote_note(const std::string &vote, const VoteStanding &standing) {
+  if (!standing) return {};
+  return "Your " + vote + " is stored but not counted: " + reason_text(*standing) + ".";
+}
+
+// The form with which a reader votes on a tool, showing their vote and, when the counting
+// rule set it aside, why.
 std::string tool_vote(const Views &views, const Tool &t, std::optional<Verdict> voter_verdict,
-                      const std::string &back) {
+                      const VoteStanding &standing, const std::string &back,
+                      const std::string &token) {
   Data form;
   form.set("slug", t.slug);
   form.set("name", t.name);
   form.set("back", back);
+  form.set("token", token);
   form.set("ship_pressed", voter_verdict == Verdict::ship ? "true" : "false");
   form.set("skip_pressed", voter_verdict == Verdict::skip ? "true" : "false");
-  if (voter_verdict)
+  if (voter_verdict) {
     form.set("voted_label", std::string("you voted ") + verdict_label(*voter_verdict));
+    set_if(form, "set_aside", own_vote_note(verdict_label(*voter_verdict) + std::string(" vote"),
+                                            standing));
+  }
   return views.fragment("tool_vote", form);
 }
 
@@ -179,20 +192,26 @@ std::string tool_card(const Views &views, const Tool &t, const char *side,
   }
   set_if(card, "panel_interval", with_interval(t.panel.ships, t.panel.total));
   set_if(card, "community_interval", with_interval(t.community.ships, t.community.total));
+  set_if(card, "community_set_aside", set_aside_phrase(t.community_set_aside, t.community.total));
   card.set("vote_form", vote_form);
   return views.fragment("tool_card", card);
 }
 
-// The head-to-head form, showing the reader's pick.
+// The head-to-head form, showing the reader's pick and, when it was set aside, why.
 std::string pair_pick(const Views &views, const std::string &path, const Tool &a, const Tool &b,
-                      std::optional<int64_t> pick) {
+                      std::optional<int64_t> pick, const VoteStanding &standing,
+                      const std::string &token) {
   Data form;
   form.set("vote_action", path + "/vote");
+  form.set("token", token);
   form.set("a_name", a.name);
   form.set("b_name", b.name);
   form.set("a_picked", pick == a.id ? "true" : "false");
   form.set("b_picked", pick == b.id ? "true" : "false");
   form.set("has_pick", bool_data(pick.has_value()));
+  if (pick)
+    set_if(form, "set_aside",
+           own_vote_note("pick of " + (pick == a.id ? a.name : b.name), standing));
   return views.fragment("pair_pick", form);
 }
 
@@ -200,10 +219,38 @@ std::string pair_pick(const Views &views, const std::string &path, const Tool &a
 // escaped, so no content can contain it.
 constexpr std::string_view kVoterPlace = "<!--verdict:voter-->";
 
-// The three renderings of a vote form: no vote, ship, skip.
-std::array<std::string, 3> tool_votes(const Views &views, const Tool &t, const std::string &back) {
-  return {tool_vote(views, t, std::nullopt, back), tool_vote(views, t, Verdict::ship, back),
-          tool_vote(views, t, Verdict::skip, back)};
+// The standings a reader's own vote can have, in the order of a voter place's renderings:
+// counted, then each reason it can be set aside for.
+constexpr std::array<VoteStanding, 3> kStandings = {std::nullopt, SetAsideReason::network,
+                                                    SetAsideReason::too_fast};
+
+// Which rendering of a voter place shows a choice (0: none; 1 and 2: the two choices) with its
+// standing: 0, then the two choices for each standing in kStandings' order.
+size_t rendering_index(size_t choice, const VoteStanding &standing) {
+  if (choice == 0) return 0;
+  size_t standing_index = 0;
+  while (standing_index + 1 < kStandings.size() && kStandings[standing_index] != standing)
+    ++standing_index;
+  return choice + 2 * standing_index;
+}
+
+// Every rendering of a voter place, in rendering_index's order, from `render(choice, standing)`.
+template <class Render> std::vector<std::string> every_rendering(const Render &render) {
+  std::vector<std::string> renderings{render(0, std::nullopt)};
+  for (const auto &standing : kStandings)
+    for (size_t choice = 1; choice <= 2; ++choice)
+      renderings.push_back(render(choice, standing));
+  return renderings;
+}
+
+// Every rendering of a tool's vote form: no vote, then ship and skip for each standing.
+std::vector<std::string> tool_votes(const Views &views, const Tool &t, const std::string &back,
+                                    const std::string &token) {
+  return every_rendering([&](size_t choice, const VoteStanding &standing) {
+    const std::optional<Verdict> verdict =
+        choice == 0 ? std::nullopt : std::optional(choice == 1 ? Verdict::ship : Verdict::skip);
+    return tool_vote(views, t, verdict, standing, back, token);
+  });
 }
 
 // Cuts `html` at each voter's place; there must be exactly `places` of them.
@@ -256,11 +303,13 @@ Data tally_item(const Tool &t) {
   item.set("has_votes", bool_data(c.total > 0));
   if (c.total > 0) item.set("ship_percent", std::to_string(whole_percent(c.ships, c.total)));
   std::string summary;
-  if (c.total == 0) {
+  if (c.total == 0 && t.community_set_aside.total() == 0) {
     summary = "No votes yet — be the first.";
+  } else if (c.total == 0) {
+    summary = "No votes counted yet — " + set_aside_phrase(t.community_set_aside, 0) + ".";
   } else {
     summary = "Ship " + std::to_string(c.ships) + " · Skip " + std::to_string(c.total - c.ships) +
-              " — " + community_summary(c);
+              " — " + community_summary(c, t.community_set_aside);
   }
   item.set("summary", summary);
   return item;
@@ -334,10 +383,11 @@ std::string panel_summary(const ShipTally &panel) {
          std::to_string(panel.total) + with_interval(panel.ships, panel.total);
 }
 
-std::string community_summary(const ShipTally &votes) {
-  if (votes.total == 0) return "—";
+std::string community_summary(const ShipTally &votes, const SetAside &set_aside) {
+  if (votes.total == 0) return "—" + with_set_aside(set_aside, 0);
   return percent_text(votes.ships, votes.total) + " · " +
-         count_phrase(votes.total, "vote", "votes") + with_interval(votes.ships, votes.total);
+         count_phrase(votes.total, "vote", "votes") + with_interval(votes.ships, votes.total) +
+         with_set_aside(set_aside, votes.total);
 }
 
 Data glance_numbers(const Comparison &comparison, const Glance &glance) {
@@ -427,8 +477,12 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
   // With no picks there is no split: no bar at all, rather than one that reads as 50/50.
   page.set("has_picks", bool_data(total > 0));
   if (total > 0) page.set("a_percent", std::to_string(whole_percent(picks.a, total)));
-  std::string picks_total = total ? count_phrase(total, "reader has", "readers have") + " picked"
-                                  : "No picks yet — yours will be the first.";
+  const auto &set_aside = picks.set_aside;
+  std::string picks_total = total ? count_phrase(total, "reader has", "readers have") + " picked" +
+                                        with_set_aside(set_aside, total)
+                            : set_aside.total() ? "No picks counted yet — " +
+                                                      set_aside_phrase(set_aside, 0)
+                                                : "No picks yet — yours will be the first.";
   page.set("picks_total", picks_total);
   Data tallies{list{}};
   tallies.push_back(tally_item(a));
@@ -458,16 +512,20 @@ std::string comparison_path(const ComparisonDetail &detail) {
 } // namespace
 
 std::string comparison(const Views &views, const ComparisonDetail &detail, const SiteCopy &site,
-                       const std::string &today) {
+                       const std::string &today, const VoteTokens &tokens) {
   const auto &c = detail.comparison;
+  const auto &voter = detail.voter;
   const auto path = comparison_path(detail);
-  return comparison_with(views, detail, site, today, tool_vote(views, c.a, detail.voter.on_a, path),
-                         tool_vote(views, c.b, detail.voter.on_b, path),
-                         pair_pick(views, path, c.a, c.b, detail.voter.pick));
+  return comparison_with(
+      views, detail, site, today,
+      tool_vote(views, c.a, voter.on_a, voter.on_a_standing, path, tokens.tool_a),
+      tool_vote(views, c.b, voter.on_b, voter.on_b_standing, path, tokens.tool_b),
+      pair_pick(views, path, c.a, c.b, voter.pick, voter.pick_standing, tokens.pair));
 }
 
 PersonalPage comparison_page(const Views &views, const ComparisonDetail &detail,
-                             const SiteCopy &site, const std::string &today) {
+                             const SiteCopy &site, const std::string &today,
+                             const VoteTokens &tokens) {
   const auto &c = detail.comparison;
   const auto path = comparison_path(detail);
   const std::string place(kVoterPlace);
@@ -477,11 +535,14 @@ PersonalPage comparison_page(const Views &views, const ComparisonDetail &detail,
   page.pieces =
       cut_at_voter_places(comparison_with(views, detail, site, today, place, place, place), 3);
   page.slots = {PersonalPage::Slot::vote_a, PersonalPage::Slot::vote_b, PersonalPage::Slot::pick};
-  page.renderings = {tool_votes(views, c.a, path),
-                     tool_votes(views, c.b, path),
-                     {pair_pick(views, path, c.a, c.b, std::nullopt),
-                      pair_pick(views, path, c.a, c.b, c.a.id),
-                      pair_pick(views, path, c.a, c.b, c.b.id)}};
+  page.renderings = {tool_votes(views, c.a, path, tokens.tool_a),
+                     tool_votes(views, c.b, path, tokens.tool_b),
+                     every_rendering([&](size_t choice, const VoteStanding &standing) {
+                       const std::optional<int64_t> pick =
+                           choice == 0 ? std::nullopt
+                                       : std::optional(choice == 1 ? c.a.id : c.b.id);
+                       return pair_pick(views, path, c.a, c.b, pick, standing, tokens.pair);
+                     })};
   return page;
 }
 
@@ -566,21 +627,22 @@ std::string tool_with(const Views &views, const ToolDetail &detail, const SiteCo
 } // namespace
 
 std::string tool(const Views &views, const ToolDetail &detail, const SiteCopy &site,
-                 const std::string &today) {
+                 const std::string &today, const std::string &token) {
   const auto &t = detail.tool;
   return tool_with(views, detail, site, today,
-                   tool_vote(views, t, detail.voter_verdict, "/tools/" + t.slug));
+                   tool_vote(views, t, detail.voter.on_a, detail.voter.on_a_standing,
+                             "/tools/" + t.slug, token));
 }
 
 PersonalPage tool_page(const Views &views, const ToolDetail &detail, const SiteCopy &site,
-                       const std::string &today) {
+                       const std::string &today, const std::string &token) {
   const auto &t = detail.tool;
   PersonalPage page;
   page.a_id = t.id;
   page.pieces =
       cut_at_voter_places(tool_with(views, detail, site, today, std::string(kVoterPlace)), 1);
   page.slots = {PersonalPage::Slot::vote_a};
-  page.renderings = {tool_votes(views, t, "/tools/" + t.slug)};
+  page.renderings = {tool_votes(views, t, "/tools/" + t.slug, token)};
   return page;
 }
 
@@ -592,13 +654,14 @@ std::vector<size_t> renderings_for(const PersonalPage &page, const VoterChoices 
   for (const auto slot : page.slots) {
     switch (slot) {
     case PersonalPage::Slot::vote_a:
-      shown.push_back(vote(choices.on_a));
+      shown.push_back(rendering_index(vote(choices.on_a), choices.on_a_standing));
       break;
     case PersonalPage::Slot::vote_b:
-      shown.push_back(vote(choices.on_b));
+      shown.push_back(rendering_index(vote(choices.on_b), choices.on_b_standing));
       break;
     case PersonalPage::Slot::pick:
-      shown.push_back(choices.pick == page.a_id ? 1 : choices.pick == page.b_id ? 2 : 0);
+      shown.push_back(rendering_index(
+          choices.pick == page.a_id ? 1 : choices.pick == page.b_id ? 2 : 0, choices.pick_standing));
       break;
     }
   }
@@ -701,6 +764,12 @@ std::string methodology(const Views &views, const std::vector<Reviewer> &panel,
   page.set("reviewers", reviewers);
   page.set("has_reviewers", bool_data(!panel.empty()));
   page.set("min_votes", std::to_string(kMinVotesForInterval));
+  page.set("per_network", std::to_string(kCountedVotersPerNetworkPerDay));
+  page.set("networks", "an IPv4 /" + std::to_string(kIpv4NetworkBits) + " or an IPv6 /" +
+                           std::to_string(kIpv6NetworkBits));
+  page.set("page_lifetime", count_phrase(kVotePageLifetimeSeconds / 3600, "hour", "hours"));
+  page.set("reading_time", count_phrase(kSecondsToReadAPage, "second", "seconds"));
+  page.set("network_reason", reason_text(SetAsideReason::network));
   return views.page("methodology", page,
                     {"Methodology · " + site.site_name,
                      "How every percentage on the site is made, and what the site never does.",

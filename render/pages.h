@@ -32,8 +32,17 @@ struct PersonalPage {
   int64_t a_id = 0, b_id = 0; // the tools the slots are about (b_id only on comparisons)
   std::vector<std::string> pieces;
   std::vector<Slot> slots;
-  // Per slot: no vote, ship, skip (votes); no pick, picked a, picked b (the pick).
-  std::vector<std::array<std::string, 3>> renderings;
+  // Per slot: no vote, then ship and skip (votes) or picked a and picked b (the pick) as
+  // counted, as set aside for a network's share, as set aside for being too fast.
+  std::vector<std::vector<std::string>> renderings;
+};
+
+// The tokens a page's vote forms carry (auth/vote_tokens.h), one per target: the same for
+// every reader of the page, so the page stays one set of bytes for all.
+struct VoteTokens {
+  std::string tool_a; // the comparison's first tool, or the tool page's tool
+  std::string tool_b;
+  std::string pair;
 };
 
 // The page as this voter sees it (a voter with no votes sees the shared page).
@@ -47,16 +56,17 @@ size_t page_length(const PersonalPage &page, const std::vector<size_t> &shown);
 
 // `today` is YYYY-MM-DD; pricing checked more than 90 days before it is marked as possibly stale.
 std::string home(const Views &views, const HomeData &data);
-// A comparison or tool page as `detail.voter` / `detail.voter_verdict` sees it, rendered whole.
+// A comparison or tool page as `detail.voter` sees it, rendered whole.
 std::string comparison(const Views &views, const ComparisonDetail &detail, const SiteCopy &site,
-                       const std::string &today);
+                       const std::string &today, const VoteTokens &tokens);
 std::string tool(const Views &views, const ToolDetail &detail, const SiteCopy &site,
-                 const std::string &today);
+                 const std::string &today, const std::string &token);
 // The same pages with their voter's places cut out (the detail's voter is not read).
 PersonalPage comparison_page(const Views &views, const ComparisonDetail &detail,
-                             const SiteCopy &site, const std::string &today);
+                             const SiteCopy &site, const std::string &today,
+                             const VoteTokens &tokens);
 PersonalPage tool_page(const Views &views, const ToolDetail &detail, const SiteCopy &site,
-                       const std::string &today);
+                       const std::string &today, const std::string &token);
 std::string tools(const Views &views, const Paged<Tool> &tools, const SiteCopy &site);
 std::string comparisons(const Views &views, const Paged<ComparisonSummary> &comparisons,
                         const SiteCopy &site);
@@ -108,7 +118,8 @@ std::string pagination(const Views &views, const std::string &path, int number, 
 
 // Display strings shared with tests and other renderers.
 std::string panel_summary(const ShipTally &panel);     // "75% · 3 of 4" or "—"
-std::string community_summary(const ShipTally &votes); // "67% · 3 votes" or "—"
+// "67% · 3 votes" or "—", then what was set aside ("· 5 cast, 2 set aside: …") if anything.
+std::string community_summary(const ShipTally &votes, const SetAside &set_aside = {});
 bool is_stale(const std::string &checked_on, const std::string &today);
 
 // The verdict at a glance's bottom line, statement and both sides' numbers, under the names

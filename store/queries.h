@@ -54,6 +54,8 @@ std::vector<Tool> tools_by_name(sql::Db &db, int64_t limit = -1, int64_t offset 
 // How many tools the site has, counting no further than `limit`.
 int64_t tool_count_up_to(sql::Db &db, int64_t limit);
 std::optional<Verdict> tool_vote_of(sql::Db &db, std::string_view voter, int64_t tool_id);
+// A voter's vote on one tool, as on_a and on_a_standing.
+VoterChoices voter_choices_on_tool(sql::Db &db, std::string_view voter, int64_t tool_id);
 // The newest published comparisons, newest first (by date, then the row's order).
 std::vector<ComparisonSummary> newest_published(sql::Db &db, int64_t limit, int64_t offset = 0);
 // Published comparisons the tool is in, newest first.

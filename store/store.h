@@ -122,11 +122,16 @@ public:
   PairTally pair_tally(int64_t a_id, int64_t b_id);
   VoterChoices voter_choices(std::string_view voter, int64_t a_id, int64_t b_id);
   std::optional<Verdict> tool_vote_of(std::string_view voter, int64_t tool_id);
-  // Records, changes (same voter, same tool) or, with no verdict, withdraws a vote.
-  void cast_tool_vote(std::string_view voter, int64_t tool_id, std::optional<Verdict> verdict);
-  // Records, changes or withdraws (no pick) a head-to-head pick; `pick` is a or b.
-  void cast_pair_vote(std::string_view voter, int64_t a_id, int64_t b_id,
-                      std::optional<int64_t> pick);
+  // A voter's vote on one tool and its standing, as on_a and on_a_standing.
+  VoterChoices voter_choices_on_tool(std::string_view voter, int64_t tool_id);
+  // Records, changes (same voter, same tool) or, with no verdict, withdraws a vote, judged
+  // by the counting rule (domain/counting.h) as it is written; returns whether it is counted
+  // (empty) or set aside and why. A withdrawal returns empty.
+  VoteStanding cast_tool_vote(const Ballot &ballot, int64_t tool_id,
+                              std::optional<Verdict> verdict);
+  // The same for a head-to-head pick; `pick` is a or b.
+  VoteStanding cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id,
+                              std::optional<int64_t> pick);
 
   // Loads votes in bulk through the same tables, keys and tally triggers as single votes,
   // a few large transactions at a time; a vote on a tool or pair already voted by the same

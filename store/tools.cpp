@@ -11,7 +11,8 @@ namespace {
 #define TOOL_COLUMNS                                                                               \
   "t.id, t.slug, t.name, c.slug, c.name, t.tagline, t.description, t.entry, t.vendor, t.url, "     \
   "t.pricing_notes, ifnull(t.pricing_checked_on, ''), t.pricing_source, t.panel_ships, "           \
-  "t.panel_reviews, t.community_ships, t.community_votes "                                         \
+  "t.panel_reviews, t.community_ships, t.community_votes, t.community_set_aside_network, "         \
+  "t.community_set_aside_too_fast "                                                                \
   "FROM tools t JOIN categories c ON c.id = t.category_id "
 
 Tool tool_from_row(const sql::Stmt &row) {
@@ -30,6 +31,7 @@ Tool tool_from_row(const sql::Stmt &row) {
   tool.pricing_source = row.text(12);
   tool.panel = {row.int64(13), row.int64(14)};
   tool.community = {row.int64(15), row.int64(16)};
+  tool.community_set_aside = {row.int64(17), row.int64(18)};
   return tool;
 }
 
@@ -156,7 +158,7 @@ std::optional<ToolDetail> Store::tool_detail(std::string_view slug, std::string_
     ToolDetail detail;
     detail.reviews = queries::reviews_of_tool(db, *tool, span);
     detail.comparisons = queries::comparisons_with_tool(db, tool->id, span);
-    if (!voter.empty()) detail.voter_verdict = queries::tool_vote_of(db, voter, tool->id);
+    if (!voter.empty()) detail.voter = queries::voter_choices_on_tool(db, voter, tool->id);
     // The picker offers the others as a list only while they are few (the tool itself is
     // among the tools counted).
     detail.others_complete = queries::tool_count_up_to(db, picker_limit + 2) <= picker_limit + 1;

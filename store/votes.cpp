@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <functional>
 
+#include "auth/vote_tokens.h"
+#include "domain/counting.h"
 #include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -30,28 +32,74 @@ std::optional<Verdict> verdict_of(const sql::Stmt &row, int column) {
   if (row.is_null(column)) return std::nullopt;
   return row.text(column) == "ship" ? Verdict::ship : Verdict::skip;
 }
+
+VoteStanding standing_of(const sql::Stmt &row, int column) {
+  if (row.is_null(column)) return std::nullopt;
+  return reason_from_code(row.text(column));
+}
+
+// Binds a standing: NULL for a counted vote, else its reason's code.
+void bind_standing(sql::Stmt &stmt, const VoteStanding &standing) {
+  if (standing)
+    stmt.bind(":set_aside", reason_code(*standing));
+  else
+    stmt.bind_null(":set_aside");
+}
+
+SetAside set_aside_of(const sql::Stmt &row, int network_column) {
+  return {row.int64(network_column), row.int64(network_column + 1)};
+}
+
+// The counting rule (domain/counting.h) for a vote about to be written on `target`, judged
+// against the voters of its network already counted there today, inside the writer's
+// transaction; a counted voter joins them. Days before the ballot's are dropped first (a seek
+// on the table's first key when there are none).
+VoteStanding judged(sql::Db &db, const Ballot &ballot, const std::string &target) {
+  db.cached("DELETE FROM counted_voters WHERE day < :day").bind(":day", ballot.day).run();
+  auto counted = db.cached("SELECT count(*), ifnull(max(voter = :voter), 0) FROM counted_voters "
+                           "WHERE day = :day AND network = :network AND target = :target");
+  counted.bind(":voter", ballot.voter).bind(":day", ballot.day);
+  counted.bind(":network", ballot.network).bind(":target", target);
+  counted.step();
+  const auto voters = counted.int64(0);
+  const bool among_them = counted.int64(1) != 0;
+  const auto standing = judge_vote(ballot.seconds_on_page, voters, among_them);
+  if (!standing && !among_them) {
+    auto join = db.cached("INSERT INTO counted_voters (day, network, target, voter) "
+                          "VALUES (:day, :network, :target, :voter)");
+    join.bind(":day", ballot.day).bind(":network", ballot.network);
+    join.bind(":target", target).bind(":voter", ballot.voter).run();
+  }
+  return standing;
+}
 } // namespace
 
 PairTally queries::pair_tally(sql::Db &db, int64_t a_id, int64_t b_id) {
-  auto stmt = db.cached("SELECT low_picks, high_picks FROM pair_tallies "
-                        "WHERE low_tool_id = :low AND high_tool_id = :high");
+  auto stmt = db.cached("SELECT low_picks, high_picks, set_aside_network, set_aside_too_fast "
+                        "FROM pair_tallies WHERE low_tool_id = :low AND high_tool_id = :high");
   stmt.bind(":low", std::min(a_id, b_id)).bind(":high", std::max(a_id, b_id));
   if (!stmt.step()) return PairTally{};
   const auto low = stmt.int64(0), high = stmt.int64(1);
-  return a_id < b_id ? PairTally{low, high} : PairTally{high, low};
+  const auto set_aside = set_aside_of(stmt, 2);
+  return a_id < b_id ? PairTally{low, high, set_aside} : PairTally{high, low, set_aside};
 }
 
 VoterChoices queries::voter_choices(sql::Db &db, std::string_view voter, int64_t a_id,
                                     int64_t b_id) {
-  auto stmt =
-      db.cached("SELECT (SELECT verdict FROM tool_votes WHERE voter = :voter AND tool_id = :a), "
-                "(SELECT verdict FROM tool_votes WHERE voter = :voter AND tool_id = :b), "
-                "(SELECT pick_tool_id FROM pair_votes WHERE voter = :voter "
-                " AND low_tool_id = min(:a, :b) AND high_tool_id = max(:a, :b))");
+  auto stmt = db.cached(
+      "SELECT (SELECT verdict FROM tool_votes WHERE voter = :voter AND tool_id = :a), "
+      "(SELECT set_aside FROM tool_votes WHERE voter = :voter AND tool_id = :a), "
+      "(SELECT verdict FROM tool_votes WHERE voter = :voter AND tool_id = :b), "
+      "(SELECT set_aside FROM tool_votes WHERE voter = :voter AND tool_id = :b), "
+      "(SELECT pick_tool_id FROM pair_votes WHERE voter = :voter "
+      " AND low_tool_id = min(:a, :b) AND high_tool_id = max(:a, :b)), "
+      "(SELECT set_aside FROM pair_votes WHERE voter = :voter "
+      " AND low_tool_id = min(:a, :b) AND high_tool_id = max(:a, :b))");
   stmt.bind(":voter", voter).bind(":a", a_id).bind(":b", b_id);
   stmt.step();
-  VoterChoices choices{verdict_of(stmt, 0), verdict_of(stmt, 1), std::nullopt};
-  if (!stmt.is_null(2)) choices.pick = stmt.int64(2);
+  VoterChoices choices{verdict_of(stmt, 0), verdict_of(stmt, 2), std::nullopt,
+                       standing_of(stmt, 1), standing_of(stmt, 3), standing_of(stmt, 5)};
+  if (!stmt.is_null(4)) choices.pick = stmt.int64(4);
   return choices;
 }
 
@@ -63,53 +111,97 @@ VoterChoices Store::voter_choices(std::string_view voter, int64_t a_id, int64_t 
   return read([&](sql::Db &db) { return queries::voter_choices(db, voter, a_id, b_id); });
 }
 
-std::optional<Verdict> queries::tool_vote_of(sql::Db &db, std::string_view voter, int64_t tool_id) {
-  auto stmt = db.cached("SELECT verdict FROM tool_votes WHERE voter = :voter AND tool_id = :tool");
+VoterChoices queries::voter_choices_on_tool(sql::Db &db, std::string_view voter,
+                                            int64_t tool_id) {
+  auto stmt =
+      db.cached("SELECT verdict, set_aside FROM tool_votes WHERE voter = :voter AND tool_id = :tool");
   stmt.bind(":voter", voter).bind(":tool", tool_id);
-  return stmt.step() ? verdict_of(stmt, 0) : std::nullopt;
+  VoterChoices choices;
+  if (stmt.step()) {
+    choices.on_a = verdict_of(stmt, 0);
+    choices.on_a_standing = standing_of(stmt, 1);
+  }
+  return choices;
+}
+
+std::optional<Verdict> queries::tool_vote_of(sql::Db &db, std::string_view voter, int64_t tool_id) {
+  return voter_choices_on_tool(db, voter, tool_id).on_a;
 }
 
 std::optional<Verdict> Store::tool_vote_of(std::string_view voter, int64_t tool_id) {
   return read([&](sql::Db &db) { return queries::tool_vote_of(db, voter, tool_id); });
 }
 
-void Store::cast_tool_vote(std::string_view voter, int64_t tool_id,
-                           std::optional<Verdict> verdict) {
-  std::string voter_id(voter);
-  write([=](sql::Db &db) {
-    if (!verdict) {
-      auto stmt = db.cached("DELETE FROM tool_votes WHERE voter = :voter AND tool_id = :tool");
-      stmt.bind(":voter", voter_id).bind(":tool", tool_id).run();
-      return;
-    }
-    auto stmt = db.cached("INSERT INTO tool_votes (voter, tool_id, verdict) "
-                          "VALUES (:voter, :tool, :verdict) "
-                          "ON CONFLICT (voter, tool_id) DO UPDATE SET verdict = excluded.verdict, "
-                          "cast_at = excluded.cast_at WHERE verdict <> excluded.verdict");
-    stmt.bind(":voter", voter_id).bind(":tool", tool_id).bind(":verdict", verdict_text(*verdict));
-    stmt.run();
-  });
+VoterChoices Store::voter_choices_on_tool(std::string_view voter, int64_t tool_id) {
+  return read([&](sql::Db &db) { return queries::voter_choices_on_tool(db, voter, tool_id); });
 }
 
-void Store::cast_pair_vote(std::string_view voter, int64_t a_id, int64_t b_id,
-                           std::optional<int64_t> pick) {
-  std::string voter_id(voter);
-  write([=](sql::Db &db) {
+// A vote already counted keeps its place when its voter changes it: they were counted once.
+// A new vote, or one set aside, is judged by the counting rule as it is written.
+VoteStanding Store::cast_tool_vote(const Ballot &ballot, int64_t tool_id,
+                                   std::optional<Verdict> verdict) {
+  VoteStanding standing;
+  write([&](sql::Db &db) {
+    standing.reset();
+    if (!verdict) {
+      auto stmt = db.cached("DELETE FROM tool_votes WHERE voter = :voter AND tool_id = :tool");
+      stmt.bind(":voter", ballot.voter).bind(":tool", tool_id).run();
+      return;
+    }
+    auto counted = db.cached("UPDATE tool_votes SET verdict = :verdict, cast_at = "
+                             "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE voter = :voter "
+                             "AND tool_id = :tool AND set_aside IS NULL");
+    counted.bind(":voter", ballot.voter).bind(":tool", tool_id);
+    counted.bind(":verdict", verdict_text(*verdict));
+    counted.run();
+    if (db.changes() > 0) return;
+    standing = judged(db, ballot, auth::tool_vote_target(tool_id));
+    auto stmt = db.cached("INSERT INTO tool_votes (voter, tool_id, verdict, network, set_aside) "
+                          "VALUES (:voter, :tool, :verdict, :network, :set_aside) "
+                          "ON CONFLICT (voter, tool_id) DO UPDATE SET verdict = excluded.verdict, "
+                          "network = excluded.network, set_aside = excluded.set_aside, "
+                          "cast_at = excluded.cast_at");
+    stmt.bind(":voter", ballot.voter).bind(":tool", tool_id).bind(":verdict", verdict_text(*verdict));
+    stmt.bind(":network", ballot.network);
+    bind_standing(stmt, standing);
+    stmt.run();
+  });
+  return standing;
+}
+
+VoteStanding Store::cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id,
+                                   std::optional<int64_t> pick) {
+  VoteStanding standing;
+  write([&](sql::Db &db) {
+    standing.reset();
     const auto low = std::min(a_id, b_id), high = std::max(a_id, b_id);
     if (!pick) {
       auto stmt = db.cached("DELETE FROM pair_votes WHERE voter = :voter "
                             "AND low_tool_id = :low AND high_tool_id = :high");
-      stmt.bind(":voter", voter_id).bind(":low", low).bind(":high", high).run();
+      stmt.bind(":voter", ballot.voter).bind(":low", low).bind(":high", high).run();
       return;
     }
-    auto stmt = db.cached("INSERT INTO pair_votes (voter, low_tool_id, high_tool_id, pick_tool_id) "
-                          "VALUES (:voter, :low, :high, :pick) "
-                          "ON CONFLICT (voter, low_tool_id, high_tool_id) DO UPDATE "
-                          "SET pick_tool_id = excluded.pick_tool_id, cast_at = excluded.cast_at "
-                          "WHERE pick_tool_id <> excluded.pick_tool_id");
-    stmt.bind(":voter", voter_id).bind(":low", low).bind(":high", high).bind(":pick", *pick);
+    auto counted = db.cached("UPDATE pair_votes SET pick_tool_id = :pick, cast_at = "
+                             "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE voter = :voter "
+                             "AND low_tool_id = :low AND high_tool_id = :high "
+                             "AND set_aside IS NULL");
+    counted.bind(":voter", ballot.voter).bind(":low", low).bind(":high", high);
+    counted.bind(":pick", *pick);
+    counted.run();
+    if (db.changes() > 0) return;
+    standing = judged(db, ballot, auth::pair_vote_target(a_id, b_id));
+    auto stmt = db.cached(
+        "INSERT INTO pair_votes (voter, low_tool_id, high_tool_id, pick_tool_id, network, "
+        "set_aside) VALUES (:voter, :low, :high, :pick, :network, :set_aside) "
+        "ON CONFLICT (voter, low_tool_id, high_tool_id) DO UPDATE "
+        "SET pick_tool_id = excluded.pick_tool_id, network = excluded.network, "
+        "set_aside = excluded.set_aside, cast_at = excluded.cast_at");
+    stmt.bind(":voter", ballot.voter).bind(":low", low).bind(":high", high).bind(":pick", *pick);
+    stmt.bind(":network", ballot.network);
+    bind_standing(stmt, standing);
     stmt.run();
   });
+  return standing;
 }
 
 void Store::load_votes(const VoteLoad &votes) {

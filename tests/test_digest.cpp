@@ -1165,7 +1165,7 @@ TEST_CASE("digest: a sign-up, confirmation or undo over the write limit is told 
   REQUIRE(post_same_origin(client, "/subscribe", "email=a%40example.com")->status == 303);
   const auto subscribe = post_same_origin(client, "/subscribe", "email=b%40example.com");
   CHECK(subscribe->status == 429);
-  CHECK(test::visible_text(subscribe->body).find("Too many sign-ups from your address") !=
+  CHECK(test::visible_text(subscribe->body).find("Too many sign-ups from your network") !=
         std::string::npos);
   const auto confirm = post_same_origin(client, "/confirm/" + auth::random_secret());
   CHECK(confirm->status == 429);

@@ -204,7 +204,7 @@ TEST_CASE("pagination: after a tool is added, renamed and removed no page starts
   // Votes and an import that changes nothing leave the orders, and their versions, as they are.
   const auto tools_version = version_of(*store, "tools_by_name");
   const auto comparisons_version = version_of(*store, "published_comparisons");
-  store->cast_tool_vote(std::string(32, 'b'), tools[3].id, Verdict::ship);
+  store->cast_tool_vote(test::ballot_of(std::string(32, 'b')), tools[3].id, Verdict::ship);
   store->import_content(store->export_content());
   CHECK(version_of(*store, "tools_by_name") == tools_version);
   CHECK(version_of(*store, "published_comparisons") == comparisons_version);

@@ -66,22 +66,22 @@ TEST_CASE("a tool's reviews come in panel order with their verdicts") {
 TEST_CASE("second vote by the same voter replaces the first, and withdrawing removes it") {
   auto store = test::seeded_store();
   const auto id = store->tool_by_slug("codestral-2-1")->id;
-  store->cast_tool_vote(kVoter1, id, Verdict::ship);
+  store->cast_tool_vote(test::ballot_of(kVoter1), id, Verdict::ship);
   CHECK(store->tool_by_slug("codestral-2-1")->community.total == 1);
   CHECK(store->tool_by_slug("codestral-2-1")->community.ships == 1);
 
-  store->cast_tool_vote(kVoter1, id, Verdict::skip);
+  store->cast_tool_vote(test::ballot_of(kVoter1), id, Verdict::skip);
   auto tool = store->tool_by_slug("codestral-2-1");
   CHECK(tool->community.total == 1);
   CHECK(tool->community.ships == 0);
   CHECK(store->tool_vote_of(kVoter1, id) == Verdict::skip);
 
-  store->cast_tool_vote(kVoter2, id, Verdict::ship);
+  store->cast_tool_vote(test::ballot_of(kVoter2), id, Verdict::ship);
   tool = store->tool_by_slug("codestral-2-1");
   CHECK(tool->community.total == 2);
   CHECK(tool->community.ships == 1);
 
-  store->cast_tool_vote(kVoter1, id, std::nullopt);
+  store->cast_tool_vote(test::ballot_of(kVoter1), id, std::nullopt);
   tool = store->tool_by_slug("codestral-2-1");
   CHECK(tool->community.total == 1);
   CHECK(tool->community.ships == 1);
@@ -92,25 +92,25 @@ TEST_CASE("head-to-head picks are one per voter per pair, whichever order the pa
   auto store = test::seeded_store();
   const auto a = store->tool_by_slug("cursor-background-agent")->id;
   const auto b = store->tool_by_slug("codestral-2-1")->id;
-  store->cast_pair_vote(kVoter1, a, b, a);
-  store->cast_pair_vote(kVoter2, b, a, b);
+  store->cast_pair_vote(test::ballot_of(kVoter1), a, b, a);
+  store->cast_pair_vote(test::ballot_of(kVoter2), b, a, b);
   CHECK(store->pair_tally(a, b).a == 1);
   CHECK(store->pair_tally(a, b).b == 1);
   CHECK(store->pair_tally(b, a).a == 1);
 
-  store->cast_pair_vote(kVoter1, b, a, b); // the same voter changes their pick
+  store->cast_pair_vote(test::ballot_of(kVoter1), b, a, b); // the same voter changes their pick
   CHECK(store->pair_tally(a, b).a == 0);
   CHECK(store->pair_tally(a, b).b == 2);
   CHECK(store->voter_choices(kVoter1, a, b).pick == b);
 
-  store->cast_pair_vote(kVoter2, a, b, std::nullopt);
+  store->cast_pair_vote(test::ballot_of(kVoter2), a, b, std::nullopt);
   CHECK(store->pair_tally(a, b).b == 1);
 }
 
 TEST_CASE("a vote on a tool that does not exist is refused and writes nothing") {
   auto store = test::seeded_store();
   const auto before = store->generation();
-  CHECK_THROWS(store->cast_tool_vote(kVoter1, 999999, Verdict::ship));
+  CHECK_THROWS(store->cast_tool_vote(test::ballot_of(kVoter1), 999999, Verdict::ship));
   CHECK(store->tool_by_slug("codestral-2-1")->community.total == 0);
   // The failed write was rolled back but the (empty) batch still committed.
   CHECK(store->generation() >= before);
@@ -215,7 +215,7 @@ TEST_CASE("tallies always equal the votes behind them, whatever readers do in wh
       std::optional<int64_t> pick;
       if (action == 0) pick = ids[0];
       if (action == 1) pick = ids[2];
-      store->cast_pair_vote(voters[voter], ids[2], ids[0], pick);
+      store->cast_pair_vote(test::ballot_of(voters[voter]), ids[2], ids[0], pick);
       if (pick)
         picked_other[voter] = *pick;
       else
@@ -227,9 +227,9 @@ TEST_CASE("tallies always equal the votes behind them, whatever readers do in wh
       if (action == 0) pick = ids[0];
       if (action == 1) pick = ids[1];
       if (next(2))
-        store->cast_pair_vote(voters[voter], ids[0], ids[1], pick);
+        store->cast_pair_vote(test::ballot_of(voters[voter]), ids[0], ids[1], pick);
       else
-        store->cast_pair_vote(voters[voter], ids[1], ids[0], pick);
+        store->cast_pair_vote(test::ballot_of(voters[voter]), ids[1], ids[0], pick);
       if (pick)
         picked[voter] = *pick;
       else
@@ -239,7 +239,7 @@ TEST_CASE("tallies always equal the votes behind them, whatever readers do in wh
     std::optional<Verdict> verdict;
     if (action == 0) verdict = Verdict::ship;
     if (action == 1) verdict = Verdict::skip;
-    store->cast_tool_vote(voters[voter], ids[tool], verdict);
+    store->cast_tool_vote(test::ballot_of(voters[voter]), ids[tool], verdict);
     if (verdict)
       said[{voter, tool}] = *verdict;
     else
@@ -361,7 +361,7 @@ TEST_CASE("a vote waits out another connection's brief write lock instead of fai
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     other.exec("COMMIT");
   });
-  CHECK_NOTHROW(store.cast_tool_vote(kVoter1, id, Verdict::ship));
+  CHECK_NOTHROW(store.cast_tool_vote(test::ballot_of(kVoter1), id, Verdict::ship));
   release.join();
   CHECK(store.tool_by_slug("codestral-2-1")->community.total == 1);
 }
@@ -392,7 +392,7 @@ TEST_CASE("a batch whose commit fails tells every caller so, and keeps nothing o
             std::to_string(id) + ", 'ship')");
   }));
   CHECK(store->tool_by_slug("codestral-2-1")->community.total == 0);
-  store->cast_tool_vote(kVoter2, id, Verdict::ship); // the writer goes on
+  store->cast_tool_vote(test::ballot_of(kVoter2), id, Verdict::ship); // the writer goes on
   CHECK(store->tool_by_slug("codestral-2-1")->community.total == 1);
 }
 

@@ -13,12 +13,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include "app/embedded.h"
+#include "domain/clock.h"
+#include "domain/counting.h"
 #include "app/server.h"
 #include "bench/generate_site.h"
 #include "handlers/routes.h"
@@ -27,6 +30,18 @@
 namespace verdict::test {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// Seconds every test server's clock runs ahead of the wall clock: post_form moves it on when a
+// vote would otherwise be sent sooner after its page than a reader could read it.
+std::atomic<int64_t> reading_offset{0};
+
+int64_t reader_clock() {
+  return unix_now() + reading_offset.load();
+}
+
+} // namespace
 
 std::unique_ptr<Store> seeded_store() {
   return open_site_database(":memory:");
@@ -121,12 +136,14 @@ SiteServer::SiteServer(const std::string &db_path, int writes_per_minute,
                        const std::string &trusted_proxy)
     : store_(open_site_database(db_path)), server_(transport_limits(16)) {
   app_ = std::make_unique<App>(*store_, views_, writes_per_minute, trusted_proxy);
+  app_->clock = reader_clock;
   start();
 }
 
 SiteServer::SiteServer(const std::function<void(App &)> &configure)
     : store_(open_site_database(":memory:")), server_(transport_limits(16)) {
   app_ = std::make_unique<App>(*store_, views_);
+  app_->clock = reader_clock;
   configure(*app_);
   start();
 }
@@ -138,6 +155,7 @@ SiteServer::SiteServer(const transport::TransportLimits &limits, int writes_per_
                        const std::string &trusted_proxy)
     : store_(open_site_database(":memory:")), server_(limits) {
   app_ = std::make_unique<App>(*store_, views_, writes_per_minute, trusted_proxy);
+  app_->clock = reader_clock;
   start();
 }
 
@@ -145,12 +163,14 @@ SiteServer::SiteServer(const BaseUrl &base_url)
     : store_(open_site_database(":memory:")), server_(transport_limits(16)) {
   views_.set_base_url(base_url.url);
   app_ = std::make_unique<App>(*store_, views_);
+  app_->clock = reader_clock;
   start();
 }
 
 SiteServer::SiteServer(const MailSetup &mail)
     : store_(open_site_database(":memory:")), server_(transport_limits(16)) {
   app_ = std::make_unique<App>(*store_, views_);
+  app_->clock = reader_clock;
   start([&] {
     auto setup = mail;
     setup.base_url = "http://127.0.0.1:" + std::to_string(port_);
@@ -203,11 +223,54 @@ std::string cookie_from(const httplib::Result &result) {
   return header.substr(start + 14, 32);
 }
 
+namespace {
+
+// The page a vote form at `path` ("/tools/x/vote", "/compare/p/vote") is on.
+std::string page_of_vote(const std::string &path) {
+  return path.substr(0, path.size() - std::string_view("/vote").size());
+}
+
+} // namespace
+
+std::string vote_token_in(const std::string &html, const std::string &action) {
+  const auto form = html.find("action=\"" + action + "\"");
+  if (form == std::string::npos) return {};
+  const std::string marker = "name=\"token\" value=\"";
+  const auto at = html.find(marker, form);
+  if (at == std::string::npos) return {};
+  const auto start = at + marker.size();
+  return html.substr(start, html.find('"', start) - start);
+}
+
+std::string vote_token_for(httplib::Client &client, const std::string &path,
+                           const std::string &voter) {
+  httplib::Headers headers;
+  if (!voter.empty()) headers.emplace("Cookie", "verdict_voter=" + voter);
+  const auto page = client.Get(page_of_vote(path).c_str(), headers);
+  if (!page || page->status != 200) return {};
+  const auto token = vote_token_in(page->body, path);
+  const auto made_at = std::atoll(token.substr(0, token.find('.')).c_str());
+  const auto on_page = reader_clock() - made_at;
+  if (!token.empty() && on_page < kSecondsToReadAPage)
+    reading_offset += kSecondsToReadAPage - on_page;
+  return token;
+}
+
+Ballot ballot_of(const std::string &voter, const std::string &network) {
+  return {voter, network.empty() ? "network of " + voter : network, utc_today(), 60};
+}
+
 httplib::Result post_form(httplib::Client &client, const std::string &path, const std::string &body,
-                          const std::string &voter) {
+                          const std::string &voter, const std::string &from) {
   httplib::Headers headers{{"Sec-Fetch-Site", "same-origin"}};
   if (!voter.empty()) headers.emplace("Cookie", "verdict_voter=" + voter);
-  return client.Post(path.c_str(), headers, body, "application/x-www-form-urlencoded");
+  if (!from.empty()) headers.emplace("X-Forwarded-For", from);
+  auto form = body;
+  if (path.size() > 5 && path.ends_with("/vote")) {
+    const auto token = vote_token_for(client, path, voter);
+    if (!token.empty()) form += "&token=" + token;
+  }
+  return client.Post(path.c_str(), headers, form, "application/x-www-form-urlencoded");
 }
 
 std::string csrf_in(const std::string &html) {

@@ -83,12 +83,26 @@ private:
   int port_ = 0;
 };
 
+// A reader's ballot for the store's vote calls: on a network of their own (so the counting
+// rule counts every distinct voter), today, a minute after their page was made.
+Ballot ballot_of(const std::string &voter, const std::string &network = "");
+
 // Value of the voter cookie a response set, or empty.
 std::string cookie_from(const httplib::Result &result);
 
-// A POST of a form as the site's own page sends it (same-origin), optionally as a voter.
+// A POST of a form as the site's own page sends it (same-origin), optionally as a voter, and
+// from the address `from` (X-Forwarded-For: a server trusting 127.0.0.1 as its proxy takes it).
+// A vote (a path ending in /vote) is sent as a reader sends it: its page is read first (as the
+// voter), the form's token taken from it and sent along, and the test servers' clock moved on
+// so the vote is not sooner after its page than a person reads (kSecondsToReadAPage).
 httplib::Result post_form(httplib::Client &client, const std::string &path, const std::string &body,
-                          const std::string &voter = "");
+                          const std::string &voter = "", const std::string &from = "");
+// The token of the vote form posting to `action` in `html`; empty when none.
+std::string vote_token_in(const std::string &html, const std::string &action);
+// The token of the vote form posting to `path`, read from its page as `voter` sees it, with
+// the test servers' clock moved on past the reading time; empty when the page has none.
+std::string vote_token_for(httplib::Client &client, const std::string &path,
+                           const std::string &voter = "");
 
 // An editor signed in at the desk through its sign-in form: the session's cookie header value
 // and the CSRF token the desk's forms carry. REQUIREs that signing in works.

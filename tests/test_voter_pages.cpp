@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "handlers/request_parsing.h"
+#include "handlers/responses.h"
 #include "render/pages.h"
 #include "test_support.h"
 #include "transport/page_cache.h"
@@ -44,7 +45,10 @@ std::string voter_who(httplib::Client &client, const std::string &on_a, const st
 
 TEST_CASE("voter pages: each voter's comparison and tool pages are the whole render for them, "
           "byte for byte") {
-  test::SiteServer site;
+  // A clock that stands still, so each page's vote tokens are the ones made here; every vote is
+  // then sent no time after its page and set aside, so the set-aside renderings are checked too.
+  constexpr int64_t kNow = 1795500000;
+  test::SiteServer site([](App &app) { app.clock = [] { return kNow; }; });
   auto client = site.client();
   struct Choice {
     std::string on_a, on_b, pick;
@@ -64,12 +68,14 @@ TEST_CASE("voter pages: each voter's comparison and tool pages are the whole ren
     const auto detail = site.store().comparison_detail(kPair, voter);
     REQUIRE(detail);
     CHECK(own_page(client, kComparison, voter) ==
-          pages::comparison(site.app().views, *detail, site_copy, today));
+          pages::comparison(site.app().views, *detail, site_copy, today,
+                            vote_tokens_for(site.app(), detail->comparison)));
     for (const std::string slug : {"cursor-background-agent", "codestral-2-1"}) {
       const auto tool = site.store().tool_detail(slug, voter, {}, 100);
       REQUIRE(tool);
       CHECK(own_page(client, "/tools/" + slug, voter) ==
-            pages::tool(site.app().views, *tool, site_copy, today));
+            pages::tool(site.app().views, *tool, site_copy, today,
+                        vote_token_for(site.app(), tool->tool)));
     }
   }
 }

@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "auth/secrets.h"
+#include "domain/counting.h"
 #include "handlers/handlers.h"
 #include "handlers/request_parsing.h"
 #include "handlers/responses.h"
@@ -46,7 +47,7 @@ using Render = std::function<std::shared_ptr<const pages::PersonalPage>(Response
 // A voter's own votes on the tools a page is about.
 VoterChoices choices_of(App &app, const std::string &voter, const pages::PersonalPage &page) {
   if (page.b_id != 0) return app.store.voter_choices(voter, page.a_id, page.b_id);
-  return {app.store.tool_vote_of(voter, page.a_id), std::nullopt, std::nullopt};
+  return app.store.voter_choices_on_tool(voter, page.a_id);
 }
 
 // Which rendering each of a page's voter places shows for this voter; none for a page without
@@ -178,13 +179,14 @@ bool refuse_unless_form(App &app, const Request &req, Response &res) {
   return true;
 }
 
-// Each client may write a limited number of times a minute, all its forms together; the
-// refusal names what this form sends (`what`: "votes", "sign-ups"…).
+// Each client network (domain/counting.h: an IPv4 /24, an IPv6 /48) may write a limited
+// number of times a minute, all its forms together, so moving between the addresses of one
+// network does not buy more; the refusal names what this form sends (`what`: "votes"…).
 bool refuse_over_limit(App &app, const Request &req, Response &res, const char *what) {
-  const int wait = app.write_limit.take(client_of(app, req));
+  const int wait = app.write_limit.take(network_of(client_of(app, req)));
   if (wait == 0) return false;
   send_error(app, res, 429, "Slow down",
-             std::string("Too many ") + what + " from your address in a minute. Please wait " +
+             std::string("Too many ") + what + " from your network in a minute. Please wait " +
                  std::to_string(wait) + " seconds and try again.");
   res.set_header("Retry-After", std::to_string(wait));
   return true;

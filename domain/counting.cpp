@@ -1,0 +1,100 @@
+#include "domain/counting.h"
+
+#include <arpa/inet.h>
+
+#include <array>
+#include <vector>
+
+#include "domain/numbers.h"
+
+namespace verdict {
+
+namespace {
+
+// `bytes` with every bit past the first `bits` cleared.
+template <size_t N> std::array<unsigned char, N> masked(std::array<unsigned char, N> bytes, int bits) {
+  for (size_t i = 0; i < N; ++i) {
+    const int kept = std::max(0, std::min(8, bits - static_cast<int>(i) * 8));
+    bytes[i] = static_cast<unsigned char>(bytes[i] & (0xFF00u >> kept));
+  }
+  return bytes;
+}
+
+} // namespace
+
+std::string network_of(std::string_view address) {
+  std::string text(address);
+  // An address in brackets, as some proxies write IPv6 ("[2001:db8::1]").
+  if (text.size() > 2 && text.front() == '[' && text.back() == ']') text = text.substr(1, text.size() - 2);
+  std::array<unsigned char, 4> v4{};
+  std::array<unsigned char, 16> v6{};
+  char written[INET6_ADDRSTRLEN] = {};
+  if (inet_pton(AF_INET, text.c_str(), v4.data()) == 1) {
+    const auto network = masked(v4, kIpv4NetworkBits);
+    inet_ntop(AF_INET, network.data(), written, sizeof written);
+    return std::string(written) + "/" + std::to_string(kIpv4NetworkBits);
+  }
+  if (inet_pton(AF_INET6, text.c_str(), v6.data()) == 1) {
+    static constexpr unsigned char kMappedPrefix[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
+    if (std::equal(std::begin(kMappedPrefix), std::end(kMappedPrefix), v6.begin())) {
+      std::copy(v6.begin() + 12, v6.end(), v4.begin());
+      const auto network = masked(v4, kIpv4NetworkBits);
+      inet_ntop(AF_INET, network.data(), written, sizeof written);
+      return std::string(written) + "/" + std::to_string(kIpv4NetworkBits);
+    }
+    const auto network = masked(v6, kIpv6NetworkBits);
+    inet_ntop(AF_INET6, network.data(), written, sizeof written);
+    return std::string(written) + "/" + std::to_string(kIpv6NetworkBits);
+  }
+  return "other:" + text;
+}
+
+std::optional<SetAsideReason> judge_vote(int64_t seconds_on_page, int64_t counted_voters,
+                                         bool voter_among_them) {
+  if (seconds_on_page < kSecondsToReadAPage) return SetAsideReason::too_fast;
+  if (voter_among_them || counted_voters < kCountedVotersPerNetworkPerDay) return std::nullopt;
+  return SetAsideReason::network;
+}
+
+std::string reason_text(SetAsideReason reason) {
+  switch (reason) {
+  case SetAsideReason::network:
+    return "more than " + std::to_string(kCountedVotersPerNetworkPerDay) +
+           " from one network in a day";
+  case SetAsideReason::too_fast:
+    return "sent less than " + count_phrase(kSecondsToReadAPage, "second", "seconds") +
+           " after the page was loaded";
+  }
+  return {};
+}
+
+const char *reason_code(SetAsideReason reason) {
+  return reason == SetAsideReason::network ? "network" : "too_fast";
+}
+
+std::optional<SetAsideReason> reason_from_code(std::string_view code) {
+  if (code == "network") return SetAsideReason::network;
+  if (code == "too_fast") return SetAsideReason::too_fast;
+  return std::nullopt;
+}
+
+std::string set_aside_phrase(const SetAside &set_aside, int64_t counted) {
+  if (set_aside.total() == 0) return {};
+  std::vector<std::pair<int64_t, SetAsideReason>> reasons;
+  if (set_aside.network) reasons.emplace_back(set_aside.network, SetAsideReason::network);
+  if (set_aside.too_fast) reasons.emplace_back(set_aside.too_fast, SetAsideReason::too_fast);
+  std::string phrase = std::to_string(counted + set_aside.total()) + " cast, " +
+                       std::to_string(set_aside.total()) + " set aside: ";
+  if (reasons.size() == 1) return phrase + reason_text(reasons.front().second);
+  for (size_t i = 0; i < reasons.size(); ++i)
+    phrase += (i ? "; " : "") + std::to_string(reasons[i].first) + " " +
+              reason_text(reasons[i].second);
+  return phrase;
+}
+
+std::string with_set_aside(const SetAside &set_aside, int64_t counted) {
+  const auto phrase = set_aside_phrase(set_aside, counted);
+  return phrase.empty() ? phrase : " · " + phrase;
+}
+
+} // namespace verdict
