@@ -94,7 +94,7 @@ std::string set_aside_phrase(const SetAside &set_aside, int64_t counted) {
 
 std::string with_set_aside(const SetAside &set_aside, int64_t counted) {
   const auto phrase = set_aside_phrase(set_aside, counted);
-  return phrase.empty() ? phrase : " · " + phrase;
+  return phrase.empty() ? phrase : " (" + phrase + ")";
 }
 
 } // namespace verdict

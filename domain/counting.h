@@ -68,7 +68,7 @@ std::optional<SetAsideReason> reason_from_code(std::string_view code);
 // when there are several). `counted` is the number shown, so the phrase gives cast, counted
 // and set aside.
 std::string set_aside_phrase(const SetAside &set_aside, int64_t counted);
-// " · " and that phrase, to follow a number, or "" when nothing was set aside.
+// " (" that phrase ")", to follow a number, or "" when nothing was set aside.
 std::string with_set_aside(const SetAside &set_aside, int64_t counted);
 
 } // namespace verdict

@@ -148,7 +148,8 @@ Badge tool_badge(const Tool &tool, const SiteCopy &site) {
                                : "the panel has not reviewed it yet") +
                 (votes.total ? "; readers " + percent(votes) + " ship, " +
                                    count_phrase(votes.total, "vote", "votes")
-                             : "; no reader votes counted yet") +
+                 : tool.community_set_aside.total() ? "; no reader votes counted yet"
+                                                    : "; no reader votes yet") +
                 with_set_aside(tool.community_set_aside, votes.total) +
                 ".";
   badge.colour = reviews.total ? kSideA : kQuiet;

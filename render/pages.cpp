@@ -769,7 +769,7 @@ std::string methodology(const Views &views, const std::vector<Reviewer> &panel,
                            std::to_string(kIpv6NetworkBits));
   page.set("page_lifetime", count_phrase(kVotePageLifetimeSeconds / 3600, "hour", "hours"));
   page.set("reading_time", count_phrase(kSecondsToReadAPage, "second", "seconds"));
-  page.set("network_reason", reason_text(SetAsideReason::network));
+  page.set("set_aside_example", community_summary({24, 37}, {12, 0}));
   return views.page("methodology", page,
                     {"Methodology · " + site.site_name,
                      "How every percentage on the site is made, and what the site never does.",

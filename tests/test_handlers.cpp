@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "auth/vote_tokens.h"
 #include "handlers/handlers.h"
 #include "render/pages.h"
 #include "test_support.h"
@@ -12,6 +13,16 @@ struct Fixture {
   Views views;
   App app{*store, views};
 };
+
+// "&token=…": the token a page made a minute ago carries for a vote on `target`
+// (auth/vote_tokens.h tool_vote_target, pair_vote_target).
+std::string token_field(const App &app, const std::string &target) {
+  return "&token=" + auth::vote_token(app.votes.token_key, target, app.clock() - 60);
+}
+
+std::string tool_token(Fixture &f, const std::string &slug) {
+  return token_field(f.app, auth::tool_vote_target(f.store->tool_by_slug(slug)->id));
+}
 
 httplib::Request form_post(std::string body, std::string cookie = "") {
   httplib::Request req;
@@ -27,8 +38,10 @@ TEST_CASE("handler: a first vote answers 303 back to the page and sets an HttpOn
   Fixture f;
   httplib::Response res;
   handlers::vote_on_tool(
-      f.app, form_post("verdict=ship&back=/compare/cursor-background-agent-vs-codestral-2-1"), res,
-      "codestral-2-1");
+      f.app,
+      form_post("verdict=ship&back=/compare/cursor-background-agent-vs-codestral-2-1" +
+                tool_token(f, "codestral-2-1")),
+      res, "codestral-2-1");
   CHECK(res.status == 303);
   CHECK(res.get_header_value("Location") ==
         "/compare/cursor-background-agent-vs-codestral-2-1#tool-codestral-2-1");
@@ -43,8 +56,10 @@ TEST_CASE("handler: a first vote answers 303 back to the page and sets an HttpOn
 TEST_CASE("handler: a returning voter keeps their id and no new cookie is set") {
   Fixture f;
   httplib::Response res;
-  handlers::vote_on_tool(f.app, form_post("verdict=skip", std::string(32, 'a')), res,
-                         "codestral-2-1");
+  handlers::vote_on_tool(f.app,
+                         form_post("verdict=skip" + tool_token(f, "codestral-2-1"),
+                                   std::string(32, 'a')),
+                         res, "codestral-2-1");
   CHECK(res.status == 303);
   CHECK_FALSE(res.has_header("Set-Cookie"));
   CHECK(res.get_header_value("Location") == "/tools/codestral-2-1#tool-codestral-2-1");
@@ -82,13 +97,13 @@ TEST_CASE("handler: bad votes get a 4xx page that says what was wrong, and nothi
 TEST_CASE("handler: a head-to-head pick counts for the side named in the address") {
   Fixture f;
   httplib::Response res;
-  handlers::vote_on_pair(f.app, form_post("pick=b"), res,
-                         "cursor-background-agent-vs-codestral-2-1");
+  const auto a = f.store->tool_by_slug("cursor-background-agent")->id;
+  const auto b = f.store->tool_by_slug("codestral-2-1")->id;
+  handlers::vote_on_pair(f.app, form_post("pick=b" + token_field(f.app, auth::pair_vote_target(b, a))),
+                         res, "cursor-background-agent-vs-codestral-2-1");
   CHECK(res.status == 303);
   CHECK(res.get_header_value("Location") ==
         "/compare/cursor-background-agent-vs-codestral-2-1#community");
-  const auto a = f.store->tool_by_slug("cursor-background-agent")->id;
-  const auto b = f.store->tool_by_slug("codestral-2-1")->id;
   CHECK(f.store->pair_tally(a, b).b == 1);
   CHECK(f.store->pair_tally(a, b).a == 0);
 }

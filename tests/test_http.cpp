@@ -79,26 +79,22 @@ TEST_CASE("http: a vote, a changed vote and a second visitor show on the page") 
   CHECK(community_of(client.Get(kPage)->body, "codestral-2-1") == "—");
 
   const auto first =
-      client.Post("/tools/codestral-2-1/vote", same_origin(),
-                  std::string("verdict=ship&back=") + kPage, "application/x-www-form-urlencoded");
+      test::post_form(client, "/tools/codestral-2-1/vote", std::string("verdict=ship&back=") + kPage);
   REQUIRE(first);
   CHECK(first->status == 303);
   const auto voter = test::cookie_from(first);
   REQUIRE(voter.size() == 32);
   CHECK(community_of(client.Get(kPage)->body, "codestral-2-1") == "100% · 1 vote");
 
-  const auto changed = client.Post("/tools/codestral-2-1/vote", same_origin(voter), "verdict=skip",
-                                   "application/x-www-form-urlencoded");
+  const auto changed = test::post_form(client, "/tools/codestral-2-1/vote", "verdict=skip", voter);
   CHECK(changed->status == 303);
   CHECK(community_of(client.Get(kPage)->body, "codestral-2-1") == "0% · 1 vote");
 
-  const auto second = client.Post("/tools/codestral-2-1/vote", same_origin(), "verdict=ship",
-                                  "application/x-www-form-urlencoded");
+  const auto second = test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship");
   CHECK(test::cookie_from(second) != voter);
   CHECK(community_of(client.Get(kPage)->body, "codestral-2-1") == "50% · 2 votes");
 
-  const auto third = client.Post("/tools/codestral-2-1/vote", same_origin(), "verdict=ship",
-                                 "application/x-www-form-urlencoded");
+  const auto third = test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship");
   CHECK(community_of(client.Get(kPage)->body, "codestral-2-1") == "67% · 3 votes");
 
   // The voter's own page shows their pressed button; the anonymous page does not.
@@ -107,8 +103,8 @@ TEST_CASE("http: a vote, a changed vote and a second visitor show on the page") 
         std::string::npos);
   CHECK(own->get_header_value("Cache-Control") == "private, no-cache");
 
-  const auto withdrawn = client.Post("/tools/codestral-2-1/vote", same_origin(voter),
-                                     "verdict=withdraw", "application/x-www-form-urlencoded");
+  const auto withdrawn =
+      test::post_form(client, "/tools/codestral-2-1/vote", "verdict=withdraw", voter);
   CHECK(withdrawn->status == 303);
   CHECK(community_of(client.Get(kPage)->body, "codestral-2-1") == "100% · 2 votes");
 }
@@ -116,8 +112,7 @@ TEST_CASE("http: a vote, a changed vote and a second visitor show on the page") 
 TEST_CASE("http: the head-to-head pick moves the split bar") {
   test::SiteServer site;
   auto client = site.client();
-  const auto res = client.Post((std::string(kPage) + "/vote").c_str(), same_origin(), "pick=a",
-                               "application/x-www-form-urlencoded");
+  const auto res = test::post_form(client, std::string(kPage) + "/vote", "pick=a");
   CHECK(res->status == 303);
   const auto page = client.Get(kPage)->body;
   CHECK(page.find("<strong data-picks=\"a\">100% · 1 vote</strong>") != std::string::npos);
@@ -162,11 +157,14 @@ TEST_CASE("http: the reverse order of a published pair is a 301 to it") {
 TEST_CASE("http: a cross-site vote is refused with 403 and counts nothing") {
   test::SiteServer site;
   auto client = site.client();
+  // With the page's own token, so only the origin can be what is refused.
+  const auto vote = "verdict=ship&token=" + test::vote_token_for(client, "/tools/codestral-2-1/vote");
   const auto res = client.Post("/tools/codestral-2-1/vote", {{"Origin", "https://evil.example"}},
-                               "verdict=ship", "application/x-www-form-urlencoded");
+                               vote, "application/x-www-form-urlencoded");
   CHECK(res->status == 403);
+  CHECK(test::visible_text(res->body).find("Cross-site request refused") != std::string::npos);
   const auto fetch = client.Post("/tools/codestral-2-1/vote", {{"Sec-Fetch-Site", "cross-site"}},
-                                 "verdict=ship", "application/x-www-form-urlencoded");
+                                 vote, "application/x-www-form-urlencoded");
   CHECK(fetch->status == 403);
   CHECK(site.store().tool_by_slug("codestral-2-1")->community.total == 0);
 }
@@ -321,7 +319,8 @@ TEST_CASE("http: a write that is not an HTML form gets 415 and writes nothing") 
   }
   CHECK(site.store().tool_by_slug("codestral-2-1")->community.total == 0);
   const auto with_charset =
-      client.Post("/tools/codestral-2-1/vote", {{"Sec-Fetch-Site", "same-origin"}}, "verdict=ship",
+      client.Post("/tools/codestral-2-1/vote", {{"Sec-Fetch-Site", "same-origin"}},
+                  "verdict=ship&token=" + test::vote_token_for(client, "/tools/codestral-2-1/vote"),
                   "application/x-www-form-urlencoded; charset=UTF-8");
   REQUIRE(with_charset);
   CHECK(with_charset->status == 303);

@@ -35,13 +35,14 @@ TEST_CASE("http: writes over the limit get 429 with Retry-After, and REMOTE_ADDR
   test::SiteServer site(":memory:", 2);
   auto client = site.client();
   int refused = 0;
+  const auto token = test::vote_token_for(client, "/tools/codestral-2-1/vote");
   for (int i = 0; i < 4; ++i) {
     // A client claiming a different address each time is still one client.
     const auto res = client.Post("/tools/codestral-2-1/vote",
                                  {{"Sec-Fetch-Site", "same-origin"},
                                   {"REMOTE_ADDR", "10.9.9." + std::to_string(i)},
                                   {"X-Forwarded-For", "10.8.8." + std::to_string(i)}},
-                                 "verdict=ship", "application/x-www-form-urlencoded");
+                                 "verdict=ship&token=" + token, "application/x-www-form-urlencoded");
     REQUIRE(res);
     if (res->status == 429) {
       ++refused;

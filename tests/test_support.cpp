@@ -16,6 +16,8 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 
@@ -142,7 +144,7 @@ SiteServer::SiteServer(const std::string &db_path, int writes_per_minute,
 
 SiteServer::SiteServer(const std::function<void(App &)> &configure)
     : store_(open_site_database(":memory:")), server_(transport_limits(16)) {
-  app_ = std::make_unique<App>(*store_, views_);
+  app_ = std::make_unique<App>(*store_, views_, 0, "127.0.0.1");
   app_->clock = reader_clock;
   configure(*app_);
   start();
@@ -162,14 +164,14 @@ SiteServer::SiteServer(const transport::TransportLimits &limits, int writes_per_
 SiteServer::SiteServer(const BaseUrl &base_url)
     : store_(open_site_database(":memory:")), server_(transport_limits(16)) {
   views_.set_base_url(base_url.url);
-  app_ = std::make_unique<App>(*store_, views_);
+  app_ = std::make_unique<App>(*store_, views_, 0, "127.0.0.1");
   app_->clock = reader_clock;
   start();
 }
 
 SiteServer::SiteServer(const MailSetup &mail)
     : store_(open_site_database(":memory:")), server_(transport_limits(16)) {
-  app_ = std::make_unique<App>(*store_, views_);
+  app_ = std::make_unique<App>(*store_, views_, 0, "127.0.0.1");
   app_->clock = reader_clock;
   start([&] {
     auto setup = mail;
@@ -246,9 +248,14 @@ std::string vote_token_for(httplib::Client &client, const std::string &path,
                            const std::string &voter) {
   httplib::Headers headers;
   if (!voter.empty()) headers.emplace("Cookie", "verdict_voter=" + voter);
-  const auto page = client.Get(page_of_vote(path).c_str(), headers);
+  auto action = path;
+  auto page = client.Get(page_of_vote(path).c_str(), headers);
+  if (page && page->status == 301) { // a pair's other order: its token is the pair's either way
+    action = page->get_header_value("Location") + "/vote";
+    page = client.Get(page_of_vote(action).c_str(), headers);
+  }
   if (!page || page->status != 200) return {};
-  const auto token = vote_token_in(page->body, path);
+  const auto token = vote_token_in(page->body, action);
   const auto made_at = std::atoll(token.substr(0, token.find('.')).c_str());
   const auto on_page = reader_clock() - made_at;
   if (!token.empty() && on_page < kSecondsToReadAPage)
@@ -260,17 +267,55 @@ Ballot ballot_of(const std::string &voter, const std::string &network) {
   return {voter, network.empty() ? "network of " + voter : network, utc_today(), 60};
 }
 
+namespace {
+
+// The address each reader post_form has voted as comes from, when the test named none: a
+// network of their own, so the counting rule counts each distinct reader.
+std::mutex reader_addresses_mutex;
+std::map<std::string, std::string> reader_addresses;
+int readers_so_far = 0;
+
+std::string fresh_reader_address() {
+  std::lock_guard lock(reader_addresses_mutex);
+  ++readers_so_far;
+  return "10." + std::to_string(readers_so_far / 256 % 256) + "." +
+         std::to_string(readers_so_far % 256) + ".7";
+}
+
+std::string address_of_reader(const std::string &voter) {
+  {
+    std::lock_guard lock(reader_addresses_mutex);
+    if (const auto it = reader_addresses.find(voter); it != reader_addresses.end())
+      return it->second;
+  }
+  auto address = fresh_reader_address();
+  std::lock_guard lock(reader_addresses_mutex);
+  return reader_addresses.emplace(voter, address).first->second;
+}
+
+} // namespace
+
 httplib::Result post_form(httplib::Client &client, const std::string &path, const std::string &body,
                           const std::string &voter, const std::string &from) {
   httplib::Headers headers{{"Sec-Fetch-Site", "same-origin"}};
   if (!voter.empty()) headers.emplace("Cookie", "verdict_voter=" + voter);
-  if (!from.empty()) headers.emplace("X-Forwarded-For", from);
   auto form = body;
-  if (path.size() > 5 && path.ends_with("/vote")) {
+  const bool is_vote = path.size() > 5 && path.ends_with("/vote");
+  const auto address = !from.empty() || !is_vote ? from
+                       : voter.empty()           ? fresh_reader_address()
+                                                 : address_of_reader(voter);
+  if (!address.empty()) headers.emplace("X-Forwarded-For", address);
+  if (is_vote) {
     const auto token = vote_token_for(client, path, voter);
     if (!token.empty()) form += "&token=" + token;
   }
-  return client.Post(path.c_str(), headers, form, "application/x-www-form-urlencoded");
+  auto res = client.Post(path.c_str(), headers, form, "application/x-www-form-urlencoded");
+  if (is_vote && voter.empty() && !address.empty()) {
+    const auto minted = cookie_from(res);
+    std::lock_guard lock(reader_addresses_mutex);
+    if (!minted.empty()) reader_addresses.emplace(minted, address);
+  }
+  return res;
 }
 
 std::string csrf_in(const std::string &html) {

@@ -45,8 +45,10 @@ std::string read_file(const std::string &path);
 // never miss a server that has not started yet.
 class SiteServer {
 public:
+  // Every test server takes 127.0.0.1 as its trusted proxy unless told otherwise, so a test
+  // names the address a reader comes from in X-Forwarded-For (post_form's `from`).
   explicit SiteServer(const std::string &db_path = ":memory:", int writes_per_minute = 0,
-                      const std::string &trusted_proxy = "");
+                      const std::string &trusted_proxy = "127.0.0.1");
   // `configure` changes the App (its clock, say) before any server thread can read it.
   explicit SiteServer(const std::function<void(App &)> &configure);
   // `configure` sets the site's views too (its public address, say), before serving.
@@ -56,7 +58,7 @@ public:
   explicit SiteServer(const MailSetup &mail);
   // With the transport's limits (timeouts, connections) set by the test.
   explicit SiteServer(const transport::TransportLimits &limits, int writes_per_minute = 0,
-                      const std::string &trusted_proxy = "");
+                      const std::string &trusted_proxy = "127.0.0.1");
   // Served under a public address, as `--base-url` sets it ("https://verdict.example").
   struct BaseUrl {
     std::string url;
@@ -92,6 +94,8 @@ std::string cookie_from(const httplib::Result &result);
 
 // A POST of a form as the site's own page sends it (same-origin), optionally as a voter, and
 // from the address `from` (X-Forwarded-For: a server trusting 127.0.0.1 as its proxy takes it).
+// A vote with no `from` comes from an address of the voter's own, the same for each voter, on
+// a network of its own, so a test server trusting 127.0.0.1 counts every distinct voter.
 // A vote (a path ending in /vote) is sent as a reader sends it: its page is read first (as the
 // voter), the form's token taken from it and sent along, and the test servers' clock moved on
 // so the vote is not sooner after its page than a person reads (kSecondsToReadAPage).

@@ -1,0 +1,337 @@
+// One reader, one vote: the attacks on the community numbers, played over HTTP against the
+// real route table, and the counting rule (domain/counting.h) on its own. Every vote cast is
+// stored; only what the rule counts moves a number; what it sets aside is shown with why.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "auth/vote_tokens.h"
+#include "domain/counting.h"
+#include "domain/numbers.h"
+#include "render/mail.h"
+#include "test_support.h"
+
+using namespace verdict;
+
+namespace {
+
+const std::string kPair = "cursor-background-agent-vs-codestral-2-1";
+const std::string kComparison = "/compare/" + kPair;
+const std::string kPairVote = kComparison + "/vote";
+const std::string kToolVote = "/tools/codestral-2-1/vote";
+
+nlohmann::json api(httplib::Client &client, const std::string &path) {
+  const auto res = client.Get(path.c_str());
+  REQUIRE(res);
+  REQUIRE(res->status == 200);
+  return nlohmann::json::parse(res->body);
+}
+
+// A vote as a script sends it from one address, with the page's token but no cookie: every
+// request a new "reader". Returns the status.
+int scripted_vote(httplib::Client &client, const std::string &path, const std::string &body,
+                  const std::string &from) {
+  const auto res = test::post_form(client, path, body, "", from);
+  REQUIRE(res);
+  return res->status;
+}
+
+std::string text_of(httplib::Client &client, const std::string &path) {
+  const auto res = client.Get(path.c_str());
+  REQUIRE(res);
+  REQUIRE(res->status == 200);
+  return test::visible_text(res->body);
+}
+
+} // namespace
+
+TEST_CASE("counting: a network is an IPv4 /24 or an IPv6 /48, IPv4 written as IPv6 included") {
+  CHECK(network_of("203.0.113.9") == "203.0.113.0/24");
+  CHECK(network_of("203.0.113.250") == network_of("203.0.113.1"));
+  CHECK(network_of("203.0.114.1") != network_of("203.0.113.1"));
+  CHECK(network_of("::ffff:203.0.113.77") == "203.0.113.0/24");
+  CHECK(network_of("2001:db8:1:2:3:4:5:6") == "2001:db8:1::/48");
+  CHECK(network_of("2001:db8:1:ffff::1") == network_of("2001:db8:1::9"));
+  CHECK(network_of("[2001:db8:1::9]") == "2001:db8:1::/48");
+  CHECK(network_of("2001:db8:2::1") != network_of("2001:db8:1::1"));
+  CHECK(network_of("not an address") == "other:not an address");
+}
+
+TEST_CASE("counting: the rule counts the first readers of a network, keeps them, and sets aside "
+          "the rest and the too quick") {
+  const auto enough = kSecondsToReadAPage;
+  CHECK(judge_vote(enough - 1, 0, false) == SetAsideReason::too_fast);
+  CHECK(judge_vote(enough - 1, 0, true) == SetAsideReason::too_fast);
+  CHECK_FALSE(judge_vote(enough, 0, false).has_value());
+  CHECK_FALSE(judge_vote(enough, kCountedVotersPerNetworkPerDay - 1, false).has_value());
+  CHECK(judge_vote(enough, kCountedVotersPerNetworkPerDay, false) == SetAsideReason::network);
+  CHECK_FALSE(judge_vote(enough, kCountedVotersPerNetworkPerDay, true).has_value());
+  CHECK(set_aside_phrase({}, 5).empty());
+  CHECK(set_aside_phrase({12, 0}, 37) ==
+        "49 cast, 12 set aside: more than 3 from one network in a day");
+  CHECK(set_aside_phrase({2, 1}, 4) ==
+        "7 cast, 3 set aside: 2 more than 3 from one network in a day; 1 sent less than 2 "
+        "seconds after the page was loaded");
+}
+
+TEST_CASE("counting: a vote token is bound to its target and its page's time") {
+  const std::string key(64, 'a');
+  const auto target = auth::tool_vote_target(7);
+  const auto token = auth::vote_token(key, target, 1000);
+  CHECK_FALSE(auth::check_vote_token(key, token, target, 1005).fault.has_value());
+  CHECK(auth::check_vote_token(key, token, target, 1005).seconds_on_page == 5);
+  CHECK(auth::check_vote_token(key, token, auth::tool_vote_target(8), 1005).fault ==
+        auth::VoteTokenFault::not_for_this);
+  CHECK(auth::check_vote_token(std::string(64, 'b'), token, target, 1005).fault ==
+        auth::VoteTokenFault::not_for_this);
+  CHECK(auth::check_vote_token(key, "", target, 1005).fault == auth::VoteTokenFault::missing);
+  CHECK(auth::check_vote_token(key, token, target, 1000 + kVotePageLifetimeSeconds + 1).fault ==
+        auth::VoteTokenFault::expired);
+  CHECK(auth::check_vote_token(key, token, target, 999).fault == auth::VoteTokenFault::from_future);
+  // Another time under the same MAC is another token.
+  auto moved = token;
+  moved.replace(0, 4, "1001");
+  CHECK(auth::check_vote_token(key, moved, target, 1005).fault ==
+        auth::VoteTokenFault::not_for_this);
+  CHECK(auth::pair_vote_target(3, 7) == auth::pair_vote_target(7, 3));
+}
+
+TEST_CASE("counting: forty cookie-less votes from one address add three counted votes, store all "
+          "forty and say why the rest are set aside") {
+  test::SiteServer site;
+  auto client = site.client();
+  for (int i = 0; i < 40; ++i)
+    REQUIRE(scripted_vote(client, kPairVote, "pick=b", "198.51.100.23") == 303);
+  const auto pair = api(client, "/api/compare/" + kPair);
+  CHECK(pair["picks"]["b"] == kCountedVotersPerNetworkPerDay);
+  CHECK(pair["picks"]["total"] == kCountedVotersPerNetworkPerDay);
+  CHECK(pair["cast"] == 40);
+  CHECK(pair["set_aside"]["total"] == 37);
+  CHECK(pair["set_aside"]["reasons"][0]["reason"] == "network");
+  CHECK(pair["set_aside"]["reasons"][0]["votes"] == 37);
+  const auto text = text_of(client, kComparison);
+  CHECK(text.find("3 readers have picked (40 cast, 37 set aside: more than 3 from one network in "
+                  "a day)") != std::string::npos);
+  // No interval makes three votes look certain: the fifth counted vote brings it, not the 40th.
+  CHECK(text.find("100% · 3 votes · 95% interval") == std::string::npos);
+}
+
+TEST_CASE("counting: rotating addresses inside one IPv4 /24, one IPv6 /64 or one /48 behind the "
+          "trusted proxy adds no more counted votes") {
+  test::SiteServer site; // takes 127.0.0.1 as its trusted proxy
+  auto client = site.client();
+  for (int i = 1; i <= 12; ++i) {
+    REQUIRE(scripted_vote(client, "/tools/codestral-2-1/vote", "verdict=ship",
+                          "203.0.113." + std::to_string(i)) == 303);
+    REQUIRE(scripted_vote(client, "/tools/code-llama-4/vote", "verdict=ship",
+                          "2001:db8:5:7::" + std::to_string(i)) == 303);
+    REQUIRE(scripted_vote(client, "/tools/mistral-3-small/vote", "verdict=skip",
+                          "2001:db8:5:" + std::to_string(i) + "::1") == 303);
+  }
+  for (const std::string slug : {"codestral-2-1", "code-llama-4", "mistral-3-small"}) {
+    INFO(slug);
+    const auto tool = api(client, "/api/tools/" + slug);
+    CHECK(tool["community"]["votes"] == kCountedVotersPerNetworkPerDay);
+    CHECK(tool["cast"] == 12);
+    CHECK(tool["set_aside"]["total"] == 12 - kCountedVotersPerNetworkPerDay);
+  }
+}
+
+TEST_CASE("counting: three hundred readers from three hundred networks are all counted") {
+  test::SiteServer site;
+  auto client = site.client();
+  for (int i = 0; i < 300; ++i) {
+    // Half on IPv4 networks (a /24 each), half on IPv6 /48s.
+    const auto address = i % 2 ? "2001:db8:" + std::to_string(i + 1) + "::1"
+                               : "10." + std::to_string(i / 256) + "." + std::to_string(i % 256) + ".1";
+    REQUIRE(scripted_vote(client, kPairVote, i % 3 ? "pick=a" : "pick=b", address) == 303);
+  }
+  const auto pair = api(client, "/api/compare/" + kPair);
+  CHECK(pair["picks"]["total"] == 300);
+  CHECK(pair["picks"]["b"] == 100);
+  CHECK(pair["cast"] == 300);
+  CHECK(pair["set_aside"]["total"] == 0);
+  CHECK(text_of(client, kComparison).find("set aside") == std::string::npos);
+}
+
+TEST_CASE("counting: a vote without its page's token, with another target's, or from a page "
+          "over a day old is refused with a page that says so, and nothing is written") {
+  std::atomic<int64_t> now{1795500000};
+  test::SiteServer site([&now](App &app) { app.clock = [&now] { return now.load(); }; });
+  auto client = site.client();
+  const auto post = [&](const std::string &path, const std::string &body) {
+    auto res = client.Post(path.c_str(), {{"Sec-Fetch-Site", "same-origin"}}, body,
+                           "application/x-www-form-urlencoded");
+    REQUIRE(res);
+    return res;
+  };
+  const auto page = client.Get(kComparison.c_str())->body;
+  const auto tool_token = test::vote_token_in(page, kToolVote);
+  const auto pair_token = test::vote_token_in(page, kPairVote);
+  REQUIRE_FALSE(tool_token.empty());
+  REQUIRE_FALSE(pair_token.empty());
+  REQUIRE(tool_token != pair_token);
+  now += 60;
+
+  struct Case {
+    std::string path, body, says;
+  };
+  const std::vector<Case> cases = {
+      {kToolVote, "verdict=ship", "came without one"},
+      {kToolVote, "verdict=ship&token=", "came without one"},
+      {kToolVote, "verdict=ship&token=" + pair_token, "not made by this site for this vote"},
+      {kPairVote, "pick=a&token=" + tool_token, "not made by this site for this vote"},
+      {"/tools/code-llama-4/vote", "verdict=ship&token=" + tool_token, "not made by this site"},
+      {kToolVote, "verdict=ship&token=1795500000.00000000000000000000000000000000", "not made"},
+      {kToolVote, "verdict=ship&token=junk", "not made by this site"},
+  };
+  for (const auto &c : cases) {
+    INFO(c.path << " " << c.body);
+    const auto res = post(c.path, c.body);
+    CHECK(res->status == 403);
+    CHECK(test::visible_text(res->body).find(c.says) != std::string::npos);
+    CHECK(res->body.find("Back to the page") != std::string::npos);
+    CHECK_FALSE(res->has_header("Set-Cookie"));
+  }
+  now += kVotePageLifetimeSeconds; // the page is now over a day old
+  const auto stale = post(kToolVote, "verdict=ship&token=" + tool_token);
+  CHECK(stale->status == 403);
+  CHECK(test::visible_text(stale->body).find("more than 24 hours ago") != std::string::npos);
+
+  const auto tool = api(client, "/api/tools/codestral-2-1");
+  CHECK(tool["cast"] == 0);
+  CHECK(api(client, "/api/compare/" + kPair)["cast"] == 0);
+  CHECK(site.store().figures().tool_votes == 0);
+}
+
+TEST_CASE("counting: a vote sent faster than a person reads the page is stored, set aside and "
+          "shown to its reader with why, and counts when sent again later") {
+  std::atomic<int64_t> now{1795500000};
+  test::SiteServer site([&now](App &app) { app.clock = [&now] { return now.load(); }; });
+  auto client = site.client();
+  const auto token = test::vote_token_in(client.Get("/tools/codestral-2-1")->body, kToolVote);
+  now += kSecondsToReadAPage - 1;
+  const auto quick =
+      client.Post(kToolVote.c_str(), {{"Sec-Fetch-Site", "same-origin"}},
+                  "verdict=ship&token=" + token, "application/x-www-form-urlencoded");
+  REQUIRE(quick->status == 303);
+  const auto voter = test::cookie_from(quick);
+  REQUIRE(voter.size() == 32);
+  auto tool = api(client, "/api/tools/codestral-2-1");
+  CHECK(tool["community"]["votes"] == 0);
+  CHECK(tool["cast"] == 1);
+  CHECK(tool["set_aside"]["reasons"][0]["reason"] == "too_fast");
+  const auto own = client.Get("/tools/codestral-2-1", {{"Cookie", "verdict_voter=" + voter}});
+  const auto own_text = test::visible_text(own->body);
+  CHECK(own->body.find("aria-pressed=\"true\" aria-label=\"Ship Codestral 2.1\"") !=
+        std::string::npos);
+  CHECK(own_text.find("Your Ship vote is stored but not counted: sent less than 2 seconds after "
+                      "the page was loaded.") != std::string::npos);
+  CHECK(text_of(client, "/tools/codestral-2-1")
+            .find("1 cast, 1 set aside: sent less than 2 seconds after the page was loaded") !=
+        std::string::npos);
+
+  now += 60;
+  const auto again = client.Post(kToolVote.c_str(),
+                                 {{"Sec-Fetch-Site", "same-origin"},
+                                  {"Cookie", "verdict_voter=" + voter}},
+                                 "verdict=ship&token=" + token, "application/x-www-form-urlencoded");
+  REQUIRE(again->status == 303);
+  tool = api(client, "/api/tools/codestral-2-1");
+  CHECK(tool["community"]["votes"] == 1);
+  CHECK(tool["cast"] == 1);
+  CHECK(tool["set_aside"]["total"] == 0);
+  const auto counted = client.Get("/tools/codestral-2-1", {{"Cookie", "verdict_voter=" + voter}});
+  CHECK(test::visible_text(counted->body).find("stored but not counted") == std::string::npos);
+}
+
+TEST_CASE("counting: a counted reader who changes their vote keeps their place, and a fourth "
+          "reader of the network sees theirs set aside with why") {
+  test::SiteServer site;
+  auto client = site.client();
+  const std::string office = "198.51.100.";
+  std::vector<std::string> readers;
+  for (int i = 1; i <= 4; ++i) {
+    const auto res = test::post_form(client, kToolVote, "verdict=ship", "", office + std::to_string(i));
+    REQUIRE(res->status == 303);
+    readers.push_back(test::cookie_from(res));
+  }
+  // The first reader changes their mind: still counted, and the fourth is still set aside.
+  REQUIRE(test::post_form(client, kToolVote, "verdict=skip", readers[0], office + "1")->status ==
+          303);
+  const auto tool = api(client, "/api/tools/codestral-2-1");
+  CHECK(tool["community"]["votes"] == 3);
+  CHECK(tool["community"]["ships"] == 2);
+  CHECK(tool["set_aside"]["total"] == 1);
+  const auto fourth =
+      client.Get("/tools/codestral-2-1", {{"Cookie", "verdict_voter=" + readers[3]}})->body;
+  CHECK(test::visible_text(fourth).find("Your Ship vote is stored but not counted: more than 3 "
+                                        "from one network in a day.") != std::string::npos);
+  const auto first =
+      client.Get("/tools/codestral-2-1", {{"Cookie", "verdict_voter=" + readers[0]}})->body;
+  CHECK(test::visible_text(first).find("stored but not counted") == std::string::npos);
+}
+
+TEST_CASE("counting: every page type, image, feed, API answer and the digest that shows a "
+          "community number says how many were set aside and why") {
+  test::SiteServer site;
+  auto client = site.client();
+  // Five readers from five networks, then a script from the first one's network: two more
+  // of its votes are counted there (three a network), the other six set aside.
+  for (int i = 1; i <= 5; ++i) {
+    REQUIRE(scripted_vote(client, kToolVote, "verdict=ship", "10.20." + std::to_string(i) + ".1") ==
+            303);
+    REQUIRE(scripted_vote(client, kPairVote, "pick=b", "10.20." + std::to_string(i) + ".1") == 303);
+  }
+  for (int i = 0; i < 8; ++i) {
+    REQUIRE(scripted_vote(client, kToolVote, "verdict=skip", "10.20.1.99") == 303);
+    REQUIRE(scripted_vote(client, kPairVote, "pick=a", "10.20.1.99") == 303);
+  }
+  const std::string why = "13 cast, 6 set aside: more than 3 from one network in a day";
+  const auto codestral = site.store().tool_by_slug("codestral-2-1");
+  REQUIRE(codestral->community.total == 7);
+  REQUIRE(codestral->community_set_aside.network == 6);
+
+  for (const auto &path : std::vector<std::string>{"/", "/tools", "/tools/codestral-2-1", kComparison,
+                                                    "/categories/" + codestral->category.slug}) {
+    INFO(path);
+    CHECK(text_of(client, path).find(why) != std::string::npos);
+  }
+  // The comparison's glance, its head-to-head and the tool's card each say it.
+  const auto comparison = text_of(client, kComparison);
+  CHECK(comparison.find("71% ship · 7 votes · " + interval_phrase(5, 7) + " (" + why + ")") !=
+        std::string::npos);
+  CHECK(comparison.find("7 readers have picked (" + why + ")") != std::string::npos);
+
+  const auto body_of = [&](const std::string &path) {
+    const auto res = client.Get(path.c_str());
+    REQUIRE(res);
+    REQUIRE(res->status == 200);
+    return res->body;
+  };
+  CHECK(body_of(kComparison + "/card.svg").find("6 set aside") != std::string::npos);
+  CHECK(body_of(kComparison + "/card.svg").find("more than 3 from one network") !=
+        std::string::npos);
+  CHECK(body_of("/tools/codestral-2-1/badge.svg").find(why) != std::string::npos);
+  CHECK(body_of(kComparison + "/badge.svg").find(why) != std::string::npos);
+  CHECK(body_of("/feed.xml").find(why) != std::string::npos);
+  CHECK(body_of("/tools/codestral-2-1/feed.xml").find(why) != std::string::npos);
+
+  const auto listed = api(client, "/api/tools");
+  bool found = false;
+  for (const auto &tool : listed["tools"])
+    if (tool["slug"] == "codestral-2-1") {
+      found = true;
+      CHECK(tool["cast"] == 13);
+      CHECK(tool["set_aside"]["reasons"][0]["why"] == "more than 3 from one network in a day");
+    }
+  CHECK(found);
+
+  const auto detail = site.store().comparison_detail(kPair, "");
+  REQUIRE(detail);
+  const auto mail = mail::digest(site.app().views, site.store().site_copy(),
+                                 {DigestItem{1, detail->comparison}}, 7, "https://verdict.example",
+                                 "https://verdict.example/unsubscribe/1-x");
+  CHECK(mail.text.find(why) != std::string::npos);
+  CHECK(mail.html.find(why) != std::string::npos);
+}
