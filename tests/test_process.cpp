@@ -17,10 +17,13 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "auth/secrets.h"
+#include "domain/clock.h"
+#include "domain/counting.h"
 #include "handlers/request_parsing.h"
 #include "store/maintenance.h"
 #include "store/sqlite.h"
@@ -140,18 +143,38 @@ private:
 
 using test::run_binary;
 
-int64_t counted_votes(const std::string &db) {
+// Every vote stored on a tool, counted or set aside: all votes from one address past the
+// counting rule's share are set aside, and a vote acknowledged is stored either way.
+int64_t stored_votes(const std::string &db) {
   Store store(db);
   int64_t total = 0;
   for (const auto &tool : store.tools_by_name())
-    total += tool.community.total;
+    total += tool.community.total + tool.community_set_aside.total();
   return total;
+}
+
+// The token of the vote form posting to `action` ("/tools/x/vote"), read from its page on the
+// running server as a reader loads it, returned once the page is old enough for a reader's
+// vote (kSecondsToReadAPage; the server's clock is the wall clock).
+std::string ripe_vote_token(httplib::Client &client, const std::string &action) {
+  const auto page = client.Get(action.substr(0, action.size() - 5).c_str());
+  REQUIRE(page);
+  REQUIRE(page->status == 200);
+  const auto token = test::vote_token_in(page->body, action);
+  REQUIRE_FALSE(token.empty());
+  const auto made_at = std::atoll(token.substr(0, token.find('.')).c_str());
+  while (unix_now() < made_at + kSecondsToReadAPage)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  return token;
 }
 
 // Readers voting as fresh visitors, each on its own thread, until the object goes away.
 class Voters {
 public:
   Voters(int port, int count) {
+    httplib::Client client("127.0.0.1", port);
+    for (const auto &slug : kTools)
+      forms_[slug] = "verdict=ship&token=" + ripe_vote_token(client, "/tools/" + slug + "/vote");
     for (int i = 0; i < count; ++i)
       threads_.emplace_back([this, port] { vote_until_stopped(port); });
   }
@@ -179,12 +202,13 @@ private:
       const auto res = client.Post(
           ("/tools/" + slug + "/vote").c_str(),
           {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + new_voter_id()}},
-          "verdict=ship", "application/x-www-form-urlencoded");
+          forms_.at(slug), "application/x-www-form-urlencoded");
       if (res && res->status == 303) ++acknowledged;
     }
   }
   std::atomic<bool> stop_{false};
   std::vector<std::thread> threads_;
+  std::map<std::string, std::string> forms_; // each tool's vote, with its page's token
 };
 
 // A database at `db` holding the bundled content, made by `verdict import` as an owner would.
@@ -201,7 +225,7 @@ nlohmann::json exported(const std::string &db) {
 
 } // namespace
 
-TEST_CASE("process: every vote acknowledged before a kill -9 is counted after restart") {
+TEST_CASE("process: every vote acknowledged before a kill -9 is stored after restart") {
   test::TempDir dir;
   const auto db = (dir.path / "site.db").string();
   Server server({"--db", db, "--port", "0", "--rate-limit", "0"});
@@ -211,7 +235,7 @@ TEST_CASE("process: every vote acknowledged before a kill -9 is counted after re
   server.stop(SIGKILL);
   voters.stop();
 
-  const auto counted = counted_votes(db);
+  const auto counted = stored_votes(db);
   const int64_t acknowledged = voters.acknowledged;
   INFO("acknowledged " << acknowledged << ", counted " << counted);
   CHECK(acknowledged > 0);
@@ -236,7 +260,7 @@ TEST_CASE("process: SIGTERM and SIGINT finish cleanly and leave a .db that stand
   CHECK_FALSE(fs::exists(db + "-wal"));
   const auto copy = (dir.path / "copy.db").string();
   fs::copy_file(db, copy);
-  CHECK(counted_votes(copy) >= voters.acknowledged);
+  CHECK(stored_votes(copy) >= voters.acknowledged);
   CHECK(voters.acknowledged >= 20);
 }
 
@@ -251,7 +275,7 @@ TEST_CASE("process: a backup taken while the site serves and takes votes is whol
   voters.stop();
   CHECK(run_binary({"check", "--db", backup}) == 0);
   CHECK_FALSE(fs::exists(backup + "-wal"));
-  CHECK(counted_votes(backup) >= 50);
+  CHECK(stored_votes(backup) >= 50);
   Store copy(backup);
   CHECK(copy.tools_by_name().size() == 8);
   std::string refusal;
@@ -339,8 +363,10 @@ TEST_CASE("process: an existing database is opened as it is, never re-seeded") {
   {
     Server first({"--db", db, "--port", "0"});
     httplib::Client client("127.0.0.1", first.port);
-    const auto res = client.Post("/tools/codestral-2-1/vote", {{"Sec-Fetch-Site", "same-origin"}},
-                                 "verdict=ship", "application/x-www-form-urlencoded");
+    const auto res = client.Post(
+        "/tools/codestral-2-1/vote", {{"Sec-Fetch-Site", "same-origin"}},
+        "verdict=ship&token=" + ripe_vote_token(client, "/tools/codestral-2-1/vote"),
+        "application/x-www-form-urlencoded");
     REQUIRE(res);
     CHECK(res->status == 303);
     first.stop(SIGTERM);
@@ -434,7 +460,9 @@ TEST_CASE("process: a request in flight when SIGTERM arrives is finished and kep
   const auto db = (dir.path / "site.db").string();
   Server server({"--db", db, "--port", "0"});
   // A vote whose body is still on its way when the signal comes.
-  const std::string body = "verdict=ship";
+  httplib::Client reader("127.0.0.1", server.port);
+  const std::string body =
+      "verdict=ship&token=" + ripe_vote_token(reader, "/tools/codestral-2-1/vote");
   const std::string head = "POST /tools/codestral-2-1/vote HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                            "Sec-Fetch-Site: same-origin\r\nContent-Type: "
                            "application/x-www-form-urlencoded\r\nConnection: close\r\n"
@@ -456,7 +484,7 @@ TEST_CASE("process: a request in flight when SIGTERM arrives is finished and kep
   CHECK(answer.rfind("HTTP/1.1 303", 0) == 0);
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
-  CHECK(counted_votes(db) == 1);
+  CHECK(stored_votes(db) == 1);
 }
 
 TEST_CASE("process: a second verdict on the same port or the same database refuses to start") {
@@ -482,11 +510,12 @@ TEST_CASE("process: a database deleted or replaced under the server is noticed b
   const auto backup = (dir.path / "backup.db").string();
   Server server({"--db", db, "--port", "0", "--rate-limit", "0"});
   httplib::Client client("127.0.0.1", server.port);
+  const auto form = "verdict=ship&token=" + ripe_vote_token(client, "/tools/codestral-2-1/vote");
   const auto vote = [&] {
     return client.Post(
         "/tools/codestral-2-1/vote",
-        {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + new_voter_id()}},
-        "verdict=ship", "application/x-www-form-urlencoded");
+        {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + new_voter_id()}}, form,
+        "application/x-www-form-urlencoded");
   };
   REQUIRE(vote()->status == 303);
   REQUIRE(client.Get("/healthz")->status == 200);
@@ -514,7 +543,7 @@ TEST_CASE("process: a database deleted or replaced under the server is noticed b
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   CHECK(server.log().find("writes are refused") != std::string::npos);
   server.stop(SIGKILL);
-  if (replace) CHECK(counted_votes(db) == 1); // the restored file holds what it held, whole
+  if (replace) CHECK(stored_votes(db) == 1); // the restored file holds what it held, whole
   if (replace) CHECK(check_database(db).empty());
 }
 
@@ -551,7 +580,10 @@ TEST_CASE("process: a vote shows to its voter at once and to anonymous readers w
   const std::string page = "/compare/cursor-background-agent-vs-codestral-2-1";
   const auto before = client.Get(page.c_str())->body;
   REQUIRE(client.Get(page.c_str())->body == before); // kept for anonymous readers
-  const auto voter = test::cookie_from(test::post_form(client, page + "/vote", "pick=a"));
+  const auto form = "pick=a&token=" + ripe_vote_token(client, page + "/vote");
+  const auto voter = test::cookie_from(client.Post((page + "/vote").c_str(),
+                                                   {{"Sec-Fetch-Site", "same-origin"}}, form,
+                                                   "application/x-www-form-urlencoded"));
   REQUIRE(voter.size() == 32);
   const auto own = client.Get(page.c_str(), {{"Cookie", "verdict_voter=" + voter}})->body;
   CHECK(own.find("Withdraw my pick") != std::string::npos);
