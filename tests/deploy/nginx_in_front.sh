@@ -99,14 +99,21 @@ check "a compressed copy kept for a browser never reaches a client that asked fo
 check "a request with any cookie goes past the cache" BYPASS \
   "$(curl_tls -D - -o /dev/null -H 'Cookie: theme=dark' "$site$page" | tr -d '\r' | awk -F': ' 'tolower($1) == "x-cache" { print $2 }')"
 
-# A vote through nginx: 303 with the voter's cookie, which then sees their vote.
+# A vote through nginx, as a reader sends it: from the tool's page (its form's token), read for
+# longer than the counting rule's reading time. 303 with the voter's cookie, which then sees
+# their vote.
+token=$(curl_tls "$site/tools/codestral-2-1" | grep -o 'name="token" value="[^"]*"' | head -1 |
+  sed 's/.*value="//; s/"$//')
+check "the tool page's vote form carries its token" 1 "$(printf '%s' "$token" | grep -c '^[0-9]*\.[0-9a-f]\{32\}$')"
+sleep 2
 vote() { # vote FROM_ADDRESS [extra curl args]
   local from=$1; shift
   curl_tls --interface "$from" -o /dev/null -w '%{http_code}' -X POST \
-    -H 'Sec-Fetch-Site: same-origin' --data 'verdict=ship' "$@" "$site/tools/codestral-2-1/vote"
+    -H 'Sec-Fetch-Site: same-origin' --data "verdict=ship&token=$token" "$@" \
+    "$site/tools/codestral-2-1/vote"
 }
-cookie=$(curl_tls -D - -o /dev/null -X POST -H 'Sec-Fetch-Site: same-origin' \
-  --data 'verdict=ship' "$site/tools/codestral-2-1/vote" | tr -d '\r' |
+cookie=$(curl_tls --interface 127.0.2.1 -D - -o /dev/null -X POST -H 'Sec-Fetch-Site: same-origin' \
+  --data "verdict=ship&token=$token" "$site/tools/codestral-2-1/vote" | tr -d '\r' |
   grep -io 'verdict_voter=[0-9a-f]*')
 check "a vote through nginx sets the voter's cookie" 46 "${#cookie}"
 check "the voter sees their vote, past the cache" 1 \
@@ -114,14 +121,15 @@ check "the voter sees their vote, past the cache" 1 \
 check "the voter's own page is not stored: anonymous readers get the cached one" 0 \
   "$(curl_tls "$site$page" | grep -c 'stat-basis"> · 1 vote')"
 
-# Each reader's own address reaches verdict's limit (2 writes a minute here), whatever
-# X-Forwarded-For the reader sends.
+# Each reader's own network (an IPv4 /24) reaches verdict's limit (2 writes a minute here),
+# whatever X-Forwarded-For the reader sends. (The vote above came from 127.0.2.1, another one.)
 check "first vote from 127.0.0.2" 303 "$(vote 127.0.0.2)"
 check "second vote from 127.0.0.2, claiming another address" 303 \
   "$(vote 127.0.0.2 -H 'X-Forwarded-For: 10.1.1.1')"
 check "third vote from 127.0.0.2 is over its limit" 429 \
   "$(vote 127.0.0.2 -H 'X-Forwarded-For: 10.2.2.2')"
-check "another reader, 127.0.0.3, is not limited by it" 303 "$(vote 127.0.0.3)"
+check "moving to 127.0.0.3 in the same /24 does not escape the limit" 429 "$(vote 127.0.0.3)"
+check "a reader on another network, 127.0.1.3, is not limited by it" 303 "$(vote 127.0.1.3)"
 
 # Thirty readers trickling a request over TLS: nginx holds them; verdict sees none.
 established() { ss -Htn state established "( dport = :$verdict_port )" | wc -l; }
