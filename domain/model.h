@@ -168,6 +168,7 @@ struct SitemapEntry {
 // What /metrics reports about the database.
 struct StoreFigures {
   int64_t tool_votes = 0, pair_picks = 0; // votes and picks standing now, from the tallies
+  int64_t tool_votes_set_aside = 0, pair_picks_set_aside = 0; // stored, not counted
   int64_t database_bytes = 0;             // the file and its write-ahead log
 };
 

@@ -276,10 +276,16 @@ void show_metrics(App &app, const Request &, Response &res) {
   const auto figures = app.store.figures();
   auto text = app.request_metrics.prometheus_text();
   if (app.transport_figures) text += app.transport_figures();
-  text += prometheus_sample("verdict_tool_votes", "gauge", "Ship or skip votes standing now.",
+  text += prometheus_sample("verdict_tool_votes", "gauge", "Ship or skip votes counted now.",
                             static_cast<double>(figures.tool_votes));
-  text += prometheus_sample("verdict_pair_picks", "gauge", "Head-to-head picks standing now.",
+  text += prometheus_sample("verdict_pair_picks", "gauge", "Head-to-head picks counted now.",
                             static_cast<double>(figures.pair_picks));
+  text += prometheus_sample("verdict_tool_votes_set_aside", "gauge",
+                            "Ship or skip votes stored but set aside by the counting rule.",
+                            static_cast<double>(figures.tool_votes_set_aside));
+  text += prometheus_sample("verdict_pair_picks_set_aside", "gauge",
+                            "Head-to-head picks stored but set aside by the counting rule.",
+                            static_cast<double>(figures.pair_picks_set_aside));
   text += prometheus_sample("verdict_page_cache_bytes", "gauge", "Rendered pages kept for readers.",
                             static_cast<double>(app.cache.bytes()));
   text += prometheus_sample("verdict_card_images_bytes", "gauge",

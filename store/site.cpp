@@ -55,14 +55,18 @@ StoreFigures Store::figures() {
   StoreFigures figures = read([](sql::Db &db) {
     StoreFigures counted;
     // Sums of the tally counters: one row per tool and per compared pair, never the votes.
-    auto tools = db.cached("SELECT ifnull(sum(community_votes), 0) /* every row: the tools' "
-                           "tallies, for /metrics */ FROM tools");
+    auto tools = db.cached("SELECT ifnull(sum(community_votes), 0), "
+                           "ifnull(sum(community_set_aside_network + community_set_aside_too_fast), 0) "
+                           "/* every row: the tools' tallies, for /metrics */ FROM tools");
     tools.step();
     counted.tool_votes = tools.int64(0);
-    auto pairs = db.cached("SELECT ifnull(sum(low_picks + high_picks), 0) /* every row: the "
-                           "pairs' tallies, for /metrics */ FROM pair_tallies");
+    counted.tool_votes_set_aside = tools.int64(1);
+    auto pairs = db.cached("SELECT ifnull(sum(low_picks + high_picks), 0), "
+                           "ifnull(sum(set_aside_network + set_aside_too_fast), 0) /* every row: "
+                           "the pairs' tallies, for /metrics */ FROM pair_tallies");
     pairs.step();
     counted.pair_picks = pairs.int64(0);
+    counted.pair_picks_set_aside = pairs.int64(1);
     return counted;
   });
   for (const auto *suffix : {"", "-wal"}) {

@@ -114,6 +114,9 @@ TEST_CASE("counting: forty cookie-less votes from one address add three counted 
                   "a day)") != std::string::npos);
   // No interval makes three votes look certain: the fifth counted vote brings it, not the 40th.
   CHECK(text.find("100% · 3 votes · 95% interval") == std::string::npos);
+  const auto metrics = client.Get("/metrics")->body;
+  CHECK(metrics.find("verdict_pair_picks 3\n") != std::string::npos);
+  CHECK(metrics.find("verdict_pair_picks_set_aside 37\n") != std::string::npos);
 }
 
 TEST_CASE("counting: rotating addresses inside one IPv4 /24, one IPv6 /64 or one /48 behind the "

@@ -32,7 +32,7 @@ TEST_CASE("X-Forwarded-For is believed only from the trusted proxy") {
 }
 
 TEST_CASE("http: writes over the limit get 429 with Retry-After, and REMOTE_ADDR is not believed") {
-  test::SiteServer site(":memory:", 2);
+  test::SiteServer site(":memory:", 2, ""); // no proxy trusted: X-Forwarded-For is the client's
   auto client = site.client();
   int refused = 0;
   const auto token = test::vote_token_for(client, "/tools/codestral-2-1/vote");
@@ -66,4 +66,26 @@ TEST_CASE("X-Forwarded-For from the trusted proxy names the address the proxy ap
   CHECK(client_address("127.0.0.1", "6.6.6.6, 7.7.7.7, 1.2.3.4", "127.0.0.1") == "1.2.3.4");
   CHECK(client_address("127.0.0.1", "1.2.3.4", "127.0.0.1") == "1.2.3.4");
   CHECK(client_address("127.0.0.1", " , ", "127.0.0.1") == "127.0.0.1");
+}
+
+TEST_CASE("http: behind the trusted proxy, addresses inside one IPv4 /24 or one IPv6 /48 share one "
+          "write limit, and another network has its own") {
+  test::SiteServer site(":memory:", 2, "127.0.0.1");
+  auto client = site.client();
+  const auto token = test::vote_token_for(client, "/tools/codestral-2-1/vote");
+  const auto vote_from = [&](const std::string &address) {
+    const auto res = client.Post("/tools/codestral-2-1/vote",
+                                 {{"Sec-Fetch-Site", "same-origin"}, {"X-Forwarded-For", address}},
+                                 "verdict=ship&token=" + token, "application/x-www-form-urlencoded");
+    REQUIRE(res);
+    return res->status;
+  };
+  CHECK(vote_from("203.0.113.1") == 303);
+  CHECK(vote_from("203.0.113.2") == 303);
+  CHECK(vote_from("203.0.113.3") == 429);
+  CHECK(vote_from("203.0.113.254") == 429);
+  CHECK(vote_from("2001:db8:7:1::1") == 303);
+  CHECK(vote_from("2001:db8:7:2::1") == 303); // another /64, the same /48
+  CHECK(vote_from("2001:db8:7:3::1") == 429);
+  CHECK(vote_from("198.51.100.1") == 303);
 }
