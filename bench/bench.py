@@ -17,7 +17,15 @@ import sys, tempfile, time, urllib.request
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
 BUILD = os.path.join(ROOT, "build-bench")
-COMPARE = "/compare/cursor-background-agent-vs-codestral-2-1"
+sys.path.insert(0, BENCH)
+sys.dont_write_bytecode = True  # no bench/__pycache__ in the tree
+import vote_tokens  # noqa: E402  (bench/vote_tokens.py: the vote forms' tokens)
+
+PAIR = "cursor-background-agent-vs-codestral-2-1"
+COMPARE = "/compare/" + PAIR
+# The tools vote.lua and paced_votes.py vote on, in turn, each with its page's token.
+VOTE_TOOLS = ["cursor-background-agent", "codestral-2-1", "mistral-small-3-1",
+              "cursor-background-agents", "mistral-3-small", "code-llama-4"]
 PAGES = {"comparison": COMPARE, "tool": "/tools/codestral-2-1", "home": "/"}
 MANY_VOTERS_ROW = "verdict: 20,000 voters' comparison page, each request the next voter"
 WRK_TIMEOUT = "10s"  # a request slower than this counts as a socket error (timeout)
@@ -40,12 +48,15 @@ def get(url, headers=None):
         return answer.status, dict(answer.headers), answer.read()
 
 
-def new_voter(port):
+def new_voter(port, tokens):
     """A reader who ships one tool of the comparison, skips the other and picks the first:
-    their pages show all three. Returns their voter id."""
+    their pages show all three. `tokens`: the forms' tokens, by tool slug and "pair" (taken
+    from the pages in Bench.start). Returns their voter id."""
     voter = ""
-    for path, form in (("/tools/cursor-background-agent/vote", "verdict=ship"),
-                       ("/tools/codestral-2-1/vote", "verdict=skip"), (COMPARE + "/vote", "pick=a")):
+    for path, form in (("/tools/cursor-background-agent/vote",
+                        "verdict=ship&token=" + tokens["cursor-background-agent"]),
+                       ("/tools/codestral-2-1/vote", "verdict=skip&token=" + tokens["codestral-2-1"]),
+                       (COMPARE + "/vote", "pick=a&token=" + tokens["pair"])):
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         headers = {"Content-Type": "application/x-www-form-urlencoded",
                    "Sec-Fetch-Site": "same-origin"}
@@ -67,13 +78,13 @@ def new_voter(port):
 MANY_VOTERS = 20000  # more than a page keeps (ShownToVoters::kMaxPerPage): most are read
 
 
-def new_voters(port, count, path):
-    """`count` readers who each pick one side of the comparison; their ids go to `path`, one
-    per line, for bench/voters.lua."""
+def new_voters(port, count, path, pair_token):
+    """`count` readers who each pick one side of the comparison (with the comparison page's
+    token); their ids go to `path`, one per line, for bench/voters.lua."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     ids = []
     for i in range(count):
-        connection.request("POST", COMPARE + "/vote", "pick=" + "ab"[i % 2],
+        connection.request("POST", COMPARE + "/vote", f"pick={'ab'[i % 2]}&token={pair_token}",
                            {"Content-Type": "application/x-www-form-urlencoded",
                             "Sec-Fetch-Site": "same-origin"})
         answer = connection.getresponse()
@@ -233,9 +244,14 @@ class Bench:
         self.port = int(found.group(1))
         self.base = f"http://127.0.0.1:{self.port}"
 
-        self.voter = new_voter(self.port)
+        # The readers made here loaded the pages they vote from: the tools' and the
+        # comparison's tokens, then one wait until 2 s have passed since the tokens' time.
+        tokens = vote_tokens.tool_tokens(self.base, ["cursor-background-agent", "codestral-2-1"])
+        tokens["pair"] = vote_tokens.pair_token(self.base, PAIR)
+        vote_tokens.wait_until_readable(tokens.values())
+        self.voter = new_voter(self.port, tokens)
         self.many_voters = os.path.join(self.work, "voters.txt")
-        new_voters(self.port, MANY_VOTERS, self.many_voters)
+        new_voters(self.port, MANY_VOTERS, self.many_voters, tokens["pair"])
         time.sleep(1.1)  # the shared pages count those votes once the page epoch moves
         for sub in ("www/compare", "www/tools", "www/voter/compare", "www/voter/tools", "tmp",
                     "cache"):
@@ -310,6 +326,18 @@ class Bench:
             self.voter_bytes[name] = body
         subprocess.run(["chmod", "-R", "a+rX", self.work], check=True)  # workers may not be root
 
+    def fetch_vote_tokens(self):
+        """Each vote is a reader who loaded the tool's page: its vote form's token, taken from
+        GET /tools/SLUG at the start of each repetition block (a token lasts 24 h)."""
+        self.tokens = vote_tokens.tool_tokens(self.base, VOTE_TOOLS)
+
+    def wait_for_vote_tokens(self):
+        """Before votes are sent: once, until 2 s have passed since the tokens' time, so no vote
+        is set aside as too fast (by then the block's page runs have usually taken longer)."""
+        slept = vote_tokens.wait_until_readable(self.tokens.values())
+        if slept:
+            log(f"  waited {slept:.2f} s for the vote tokens to be 2 s old")
+
     def warm_proxy(self):
         """Fill nginx's cache with the comparison page; it must then answer HIT."""
         url = f"http://127.0.0.1:{self.proxy_port}{COMPARE}"
@@ -331,6 +359,7 @@ class Bench:
         for c in self.args.connections:
             log(f"rep {number}/{self.args.reps}, c={c}")
             self.save_pages()
+            self.fetch_vote_tokens()
             for name, path in PAGES.items():
                 self.record(f"nginx: {name} page bytes", c, wrk(self.static_url(path), c, d))
                 get(self.base + path)  # render it if a vote retired it
@@ -346,8 +375,10 @@ class Bench:
                             wrk(self.base + path, c, d, "voter.lua", (self.voter,)))
             self.record(MANY_VOTERS_ROW, c,
                         wrk(self.base + COMPARE, c, d, "voters.lua", (self.many_voters,)))
+            self.wait_for_vote_tokens()
             before = vote_rows(self.db)
-            result = wrk(self.base, c, d, "vote.lua", (d, self.drain))
+            result = wrk(self.base, c, d, "vote.lua",
+                         (d, self.drain, *(f"{slug}={token}" for slug, token in self.tokens.items())))
             time.sleep(0.3)  # a vote still being committed would show here as a row without a 303
             rows = vote_rows(self.db) - before
             result["vote_rps"] = result["n303"] / result["window"]
@@ -364,10 +395,12 @@ class Bench:
             self.save_pages()
             self.record("nginx: comparison page bytes", c, wrk(self.static_url(COMPARE), c, d))
         get(self.base + COMPARE)
+        self.wait_for_vote_tokens()
         before = vote_rows(self.db)
         generator = subprocess.Popen(
             [sys.executable, os.path.join(BENCH, "paced_votes.py"), "--port", str(self.port),
-             "--rate", str(self.args.vote_rate), "--duration", str(d)],
+             "--rate", str(self.args.vote_rate), "--duration", str(d),
+             *(f"--token={slug}={token}" for slug, token in self.tokens.items())],
             stdout=subprocess.PIPE, text=True)
         reads = wrk(self.base + COMPARE, c, d)
         votes = json.loads(generator.communicate()[0])

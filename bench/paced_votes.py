@@ -2,6 +2,13 @@
 """Votes at a steady rate, each on a new TCP connection by a new reader, for bench/run's mixed load.
 
   bench/paced_votes.py --port PORT [--rate 200] [--duration 10] [--timeout 10]
+                       [--token SLUG=TOKEN ...]
+
+Each vote is a reader who loaded the tool's page: it carries the token of that page's vote
+form (`verdict=ship&token=…`). bench/bench.py passes the tokens (--token, one per tool voted
+on, in turn), having fetched them from GET /tools/SLUG and waited until 2 s have passed since
+their time; without --token the script does that itself for its six tools before the first
+vote (bench/vote_tokens.py), so no vote is refused (403) or set aside as too fast.
 
 Vote i is due at start + i/rate whether or not earlier votes have been answered (an open
 loop: a slow server does not slow the generator down, so slow answers are not hidden). Each
@@ -12,11 +19,14 @@ latency from the vote's due time to its whole answer (p50, p99, max, in ms), the
 the moment the generator actually began the vote ("service"), and how late the generator
 itself began votes (lag): a large lag means the machine starved the generator, not verdict.
 """
-import argparse, asyncio, json, sys, time
+import argparse, asyncio, json, os, sys, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True  # no bench/__pycache__ in the tree
+import vote_tokens  # noqa: E402  (bench/vote_tokens.py)
 
 TOOLS = ["cursor-background-agent", "codestral-2-1", "mistral-small-3-1",
          "cursor-background-agents", "mistral-3-small", "code-llama-4"]
-BODY = b"verdict=ship"
 
 
 def percentile(sorted_values, fraction):
@@ -41,14 +51,16 @@ async def read_answer(reader):
     return status
 
 
-async def vote(port, index, due, timeout, results):
+async def vote(port, tokens, index, due, timeout, results):
     began = time.monotonic()
-    request = (f"POST /tools/{TOOLS[index % len(TOOLS)]}/vote HTTP/1.1\r\n"
+    slug, token = tokens[index % len(tokens)]
+    body = f"verdict=ship&token={token}".encode()
+    request = (f"POST /tools/{slug}/vote HTTP/1.1\r\n"
                f"Host: 127.0.0.1:{port}\r\n"
                "Content-Type: application/x-www-form-urlencoded\r\n"
                "Sec-Fetch-Site: same-origin\r\n"
-               f"Content-Length: {len(BODY)}\r\n"
-               "Connection: close\r\n\r\n").encode() + BODY
+               f"Content-Length: {len(body)}\r\n"
+               "Connection: close\r\n\r\n").encode() + body
     writer = None
     try:
         async def exchange():
@@ -71,7 +83,24 @@ async def vote(port, index, due, timeout, results):
             writer.close()
 
 
-async def main(args):
+def tokens_for(args):
+    """(slug, token) per tool voted on: from --token, or fetched from the tools' pages; then
+    wait (once) until 2 s have passed since the tokens' time."""
+    if args.token:
+        tokens = []
+        for given in args.token:
+            slug, _, token = given.partition("=")
+            if not slug or not token:
+                raise SystemExit(f"--token: SLUG=TOKEN, not {given!r}")
+            tokens.append((slug, token))
+    else:
+        fetched = vote_tokens.tool_tokens(f"http://127.0.0.1:{args.port}", TOOLS)
+        tokens = list(fetched.items())
+    vote_tokens.wait_until_readable(token for _, token in tokens)
+    return tokens
+
+
+async def main(args, tokens):
     results = {"statuses": {}, "failures": {}, "latency": [], "service": [], "lag": []}
     count = int(args.rate * args.duration)
     start = time.monotonic() + 0.01
@@ -81,7 +110,7 @@ async def main(args):
         delay = due - time.monotonic()
         if delay > 0:
             await asyncio.sleep(delay)
-        tasks.append(asyncio.create_task(vote(args.port, index, due, args.timeout, results)))
+        tasks.append(asyncio.create_task(vote(args.port, tokens, index, due, args.timeout, results)))
     await asyncio.gather(*tasks)
 
     def ms(values, fraction):
@@ -105,5 +134,8 @@ if __name__ == "__main__":
     parser.add_argument("--rate", type=float, default=200)
     parser.add_argument("--duration", type=float, default=10)
     parser.add_argument("--timeout", type=float, default=10)
-    json.dump(asyncio.run(main(parser.parse_args())), sys.stdout)
+    parser.add_argument("--token", action="append", default=[],
+                        help="SLUG=TOKEN: a tool to vote on and its vote form's token (repeat)")
+    arguments = parser.parse_args()
+    json.dump(asyncio.run(main(arguments, tokens_for(arguments))), sys.stdout)
     print()

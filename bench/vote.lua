@@ -1,6 +1,11 @@
--- wrk script: every request is a vote through the real form by a new anonymous reader: it
--- sends no cookie, so verdict issues a voter id with the vote, as for any reader's first.
---   wrk ... -s bench/vote.lua URL [-- SECONDS DRAIN]
+-- wrk script: every request is a vote through the real form by a new anonymous reader who
+-- loaded the page: it sends no cookie, so verdict issues a voter id with the vote, as for any
+-- reader's first, and it carries the token of that tool's vote form.
+--   wrk ... -s bench/vote.lua URL -- SECONDS DRAIN SLUG=TOKEN [SLUG=TOKEN ...]
+-- The votes go to the tools named, in turn, each with its token (bench/bench.py takes them from
+-- GET /tools/SLUG and waits until 2 s have passed since the token's time before running wrk, so
+-- no vote is set aside as too fast; bench/vote_tokens.py). A vote without a token is refused
+-- (403), so the script warns when it is given none. SECONDS may be "-" to vote until wrk stops.
 -- It counts the 303 answers (the vote is committed before verdict answers) and done() prints
 --   votes: 303 N other M window S
 -- so bench/run can compare N with the rows added to tool_votes. wrk drops whatever is in
@@ -20,8 +25,10 @@ local function now() -- CLOCK_MONOTONIC, seconds
   return tonumber(now_ts.tv_sec) + tonumber(now_ts.tv_nsec) * 1e-9
 end
 
-local tools = {"cursor-background-agent", "codestral-2-1", "mistral-small-3-1",
-               "cursor-background-agents", "mistral-3-small", "code-llama-4"}
+-- The tools voted on and the body of a vote on each ("verdict=ship&token=…"), from the
+-- arguments; without any, bench.py's tools with no token (each vote then answers 403).
+local tools = {}
+local bodies = {}
 local n = 0
 
 -- Read by done() through thread:get, so these are globals of each thread's Lua state.
@@ -39,6 +46,23 @@ function init(args)
     window = seconds - drain
     deadline = now() + window
   end
+  for i = 3, #args do
+    local slug, token = string.match(args[i], "^([%w-]+)=([%w.]+)$")
+    if not slug then
+      io.stderr:write("vote.lua: not SLUG=TOKEN: " .. args[i] .. "\n")
+    else
+      tools[#tools + 1] = slug
+      bodies[#bodies + 1] = "verdict=ship&token=" .. token
+    end
+  end
+  if #tools == 0 then
+    io.stderr:write("vote.lua: no SLUG=TOKEN given; votes without a token answer 403\n")
+    for _, slug in ipairs({"cursor-background-agent", "codestral-2-1", "mistral-small-3-1",
+                           "cursor-background-agents", "mistral-3-small", "code-llama-4"}) do
+      tools[#tools + 1] = slug
+      bodies[#bodies + 1] = "verdict=ship"
+    end
+  end
 end
 
 -- Before each request: none after the deadline (wrk stops long before this delay ends).
@@ -53,7 +77,8 @@ request = function()
     ["Content-Type"] = "application/x-www-form-urlencoded",
     ["Sec-Fetch-Site"] = "same-origin",
   }
-  return wrk.format("POST", "/tools/" .. tools[n % #tools + 1] .. "/vote", headers, "verdict=ship")
+  local i = n % #tools + 1
+  return wrk.format("POST", "/tools/" .. tools[i] .. "/vote", headers, bodies[i])
 end
 
 response = function(status, headers, body)
