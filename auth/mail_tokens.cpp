@@ -31,7 +31,8 @@ std::string unsubscribe_message(int64_t subscriber_id, std::string_view email) {
 } // namespace
 
 std::string unsubscribe_token(std::string_view key, int64_t subscriber_id, std::string_view email) {
-  return std::to_string(subscriber_id) + "-" + keyed_hash(key, unsubscribe_message(subscriber_id, email));
+  return std::to_string(subscriber_id) + "-" +
+         keyed_hash(key, unsubscribe_message(subscriber_id, email));
 }
 
 std::optional<int64_t> unsubscribe_token_id(std::string_view token) {

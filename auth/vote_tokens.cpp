@@ -21,7 +21,8 @@ std::string tool_vote_target(int64_t tool_id) {
 }
 
 std::string pair_vote_target(int64_t a_id, int64_t b_id) {
-  return "pair:" + std::to_string(std::min(a_id, b_id)) + "-" + std::to_string(std::max(a_id, b_id));
+  return "pair:" + std::to_string(std::min(a_id, b_id)) + "-" +
+         std::to_string(std::max(a_id, b_id));
 }
 
 std::string vote_token(std::string_view key, std::string_view target, int64_t made_at) {

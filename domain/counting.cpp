@@ -12,7 +12,8 @@ namespace verdict {
 namespace {
 
 // `bytes` with every bit past the first `bits` cleared.
-template <size_t N> std::array<unsigned char, N> masked(std::array<unsigned char, N> bytes, int bits) {
+template <size_t N>
+std::array<unsigned char, N> masked(std::array<unsigned char, N> bytes, int bits) {
   for (size_t i = 0; i < N; ++i) {
     const int kept = std::max(0, std::min(8, bits - static_cast<int>(i) * 8));
     bytes[i] = static_cast<unsigned char>(bytes[i] & (0xFF00u >> kept));
@@ -25,7 +26,8 @@ template <size_t N> std::array<unsigned char, N> masked(std::array<unsigned char
 std::string network_of(std::string_view address) {
   std::string text(address);
   // An address in brackets, as some proxies write IPv6 ("[2001:db8::1]").
-  if (text.size() > 2 && text.front() == '[' && text.back() == ']') text = text.substr(1, text.size() - 2);
+  if (text.size() > 2 && text.front() == '[' && text.back() == ']')
+    text = text.substr(1, text.size() - 2);
   std::array<unsigned char, 4> v4{};
   std::array<unsigned char, 16> v6{};
   char written[INET6_ADDRSTRLEN] = {};
@@ -87,8 +89,8 @@ std::string set_aside_phrase(const SetAside &set_aside, int64_t counted) {
                        std::to_string(set_aside.total()) + " set aside: ";
   if (reasons.size() == 1) return phrase + reason_text(reasons.front().second);
   for (size_t i = 0; i < reasons.size(); ++i)
-    phrase += (i ? "; " : "") + std::to_string(reasons[i].first) + " " +
-              reason_text(reasons[i].second);
+    phrase +=
+        (i ? "; " : "") + std::to_string(reasons[i].first) + " " + reason_text(reasons[i].second);
   return phrase;
 }
 

@@ -169,7 +169,7 @@ struct SitemapEntry {
 struct StoreFigures {
   int64_t tool_votes = 0, pair_picks = 0; // votes and picks standing now, from the tallies
   int64_t tool_votes_set_aside = 0, pair_picks_set_aside = 0; // stored, not counted
-  int64_t database_bytes = 0;             // the file and its write-ahead log
+  int64_t database_bytes = 0;                                 // the file and its write-ahead log
 };
 
 // How much the site holds, for the desk's front page.
@@ -283,7 +283,7 @@ struct ToolDetail {
   Tool tool;
   Paged<Review> reviews;                // this page of the panel's reviews
   Paged<ComparisonSummary> comparisons; // this page of the published comparisons it is in
-  VoterChoices voter; // the reader's vote on the tool, as on_a and on_a_standing
+  VoterChoices voter;                   // the reader's vote on the tool, as on_a and on_a_standing
   std::vector<Tool> others;    // every other tool, for the compare-with picker, when few enough
   bool others_complete = true; // false: too many tools to offer as a list
 };

@@ -16,9 +16,10 @@ App::App(Store &store_, const Views &views_, int writes_per_minute, std::string 
     : store(store_), views(views_), today(utc_today),
       // The date, and the hour: pages with vote forms are made again at least that often, so
       // a kept page never hands out an old vote token (domain/counting.h).
-      page_epoch([this] { return store.generation(); },
-                 [this] { return today() + " " + std::to_string(clock() / kVotePageRenewalSeconds); },
-                 std::chrono::milliseconds(0)),
+      page_epoch(
+          [this] { return store.generation(); },
+          [this] { return today() + " " + std::to_string(clock() / kVotePageRenewalSeconds); },
+          std::chrono::milliseconds(0)),
       write_limit(writes_per_minute), clock(unix_now), trusted_proxy(std::move(trusted_proxy_)) {
   // The database's key, so links in mails sent by `verdict digest` work here too.
   newsletter.unsubscribe_key = store.site_secret("unsubscribe", auth::random_secret());
@@ -44,10 +45,10 @@ void send_error(const App &app, httplib::Response &res, int status, const std::s
                 const std::string &message, const std::string &link,
                 const std::string &link_label) {
   std::string eyebrow = "Error " + std::to_string(status);
-  send_html(res,
-            pages::message(app.views, app.store.site_copy(), eyebrow, heading, message, link,
-                           link_label),
-            status);
+  send_html(
+      res,
+      pages::message(app.views, app.store.site_copy(), eyebrow, heading, message, link, link_label),
+      status);
   res.set_header("Cache-Control", "no-store");
 }
 

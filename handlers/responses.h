@@ -18,8 +18,7 @@ void send_error(const App &app, httplib::Response &res, int status, const std::s
                 const std::string &message);
 // The same, its one link going to `link` (labelled `link_label`) instead of the front page.
 void send_error(const App &app, httplib::Response &res, int status, const std::string &heading,
-                const std::string &message, const std::string &link,
-                const std::string &link_label);
+                const std::string &message, const std::string &link, const std::string &link_label);
 // The page for a request the transport refused before routing (malformed, too large…).
 std::string refusal_page(const App &app, int status, const std::string &reason);
 void see_other(httplib::Response &res, const std::string &location);         // 303

@@ -79,8 +79,7 @@ void vote_on_tool(App &app, const Request &req, Response &res, std::string_view 
   const auto tool = app.store.tool_by_slug(slug);
   if (!tool) return send_error(app, res, 404, "Not found", "There is no tool with this address.");
   const auto page = return_path(form, "/tools/" + tool->slug);
-  const auto on_page =
-      seconds_on_page(app, res, form, auth::tool_vote_target(tool->id), page);
+  const auto on_page = seconds_on_page(app, res, form, auth::tool_vote_target(tool->id), page);
   if (!on_page) return;
 
   const auto ballot = ballot_for(app, req, res, *on_page);
@@ -109,7 +108,8 @@ void vote_on_pair(App &app, const Request &req, Response &res, std::string_view 
   const auto canonical =
       canonical_order ? pair_slug(c.a.slug, c.b.slug) : pair_slug(c.b.slug, c.a.slug);
   const auto page = "/compare/" + canonical;
-  const auto on_page = seconds_on_page(app, res, form, auth::pair_vote_target(c.a.id, c.b.id), page);
+  const auto on_page =
+      seconds_on_page(app, res, form, auth::pair_vote_target(c.a.id, c.b.id), page);
   if (!on_page) return;
 
   std::optional<int64_t> picked;

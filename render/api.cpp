@@ -30,7 +30,8 @@ json set_aside_json(const SetAside &set_aside) {
   for (const auto &[reason, votes] : {std::pair{SetAsideReason::network, set_aside.network},
                                       std::pair{SetAsideReason::too_fast, set_aside.too_fast}})
     if (votes)
-      reasons.push_back({{"reason", reason_code(reason)}, {"votes", votes}, {"why", reason_text(reason)}});
+      reasons.push_back(
+          {{"reason", reason_code(reason)}, {"votes", votes}, {"why", reason_text(reason)}});
   return {{"total", set_aside.total()}, {"reasons", reasons}};
 }
 

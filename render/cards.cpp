@@ -150,8 +150,7 @@ Badge tool_badge(const Tool &tool, const SiteCopy &site) {
                                    count_phrase(votes.total, "vote", "votes")
                  : tool.community_set_aside.total() ? "; no reader votes counted yet"
                                                     : "; no reader votes yet") +
-                with_set_aside(tool.community_set_aside, votes.total) +
-                ".";
+                with_set_aside(tool.community_set_aside, votes.total) + ".";
   badge.colour = reviews.total ? kSideA : kQuiet;
   return badge;
 }
@@ -177,9 +176,9 @@ Badge pair_badge(const Comparison &comparison) {
     badge.message = says("panel", panel, "favours", "rates");
   if (readers != Lead::unknown && readers != panel)
     badge.message += " · " + says("readers", readers, "favour", "rate");
-  badge.title = title_of(comparison) + ": " + glance.statement + " Readers: " +
-                comparison.a.name + " " + glance.community_a + "; " + comparison.b.name + " " +
-                glance.community_b + ".";
+  badge.title = title_of(comparison) + ": " + glance.statement + " Readers: " + comparison.a.name +
+                " " + glance.community_a + "; " + comparison.b.name + " " + glance.community_b +
+                ".";
   badge.colour = panel == Lead::unknown && readers == Lead::unknown ? kQuiet : kSideA;
   return badge;
 }

@@ -162,8 +162,8 @@ std::string tool_vote(const Views &views, const Tool &t, std::optional<Verdict> 
   form.set("skip_pressed", voter_verdict == Verdict::skip ? "true" : "false");
   if (voter_verdict) {
     form.set("voted_label", std::string("you voted ") + verdict_label(*voter_verdict));
-    set_if(form, "set_aside", own_vote_note(verdict_label(*voter_verdict) + std::string(" vote"),
-                                            standing));
+    set_if(form, "set_aside",
+           own_vote_note(verdict_label(*voter_verdict) + std::string(" vote"), standing));
   }
   return views.fragment("tool_vote", form);
 }
@@ -480,9 +480,9 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
   const auto &set_aside = picks.set_aside;
   std::string picks_total = total ? count_phrase(total, "reader has", "readers have") + " picked" +
                                         with_set_aside(set_aside, total)
-                            : set_aside.total() ? "No picks counted yet — " +
-                                                      set_aside_phrase(set_aside, 0)
-                                                : "No picks yet — yours will be the first.";
+                            : set_aside.total()
+                                ? "No picks counted yet — " + set_aside_phrase(set_aside, 0)
+                                : "No picks yet — yours will be the first.";
   page.set("picks_total", picks_total);
   Data tallies{list{}};
   tallies.push_back(tally_item(a));
@@ -535,14 +535,13 @@ PersonalPage comparison_page(const Views &views, const ComparisonDetail &detail,
   page.pieces =
       cut_at_voter_places(comparison_with(views, detail, site, today, place, place, place), 3);
   page.slots = {PersonalPage::Slot::vote_a, PersonalPage::Slot::vote_b, PersonalPage::Slot::pick};
-  page.renderings = {tool_votes(views, c.a, path, tokens.tool_a),
-                     tool_votes(views, c.b, path, tokens.tool_b),
-                     every_rendering([&](size_t choice, const VoteStanding &standing) {
-                       const std::optional<int64_t> pick =
-                           choice == 0 ? std::nullopt
-                                       : std::optional(choice == 1 ? c.a.id : c.b.id);
-                       return pair_pick(views, path, c.a, c.b, pick, standing, tokens.pair);
-                     })};
+  page.renderings = {
+      tool_votes(views, c.a, path, tokens.tool_a), tool_votes(views, c.b, path, tokens.tool_b),
+      every_rendering([&](size_t choice, const VoteStanding &standing) {
+        const std::optional<int64_t> pick =
+            choice == 0 ? std::nullopt : std::optional(choice == 1 ? c.a.id : c.b.id);
+        return pair_pick(views, path, c.a, c.b, pick, standing, tokens.pair);
+      })};
   return page;
 }
 
@@ -660,8 +659,10 @@ std::vector<size_t> renderings_for(const PersonalPage &page, const VoterChoices 
       shown.push_back(rendering_index(vote(choices.on_b), choices.on_b_standing));
       break;
     case PersonalPage::Slot::pick:
-      shown.push_back(rendering_index(
-          choices.pick == page.a_id ? 1 : choices.pick == page.b_id ? 2 : 0, choices.pick_standing));
+      shown.push_back(rendering_index(choices.pick == page.a_id   ? 1
+                                      : choices.pick == page.b_id ? 2
+                                                                  : 0,
+                                      choices.pick_standing));
       break;
     }
   }

@@ -117,7 +117,7 @@ std::string sitemap(const Views &views, const std::string &base,
 std::string pagination(const Views &views, const std::string &path, int number, bool has_next);
 
 // Display strings shared with tests and other renderers.
-std::string panel_summary(const ShipTally &panel);     // "75% · 3 of 4" or "—"
+std::string panel_summary(const ShipTally &panel); // "75% · 3 of 4" or "—"
 // "67% · 3 votes" or "—", then what was set aside ("· 5 cast, 2 set aside: …") if anything.
 std::string community_summary(const ShipTally &votes, const SetAside &set_aside = {});
 bool is_stale(const std::string &checked_on, const std::string &today);

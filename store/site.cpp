@@ -55,9 +55,10 @@ StoreFigures Store::figures() {
   StoreFigures figures = read([](sql::Db &db) {
     StoreFigures counted;
     // Sums of the tally counters: one row per tool and per compared pair, never the votes.
-    auto tools = db.cached("SELECT ifnull(sum(community_votes), 0), "
-                           "ifnull(sum(community_set_aside_network + community_set_aside_too_fast), 0) "
-                           "/* every row: the tools' tallies, for /metrics */ FROM tools");
+    auto tools =
+        db.cached("SELECT ifnull(sum(community_votes), 0), "
+                  "ifnull(sum(community_set_aside_network + community_set_aside_too_fast), 0) "
+                  "/* every row: the tools' tallies, for /metrics */ FROM tools");
     tools.step();
     counted.tool_votes = tools.int64(0);
     counted.tool_votes_set_aside = tools.int64(1);

@@ -86,18 +86,18 @@ PairTally queries::pair_tally(sql::Db &db, int64_t a_id, int64_t b_id) {
 
 VoterChoices queries::voter_choices(sql::Db &db, std::string_view voter, int64_t a_id,
                                     int64_t b_id) {
-  auto stmt = db.cached(
-      "SELECT (SELECT verdict FROM tool_votes WHERE voter = :voter AND tool_id = :a), "
-      "(SELECT set_aside FROM tool_votes WHERE voter = :voter AND tool_id = :a), "
-      "(SELECT verdict FROM tool_votes WHERE voter = :voter AND tool_id = :b), "
-      "(SELECT set_aside FROM tool_votes WHERE voter = :voter AND tool_id = :b), "
-      "(SELECT pick_tool_id FROM pair_votes WHERE voter = :voter "
-      " AND low_tool_id = min(:a, :b) AND high_tool_id = max(:a, :b)), "
-      "(SELECT set_aside FROM pair_votes WHERE voter = :voter "
-      " AND low_tool_id = min(:a, :b) AND high_tool_id = max(:a, :b))");
+  auto stmt =
+      db.cached("SELECT (SELECT verdict FROM tool_votes WHERE voter = :voter AND tool_id = :a), "
+                "(SELECT set_aside FROM tool_votes WHERE voter = :voter AND tool_id = :a), "
+                "(SELECT verdict FROM tool_votes WHERE voter = :voter AND tool_id = :b), "
+                "(SELECT set_aside FROM tool_votes WHERE voter = :voter AND tool_id = :b), "
+                "(SELECT pick_tool_id FROM pair_votes WHERE voter = :voter "
+                " AND low_tool_id = min(:a, :b) AND high_tool_id = max(:a, :b)), "
+                "(SELECT set_aside FROM pair_votes WHERE voter = :voter "
+                " AND low_tool_id = min(:a, :b) AND high_tool_id = max(:a, :b))");
   stmt.bind(":voter", voter).bind(":a", a_id).bind(":b", b_id);
   stmt.step();
-  VoterChoices choices{verdict_of(stmt, 0), verdict_of(stmt, 2), std::nullopt,
+  VoterChoices choices{verdict_of(stmt, 0),  verdict_of(stmt, 2),  std::nullopt,
                        standing_of(stmt, 1), standing_of(stmt, 3), standing_of(stmt, 5)};
   if (!stmt.is_null(4)) choices.pick = stmt.int64(4);
   return choices;
@@ -111,10 +111,9 @@ VoterChoices Store::voter_choices(std::string_view voter, int64_t a_id, int64_t 
   return read([&](sql::Db &db) { return queries::voter_choices(db, voter, a_id, b_id); });
 }
 
-VoterChoices queries::voter_choices_on_tool(sql::Db &db, std::string_view voter,
-                                            int64_t tool_id) {
-  auto stmt =
-      db.cached("SELECT verdict, set_aside FROM tool_votes WHERE voter = :voter AND tool_id = :tool");
+VoterChoices queries::voter_choices_on_tool(sql::Db &db, std::string_view voter, int64_t tool_id) {
+  auto stmt = db.cached(
+      "SELECT verdict, set_aside FROM tool_votes WHERE voter = :voter AND tool_id = :tool");
   stmt.bind(":voter", voter).bind(":tool", tool_id);
   VoterChoices choices;
   if (stmt.step()) {
@@ -161,7 +160,9 @@ VoteStanding Store::cast_tool_vote(const Ballot &ballot, int64_t tool_id,
                           "ON CONFLICT (voter, tool_id) DO UPDATE SET verdict = excluded.verdict, "
                           "network = excluded.network, set_aside = excluded.set_aside, "
                           "cast_at = excluded.cast_at");
-    stmt.bind(":voter", ballot.voter).bind(":tool", tool_id).bind(":verdict", verdict_text(*verdict));
+    stmt.bind(":voter", ballot.voter)
+        .bind(":tool", tool_id)
+        .bind(":verdict", verdict_text(*verdict));
     stmt.bind(":network", ballot.network);
     bind_standing(stmt, standing);
     stmt.run();

@@ -145,8 +145,9 @@ TEST_CASE("counting: three hundred readers from three hundred networks are all c
   auto client = site.client();
   for (int i = 0; i < 300; ++i) {
     // Half on IPv4 networks (a /24 each), half on IPv6 /48s.
-    const auto address = i % 2 ? "2001:db8:" + std::to_string(i + 1) + "::1"
-                               : "10." + std::to_string(i / 256) + "." + std::to_string(i % 256) + ".1";
+    const auto address =
+        i % 2 ? "2001:db8:" + std::to_string(i + 1) + "::1"
+              : "10." + std::to_string(i / 256) + "." + std::to_string(i % 256) + ".1";
     REQUIRE(scripted_vote(client, kPairVote, i % 3 ? "pick=a" : "pick=b", address) == 303);
   }
   const auto pair = api(client, "/api/compare/" + kPair);
@@ -235,10 +236,9 @@ TEST_CASE("counting: a vote sent faster than a person reads the page is stored, 
         std::string::npos);
 
   now += 60;
-  const auto again = client.Post(kToolVote.c_str(),
-                                 {{"Sec-Fetch-Site", "same-origin"},
-                                  {"Cookie", "verdict_voter=" + voter}},
-                                 "verdict=ship&token=" + token, "application/x-www-form-urlencoded");
+  const auto again = client.Post(
+      kToolVote.c_str(), {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + voter}},
+      "verdict=ship&token=" + token, "application/x-www-form-urlencoded");
   REQUIRE(again->status == 303);
   tool = api(client, "/api/tools/codestral-2-1");
   CHECK(tool["community"]["votes"] == 1);
@@ -255,7 +255,8 @@ TEST_CASE("counting: a counted reader who changes their vote keeps their place, 
   const std::string office = "198.51.100.";
   std::vector<std::string> readers;
   for (int i = 1; i <= 4; ++i) {
-    const auto res = test::post_form(client, kToolVote, "verdict=ship", "", office + std::to_string(i));
+    const auto res =
+        test::post_form(client, kToolVote, "verdict=ship", "", office + std::to_string(i));
     REQUIRE(res->status == 303);
     readers.push_back(test::cookie_from(res));
   }
@@ -295,8 +296,9 @@ TEST_CASE("counting: every page type, image, feed, API answer and the digest tha
   REQUIRE(codestral->community.total == 7);
   REQUIRE(codestral->community_set_aside.network == 6);
 
-  for (const auto &path : std::vector<std::string>{"/", "/tools", "/tools/codestral-2-1", kComparison,
-                                                    "/categories/" + codestral->category.slug}) {
+  for (const auto &path :
+       std::vector<std::string>{"/", "/tools", "/tools/codestral-2-1", kComparison,
+                                "/categories/" + codestral->category.slug}) {
     INFO(path);
     CHECK(text_of(client, path).find(why) != std::string::npos);
   }
@@ -332,9 +334,9 @@ TEST_CASE("counting: every page type, image, feed, API answer and the digest tha
 
   const auto detail = site.store().comparison_detail(kPair, "");
   REQUIRE(detail);
-  const auto mail = mail::digest(site.app().views, site.store().site_copy(),
-                                 {DigestItem{1, detail->comparison}}, 7, "https://verdict.example",
-                                 "https://verdict.example/unsubscribe/1-x");
+  const auto mail =
+      mail::digest(site.app().views, site.store().site_copy(), {DigestItem{1, detail->comparison}},
+                   7, "https://verdict.example", "https://verdict.example/unsubscribe/1-x");
   CHECK(mail.text.find(why) != std::string::npos);
   CHECK(mail.html.find(why) != std::string::npos);
 }

@@ -113,8 +113,9 @@ TEST_CASE("found: the methodology states the formulas, each persona's ship rate 
   REQUIRE(page->status == 200);
   const auto text = test::visible_text(page->body);
   for (const auto *said :
-       {"Ship reviews ÷ reviews", "Ship votes ÷ counted votes", "At most 3 readers from one network count",
-        "A vote comes from a page", "Nothing set aside is hidden", "The trade-off", "Wilson score interval",
+       {"Ship reviews ÷ reviews", "Ship votes ÷ counted votes",
+        "At most 3 readers from one network count", "A vote comes from a page",
+        "Nothing set aside is hidden", "The trade-off", "Wilson score interval",
         "editorial personas, not independent people", "No paid placement", "No hidden weighting"})
     CHECK(text.find(said) != std::string::npos);
   for (const auto &reviewer : site.store().reviewers()) {

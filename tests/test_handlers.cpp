@@ -56,10 +56,9 @@ TEST_CASE("handler: a first vote answers 303 back to the page and sets an HttpOn
 TEST_CASE("handler: a returning voter keeps their id and no new cookie is set") {
   Fixture f;
   httplib::Response res;
-  handlers::vote_on_tool(f.app,
-                         form_post("verdict=skip" + tool_token(f, "codestral-2-1"),
-                                   std::string(32, 'a')),
-                         res, "codestral-2-1");
+  handlers::vote_on_tool(
+      f.app, form_post("verdict=skip" + tool_token(f, "codestral-2-1"), std::string(32, 'a')), res,
+      "codestral-2-1");
   CHECK(res.status == 303);
   CHECK_FALSE(res.has_header("Set-Cookie"));
   CHECK(res.get_header_value("Location") == "/tools/codestral-2-1#tool-codestral-2-1");
@@ -99,7 +98,8 @@ TEST_CASE("handler: a head-to-head pick counts for the side named in the address
   httplib::Response res;
   const auto a = f.store->tool_by_slug("cursor-background-agent")->id;
   const auto b = f.store->tool_by_slug("codestral-2-1")->id;
-  handlers::vote_on_pair(f.app, form_post("pick=b" + token_field(f.app, auth::pair_vote_target(b, a))),
+  handlers::vote_on_pair(f.app,
+                         form_post("pick=b" + token_field(f.app, auth::pair_vote_target(b, a))),
                          res, "cursor-background-agent-vs-codestral-2-1");
   CHECK(res.status == 303);
   CHECK(res.get_header_value("Location") ==

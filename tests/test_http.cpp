@@ -78,8 +78,8 @@ TEST_CASE("http: a vote, a changed vote and a second visitor show on the page") 
   auto client = site.client();
   CHECK(community_of(client.Get(kPage)->body, "codestral-2-1") == "—");
 
-  const auto first =
-      test::post_form(client, "/tools/codestral-2-1/vote", std::string("verdict=ship&back=") + kPage);
+  const auto first = test::post_form(client, "/tools/codestral-2-1/vote",
+                                     std::string("verdict=ship&back=") + kPage);
   REQUIRE(first);
   CHECK(first->status == 303);
   const auto voter = test::cookie_from(first);
@@ -158,7 +158,8 @@ TEST_CASE("http: a cross-site vote is refused with 403 and counts nothing") {
   test::SiteServer site;
   auto client = site.client();
   // With the page's own token, so only the origin can be what is refused.
-  const auto vote = "verdict=ship&token=" + test::vote_token_for(client, "/tools/codestral-2-1/vote");
+  const auto vote =
+      "verdict=ship&token=" + test::vote_token_for(client, "/tools/codestral-2-1/vote");
   const auto res = client.Post("/tools/codestral-2-1/vote", {{"Origin", "https://evil.example"}},
                                vote, "application/x-www-form-urlencoded");
   CHECK(res->status == 403);

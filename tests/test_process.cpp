@@ -363,10 +363,10 @@ TEST_CASE("process: an existing database is opened as it is, never re-seeded") {
   {
     Server first({"--db", db, "--port", "0"});
     httplib::Client client("127.0.0.1", first.port);
-    const auto res = client.Post(
-        "/tools/codestral-2-1/vote", {{"Sec-Fetch-Site", "same-origin"}},
-        "verdict=ship&token=" + ripe_vote_token(client, "/tools/codestral-2-1/vote"),
-        "application/x-www-form-urlencoded");
+    const auto res =
+        client.Post("/tools/codestral-2-1/vote", {{"Sec-Fetch-Site", "same-origin"}},
+                    "verdict=ship&token=" + ripe_vote_token(client, "/tools/codestral-2-1/vote"),
+                    "application/x-www-form-urlencoded");
     REQUIRE(res);
     CHECK(res->status == 303);
     first.stop(SIGTERM);
@@ -581,9 +581,9 @@ TEST_CASE("process: a vote shows to its voter at once and to anonymous readers w
   const auto before = client.Get(page.c_str())->body;
   REQUIRE(client.Get(page.c_str())->body == before); // kept for anonymous readers
   const auto form = "pick=a&token=" + ripe_vote_token(client, page + "/vote");
-  const auto voter = test::cookie_from(client.Post((page + "/vote").c_str(),
-                                                   {{"Sec-Fetch-Site", "same-origin"}}, form,
-                                                   "application/x-www-form-urlencoded"));
+  const auto voter =
+      test::cookie_from(client.Post((page + "/vote").c_str(), {{"Sec-Fetch-Site", "same-origin"}},
+                                    form, "application/x-www-form-urlencoded"));
   REQUIRE(voter.size() == 32);
   const auto own = client.Get(page.c_str(), {{"Cookie", "verdict_voter=" + voter}})->body;
   CHECK(own.find("Withdraw my pick") != std::string::npos);

@@ -25,11 +25,12 @@ namespace {
 
 // Tables that grow with the site. settings, categories and health stay a handful of rows.
 // tool_search and review_search are the full-text indexes of tools and reviews.
-const std::set<std::string> kLargeTables = {"tools",         "reviewers",           "reviews",
-                                            "comparisons",   "tool_votes",          "pair_votes",
-                                            "pair_tallies",  "subscribers",         "tool_search",
-                                            "review_search", "confirmation_outbox", "digest_sends",
-                                            "digests",       "digest_items",        "counted_voters"};
+const std::set<std::string> kLargeTables = {
+    "tools",         "reviewers",           "reviews",
+    "comparisons",   "tool_votes",          "pair_votes",
+    "pair_tallies",  "subscribers",         "tool_search",
+    "review_search", "confirmation_outbox", "digest_sends",
+    "digests",       "digest_items",        "counted_voters"};
 
 // A statement may read a whole table only when its text says so and why, as the export does.
 constexpr const char *kWholeTableMarker = "/* every row: ";

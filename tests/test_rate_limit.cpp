@@ -38,11 +38,12 @@ TEST_CASE("http: writes over the limit get 429 with Retry-After, and REMOTE_ADDR
   const auto token = test::vote_token_for(client, "/tools/codestral-2-1/vote");
   for (int i = 0; i < 4; ++i) {
     // A client claiming a different address each time is still one client.
-    const auto res = client.Post("/tools/codestral-2-1/vote",
-                                 {{"Sec-Fetch-Site", "same-origin"},
-                                  {"REMOTE_ADDR", "10.9.9." + std::to_string(i)},
-                                  {"X-Forwarded-For", "10.8.8." + std::to_string(i)}},
-                                 "verdict=ship&token=" + token, "application/x-www-form-urlencoded");
+    const auto res =
+        client.Post("/tools/codestral-2-1/vote",
+                    {{"Sec-Fetch-Site", "same-origin"},
+                     {"REMOTE_ADDR", "10.9.9." + std::to_string(i)},
+                     {"X-Forwarded-For", "10.8.8." + std::to_string(i)}},
+                    "verdict=ship&token=" + token, "application/x-www-form-urlencoded");
     REQUIRE(res);
     if (res->status == 429) {
       ++refused;
@@ -74,9 +75,10 @@ TEST_CASE("http: behind the trusted proxy, addresses inside one IPv4 /24 or one 
   auto client = site.client();
   const auto token = test::vote_token_for(client, "/tools/codestral-2-1/vote");
   const auto vote_from = [&](const std::string &address) {
-    const auto res = client.Post("/tools/codestral-2-1/vote",
-                                 {{"Sec-Fetch-Site", "same-origin"}, {"X-Forwarded-For", address}},
-                                 "verdict=ship&token=" + token, "application/x-www-form-urlencoded");
+    const auto res =
+        client.Post("/tools/codestral-2-1/vote",
+                    {{"Sec-Fetch-Site", "same-origin"}, {"X-Forwarded-For", address}},
+                    "verdict=ship&token=" + token, "application/x-www-form-urlencoded");
     REQUIRE(res);
     return res->status;
   };

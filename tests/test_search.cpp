@@ -153,7 +153,8 @@ TEST_CASE("search: the index follows tools created, renamed, changed and deleted
   CHECK(hits_of(*store, "codestral").size() == codestral_hits + 1);
 
   // A vote moves the tool's tallies, not its text: the index is as it was.
-  store->cast_tool_vote(test::ballot_of(std::string(32, 'a')), store->tool_by_slug("nimbus")->id, Verdict::ship);
+  store->cast_tool_vote(test::ballot_of(std::string(32, 'a')), store->tool_by_slug("nimbus")->id,
+                        Verdict::ship);
   CHECK(hits_of(*store, "nimbus") == std::vector<std::string>{"nimbus"});
 
   auto changed = tool_named("stratus", "Stratus", "Fog for teams", "Keeps the mist in a box.");

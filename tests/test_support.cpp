@@ -22,10 +22,10 @@
 #include <stdexcept>
 
 #include "app/embedded.h"
-#include "domain/clock.h"
-#include "domain/counting.h"
 #include "app/server.h"
 #include "bench/generate_site.h"
+#include "domain/clock.h"
+#include "domain/counting.h"
 #include "handlers/routes.h"
 #include "store/sqlite.h"
 
