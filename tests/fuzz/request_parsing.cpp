@@ -7,13 +7,17 @@
 //   - every pair split yields two valid slugs that rejoin to the input;
 //   - an accepted return path starts with one "/" and names no other host or scheme;
 //   - an accepted search text holds no control characters, no space at either end and at
-//     most kMaxSearchCharacters characters.
+//     most kMaxSearchCharacters characters;
+//   - a vote token is good only when it is the one made for its target and time, and any
+//     text's network (domain/counting.h) is the network of that network's own address.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "auth/vote_tokens.h"
+#include "domain/counting.h"
 #include "domain/slugs.h"
 #include "handlers/request_parsing.h"
 
@@ -69,6 +73,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (characters > kMaxSearchCharacters) std::abort();
     if (!text.empty() && (text.front() == ' ' || text.back() == ' ')) std::abort();
+  }
+  // Whatever a form's token field holds, it passes only as the token made for the target.
+  static const std::string key(64, 'f');
+  const auto check = auth::check_vote_token(key, parts[2], auth::tool_vote_target(7), 2000000000);
+  if (!check.fault) {
+    const auto made_at = 2000000000 - check.seconds_on_page;
+    if (auth::vote_token(key, auth::tool_vote_target(7), made_at) != parts[2]) std::abort();
+  }
+  const auto network = network_of(parts[3]);
+  if (const auto slash = network.find('/'); network.rfind("other:", 0) != 0) {
+    if (slash == std::string::npos || network_of(network.substr(0, slash)) != network) std::abort();
   }
   is_form_content_type(parts[3]);
   is_same_origin_request(parts[1], parts[2], parts[3], parts[0]);
