@@ -1,5 +1,6 @@
 // Every page type at 320, 375, 768 and 1280 px in a real browser (Debian's chromium via
-// playwright-core): none may scroll sideways. Leaves a phone screenshot of each.
+// playwright-core), as a reader who has voted (counted and set-aside votes, with their notes):
+// none may scroll sideways. Leaves a phone screenshot of each.
 // Usage: node every_width.mjs /path/to/verdict SCREENSHOT_DIR
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +8,7 @@ import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { chromiumOptions, startServer } from './verdict_server.mjs';
-import { checkedPages } from './checked_pages.mjs';
+import { checkedPages, voteAsAReader } from './checked_pages.mjs';
 
 const [binaryArg, screenshotDir] = process.argv.slice(2);
 assert.ok(binaryArg && screenshotDir, 'usage: every_width.mjs VERDICT_BINARY SCREENSHOT_DIR');
@@ -23,6 +24,7 @@ const browser = await chromium.launch(chromiumOptions);
 const failures = [];
 try {
   const page = await browser.newPage();
+  await voteAsAReader(page, origin);
   for (const width of [320, 375, 768, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     for (const [name, path] of Object.entries(pages)) {

@@ -1,7 +1,8 @@
 // Every page type checked by tools the project did not write: the Nu HTML Checker (vnu.jar,
 // on Java) must report no error, and axe-core, run inside Debian's chromium at a phone and a
 // desktop width, no violation. Votes and picks are cast first so the pages show their bars,
-// intervals and voter-only parts, not only their empty states.
+// intervals, voter-only parts and set-aside votes, not only their empty states; the Nu checker
+// reads each page as a reader without a cookie gets it and as that voter gets it.
 // Usage: node outside_checks.mjs /path/to/verdict
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { chromiumOptions, startServer } from './verdict_server.mjs';
-import { checkedPages } from './checked_pages.mjs';
+import { checkedPages, voteAsAReader } from './checked_pages.mjs';
 
 const require = createRequire(import.meta.url);
 const [binaryArg] = process.argv.slice(2);
@@ -36,24 +37,28 @@ try {
   // The site's CSP forbids every script; axe is the test's own, let in past it.
   const context = await browser.newContext({ bypassCSP: true });
   const page = await context.newPage();
-  // A reader who voted and picked: the pages then carry bars, tallies and "your vote".
-  await page.goto(origin + '/compare/cursor-background-agent-vs-codestral-2-1');
-  await page.getByRole('button', { name: 'Ship' }).first().click();
-  await page.waitForURL(/#tool-/);
+  // A reader who voted and picked: the pages then carry bars, tallies, "your vote", and votes
+  // set aside with why.
+  await voteAsAReader(page, origin);
+  const voter = (await context.cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
 
   const files = {};
+  const paths = {};
   for (const [name, path] of Object.entries(checkedPages)) {
-    const answer = await fetch(origin + path);
-    const file = join(workDir, `${name}.html`);
-    writeFileSync(file, await answer.text());
-    files[name] = file;
+    for (const [as, headers] of [[name, {}], [`${name}-voter`, { Cookie: voter }]]) {
+      const answer = await fetch(origin + path, { headers });
+      const file = join(workDir, `${as}.html`);
+      writeFileSync(file, await answer.text());
+      files[as] = file;
+      paths[as] = path;
+    }
   }
   const report = nuReport(files);
   for (const message of report.messages) {
     // Errors and fatal faults fail; the checker's warnings and notes are advice.
     if (message.type !== 'error' && message.subType !== 'fatal') continue;
     const name = Object.keys(files).find((key) => message.url.endsWith(`/${key}.html`));
-    failures.push(`Nu checker, ${name} (${checkedPages[name]}) line ${message.lastLine}: ` +
+    failures.push(`Nu checker, ${name} (${paths[name]}) line ${message.lastLine}: ` +
                   `${message.message} — ${(message.extract || '').trim()}`);
   }
 
@@ -70,7 +75,8 @@ try {
     }
   }
   assert.deepEqual(failures, []);
-  console.log(`${Object.keys(checkedPages).length} page types: 0 Nu HTML Checker errors, ` +
+  console.log(`${Object.keys(checkedPages).length} page types: 0 Nu HTML Checker errors (without ` +
+              'a cookie and as a voter), ' +
               '0 axe-core violations at 375 and 1280 px');
 } finally {
   await browser.close();

@@ -1,13 +1,15 @@
 // A reader in a real browser (Debian's chromium via playwright-core): opens a comparison,
-// clicks Ship, sees the Community count change, picks a side head-to-head, votes and searches
-// with JavaScript off, and leaves screenshots at phone and desktop width.
+// reads it, clicks Ship, sees the Community count change, picks a side head-to-head, votes and
+// searches with JavaScript off; a reader who clicks before reading sees their vote stored but
+// not counted, and why, until they send it again. Leaves screenshots at phone and desktop
+// width.
 // Usage: node reader_votes.mjs /path/to/verdict SCREENSHOT_DIR
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { chromiumOptions, startServer } from './verdict_server.mjs';
+import { chromiumOptions, readerReads, startServer } from './verdict_server.mjs';
 
 const [binary, screenshotDir] = process.argv.slice(2);
 assert.ok(binary && screenshotDir, 'usage: reader_votes.mjs VERDICT_BINARY SCREENSHOT_DIR');
@@ -25,18 +27,22 @@ try {
   const community = page.locator('[data-community="codestral-2-1"]');
   assert.equal((await community.textContent()).trim(), '—');
 
+  await readerReads(page);
   await page.getByRole('button', { name: 'Ship Codestral 2.1' }).click();
   await page.waitForURL(`**${path}#tool-codestral-2-1`);
   assert.equal((await community.textContent()).trim(), '100% · 1 vote');
   assert.equal(await page.getByRole('button', { name: 'Ship Codestral 2.1' }).getAttribute('aria-pressed'), 'true');
 
-  // Changing the vote by keyboard alone: focus Skip and press Enter.
+  // Changing the vote by keyboard alone, having read the page the vote brought back: focus
+  // Skip and press Enter.
+  await readerReads(page);
   await page.getByRole('button', { name: 'Skip Codestral 2.1' }).focus();
   await page.keyboard.press('Enter');
   await page.waitForLoadState('load');
   await page.waitForFunction(() =>
     document.querySelector('[data-community="codestral-2-1"]').textContent.trim() === '0% · 1 vote');
 
+  await readerReads(page);
   await page.getByRole('button', { name: 'Cursor Background Agent', exact: true }).click();
   await page.waitForURL(`**${path}#community`);
   assert.equal((await page.locator('[data-picks="a"]').textContent()).trim(), '100% · 1 vote');
@@ -45,6 +51,7 @@ try {
   const noScript = await browser.newContext({ javaScriptEnabled: false });
   const plain = await noScript.newPage();
   await plain.goto(origin + path);
+  await readerReads(plain);
   await plain.getByRole('button', { name: 'Ship Cursor Background Agent' }).click();
   await plain.waitForURL(`**${path}#tool-cursor-background-agent`);
   assert.equal((await plain.locator('[data-community="cursor-background-agent"]').textContent()).trim(),
@@ -57,6 +64,49 @@ try {
   await plain.getByRole('link', { name: 'Codestral 2.1', exact: true }).click();
   await plain.waitForURL('**/tools/codestral-2-1');
   await noScript.close();
+
+  // A reader who clicks Ship as soon as the tool page arrives, before reading it: their Ship is
+  // shown pressed, with a note in the form saying it is stored but not counted and why, and
+  // the tool's community number leaves it out. Having read the page, they click again: it
+  // counts and the note is gone.
+  const hastyContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const hasty = await hastyContext.newPage();
+  const toolPath = '/tools/mistral-small-3-1';
+  const ship = hasty.getByRole('button', { name: 'Ship Mistral Small 3.1' });
+  const note = hasty.locator('form.vote-form', { has: ship }).locator('.vote-note');
+  const toolCommunity = hasty.locator('[data-community="mistral-small-3-1"]');
+  // The server times a page in whole seconds, so the page is asked for as a second begins
+  // (this machine's clock is the server's): a vote it takes within the next 1.9 s is then
+  // less than 2 s after the page by its clock too. The click as soon as the button is there,
+  // not once every image has loaded.
+  await hasty.waitForTimeout(1000 - (Date.now() % 1000));
+  const askedAt = Date.now();
+  await hasty.goto(origin + toolPath, { waitUntil: 'domcontentloaded' });
+  const [answer] = await Promise.all([
+    hasty.waitForResponse((response) => response.request().method() === 'POST'), ship.click()]);
+  const sentWithinMs = Date.now() - askedAt;
+  assert.equal(answer.status(), 303);
+  await hasty.waitForURL(`**${toolPath}#tool-mistral-small-3-1`);
+  assert.equal(await ship.getAttribute('aria-pressed'), 'true');
+  assert.equal(await note.count(), 1,
+               `no note on a vote answered ${sentWithinMs} ms after its page was asked for`);
+  assert.equal((await note.textContent()).trim(),
+               'Your Ship vote is stored but not counted: sent less than 2 seconds after the page ' +
+               'was loaded. How votes are counted');
+  assert.equal(await note.getByRole('link', { name: 'How votes are counted' }).getAttribute('href'),
+               '/methodology#counting');
+  const tooFast = '1 cast, 1 set aside: sent less than 2 seconds after the page was loaded';
+  assert.equal((await toolCommunity.locator('.stat-set-aside').textContent()).trim(), tooFast);
+  assert.equal((await toolCommunity.textContent()).trim(), '—' + tooFast);
+
+  await readerReads(hasty);
+  await Promise.all([hasty.waitForNavigation(), ship.click()]);
+  assert.match(hasty.url(), new RegExp(`${toolPath}#tool-mistral-small-3-1$`));
+  assert.equal(await ship.getAttribute('aria-pressed'), 'true');
+  assert.equal(await note.count(), 0);
+  assert.equal(await hasty.getByText('stored but not counted').count(), 0);
+  assert.equal((await toolCommunity.textContent()).trim(), '100% · 1 vote');
+  await hastyContext.close();
 
   await page.screenshot({ path: join(screenshotDir, 'comparison-desktop.png'), fullPage: true });
   await page.setViewportSize({ width: 375, height: 812 });

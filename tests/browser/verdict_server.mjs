@@ -31,6 +31,20 @@ export const chromiumOptions = {
          '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 };
 
+// A person reads a page before voting from it. The server sets aside (stores, does not count)
+// a vote sent less than 2 s after the page with its form was made (domain/counting.h:
+// kSecondsToReadAPage), and every vote brings back a page made afresh with a new token. So
+// before a click that votes, this waits until 2.1 s after the page now shown arrived; the
+// server made it before then (or earlier still, when a cache kept it).
+export const readingTimeMs = 2100;
+export async function readerReads(page) {
+  const readFor = await page.evaluate(() => {
+    const [arrival] = performance.getEntriesByType('navigation');
+    return arrival && arrival.responseEnd > 0 ? performance.now() - arrival.responseEnd : 0;
+  });
+  if (readFor < readingTimeMs) await page.waitForTimeout(readingTimeMs - readFor);
+}
+
 // A port the kernel just handed out on loopback and that nothing holds now.
 function freeLoopbackPort() {
   return new Promise((resolve, reject) => {
