@@ -39,7 +39,9 @@ constexpr int64_t kCountedVotersPerNetworkPerDay = 3;
 // site's allocation: a /64 is one LAN, and a site has 65,536 of them).
 constexpr int kIpv4NetworkBits = 24;
 constexpr int kIpv6NetworkBits = 48;
-// A vote sent sooner than this after its page was made came from a script, not a reader.
+// A vote sent sooner than this after its page was made came from a script, not a reader. The
+// clock counts whole seconds (a token holds the second its page was made), so what is set aside
+// is a vote sent in that second or the next: always less than this, though not every such vote.
 constexpr int64_t kSecondsToReadAPage = 2;
 // A vote is taken only from a page made at most this long before (auth/vote_tokens.h): a tab
 // left open over a day is reloaded before its vote is taken.

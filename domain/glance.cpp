@@ -26,7 +26,8 @@ std::string share(const ShipTally &t, const char *one, const char *many, const c
 
 std::string community_share(const Tool &tool) {
   const auto &t = tool.community;
-  if (t.total == 0) return "No votes yet" + with_set_aside(tool.community_set_aside, 0);
+  if (t.total == 0 && tool.community_set_aside.total() == 0) return "No votes yet";
+  if (t.total == 0) return "No votes counted yet" + with_set_aside(tool.community_set_aside, 0);
   return std::to_string(whole_percent(t.ships, t.total)) + "% ship · " +
          count_phrase(t.total, "vote", "votes") + with_interval(t.ships, t.total) +
          with_set_aside(tool.community_set_aside, t.total);

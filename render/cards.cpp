@@ -130,7 +130,8 @@ std::string comparison_card(const Views &views, const Comparison &comparison,
   std::string set_aside;
   for (const auto *tool : {&comparison.a, &comparison.b}) {
     const auto phrase = set_aside_phrase(tool->community_set_aside, tool->community.total);
-    if (!phrase.empty()) set_aside += (set_aside.empty() ? "" : "; ") + tool->name + ": " + phrase;
+    if (!phrase.empty())
+      set_aside += (set_aside.empty() ? "on " : "; on ") + tool->name + ": " + phrase;
   }
   if (!set_aside.empty())
     card.set("set_aside", fit_line("Reader votes " + set_aside, Face::sans, 14, kContentWidth));

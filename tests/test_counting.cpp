@@ -235,6 +235,10 @@ TEST_CASE("counting: a vote sent faster than a person reads the page is stored, 
             .find("1 cast, 1 set aside: sent less than 2 seconds after the page was loaded") !=
         std::string::npos);
 
+  CHECK(text_of(client, kComparison)
+            .find("No votes counted yet (1 cast, 1 set aside: sent less than 2 seconds") !=
+        std::string::npos);
+
   now += 60;
   const auto again = client.Post(
       kToolVote.c_str(), {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + voter}},
