@@ -297,6 +297,9 @@ private:
   std::unique_ptr<ReaderPool> readers_;
   std::unique_ptr<Writer> writer_;
   std::unique_ptr<PageStartMemos> page_starts_;
+  // The day whose earlier days' counted voters were last dropped (store/votes.cpp); written
+  // and read by the writer's thread only.
+  std::string counted_voters_pruned_before_;
 };
 
 } // namespace verdict

@@ -50,27 +50,53 @@ SetAside set_aside_of(const sql::Stmt &row, int network_column) {
   return {row.int64(network_column), row.int64(network_column + 1)};
 }
 
-// The counting rule (domain/counting.h) for a vote about to be written on `target`, judged
-// against the voters of its network already counted there today, inside the writer's
-// transaction; a counted voter joins them. Days before the ballot's are dropped first (a seek
-// on the table's first key when there are none).
-VoteStanding judged(sql::Db &db, const Ballot &ballot, const std::string &target) {
-  db.cached("DELETE FROM counted_voters WHERE day < :day").bind(":day", ballot.day).run();
-  auto counted = db.cached("SELECT count(*), ifnull(max(voter = :voter), 0) FROM counted_voters "
-                           "WHERE day = :day AND network = :network AND target = :target");
-  counted.bind(":voter", ballot.voter).bind(":day", ballot.day);
-  counted.bind(":network", ballot.network).bind(":target", target);
-  counted.step();
-  const auto voters = counted.int64(0);
-  const bool among_them = counted.int64(1) != 0;
-  const auto standing = judge_vote(ballot.seconds_on_page, voters, among_them);
-  if (!standing && !among_them) {
+// What the counting rule reads for one vote, found by one statement in the writer's
+// transaction: whether the voter already has a vote on the target and whether it is counted,
+// and the voters of their network counted on the target that day (kept in counted_voters).
+struct Standing {
+  bool has_vote = false;
+  bool counted = false;
+  int64_t network_voters = 0;
+  bool among_them = false;
+};
+
+Standing standing_from(sql::Stmt &lookup) {
+  lookup.step();
+  Standing found;
+  found.has_vote = !lookup.is_null(0);
+  found.counted = found.has_vote && lookup.int64(0) != 0;
+  found.network_voters = lookup.int64(1);
+  found.among_them = lookup.int64(2) != 0;
+  lookup.step(); // done: nothing of it is left open while the vote is written
+  return found;
+}
+
+// Binds the ballot's day, network and target, and its voter, to a lookup or a join.
+void bind_ballot(sql::Stmt &stmt, const Ballot &ballot, const std::string &target) {
+  stmt.bind(":voter", ballot.voter).bind(":day", ballot.day);
+  stmt.bind(":network", ballot.network).bind(":target", target);
+}
+
+// The counting rule (domain/counting.h) for a new or set-aside vote about to be written on
+// `target`; a counted voter joins the network's counted voters of the day.
+VoteStanding judged(sql::Db &db, const Ballot &ballot, const std::string &target,
+                    const Standing &found) {
+  const auto standing = judge_vote(ballot.seconds_on_page, found.network_voters, found.among_them);
+  if (!standing && !found.among_them) {
     auto join = db.cached("INSERT INTO counted_voters (day, network, target, voter) "
                           "VALUES (:day, :network, :target, :voter)");
-    join.bind(":day", ballot.day).bind(":network", ballot.network);
-    join.bind(":target", target).bind(":voter", ballot.voter).run();
+    bind_ballot(join, ballot, target);
+    join.run();
   }
   return standing;
+}
+
+// The voters counted on days before `day` are no longer read: dropped once a day, by the
+// first vote of the day (the writer is one thread, so `pruned_before` needs no lock).
+void forget_earlier_days(sql::Db &db, const std::string &day, std::string &pruned_before) {
+  if (pruned_before == day) return;
+  db.cached("DELETE FROM counted_voters WHERE day < :day").bind(":day", day).run();
+  pruned_before = day;
 }
 } // namespace
 
@@ -136,7 +162,8 @@ VoterChoices Store::voter_choices_on_tool(std::string_view voter, int64_t tool_i
 }
 
 // A vote already counted keeps its place when its voter changes it: they were counted once.
-// A new vote, or one set aside, is judged by the counting rule as it is written.
+// A new vote, or one set aside, is judged by the counting rule as it is written. One lookup
+// reads all the rule needs, so a new vote costs the writer two statements and an upsert.
 VoteStanding Store::cast_tool_vote(const Ballot &ballot, int64_t tool_id,
                                    std::optional<Verdict> verdict) {
   VoteStanding standing;
@@ -147,22 +174,34 @@ VoteStanding Store::cast_tool_vote(const Ballot &ballot, int64_t tool_id,
       stmt.bind(":voter", ballot.voter).bind(":tool", tool_id).run();
       return;
     }
-    auto counted = db.cached("UPDATE tool_votes SET verdict = :verdict, cast_at = "
-                             "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE voter = :voter "
-                             "AND tool_id = :tool AND set_aside IS NULL");
-    counted.bind(":voter", ballot.voter).bind(":tool", tool_id);
-    counted.bind(":verdict", verdict_text(*verdict));
-    counted.run();
-    if (db.changes() > 0) return;
-    standing = judged(db, ballot, auth::tool_vote_target(tool_id));
+    forget_earlier_days(db, ballot.day, counted_voters_pruned_before_);
+    const auto target = auth::tool_vote_target(tool_id);
+    auto lookup = db.cached(
+        "SELECT (SELECT set_aside IS NULL FROM tool_votes WHERE voter = :voter AND tool_id = "
+        ":tool), "
+        "(SELECT count(*) FROM counted_voters "
+        " WHERE day = :day AND network = :network AND target = :target), "
+        "EXISTS (SELECT 1 FROM counted_voters "
+        " WHERE day = :day AND network = :network AND target = :target AND voter = :voter)");
+    bind_ballot(lookup, ballot, target);
+    lookup.bind(":tool", tool_id);
+    const auto found = standing_from(lookup);
+    if (found.counted) {
+      auto change = db.cached("UPDATE tool_votes SET verdict = :verdict, cast_at = "
+                              "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE voter = :voter "
+                              "AND tool_id = :tool AND verdict <> :verdict");
+      change.bind(":voter", ballot.voter).bind(":tool", tool_id);
+      change.bind(":verdict", verdict_text(*verdict)).run();
+      return;
+    }
+    standing = judged(db, ballot, target, found);
     auto stmt = db.cached("INSERT INTO tool_votes (voter, tool_id, verdict, network, set_aside) "
                           "VALUES (:voter, :tool, :verdict, :network, :set_aside) "
                           "ON CONFLICT (voter, tool_id) DO UPDATE SET verdict = excluded.verdict, "
                           "network = excluded.network, set_aside = excluded.set_aside, "
                           "cast_at = excluded.cast_at");
-    stmt.bind(":voter", ballot.voter)
-        .bind(":tool", tool_id)
-        .bind(":verdict", verdict_text(*verdict));
+    stmt.bind(":voter", ballot.voter).bind(":tool", tool_id);
+    stmt.bind(":verdict", verdict_text(*verdict));
     stmt.bind(":network", ballot.network);
     bind_standing(stmt, standing);
     stmt.run();
@@ -182,15 +221,28 @@ VoteStanding Store::cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b
       stmt.bind(":voter", ballot.voter).bind(":low", low).bind(":high", high).run();
       return;
     }
-    auto counted = db.cached("UPDATE pair_votes SET pick_tool_id = :pick, cast_at = "
-                             "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE voter = :voter "
-                             "AND low_tool_id = :low AND high_tool_id = :high "
-                             "AND set_aside IS NULL");
-    counted.bind(":voter", ballot.voter).bind(":low", low).bind(":high", high);
-    counted.bind(":pick", *pick);
-    counted.run();
-    if (db.changes() > 0) return;
-    standing = judged(db, ballot, auth::pair_vote_target(a_id, b_id));
+    forget_earlier_days(db, ballot.day, counted_voters_pruned_before_);
+    const auto target = auth::pair_vote_target(a_id, b_id);
+    auto lookup = db.cached(
+        "SELECT (SELECT set_aside IS NULL FROM pair_votes WHERE voter = :voter "
+        " AND low_tool_id = :low AND high_tool_id = :high), "
+        "(SELECT count(*) FROM counted_voters "
+        " WHERE day = :day AND network = :network AND target = :target), "
+        "EXISTS (SELECT 1 FROM counted_voters "
+        " WHERE day = :day AND network = :network AND target = :target AND voter = :voter)");
+    bind_ballot(lookup, ballot, target);
+    lookup.bind(":low", low).bind(":high", high);
+    const auto found = standing_from(lookup);
+    if (found.counted) {
+      auto change = db.cached("UPDATE pair_votes SET pick_tool_id = :pick, cast_at = "
+                              "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE voter = :voter "
+                              "AND low_tool_id = :low AND high_tool_id = :high "
+                              "AND pick_tool_id <> :pick");
+      change.bind(":voter", ballot.voter).bind(":low", low).bind(":high", high);
+      change.bind(":pick", *pick).run();
+      return;
+    }
+    standing = judged(db, ballot, target, found);
     auto stmt = db.cached(
         "INSERT INTO pair_votes (voter, low_tool_id, high_tool_id, pick_tool_id, network, "
         "set_aside) VALUES (:voter, :low, :high, :pick, :network, :set_aside) "
