@@ -12,12 +12,12 @@
 #include <thread>
 
 #include "app/confirmation_mailer.h"
-#include "app/embedded.h"
+#include "assets/embedded.h"
 #include "domain/content.h"
+#include "handlers/guards.h"
 #include "handlers/responses.h"
 #include "handlers/routes.h"
 #include "render/views.h"
-#include "transport/guards.h"
 
 namespace verdict {
 
@@ -87,7 +87,7 @@ void configure_server(transport::ConnectionServer &server, App &app) {
   server.set_refusal_page(
       [&app](int status, const std::string &reason) { return refusal_page(app, status, reason); });
   server.share_responses([&app] { return app.page_epoch.current(); });
-  server.answer_cookies(transport::voter_answers(app, server.limits()));
+  server.answer_cookies(guards::voter_answers(app, server.limits()));
   app.transport_figures = [&server] {
     return prometheus_sample("verdict_shared_answers_total", "counter",
                              "Anonymous pages answered by a reactor from the shared cache.",

@@ -12,7 +12,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "app/embedded.h"
+#include "assets/embedded.h"
 #include "store/store.h"
 
 namespace verdict {

@@ -1,10 +1,10 @@
 // The one route table: reading this file tells the whole HTTP surface of Verdict. What wraps
 // every page and every write (caching, same-origin and rate-limit checks, error pages) lives
-// in transport/guards.h.
+// in handlers/guards.h.
 #include "handlers/routes.h"
 
+#include "handlers/guards.h"
 #include "handlers/handlers.h"
-#include "transport/guards.h"
 
 namespace verdict {
 
@@ -18,7 +18,7 @@ struct Route {
 
 std::vector<Route> route_table(App &app) {
   using namespace handlers;
-  using namespace transport;
+  using namespace guards;
   const std::string slug = "([a-z0-9-]{1,260})";
   const std::string review = "([a-z0-9-]{1,530})"; // a review's tool--reviewer
   const std::string pair = "([a-z0-9-]{1,530})";   // a comparison's a-vs-b
@@ -125,7 +125,7 @@ std::vector<Route> route_table(App &app) {
 } // namespace
 
 void install_routes(httplib::Server &server, App &app) {
-  transport::RouteMethods methods;
+  guards::RouteMethods methods;
   for (auto &route : route_table(app)) {
     methods.emplace_back(route.method, route.pattern);
     auto handler = app.request_metrics.named(route.pattern, std::move(route.handler));
@@ -134,7 +134,7 @@ void install_routes(httplib::Server &server, App &app) {
     else
       server.Get(route.pattern, std::move(handler));
   }
-  transport::install_guards(server, app, methods);
+  guards::install_guards(server, app, methods);
 }
 
 } // namespace verdict

@@ -142,7 +142,8 @@ std::string newsletter(const Views &views, const SiteCopy &site, const std::stri
   return views.fragment("newsletter", data);
 }
 
-// "Ship", "Skip": how a reader's own vote is named beside its form.
+// Beside a reader's own vote ("Ship vote", "pick of Codestral 2.1"): why it is not counted,
+// or nothing when it is.
 std::string own_vote_note(const std::string &vote, const VoteStanding &standing) {
   if (!standing) return {};
   return "Your " + vote + " is stored but not counted: " + reason_text(*standing) + ".";

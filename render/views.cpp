@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "app/embedded.h"
+#include "assets/embedded.h"
 #include "domain/content_hash.h"
 
 namespace verdict {

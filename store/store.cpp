@@ -9,7 +9,7 @@
 #include <mutex>
 #include <thread>
 
-#include "app/embedded.h"
+#include "assets/embedded.h"
 #include "store/page_starts.h"
 #include "store/sqlite.h"
 

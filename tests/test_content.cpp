@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "app/embedded.h"
+#include "assets/embedded.h"
 #include "domain/content.h"
 #include "test_support.h"
 

@@ -7,7 +7,7 @@
 #include <regex>
 #include <set>
 
-#include "app/embedded.h"
+#include "assets/embedded.h"
 #include "domain/content.h"
 #include "test_support.h"
 

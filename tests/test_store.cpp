@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/embedded.h"
+#include "assets/embedded.h"
 #include "domain/content.h"
 #include "domain/numbers.h"
 #include "store/sqlite.h"

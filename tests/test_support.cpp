@@ -21,7 +21,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "app/embedded.h"
+#include "assets/embedded.h"
 #include "app/server.h"
 #include "bench/generate_site.h"
 #include "domain/clock.h"

@@ -24,7 +24,8 @@
 namespace verdict {
 
 // Which version of the site visitors without cookies are shown. It moves when a write is
-// committed or the date changes, but at most once per `max_lag`: under a steady stream of
+// committed or the period `today` names changes (the App's: the date and the hour, so the
+// vote forms' tokens are renewed), but at most once per `max_lag`: under a steady stream of
 // votes every page would otherwise be rendered again for each vote, so instead an anonymous
 // reader's tallies are at most `max_lag` old. A voter's own pages are rendered for them and
 // never lag. With a lag of zero every change is shown at once.

@@ -1,4 +1,4 @@
-#include "transport/guards.h"
+#include "handlers/guards.h"
 
 #include <chrono>
 #include <iostream>
@@ -11,7 +11,9 @@
 #include "handlers/responses.h"
 #include "transport/security_headers.h"
 
-namespace verdict::transport {
+namespace verdict::guards {
+
+using namespace transport; // the socket layer's types: headers, answers, limits
 
 using httplib::Request;
 using httplib::Response;
@@ -474,4 +476,4 @@ void install_guards(httplib::Server &server, App &app, const RouteMethods &route
   });
 }
 
-} // namespace verdict::transport
+} // namespace verdict::guards

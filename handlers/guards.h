@@ -15,7 +15,7 @@
 #include "handlers/app.h"
 #include "transport/connection_server.h"
 
-namespace verdict::transport {
+namespace verdict::guards {
 
 using Page = void (*)(App &, const httplib::Request &, httplib::Response &);
 using SlugPage = void (*)(App &, const httplib::Request &, httplib::Response &, std::string_view);
@@ -40,7 +40,7 @@ using VoterSlugPage = std::optional<pages::PersonalPage> (*)(App &, const httpli
 httplib::Server::Handler voter_page(App &app, VoterSlugPage handler);
 // Voters' pages as the reactor gives them (transport/connection_server.h): the page kept for
 // this epoch with the voter's own votes put in, the same bytes httplib would send.
-CookieAnswers voter_answers(App &app, const TransportLimits &limits);
+transport::CookieAnswers voter_answers(App &app, const transport::TransportLimits &limits);
 // The editor's desk. A page for a signed-in editor only: anyone else is sent to sign in and
 // brought back. Never cached, never indexed.
 using AdminPage = void (*)(App &, const httplib::Request &, httplib::Response &,
@@ -73,4 +73,4 @@ using RouteMethods = std::vector<std::pair<std::string, std::string>>;
 // exception page, which logs the error for the owner and shows the visitor none of it.
 void install_guards(httplib::Server &server, App &app, const RouteMethods &routes);
 
-} // namespace verdict::transport
+} // namespace verdict::guards

@@ -1,4 +1,4 @@
-#include "app/embedded.h"
+#include "assets/embedded.h"
 
 #include <stdexcept>
 #include <string>
