@@ -49,7 +49,7 @@ void show_change_now(App &app) {
 } // namespace
 
 void show_sign_in(App &app, const Request &req, Response &res) {
-  res.set_header("Cache-Control", "no-store");
+  set_single_header(res, "Cache-Control", "no-store");
   if (signed_in_editor(app, req)) return see_other(res, "/admin");
   desk::SignInForm form;
   form.next = desk_path_or_front(req.get_param_value("next"));
@@ -57,7 +57,7 @@ void show_sign_in(App &app, const Request &req, Response &res) {
 }
 
 void sign_in(App &app, const Request &req, Response &res) {
-  res.set_header("Cache-Control", "no-store");
+  set_single_header(res, "Cache-Control", "no-store");
   const auto form = parse_form(req.body, {"email", "password", "next"});
   if (!form.ok()) return bad_form(app, res, form.error);
   desk::SignInForm again{field_of(form, "email"), desk_path_or_front(field_of(form, "next")), ""};

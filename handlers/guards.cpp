@@ -106,7 +106,7 @@ void send_own_page(App &app, const Request &req, Response &res, const std::strin
   auto own = own_page(app, voter, shared);
   res.status = 200;
   res.set_content(std::move(own.body), shared.content_type.c_str());
-  res.set_header("Cache-Control", kPersonalCaching);
+  set_single_header(res, "Cache-Control", kPersonalCaching);
   answer_not_modified_if_matching(req, res, own.etag);
 }
 
@@ -139,7 +139,7 @@ void serve_page(App &app, const Request &req, Response &res, const Render &rende
   const auto key = page_cache_key(req);
   if (key.empty()) { // not a page number: the handler refuses it, and nothing is kept
     render(res);
-    res.set_header("Cache-Control", kPersonalCaching);
+    set_single_header(res, "Cache-Control", kPersonalCaching);
     return;
   }
   const auto voter = voter_of(req);
@@ -159,7 +159,7 @@ void serve_page(App &app, const Request &req, Response &res, const Render &rende
   res.status = page->status;
   if (!voter.empty()) return send_own_page(app, req, res, voter, *page);
   res.set_content(page->body, page->content_type.c_str());
-  res.set_header("Cache-Control", kAnonymousCaching);
+  set_single_header(res, "Cache-Control", kAnonymousCaching);
   answer_not_modified_if_matching(req, res, page->etag);
 }
 
@@ -222,7 +222,7 @@ void serve_absolute(App &app, const Request &req, Response &res, const Render &r
   res.status = 200;
   render(res);
   if (res.status != 200) return;
-  res.set_header("Cache-Control", "no-cache");
+  set_single_header(res, "Cache-Control", "no-cache");
   answer_not_modified_if_matching(req, res, etag_of(res.body));
 }
 
@@ -334,8 +334,8 @@ namespace {
 
 // What every desk answer says: for this browser only, never stored, never indexed.
 void keep_private(Response &res) {
-  res.set_header("Cache-Control", "no-store");
-  res.set_header("X-Robots-Tag", "noindex");
+  set_single_header(res, "Cache-Control", "no-store");
+  set_single_header(res, "X-Robots-Tag", "noindex");
 }
 
 } // namespace
@@ -388,7 +388,7 @@ httplib::Server::Handler slug_form_write(App &app, SlugPage handler, const char 
 
 httplib::Server::Handler one_click_write(App &app, SlugPage handler) {
   return [&app, handler](const Request &req, Response &res) {
-    res.set_header("Cache-Control", "no-store");
+    set_single_header(res, "Cache-Control", "no-store");
     if (!is_multipart_form_content_type(req.get_header_value("Content-Type")) &&
         refuse_unless_form(app, req, res))
       return;

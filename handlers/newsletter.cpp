@@ -20,7 +20,7 @@ namespace {
 constexpr int64_t kMarkerSeconds = 10 * 60;
 
 void no_store(Response &res) {
-  res.set_header("Cache-Control", "no-store");
+  set_single_header(res, "Cache-Control", "no-store");
 }
 
 // A page about one sign-up, never kept by any cache.

@@ -169,7 +169,7 @@ void show_search(App &app, const Request &req, Response &res) {
   send_html(res,
             pages::search(app.views, search.text, results, app.store.site_copy(), kItemsPageSize));
   // The same for every reader (no Vary: Cookie) and as fresh as the other pages.
-  res.set_header("Cache-Control", "public, max-age=30");
+  set_single_header(res, "Cache-Control", "public, max-age=30");
 }
 
 // GET /subscribe — the weekly digest's sign-up form on a page of its own (handlers/newsletter.cpp
@@ -182,7 +182,7 @@ void show_subscribe_form(App &app, const Request &req, Response &res) {
 // GET /healthz — 200 "ok" when the database answers and can take a write; otherwise 503 and
 // what is wrong, for the owner's monitor.
 void show_health(App &app, const Request &, Response &res) {
-  res.set_header("Cache-Control", "no-store");
+  set_single_header(res, "Cache-Control", "no-store");
   app.store.schema_version();
   if (const auto problem = app.store.health_problem(); !problem.empty()) {
     res.status = 503;
@@ -195,7 +195,7 @@ void show_health(App &app, const Request &, Response &res) {
 void show_static(App &app, const Request &req, Response &res) {
   const auto *asset = app.views.asset_at(req.path);
   if (!asset) return page_not_found(app, res, "There is no such file.");
-  res.set_header("Cache-Control", "public, max-age=31536000, immutable");
+  set_single_header(res, "Cache-Control", "public, max-age=31536000, immutable");
   res.set_content(std::string(asset->bytes), asset->content_type.c_str());
 }
 
@@ -213,7 +213,7 @@ std::string public_base(App &app, const Request &req) {
 
 // GET /robots.txt — everything but the desk may be crawled; where the sitemap is.
 void show_robots(App &app, const Request &req, Response &res) {
-  res.set_header("Cache-Control", "no-cache");
+  set_single_header(res, "Cache-Control", "no-cache");
   res.set_content("User-agent: *\nDisallow: /admin\n\nSitemap: " + public_base(app, req) +
                       "/sitemap.xml\n",
                   "text/plain; charset=utf-8");
@@ -221,7 +221,7 @@ void show_robots(App &app, const Request &req, Response &res) {
 
 // GET /sitemap.xml — every published comparison, tool and reviewer, and the lists.
 void show_sitemap(App &app, const Request &req, Response &res) {
-  res.set_header("Cache-Control", "no-cache");
+  set_single_header(res, "Cache-Control", "no-cache");
   res.set_content(pages::sitemap(app.views, public_base(app, req), app.store.sitemap_entries()),
                   "application/xml; charset=utf-8");
 }
@@ -272,7 +272,7 @@ void show_favicon(App &app, const Request &, Response &res) {
 // GET /metrics — Prometheus' text format: requests by route and status and their latency,
 // the reactors' own answers, votes standing, the page cache and the database's size.
 void show_metrics(App &app, const Request &, Response &res) {
-  res.set_header("Cache-Control", "no-store");
+  set_single_header(res, "Cache-Control", "no-store");
   const auto figures = app.store.figures();
   auto text = app.request_metrics.prometheus_text();
   if (app.transport_figures) text += app.transport_figures();

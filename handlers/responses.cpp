@@ -33,12 +33,17 @@ void send_html(httplib::Response &res, std::string html, int status) {
   res.set_content(std::move(html), "text/html; charset=utf-8");
 }
 
+void set_single_header(httplib::Response &res, const std::string &name, const std::string &value) {
+  res.headers.erase(name);
+  res.set_header(name, value);
+}
+
 void send_error(const App &app, httplib::Response &res, int status, const std::string &heading,
                 const std::string &message) {
   std::string eyebrow = "Error " + std::to_string(status);
   send_html(res, pages::message(app.views, app.store.site_copy(), eyebrow, heading, message),
             status);
-  res.set_header("Cache-Control", "no-store");
+  set_single_header(res, "Cache-Control", "no-store");
 }
 
 void send_error(const App &app, httplib::Response &res, int status, const std::string &heading,
@@ -49,7 +54,7 @@ void send_error(const App &app, httplib::Response &res, int status, const std::s
       res,
       pages::message(app.views, app.store.site_copy(), eyebrow, heading, message, link, link_label),
       status);
-  res.set_header("Cache-Control", "no-store");
+  set_single_header(res, "Cache-Control", "no-store");
 }
 
 pages::VoteTokens vote_tokens_for(const App &app, const Comparison &comparison) {
@@ -77,13 +82,13 @@ std::string refusal_page(const App &app, int status, const std::string &reason) 
 void see_other(httplib::Response &res, const std::string &location) {
   res.status = 303;
   res.set_header("Location", location);
-  res.set_header("Cache-Control", "no-store");
+  set_single_header(res, "Cache-Control", "no-store");
 }
 
 void moved_permanently(httplib::Response &res, const std::string &location) {
   res.status = 301;
   res.set_header("Location", location);
-  res.set_header("Cache-Control", "public, max-age=86400");
+  set_single_header(res, "Cache-Control", "public, max-age=86400");
 }
 
 std::string voter_of(const httplib::Request &req) {

@@ -13,6 +13,9 @@
 namespace verdict {
 
 void send_html(httplib::Response &res, std::string html, int status = 200);
+// Sets a header that an answer carries once (Cache-Control, X-Robots-Tag): a value set before,
+// by a guard or a helper, is replaced, where httplib's set_header would add a second line.
+void set_single_header(httplib::Response &res, const std::string &name, const std::string &value);
 // A 4xx/5xx page in the site's layout that says what was wrong.
 void send_error(const App &app, httplib::Response &res, int status, const std::string &heading,
                 const std::string &message);

@@ -601,3 +601,26 @@ TEST_CASE("desk: a draft comparison is previewed as it will appear, then publish
   CHECK(test::visible_text(same->body).find("Second tool must differ from the first tool (a).") !=
         std::string::npos);
 }
+
+TEST_CASE("desk: every desk answer says Cache-Control and X-Robots-Tag once each") {
+  test::SiteServer site;
+  add_editor(site.store());
+  auto client = site.client();
+  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto once = [](const httplib::Result &res, const char *name, const std::string &value) {
+    REQUIRE(res);
+    INFO(res->status << " " << name);
+    CHECK(res->get_header_value_count(name) == 1);
+    CHECK(res->get_header_value(name) == value);
+  };
+  for (const auto &res :
+       {client.Get("/admin"), test::get_at_desk(client, session, "/admin"),
+        test::get_at_desk(client, session, "/admin/categories/new"),
+        test::get_at_desk(client, session, "/admin/categories/no-such-category"),
+        test::post_at_desk(client, session, "/admin/categories", "slug=&name="),
+        test::post_at_desk(client, session, "/admin/categories", "slug=kept&name=Kept")}) {
+    once(res, "Cache-Control", "no-store");
+    once(res, "X-Robots-Tag", "noindex");
+  }
+  once(client.Get("/admin/login"), "Cache-Control", "no-store");
+}
