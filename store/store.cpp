@@ -456,6 +456,9 @@ struct Store::Writer {
       : db(path), generation_(generation), file_problem_(std::move(file_problem)) {
     configure_writer(db, in_memory);
     upgrade_schema(db);
+    auto version = db.cached("PRAGMA data_version");
+    version.step();
+    seen_version_ = version.int64(0); // before the thread starts, so no change is missed
     thread = std::thread([this] { run(); });
   }
 
@@ -498,13 +501,31 @@ struct Store::Writer {
       std::deque<Job> batch;
       {
         std::unique_lock lock(mutex);
-        wake.wait(lock, [&] { return stopping || !queue.empty(); });
-        if (queue.empty()) return; // stopping, and nothing left to write
+        wake.wait_for(lock, kForeignWriteCheck, [&] { return stopping || !queue.empty(); });
+        if (stopping && queue.empty()) return; // nothing left to write
         batch.swap(queue);
       }
-      commit(batch);
+      if (!batch.empty()) commit(batch);
+      notice_foreign_writes();
     }
   }
+
+  // Writes by other processes (`verdict import`) move the write generation too, so cached
+  // pages are rendered anew. Asked on the writer's own connection, whose data_version moves
+  // only for commits by other connections: the writer's own commits, already counted, would
+  // otherwise move it a second time a moment later and throw away pages rendered since.
+  void notice_foreign_writes() {
+    try {
+      auto version = db.cached("PRAGMA data_version");
+      version.step();
+      const auto now = version.int64(0);
+      if (now != seen_version_) generation_.fetch_add(1, std::memory_order_release);
+      seen_version_ = now;
+    } catch (const std::exception &) {
+      // An unreadable file shows as a file problem in /healthz and refuses the next write.
+    }
+  }
+  static constexpr auto kForeignWriteCheck = std::chrono::milliseconds(250);
 
   void commit(std::deque<Job> &batch) {
     // A file deleted, moved or replaced under us would take the write and lose it, or
@@ -540,6 +561,7 @@ struct Store::Writer {
 
   sql::Db db;
   std::atomic<uint64_t> &generation_;
+  int64_t seen_version_ = 0;                  // PRAGMA data_version when last asked
   std::function<std::string()> file_problem_; // "" while the file is the one opened
   std::mutex mutex;
   std::condition_variable wake;
@@ -549,16 +571,13 @@ struct Store::Writer {
 };
 
 // For a file database: the identity of the file opened, checked before every write and four
-// times a second, when it also notices writes by other processes (`verdict import`) through
-// PRAGMA data_version and moves the write generation so cached pages are rendered anew.
+// times a second, so an operator who deleted or replaced it is told once, in the log.
 struct Store::Watcher {
-  Watcher(const std::string &file, std::atomic<uint64_t> &write_generation)
-      : path(file), generation(write_generation), db(file, true) {
+  explicit Watcher(const std::string &file) : path(file) {
     struct stat info {};
     if (stat(path.c_str(), &info) != 0) throw std::runtime_error("cannot stat " + path);
     device = info.st_dev;
     inode = info.st_ino;
-    seen_version = data_version(); // before the thread starts, so no change is ever missed
     thread = std::thread([this] { run(); });
   }
 
@@ -580,12 +599,6 @@ struct Store::Watcher {
     return {};
   }
 
-  int64_t data_version() {
-    auto version = db.prepare("PRAGMA data_version");
-    version.step();
-    return version.int64(0);
-  }
-
   void run() {
     bool reported = false;
     std::unique_lock lock(mutex);
@@ -594,20 +607,10 @@ struct Store::Watcher {
       if (!problem.empty() && !reported)
         std::cerr << "verdict: " << problem << "; writes are refused until it is restarted\n";
       reported = !problem.empty();
-      try {
-        const auto now = data_version();
-        if (now != seen_version) generation.fetch_add(1, std::memory_order_release);
-        seen_version = now;
-      } catch (const std::exception &) {
-        // An unreadable file shows as a file problem above and in /healthz.
-      }
     }
   }
 
   std::string path;
-  std::atomic<uint64_t> &generation;
-  sql::Db db; // read-only, for data_version
-  int64_t seen_version = 0;
   dev_t device;
   ino_t inode;
   std::mutex mutex;
@@ -624,7 +627,7 @@ Store::Store(const std::string &path)
   writer_ = std::make_unique<Writer>(path_, generation_, in_memory, [this] {
     return watcher_ ? watcher_->file_problem() : std::string();
   });
-  if (!in_memory) watcher_ = std::make_unique<Watcher>(path_, generation_);
+  if (!in_memory) watcher_ = std::make_unique<Watcher>(path_);
 }
 
 std::string Store::health_problem() {

@@ -234,3 +234,33 @@ TEST_CASE("page epoch: a write or a new day shows at once without a lag, and wai
   today = "2026-11-24";
   CHECK(epoch.current() != after_write);
 }
+
+TEST_CASE("shared answers: a page stays kept after the site's own write, and a write by "
+          "another process (verdict import, say) retires it within a second") {
+  test::TempDir dir;
+  const auto path = (dir.path / "site.db").string();
+  test::SiteServer site(path);
+  auto client = site.client();
+  REQUIRE(test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship")->status == 303);
+  const std::string tool_page = "/tools/codestral-2-1";
+  REQUIRE(client.Get(tool_page)->status == 200);
+  // Long enough for any late notice of the site's own commit to arrive.
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  auto before = site.server().shared_answers();
+  const auto kept = client.Get(tool_page);
+  REQUIRE(kept->status == 200);
+  CHECK(site.server().shared_answers() == before + 1);
+  CHECK(test::visible_text(kept->body).find("1 vote") != std::string::npos);
+
+  {
+    Store other(path); // its own connections, as another process has
+    other.cast_tool_vote(test::ballot_of(std::string(32, 'e')),
+                         other.tool_by_slug("codestral-2-1")->id, Verdict::skip);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  before = site.server().shared_answers();
+  const auto page = client.Get(tool_page);
+  REQUIRE(page->status == 200);
+  CHECK(site.server().shared_answers() == before);
+  CHECK(test::visible_text(page->body).find("2 votes") != std::string::npos);
+}
