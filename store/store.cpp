@@ -456,9 +456,7 @@ struct Store::Writer {
       : db(path), generation_(generation), file_problem_(std::move(file_problem)) {
     configure_writer(db, in_memory);
     upgrade_schema(db);
-    auto version = db.cached("PRAGMA data_version");
-    version.step();
-    seen_version_ = version.int64(0); // before the thread starts, so no change is missed
+    seen_version_ = data_version(); // before the thread starts, so no change is missed
     thread = std::thread([this] { run(); });
   }
 
@@ -516,14 +514,17 @@ struct Store::Writer {
   // otherwise move it a second time a moment later and throw away pages rendered since.
   void notice_foreign_writes() {
     try {
-      auto version = db.cached("PRAGMA data_version");
-      version.step();
-      const auto now = version.int64(0);
+      const auto now = data_version();
       if (now != seen_version_) generation_.fetch_add(1, std::memory_order_release);
       seen_version_ = now;
     } catch (const std::exception &) {
       // An unreadable file shows as a file problem in /healthz and refuses the next write.
     }
+  }
+  int64_t data_version() {
+    auto version = db.cached("PRAGMA data_version");
+    version.step();
+    return version.int64(0);
   }
   static constexpr auto kForeignWriteCheck = std::chrono::milliseconds(250);
 
