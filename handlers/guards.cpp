@@ -152,9 +152,19 @@ void serve_page(App &app, const Request &req, Response &res, const Render &rende
   const auto epoch = app.page_epoch.current();
   auto page = app.cache.find(key, epoch);
   if (!page) {
-    page = render_shared(render, res);
-    if (!page) return;
-    app.cache.put(key, epoch, page);
+    try {
+      page = render_shared(render, res);
+      if (!page) return;
+      app.cache.put(key, epoch, page);
+    } catch (const StoreUnavailable &) {
+      // The database cannot be read (its file deleted or replaced under the site): the page
+      // as last read beats no page. Not kept under this epoch, so it is read again as soon
+      // as the database can be.
+      page = app.cache.last_kept(key);
+      if (!page) throw;
+      res = Response{};
+      res.set_header("Vary", "Cookie");
+    }
   }
   res.status = page->status;
   if (!voter.empty()) return send_own_page(app, req, res, voter, *page);
@@ -434,18 +444,27 @@ void install_guards(httplib::Server &server, App &app, const RouteMethods &route
   });
 
   // Unrouted addresses and httplib's own refusals (413 and the like) get a page of the site.
+  // httplib calls it outside its own try, so nothing may escape it: a failure here would end
+  // the process.
   server.set_error_handler([&app, patterns](const Request &req, Response &res) {
     if (!res.body.empty()) return;
-    if (res.status == 404) {
-      const auto allow = allowed_methods(*patterns, req.path);
-      if (!allow.empty()) return method_not_allowed(app, res, allow);
-      return handlers::show_not_found(app, req, res);
+    try {
+      if (res.status == 404) {
+        const auto allow = allowed_methods(*patterns, req.path);
+        if (!allow.empty()) return method_not_allowed(app, res, allow);
+        return handlers::show_not_found(app, req, res);
+      }
+      if (res.status == 413)
+        return send_error(app, res, 413, "Too large",
+                          "That request body is larger than any form of this site sends.");
+      send_error(app, res, res.status, "That request could not be used",
+                 "The request was not understood.");
+    } catch (const std::exception &e) {
+      std::cerr << "error page: " << req.method << " " << req.path << ": " << e.what() << "\n";
+      send_error_without_fail(app, res, 503, "Cannot show this page right now",
+                              "The site cannot read its data at the moment. Please try again "
+                              "in a minute.");
     }
-    if (res.status == 413)
-      return send_error(app, res, 413, "Too large",
-                        "That request body is larger than any form of this site sends.");
-    send_error(app, res, res.status, "That request could not be used",
-               "The request was not understood.");
   });
   // Never show exception or SQLite text to a visitor; log it for the owner instead.
   server.set_exception_handler([&app](const Request &req, Response &res, std::exception_ptr ep) {
@@ -454,9 +473,14 @@ void install_guards(httplib::Server &server, App &app, const RouteMethods &route
     } catch (const StoreUnavailable &e) {
       std::cerr << "refused: " << req.method << " " << req.path << ": " << e.what() << "\n";
       res.headers.clear();
-      send_error(app, res, 503, "Not taking votes right now",
-                 "The site cannot save anything at the moment. Nothing was changed; please try "
-                 "again later.");
+      if (req.method == "POST")
+        send_error_without_fail(app, res, 503, "Not taking votes right now",
+                                "The site cannot save anything at the moment. Nothing was "
+                                "changed; please try again later.");
+      else
+        send_error_without_fail(app, res, 503, "Cannot show this page right now",
+                                "The site cannot read its data at the moment. Please try again "
+                                "in a minute.");
       res.set_header("Retry-After", "60");
       return;
     } catch (const std::exception &e) {
@@ -465,14 +489,9 @@ void install_guards(httplib::Server &server, App &app, const RouteMethods &route
       std::cerr << "error: " << req.method << " " << req.path << ": unknown exception\n";
     }
     res.headers.clear();
-    res.status = 500;
-    try {
-      send_error(
-          app, res, 500, "Something went wrong",
-          "The server could not finish this request. Nothing was changed; please try again.");
-    } catch (...) {
-      res.set_content("Internal error\n", "text/plain; charset=utf-8");
-    }
+    send_error_without_fail(
+        app, res, 500, "Something went wrong",
+        "The server could not finish this request. Nothing was changed; please try again.");
   });
 }
 

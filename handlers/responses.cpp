@@ -46,6 +46,21 @@ void send_error(const App &app, httplib::Response &res, int status, const std::s
   set_single_header(res, "Cache-Control", "no-store");
 }
 
+void send_error_without_fail(const App &app, httplib::Response &res, int status,
+                             const std::string &heading, const std::string &message) noexcept {
+  try {
+    send_error(app, res, status, heading, message);
+  } catch (...) {
+    try {
+      res.status = status;
+      res.set_content(heading + "\n\n" + message + "\n", "text/plain; charset=utf-8");
+      set_single_header(res, "Cache-Control", "no-store");
+    } catch (...) {
+      res.status = status; // out of memory: the status alone
+    }
+  }
+}
+
 void send_error(const App &app, httplib::Response &res, int status, const std::string &heading,
                 const std::string &message, const std::string &link,
                 const std::string &link_label) {
@@ -69,7 +84,20 @@ std::string vote_token_for(const App &app, const Tool &tool) {
   return auth::vote_token(app.votes.token_key, auth::tool_vote_target(tool.id), app.clock());
 }
 
+namespace {
+std::string refusal_page_in_layout(const App &app, int status, const std::string &reason);
+}
+
 std::string refusal_page(const App &app, int status, const std::string &reason) {
+  try {
+    return refusal_page_in_layout(app, status, reason);
+  } catch (const std::exception &) {
+    return reason + "\n"; // the site's name cannot be read: the reason alone
+  }
+}
+
+namespace {
+std::string refusal_page_in_layout(const App &app, int status, const std::string &reason) {
   const char *heading = status == 413   ? "Too large"
                         : status == 414 ? "Address too long"
                         : status == 431 ? "Headers too large"
@@ -78,6 +106,7 @@ std::string refusal_page(const App &app, int status, const std::string &reason) 
   return pages::message(app.views, app.store.site_copy(), "Error " + std::to_string(status),
                         heading, reason);
 }
+} // namespace
 
 void see_other(httplib::Response &res, const std::string &location) {
   res.status = 303;

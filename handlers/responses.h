@@ -16,6 +16,10 @@ void send_html(httplib::Response &res, std::string html, int status = 200);
 // Sets a header that an answer carries once (Cache-Control, X-Robots-Tag): a value set before,
 // by a guard or a helper, is replaced, where httplib's set_header would add a second line.
 void set_single_header(httplib::Response &res, const std::string &name, const std::string &value);
+// send_error, or when even that fails (the site's name cannot be read) the same words as
+// plain text: for the places where nothing may be thrown.
+void send_error_without_fail(const App &app, httplib::Response &res, int status,
+                             const std::string &heading, const std::string &message) noexcept;
 // A 4xx/5xx page in the site's layout that says what was wrong.
 void send_error(const App &app, httplib::Response &res, int status, const std::string &heading,
                 const std::string &message);

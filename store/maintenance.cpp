@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include "store/database_file.h"
 #include "store/sqlite.h"
 
 namespace verdict {
@@ -11,7 +12,7 @@ void backup_database(const std::string &db_path, const std::string &out_path) {
   if (stat(db_path.c_str(), &info) != 0) throw std::runtime_error("no database at " + db_path);
   if (stat(out_path.c_str(), &info) == 0)
     throw std::runtime_error(out_path + " already exists; choose a new file name");
-  sql::Db db(db_path, true);
+  sql::Db db(db_path, sql::Db::Open::read_only);
   auto stmt = db.prepare("VACUUM INTO :out");
   stmt.bind(":out", out_path).run();
 }
@@ -19,8 +20,22 @@ void backup_database(const std::string &db_path, const std::string &out_path) {
 std::vector<std::string> check_database(const std::string &db_path) {
   struct stat info {};
   if (stat(db_path.c_str(), &info) != 0) return {"no database at " + db_path};
-  sql::Db db(db_path, true);
+  try {
+    database_file::refuse_what_is_not_a_database(db_path);
+  } catch (const std::exception &e) {
+    return {e.what()};
+  }
+  sql::Db db(db_path, sql::Db::Open::read_only);
   std::vector<std::string> problems;
+  // A sound SQLite file is not yet a site: it must hold Verdict's schema.
+  auto version = db.prepare("PRAGMA user_version");
+  version.step();
+  auto tables = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN "
+                           "('tools', 'comparisons', 'tool_votes', 'pair_votes')");
+  tables.step();
+  if (version.int64(0) == 0 || tables.int64(0) != 4)
+    return {db_path + " is an SQLite database but not a Verdict database (it does not hold "
+                      "Verdict's tables)"};
   auto integrity = db.prepare("PRAGMA integrity_check");
   while (integrity.step())
     if (integrity.text(0) != "ok") problems.push_back(integrity.text(0));

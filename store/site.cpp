@@ -8,6 +8,21 @@
 namespace verdict {
 
 SiteCopy Store::site_copy() {
+  // Every page, error pages included, shows the site's name: when the file cannot be read
+  // (deleted or replaced under the site) the copy last read is shown rather than no page.
+  try {
+    auto copy = read_site_copy();
+    std::lock_guard lock(last_site_copy_mutex_);
+    last_site_copy_ = copy;
+    return copy;
+  } catch (const StoreUnavailable &) {
+    std::lock_guard lock(last_site_copy_mutex_);
+    if (!last_site_copy_) throw;
+    return *last_site_copy_;
+  }
+}
+
+SiteCopy Store::read_site_copy() {
   return read([](sql::Db &db) {
     SiteCopy copy;
     const std::pair<const char *, std::string *> fields[] = {

@@ -73,10 +73,11 @@ bool Stmt::is_null(int column) const {
   return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
 }
 
-Db::Db(const std::string &path, bool read_only) {
-  const int flags =
-      (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
-      SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
+Db::Db(const std::string &path, Open mode) {
+  const int flags = (mode == Open::read_only  ? SQLITE_OPEN_READONLY
+                     : mode == Open::existing ? SQLITE_OPEN_READWRITE
+                                              : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
+                    SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
   if (int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr); rc != SQLITE_OK) {
     std::string message =
         "cannot open database " + path + ": " + (db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc));

@@ -57,8 +57,13 @@ private:
 
 class Db {
 public:
-  // Opens (creating if needed) the database at `path`; accepts SQLite URIs.
-  explicit Db(const std::string &path, bool read_only = false);
+  enum class Open {
+    create,   // read and write, making the file when there is none
+    existing, // read and write a file that is there; never make one
+    read_only,
+  };
+  // Opens the database at `path`; accepts SQLite URIs.
+  explicit Db(const std::string &path, Open mode = Open::create);
   Db(const Db &) = delete;
   Db &operator=(const Db &) = delete;
   ~Db();

@@ -4,12 +4,14 @@
 
 #include <condition_variable>
 #include <deque>
+#include <filesystem>
 #include <future>
 #include <iostream>
 #include <mutex>
 #include <thread>
 
 #include "assets/embedded.h"
+#include "store/database_file.h"
 #include "store/page_starts.h"
 #include "store/sqlite.h"
 
@@ -380,6 +382,14 @@ void upgrade_schema(sql::Db &db) {
     stmt.step();
     return static_cast<size_t>(stmt.int64(0));
   }();
+  if (version == 0) {
+    // A new file is empty; a file with tables but no schema version is someone else's.
+    auto tables = db.prepare("SELECT count(*) FROM sqlite_schema");
+    tables.step();
+    if (tables.int64(0) != 0)
+      throw std::runtime_error("the database file holds tables but not Verdict's: it is not a "
+                               "Verdict database");
+  }
   if (version > steps.size())
     throw std::runtime_error("database schema version " + std::to_string(version) +
                              " is newer than this verdict (" + std::to_string(steps.size()) + ")");
@@ -414,8 +424,15 @@ Store::ReaderLease Store::lease_reader() {
       return {readers_.get(), std::move(db)};
     }
   }
-  auto db = std::make_unique<sql::Db>(readers_->path);
+  // A reader opens the file the site opened and no other: never one made anew where it was
+  // deleted, nor a replacement beside the old file's log (store/database_file.h).
+  if (auto problem = file_problem(); !problem.empty()) throw StoreUnavailable(problem);
+  auto db = std::make_unique<sql::Db>(readers_->path, sql::Db::Open::existing);
+  if (auto problem = file_problem(); !problem.empty()) throw StoreUnavailable(problem);
   db->exec("PRAGMA query_only = ON"); // every write goes through the writer
+  // The writer alone copies the log into the file, so the record of whose log it is stays
+  // true (store/database_file.h).
+  sqlite3_db_config(db->handle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
   return {readers_.get(), std::move(db)};
 }
 
@@ -453,9 +470,13 @@ struct Store::Writer {
 
   explicit Writer(const std::string &path, std::atomic<uint64_t> &generation, bool in_memory,
                   std::function<std::string()> file_problem)
-      : db(path), generation_(generation), file_problem_(std::move(file_problem)) {
+      : db(path), path_(path), generation_(generation), file_problem_(std::move(file_problem)) {
     configure_writer(db, in_memory);
     upgrade_schema(db);
+    // The writer copies the log into the file itself, recording that it does
+    // (store/database_file.h), instead of SQLite doing it unannounced inside a commit.
+    sqlite3_wal_hook(db.handle(), &Writer::count_log_frames, this);
+    database_file::note_settled(path_);
     seen_version_ = data_version(); // before the thread starts, so no change is missed
     thread = std::thread([this] { run(); });
   }
@@ -467,6 +488,57 @@ struct Store::Writer {
     }
     wake.notify_one();
     thread.join();
+    // Everything into the file before it closes, so no log is left beside it. The last
+    // connection's close would do the same, unrecorded.
+    if (file_problem_().empty()) checkpoint("TRUNCATE");
+  }
+
+  static int count_log_frames(void *writer, sqlite3 *, const char *, int frames) {
+    static_cast<Writer *>(writer)->log_frames_ = frames;
+    return SQLITE_OK;
+  }
+
+  // Copies what the log holds into the file, recorded before and after; PASSIVE copies
+  // what no reader still needs, TRUNCATE all of it and empties the log.
+  void checkpoint(const char *mode) {
+    try {
+      database_file::note_checkpoint_starting(path_);
+      db.exec(std::string("PRAGMA wal_checkpoint(") + mode + ")");
+      database_file::note_settled(path_);
+      log_frames_ = 0;
+    } catch (const std::exception &e) {
+      std::cerr << "verdict: copying the log into " << path_ << ": " << e.what() << "\n";
+    }
+  }
+
+  // When the file was deleted, moved or replaced: every write acknowledged so far is copied
+  // into the file that was served (still open here), once, and the log tells where it is.
+  void keep_acknowledged_writes_in_the_served_file(const std::string &problem) {
+    if (served_file_closed_) return;
+    served_file_closed_ = true;
+    try {
+      db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+      std::cerr << "verdict: " << problem << "; every write acknowledged before is in the file "
+                << "that was served: " << served_file_name() << "\n";
+    } catch (const std::exception &e) {
+      std::cerr << "verdict: " << problem << "; the writes acknowledged before are in the log "
+                << path_ << "-wal (" << e.what() << ")\n";
+    }
+  }
+
+  // Where the file this connection has open is now: its new name when it was moved, or its
+  // old name followed by "(deleted)".
+  std::string served_file_name() {
+    std::error_code error;
+    for (const auto &entry : std::filesystem::directory_iterator("/proc/self/fd", error)) {
+      struct stat open_file {};
+      if (stat(entry.path().c_str(), &open_file) != 0 || open_file.st_dev != served_.device ||
+          open_file.st_ino != served_.inode)
+        continue;
+      const auto name = std::filesystem::read_symlink(entry.path(), error);
+      if (!error) return name.string();
+    }
+    return path_ + " (deleted)";
   }
 
   void submit(std::function<void(sql::Db &)> change) {
@@ -532,6 +604,7 @@ struct Store::Writer {
     // A file deleted, moved or replaced under us would take the write and lose it, or
     // corrupt what is there now: refuse before anything is acknowledged.
     if (auto problem = file_problem_(); !problem.empty()) {
+      keep_acknowledged_writes_in_the_served_file(problem);
       for (auto &job : batch)
         job.done.set_value({Outcome::Kind::unavailable, problem});
       return;
@@ -556,11 +629,20 @@ struct Store::Writer {
       return;
     }
     generation_.fetch_add(1, std::memory_order_release);
+    if (log_frames_ >= kCheckpointFrames) checkpoint("PASSIVE");
     for (size_t i = 0; i < batch.size(); ++i)
       batch[i].done.set_value(failures[i] ? outcome_of(failures[i]) : Outcome{});
   }
 
+  // SQLite's own default for copying the log into the file (about 4 MiB of pages).
+  static constexpr int kCheckpointFrames = 1000;
+
   sql::Db db;
+  std::string path_;
+  database_file::Identity served_ =
+      database_file::identity_of(path_).value_or(database_file::Identity{});
+  int log_frames_ = 0; // pages in the log since it was last copied into the file
+  bool served_file_closed_ = false;
   std::atomic<uint64_t> &generation_;
   int64_t seen_version_ = 0;                  // PRAGMA data_version when last asked
   std::function<std::string()> file_problem_; // "" while the file is the one opened
@@ -625,10 +707,36 @@ Store::Store(const std::string &path)
   readers_ = std::make_unique<ReaderPool>();
   readers_->path = path_;
   const bool in_memory = path == ":memory:";
-  writer_ = std::make_unique<Writer>(path_, generation_, in_memory, [this] {
-    return watcher_ ? watcher_->file_problem() : std::string();
-  });
+  if (!in_memory) {
+    database_file::refuse_what_is_not_a_database(path_);
+    if (auto set_aside = database_file::set_aside_a_foreign_log(path_); !set_aside.empty())
+      std::cerr << "verdict: " << set_aside << "\n";
+  }
+  writer_ =
+      std::make_unique<Writer>(path_, generation_, in_memory, [this] { return file_problem(); });
   if (!in_memory) watcher_ = std::make_unique<Watcher>(path_);
+}
+
+void Store::rethrow_read_failure(std::exception_ptr failure) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const sql::Error &e) {
+    switch (e.code & 0xff) { // the primary result code
+    case SQLITE_CANTOPEN:
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+    case SQLITE_IOERR:
+    case SQLITE_READONLY:
+    case SQLITE_BUSY:
+      throw StoreUnavailable(std::string("the database cannot be read: ") + e.what());
+    default:
+      throw;
+    }
+  }
+}
+
+std::string Store::file_problem() const {
+  return watcher_ ? watcher_->file_problem() : std::string();
 }
 
 std::string Store::health_problem() {

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -267,9 +268,16 @@ public:
 
   // Runs `query` on a pooled read-only connection (store/ only).
   template <class F> auto read(F &&query) {
-    auto lease = lease_reader();
-    return query(*lease);
+    try {
+      auto lease = lease_reader();
+      return query(*lease);
+    } catch (...) {
+      rethrow_read_failure(std::current_exception());
+    }
   }
+  // Rethrows what a read threw; as StoreUnavailable when the file cannot be read (gone,
+  // replaced, unreadable or corrupt), which is the database's trouble, not the request's.
+  [[noreturn]] static void rethrow_read_failure(std::exception_ptr failure);
   // Runs `change` inside the writer's next transaction; returns once it is durable and
   // rethrows whatever `change` threw (then nothing of it was written).
   void write(std::function<void(sql::Db &)> change);
@@ -284,6 +292,11 @@ private:
     sql::Db &operator*() { return *db; }
   };
   ReaderLease lease_reader();
+  // Why the file opened can no longer be used (deleted, moved, replaced); empty while it can.
+  std::string file_problem() const;
+  SiteCopy read_site_copy();
+  std::mutex last_site_copy_mutex_;
+  std::optional<SiteCopy> last_site_copy_;
 
   struct Watcher;
   struct PageStartMemos; // store/page_starts.h

@@ -15,6 +15,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <iostream>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
@@ -60,6 +61,8 @@ const char *reason_phrase(int status) {
     return "Request Header Fields Too Large";
   case 501:
     return "Not Implemented";
+  case 503:
+    return "Service Unavailable";
   case 505:
     return "HTTP Version Not Supported";
   default:
@@ -268,12 +271,20 @@ private:
           uint64_t count;
           [[maybe_unused]] auto ignored = ::read(wake_, &count, sizeof count);
           woken = true;
-        } else if (c->state == Connection::State::flushing) {
-          on_writable(*c);
-        } else if (c->state == Connection::State::lingering) {
-          on_lingering(*c);
-        } else if (c->state != Connection::State::working) {
-          on_readable(*c);
+          continue;
+        }
+        try {
+          if (c->state == Connection::State::flushing) {
+            on_writable(*c);
+          } else if (c->state == Connection::State::lingering) {
+            on_lingering(*c);
+          } else if (c->state != Connection::State::working) {
+            on_readable(*c);
+          }
+        } catch (const std::exception &e) {
+          // One connection's failure (memory, say) is that connection's alone.
+          std::cerr << "verdict: a connection failed: " << e.what() << "\n";
+          if (c->state != Connection::State::working) close_connection(*c);
         }
       }
       // Hand-overs and deadlines after the batch, so no event above can name a connection
@@ -586,13 +597,32 @@ private:
         c = ready_.front();
         ready_.pop_front();
       }
-      serve(*c);
+      try {
+        serve(*c);
+      } catch (const std::exception &e) {
+        // Nothing a request does may end the process: it gets a 503 saying why, and the
+        // connection closes, since what it sent next can no longer be framed.
+        answer_failure(*c, e.what());
+      } catch (...) {
+        answer_failure(*c, "unknown error");
+      }
       if (!flush(*c)) {
         c->out.clear();
         c->close_after = true;
       }
       c->owner->give_back(*c);
     }
+  }
+
+  static void answer_failure(Connection &c, const char *cause) noexcept {
+    try {
+      std::cerr << "verdict: a request failed: " << cause << "\n";
+      c.out += refusal_response(503, "<p>The server could not answer this request now. "
+                                     "Nothing was changed; please try again in a minute.</p>\n");
+      c.in.clear();
+    } catch (...) {
+    }
+    c.close_after = true;
   }
 
   // Answers every whole request at the front of the connection's buffer, keeping the answers

@@ -120,6 +120,12 @@ std::shared_ptr<const CachedPage> PageCache::find(std::string_view key, uint64_t
   return it->second.page;
 }
 
+std::shared_ptr<const CachedPage> PageCache::last_kept(std::string_view key) const {
+  std::shared_lock lock(mutex_);
+  const auto it = entries_.find(key);
+  return it == entries_.end() ? nullptr : it->second.page;
+}
+
 void PageCache::put(std::string key, uint64_t epoch, std::shared_ptr<const CachedPage> page) {
   const auto size = key.size() + page->body.size();
   std::unique_lock lock(mutex_);

@@ -119,6 +119,9 @@ struct CachedPage {
 class PageCache {
 public:
   std::shared_ptr<const CachedPage> find(std::string_view key, uint64_t epoch) const;
+  // The page last kept for `key`, under whatever epoch: what a reader is shown when the
+  // database cannot be read now.
+  std::shared_ptr<const CachedPage> last_kept(std::string_view key) const;
   void put(std::string key, uint64_t epoch, std::shared_ptr<const CachedPage> page);
 
   // 32 MiB: every page of a site of thousands of tools, a small part of a server's memory.

@@ -1,0 +1,119 @@
+#include "store/database_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace verdict::database_file {
+
+namespace {
+
+std::string owner_path(const std::string &path) {
+  return path + "-wal-owner";
+}
+
+// Writes `text` to `path` whole and synced, through a new file renamed over the old, so a
+// reader finds the old record or the new one, never a mix.
+void write_synced(const std::string &path, const std::string &text) {
+  const auto temporary = path + ".new";
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot write " + temporary);
+  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  const bool synced = ::fsync(fd) == 0;
+  ::close(fd);
+  if (!written || !synced || std::rename(temporary.c_str(), path.c_str()) != 0)
+    throw std::runtime_error("cannot write " + path);
+}
+
+struct Record {
+  Identity file;
+  bool checkpointing = false;
+};
+
+std::optional<Record> read_record(const std::string &path) {
+  std::ifstream in(owner_path(path));
+  std::string state;
+  Record record;
+  unsigned long long device = 0, inode = 0;
+  if (!(in >> device >> inode >> record.file.size >> record.file.modified_ns >> state))
+    return std::nullopt;
+  record.file.device = static_cast<dev_t>(device);
+  record.file.inode = static_cast<ino_t>(inode);
+  record.checkpointing = state == "checkpointing";
+  return record;
+}
+
+void write_record(const std::string &path, const char *state) {
+  const auto file = identity_of(path);
+  if (!file) return; // gone: the watcher says so; there is nothing to record
+  std::ostringstream text;
+  text << static_cast<unsigned long long>(file->device) << ' '
+       << static_cast<unsigned long long>(file->inode) << ' ' << file->size << ' '
+       << file->modified_ns << ' ' << state << '\n';
+  write_synced(owner_path(path), text.str());
+}
+
+bool is_memory_or_uri(const std::string &path) {
+  return path == ":memory:" || path.rfind("file:", 0) == 0;
+}
+
+} // namespace
+
+std::optional<Identity> identity_of(const std::string &path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) return std::nullopt;
+  return Identity{info.st_dev, info.st_ino, static_cast<int64_t>(info.st_size),
+                  static_cast<int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec};
+}
+
+void refuse_what_is_not_a_database(const std::string &path) {
+  if (is_memory_or_uri(path)) return;
+  const auto file = identity_of(path);
+  if (!file) return;
+  if (file->size == 0)
+    throw std::runtime_error(path + " is empty (0 bytes), not a Verdict database: restore a backup "
+                                    "to it, or remove it to start a new site");
+  std::ifstream in(path, std::ios::binary);
+  char magic[16] = {};
+  in.read(magic, sizeof magic);
+  if (!in || std::string(magic, sizeof magic) != std::string("SQLite format 3\0", 16))
+    throw std::runtime_error(path + " is not an SQLite database, so not a Verdict database");
+}
+
+std::string set_aside_a_foreign_log(const std::string &path) {
+  if (is_memory_or_uri(path)) return {};
+  const auto log = path + "-wal";
+  const auto log_file = identity_of(log);
+  const auto file = identity_of(path);
+  if (!log_file || log_file->size == 0 || !file) return {};
+  const auto record = read_record(path);
+  if (!record) return {};
+  const bool foreign =
+      !record->file.same_file(*file) || (!record->checkpointing && !(record->file == *file));
+  if (!foreign) return {};
+  const auto aside = log + ".set-aside-" + std::to_string(std::time(nullptr));
+  if (std::rename(log.c_str(), aside.c_str()) != 0)
+    throw std::runtime_error(log + " was written for another file than " + path +
+                             " and cannot be set aside; move it away before starting");
+  std::remove((path + "-shm").c_str());
+  write_record(path, "settled");
+  return log + " was written for another file than " + path +
+         " (the file was replaced or restored since): set aside as " + aside + ", and " + path +
+         " opened as it is";
+}
+
+void note_checkpoint_starting(const std::string &path) {
+  if (!is_memory_or_uri(path)) write_record(path, "checkpointing");
+}
+
+void note_settled(const std::string &path) {
+  if (!is_memory_or_uri(path)) write_record(path, "settled");
+}
+
+} // namespace verdict::database_file
