@@ -188,10 +188,12 @@ void save_item(App &app, const Request &req, Response &res, const EditorSession 
                const Section<Item> &section) {
   const std::string editing = req.matches.size() > 1 ? std::string(req.matches[1]) : "";
   const auto fields = section.fields(app);
-  std::vector<std::string_view> allowed = {"csrf"};
-  for (const auto &field : fields)
+  std::vector<std::string_view> allowed = {"csrf"}, multi_line;
+  for (const auto &field : fields) {
     allowed.push_back(field.name);
-  const auto parsed = parse_form(req.body, allowed);
+    if (field.kind == desk::FormField::Kind::long_text) multi_line.push_back(field.name);
+  }
+  const auto parsed = parse_form(req.body, allowed, multi_line);
   if (!parsed.ok()) return bad_form(app, res, parsed.error);
   auto values = parsed.fields;
   values.erase("csrf");
