@@ -3,6 +3,7 @@
 #include <ctime>
 
 #include "domain/content_hash.h"
+#include "domain/utf8.h"
 
 namespace verdict {
 
@@ -86,20 +87,12 @@ std::string encoded_header_text(std::string_view text) {
   // 36 bytes make 48 of base64, a 60-character word: "Subject: " and the first word stay
   // within 78 characters a line (and every word within RFC 2047's 75).
   constexpr size_t kBytesPerWord = 36;
-  const auto inside_a_character = [&](size_t at) { // a continuation byte, 10xxxxxx
-    return at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80;
-  };
   std::string out;
   size_t start = 0;
   while (start < text.size()) {
-    const size_t most = std::min(text.size(), start + kBytesPerWord);
-    // Never split a character: step back over continuation bytes, at most the three a UTF-8
-    // character has. Text that is not UTF-8 has no characters to keep whole; it is cut where
-    // the word is full, so every word takes at least one byte and the loop ends.
-    size_t end = most;
-    for (int back = 0; back < 3 && end > start + 1 && inside_a_character(end); ++back)
-      --end;
-    if (inside_a_character(end)) end = most;
+    // Never split a character. Text that is not UTF-8 has no characters to keep whole: each
+    // byte of a broken sequence counts as one, so every word takes at least one byte.
+    const size_t end = start + cut_to_whole_characters(text.substr(start), kBytesPerWord).size();
     if (!out.empty()) out += "\r\n ";
     out += "=?UTF-8?B?" + base64(text.substr(start, end - start)) + "?=";
     start = end;

@@ -10,6 +10,7 @@
 #include "auth/secrets.h"
 #include "domain/csv.h"
 #include "domain/slugs.h"
+#include "domain/utf8.h"
 #include "handlers/handlers.h"
 #include "handlers/request_parsing.h"
 #include "handlers/responses.h"
@@ -22,6 +23,9 @@ namespace {
 
 // A page of a desk list: the log, tools, reviews, comparisons, subscribers.
 constexpr int kLogPageSize = 50;
+// The longest an item's key (a slug, a pair, a review's tool--reviewer) is said back from an
+// address: the longest a route takes.
+constexpr size_t kShownKeyBytes = 530;
 
 desk::Bar bar_for(const EditorSession &session, const char *section) {
   return {session.email, session.csrf_token, section};
@@ -184,10 +188,12 @@ void save_item(App &app, const Request &req, Response &res, const EditorSession 
                const Section<Item> &section) {
   const std::string editing = req.matches.size() > 1 ? std::string(req.matches[1]) : "";
   const auto fields = section.fields(app);
-  std::vector<std::string_view> allowed = {"csrf"};
-  for (const auto &field : fields)
+  std::vector<std::string_view> allowed = {"csrf"}, multi_line;
+  for (const auto &field : fields) {
     allowed.push_back(field.name);
-  const auto parsed = parse_form(req.body, allowed);
+    if (field.kind == desk::FormField::Kind::long_text) multi_line.push_back(field.name);
+  }
+  const auto parsed = parse_form(req.body, allowed, multi_line);
   if (!parsed.ok()) return bad_form(app, res, parsed.error);
   auto values = parsed.fields;
   values.erase("csrf");
@@ -272,9 +278,13 @@ std::string field(const Values &values, const char *name) {
   return it == values.end() ? std::string() : it->second;
 }
 
+// The note a list shows after a save: the address names the item saved, in any bytes anyone
+// puts there, so it is said back only made printable and cut short.
 std::string saved_note(const Request &req, const char *noun) {
   const auto saved = req.get_param_value("saved");
-  return saved.empty() ? "" : std::string("Saved the ") + noun + " " + saved + ".";
+  return saved.empty() ? ""
+                       : std::string("Saved the ") + noun + " " +
+                             reflectable_text(saved, kShownKeyBytes) + ".";
 }
 
 const desk::FormField kSlugField{

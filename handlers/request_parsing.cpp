@@ -7,6 +7,8 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "domain/utf8.h"
+
 namespace verdict {
 
 namespace {
@@ -18,27 +20,12 @@ int hex_value(char c) {
   return -1;
 }
 
-bool is_valid_utf8(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    size_t length = c < 0x80           ? 1
-                    : (c >> 5) == 0x6  ? 2
-                    : (c >> 4) == 0xe  ? 3
-                    : (c >> 3) == 0x1e ? 4
-                                       : 0;
-    if (length == 0 || i + length > s.size()) return false;
-    for (size_t k = 1; k < length; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return false;
-    i += length;
-  }
-  return true;
-}
-
-bool has_control_characters(std::string_view s) {
-  return std::any_of(s.begin(), s.end(), [](char c) {
+// Whether `s` holds a C0 control character or DEL; a line feed is not one when
+// `line_feeds_allowed`.
+bool has_control_characters(std::string_view s, bool line_feeds_allowed = false) {
+  return std::any_of(s.begin(), s.end(), [line_feeds_allowed](char c) {
     const auto u = static_cast<unsigned char>(c);
-    return u < 0x20 || u == 0x7f;
+    return (u < 0x20 || u == 0x7f) && !(line_feeds_allowed && c == '\n');
   });
 }
 
@@ -71,7 +58,32 @@ std::string_view host_of_origin(std::string_view origin) {
 
 } // namespace
 
-FormParse parse_form(std::string_view body, const std::vector<std::string_view> &allowed) {
+namespace {
+
+// The longest a field name from a form is said back in an error: names of this site's fields
+// are shorter, and anything longer is not a field of any of its forms.
+constexpr size_t kShownNameBytes = 40;
+
+// A multi-line field's value with its line breaks as "\n" alone: browsers send a textarea's
+// line ends as CR LF, a file copied in may hold either, and a lone CR is a line break too.
+std::string with_line_feeds(std::string_view value) {
+  std::string out;
+  out.reserve(value.size());
+  for (size_t i = 0; i < value.size(); ++i) {
+    if (value[i] != '\r') {
+      out.push_back(value[i]);
+      continue;
+    }
+    out.push_back('\n');
+    if (i + 1 < value.size() && value[i + 1] == '\n') ++i;
+  }
+  return out;
+}
+
+} // namespace
+
+FormParse parse_form(std::string_view body, const std::vector<std::string_view> &allowed,
+                     const std::vector<std::string_view> &multi_line) {
   FormParse result;
   while (!body.empty()) {
     const auto end = body.find('&');
@@ -80,15 +92,27 @@ FormParse parse_form(std::string_view body, const std::vector<std::string_view> 
     if (pair.empty()) continue;
     const auto equals = pair.find('=');
     const auto name = percent_decode(pair.substr(0, equals));
-    const auto value = percent_decode(equals == std::string_view::npos ? std::string_view{}
-                                                                       : pair.substr(equals + 1));
+    auto value = percent_decode(equals == std::string_view::npos ? std::string_view{}
+                                                                 : pair.substr(equals + 1));
     if (!name || !value) return {{}, "The form data has malformed percent-encoding."};
-    if (!is_valid_utf8(*name) || !is_valid_utf8(*value))
-      return {{}, "The form data is not valid UTF-8."};
-    if (has_control_characters(*name) || has_control_characters(*value))
-      return {{}, "The form data contains control characters."};
+    if (!is_valid_utf8(*name)) return {{}, "The form has a field name that is not valid UTF-8."};
+    if (has_control_characters(*name))
+      return {{}, "The form has a field name with control characters."};
     if (std::find(allowed.begin(), allowed.end(), *name) == allowed.end())
-      return {{}, "The form has an unknown field \"" + name->substr(0, 40) + "\"."};
+      return {{},
+              "The form has an unknown field \"" + reflectable_text(*name, kShownNameBytes) +
+                  "\"."};
+    // From here on the name is one of `allowed`, printable UTF-8, so it is said back as it is.
+    if (!is_valid_utf8(*value)) return {{}, "The field \"" + *name + "\" is not valid UTF-8."};
+    const bool may_break_lines =
+        std::find(multi_line.begin(), multi_line.end(), *name) != multi_line.end();
+    if (may_break_lines) value = with_line_feeds(*value);
+    if (has_control_characters(*value, may_break_lines))
+      return {{},
+              may_break_lines
+                  ? "The field \"" + *name + "\" holds control characters."
+                  : "The field \"" + *name +
+                        "\" must be one line, without line breaks or control characters."};
     if (!result.fields.emplace(*name, *value).second)
       return {{}, "The form repeats the field \"" + *name + "\"."};
   }
@@ -249,11 +273,8 @@ SearchText parse_search_text(const std::vector<std::string> &values) {
   if (values.size() > 1) return {{}, "Search for one text at a time: the address has q twice."};
   const auto &typed = values.front();
   if (!is_valid_utf8(typed)) return {{}, "The search text is not valid UTF-8."};
-  // Characters, not bytes: every byte but a continuation byte starts one.
-  const auto characters = std::count_if(typed.begin(), typed.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xc0) != 0x80;
-  });
-  if (static_cast<size_t>(characters) > kMaxSearchCharacters)
+  const auto characters = character_count(typed);
+  if (characters > kMaxSearchCharacters)
     return {{},
             "The search text is " + std::to_string(characters) + " characters long; at most " +
                 std::to_string(kMaxSearchCharacters) + " are looked for. Try fewer words."};

@@ -18,8 +18,13 @@ struct FormParse {
 };
 
 // application/x-www-form-urlencoded, accepting only the `allowed` field names, each at most
-// once. Malformed percent-encoding, control characters and invalid UTF-8 are errors.
-FormParse parse_form(std::string_view body, const std::vector<std::string_view> &allowed);
+// once. Malformed percent-encoding, control characters and invalid UTF-8 (domain/utf8.h) are
+// errors, each naming the field. Fields named in `multi_line` (a textarea's paragraphs) may
+// hold line breaks, kept as "\n" whether sent as CR LF, LF or CR; every other field is one
+// line. An error says back nothing but the name of a field of `allowed`, or a name cut short
+// and made printable (reflectable_text), so it always fits in a page.
+FormParse parse_form(std::string_view body, const std::vector<std::string_view> &allowed,
+                     const std::vector<std::string_view> &multi_line = {});
 
 // Whether a Content-Type header names an HTML form body (application/x-www-form-urlencoded,
 // any parameters such as charset allowed).
@@ -55,9 +60,9 @@ bool is_local_return_path(std::string_view path);
 std::optional<int> parse_page_number(const std::vector<std::string> &values);
 
 // What a reader typed into a search box (the `q` parameter, given every value it came with):
-// none is an empty search; one of valid UTF-8 and at most kMaxSearchCharacters characters is
-// that text, control characters read as spaces and spaces at either end dropped. `error` says
-// what is wrong with anything else.
+// none is an empty search; one of valid UTF-8 (domain/utf8.h) and at most kMaxSearchCharacters
+// characters is that text, control characters read as spaces and spaces at either end dropped.
+// `error` says what is wrong with anything else.
 struct SearchText {
   std::string text; // empty: nothing to search for
   std::string error;

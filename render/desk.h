@@ -47,6 +47,8 @@ std::string item_list(const Views &views, const SiteCopy &site, const Bar &bar,
 
 // One field of a desk form.
 struct FormField {
+  // long_text is a textarea, the one kind whose value may hold line breaks (parse_form's
+  // multi_line); every other kind is one line.
   enum class Kind { text, long_text, choice, date };
   FormField(std::string name_, std::string label_, Kind kind_ = Kind::text, bool required_ = true,
             std::string hint_ = {})

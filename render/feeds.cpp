@@ -1,9 +1,8 @@
 #include "render/feeds.h"
 
-#include <cstdint>
-
 #include "domain/glance.h"
 #include "domain/slugs.h"
+#include "domain/utf8.h"
 
 namespace verdict::feeds {
 
@@ -175,35 +174,15 @@ std::string reviewer_feed(const Views &views, const std::string &base, const Rev
 }
 
 std::string xml_text(std::string_view text) {
-  constexpr std::string_view kReplacement = "\xEF\xBF\xBD";              // U+FFFD
-  constexpr uint32_t kSmallestOfLength[] = {0, 0, 0x80, 0x800, 0x10000}; // no overlong forms
   std::string out;
   out.reserve(text.size());
-  size_t i = 0;
-  while (i < text.size()) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    const size_t length = lead < 0x80           ? 1
-                          : (lead >> 5) == 0x6  ? 2
-                          : (lead >> 4) == 0xe  ? 3
-                          : (lead >> 3) == 0x1e ? 4
-                                                : 0;
-    bool whole = length > 0 && i + length <= text.size();
-    // The lead byte's own bits: all of an ASCII byte's, fewer the longer the sequence.
-    uint32_t code = length <= 1 ? lead : static_cast<uint32_t>(lead & (0xff >> (length + 1)));
-    for (size_t k = 1; whole && k < length; ++k) {
-      const auto next = static_cast<unsigned char>(text[i + k]);
-      whole = (next & 0xc0) == 0x80;
-      code = (code << 6) | static_cast<uint32_t>(next & 0x3f);
-    }
-    whole = whole && code >= kSmallestOfLength[length] && code <= 0x10ffff &&
-            (code < 0xd800 || code > 0xdfff);
-    const bool allowed = whole && (code == 0x9 || code == 0xa || code == 0xd ||
-                                   (code >= 0x20 && code != 0xfffe && code != 0xffff));
-    if (allowed)
-      out.append(text.substr(i, length));
-    else
-      out.append(kReplacement);
-    i += whole ? length : 1; // a broken sequence: replace its first byte, read on from the next
+  for (size_t i = 0; i < text.size();) {
+    const auto character = first_character(text.substr(i));
+    const auto code = character.code;
+    const bool allowed = character.valid && (code == 0x9 || code == 0xa || code == 0xd ||
+                                             (code >= 0x20 && code != 0xfffe && code != 0xffff));
+    out.append(allowed ? text.substr(i, character.length) : kReplacementCharacter);
+    i += character.length;
   }
   return out;
 }

@@ -3,6 +3,8 @@
 #include <array>
 #include <cstdint>
 
+#include "domain/utf8.h"
+
 namespace verdict {
 
 namespace {
@@ -61,35 +63,11 @@ unsigned advance(char32_t cp, Face face) {
 // Calls `each(code point, its UTF-8 bytes)` for every character of `text` as plain_text
 // keeps it.
 template <class Each> void for_each_plain(std::string_view text, Each each) {
-  const auto *bytes = reinterpret_cast<const unsigned char *>(text.data());
-  const size_t n = text.size();
-  for (size_t i = 0; i < n;) {
-    const unsigned char lead = bytes[i];
-    size_t length = lead < 0x80           ? 1
-                    : (lead >> 5) == 0x6  ? 2
-                    : (lead >> 4) == 0xe  ? 3
-                    : (lead >> 3) == 0x1e ? 4
-                                          : 0;
-    char32_t cp = length == 1   ? lead
-                  : length == 2 ? lead & 0x1f
-                  : length == 3 ? lead & 0x0f
-                                : lead & 0x07;
-    for (size_t k = 1; k < length; ++k) {
-      if (i + k >= n || (bytes[i + k] & 0xc0) != 0x80) {
-        length = 0;
-        break;
-      }
-      cp = (cp << 6) | (bytes[i + k] & 0x3f);
-    }
-    // Overlong forms, surrogates and values past Unicode are not UTF-8 either.
-    static constexpr char32_t kLeast[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (length == 0 || cp < kLeast[length] || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) {
-      each(char32_t{0xfffd}, std::string_view("\uFFFD"));
-      ++i;
-      continue;
-    }
-    const std::string_view encoded = text.substr(i, length);
-    i += length;
+  for (size_t i = 0; i < text.size();) {
+    const auto character = first_character(text.substr(i));
+    const auto cp = character.code;
+    const auto encoded = character.valid ? text.substr(i, character.length) : kReplacementCharacter;
+    i += character.length;
     if (cp == '\t' || cp == '\n' || cp == '\r')
       each(char32_t{' '}, std::string_view(" "));
     else if (cp >= 0x20 && cp != 0x7f && !(cp >= 0x80 && cp <= 0x9f) && cp != 0xfffe &&

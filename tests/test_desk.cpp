@@ -624,3 +624,93 @@ TEST_CASE("desk: every desk answer says Cache-Control and X-Robots-Tag once each
   }
   once(client.Get("/admin/login"), "Cache-Control", "no-store");
 }
+
+namespace {
+
+// A test server with the editor signed in at its desk.
+struct SignedInDesk {
+  test::SiteServer site;
+  httplib::Client client = site.client();
+  test::DeskSession session =
+      (add_editor(site.store()), test::sign_in_at_desk(client, kEmail, kPassword));
+};
+
+} // namespace
+
+TEST_CASE("desk: a description's line breaks, sent as CR LF or LF, are saved as LF and shown as "
+          "separate lines") {
+  SignedInDesk desk;
+  auto form = tool_form("careful-agent", "Careful Agent");
+  form.replace(form.find("description=A+careful+agent."), 28,
+               "description=First+line.%0D%0ASecond+line.%0A%0AA+new+paragraph.");
+  form.replace(form.find("pricing_notes="), 14, "pricing_notes=Free+tier.%0D%0APaid+tier.%0D%0A");
+  const auto created = test::post_at_desk(desk.client, desk.session, "/admin/tools", form);
+  REQUIRE(created);
+  REQUIRE(created->status == 303);
+  const auto stored = desk.site.store().tool_content("careful-agent");
+  REQUIRE(stored);
+  CHECK(stored->description == "First line.\nSecond line.\n\nA new paragraph.");
+  CHECK(stored->pricing_notes.starts_with("Free tier.\nPaid tier.\n"));
+
+  // The page keeps each line break, and its stylesheet shows them as breaks.
+  const auto page = desk.client.Get("/tools/careful-agent");
+  REQUIRE(page->status == 200);
+  CHECK(page->body.find("<p class=\"description lines\">First line.\nSecond line.\n\nA new "
+                        "paragraph.</p>") != std::string::npos);
+  CHECK(page->body.find("<p class=\"lines\">Free tier.\nPaid tier.") != std::string::npos);
+  const auto link = page->body.find("<link rel=\"stylesheet\" href=\"");
+  REQUIRE(link != std::string::npos);
+  const auto href_at = link + 29;
+  const auto css =
+      desk.client.Get(page->body.substr(href_at, page->body.find('"', href_at) - href_at));
+  REQUIRE(css->status == 200);
+  CHECK(css->body.find(".lines, .quote blockquote p { white-space: pre-line; }") !=
+        std::string::npos);
+
+  // As the edit form shows it, and a browser sends it back (CR LF), it saves unchanged.
+  const auto edit = test::get_at_desk(desk.client, desk.session, "/admin/tools/careful-agent");
+  REQUIRE(edit->status == 200);
+  CHECK(edit->body.find(">First line.\nSecond line.\n\nA new paragraph.</textarea>") !=
+        std::string::npos);
+  auto again = tool_form("careful-agent", "Careful Agent");
+  again.replace(again.find("description=A+careful+agent."), 28,
+                "description=First+line.%0D%0ASecond+line.%0D%0A%0D%0AA+new+paragraph.");
+  const auto saved =
+      test::post_at_desk(desk.client, desk.session, "/admin/tools/careful-agent", again);
+  REQUIRE(saved->status == 303);
+  CHECK(desk.site.store().tool_content("careful-agent")->description ==
+        "First line.\nSecond line.\n\nA new paragraph.");
+}
+
+TEST_CASE("desk: a line break in a one-line field is refused, naming the field, and nothing is "
+          "written") {
+  SignedInDesk desk;
+  const auto tools_before = desk.site.store().tools_by_name().size();
+  for (const auto &[field, broken] :
+       {std::pair{"tagline", "tagline=Writes+the%0D%0Atests+first."},
+        std::pair{"tagline", "tagline=Writes+the%0Atests+first."},
+        std::pair{"name", "name=Careful%0DAgent"}, std::pair{"slug", "slug=careful-agent%0A"},
+        std::pair{"vendor", "vendor=Careful%09Labs"}}) {
+    INFO(broken);
+    auto form = tool_form("careful-agent", "Careful Agent");
+    const std::string key = std::string(field) + "=";
+    const auto at = form.find(key);
+    form.replace(at, form.find('&', at) - at, broken);
+    const auto res = test::post_at_desk(desk.client, desk.session, "/admin/tools", form);
+    REQUIRE(res);
+    CHECK(res->status == 400);
+    CHECK(test::visible_text(res->body).find("The field \"" + std::string(field) +
+                                             "\" must be one line, without line breaks or "
+                                             "control characters.") != std::string::npos);
+  }
+  // A multi-line field still refuses every other control character.
+  auto form = tool_form("careful-agent", "Careful Agent");
+  form.replace(form.find("description=A+careful+agent."), 28, "description=A%07careful+agent.");
+  const auto bell = test::post_at_desk(desk.client, desk.session, "/admin/tools", form);
+  CHECK(bell->status == 400);
+  CHECK(
+      test::visible_text(bell->body).find("The field \"description\" holds control characters.") !=
+      std::string::npos);
+  CHECK(desk.site.store().tools_by_name().size() == tools_before);
+  CHECK(log_entries(desk.site.store()) == 0);
+}

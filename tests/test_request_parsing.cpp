@@ -161,3 +161,15 @@ TEST_CASE("only an HTML form's content type is a form") {
   CHECK_FALSE(is_form_content_type("multipart/form-data; boundary=x"));
   CHECK_FALSE(is_form_content_type("text/plain; x=application/x-www-form-urlencoded"));
 }
+
+TEST_CASE("a multi-line form field keeps its line breaks as LF, and any other field is one line") {
+  const auto form =
+      parse_form("bio=One.%0D%0ATwo.%0AThree.%0DFour.&name=Ada", {"bio", "name"}, {"bio"});
+  REQUIRE(form.ok());
+  CHECK(form.fields.at("bio") == "One.\nTwo.\nThree.\nFour.");
+  CHECK(parse_form("bio=a%0D%0A%0D%0Ab", {"bio"}, {"bio"}).fields.at("bio") == "a\n\nb");
+  CHECK(parse_form("name=A%0D%0Ada", {"bio", "name"}, {"bio"}).error ==
+        "The field \"name\" must be one line, without line breaks or control characters.");
+  CHECK(parse_form("bio=a%00b", {"bio"}, {"bio"}).error ==
+        "The field \"bio\" holds control characters.");
+}

@@ -1,7 +1,10 @@
 // libFuzzer target over the request parsing Verdict owns: form bodies, the voter cookie,
 // emails, return paths, pair slugs and the same-origin check. The input is split on 0x00 into
 // the pieces each parser takes. Properties checked beyond "does not crash":
-//   - a parsed form never holds a field outside the allowed list, nor control characters;
+//   - a parsed form never holds a field outside the allowed list, nor invalid UTF-8, nor
+//     control characters (but line feeds in its multi-line field); its error is valid UTF-8;
+//   - a cut to whole characters is a start of the text, and valid when the text is; text made
+//     reflectable is valid UTF-8 without control characters;
 //   - a voter id is empty or exactly 32 lowercase hex digits, a session secret 64;
 //   - a form field read alone is the value the whole form parses to, when the form parses;
 //   - every pair split yields two valid slugs that rejoin to the input;
@@ -19,6 +22,7 @@
 #include "auth/vote_tokens.h"
 #include "domain/counting.h"
 #include "domain/slugs.h"
+#include "domain/utf8.h"
 #include "handlers/request_parsing.h"
 
 using namespace verdict;
@@ -36,11 +40,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   while (parts.size() < 4)
     parts.emplace_back();
 
-  const auto form = parse_form(parts[0], {"verdict", "back", "pick", "email"});
+  const auto form = parse_form(parts[0], {"verdict", "back", "pick", "email"}, {"back"});
+  if (!is_valid_utf8(form.error)) std::abort();
   for (const auto &[name, value] : form.fields) {
     if (name != "verdict" && name != "back" && name != "pick" && name != "email") std::abort();
+    if (!is_valid_utf8(value)) std::abort();
     for (char c : value)
-      if (static_cast<unsigned char>(c) < 0x20) std::abort();
+      if (static_cast<unsigned char>(c) < 0x20 && !(name == "back" && c == '\n')) std::abort();
   }
   // The desk's token check reads one field before the handler parses the whole form.
   const auto email = form_field(parts[0], "email");
@@ -64,7 +70,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       std::abort();
   }
   const auto search = parse_search_text({std::string(parts[3])});
+  if (!is_valid_utf8(search.error)) std::abort();
   if (search.ok()) {
+    if (!is_valid_utf8(search.text)) std::abort();
     const auto &text = search.text;
     size_t characters = 0;
     for (char c : text) {
@@ -85,6 +93,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (const auto slash = network.find('/'); network.rfind("other:", 0) != 0) {
     if (slash == std::string::npos || network_of(network.substr(0, slash)) != network) std::abort();
   }
+  // A cut ends between characters, and what is said back is valid UTF-8 without controls.
+  const auto cut = cut_to_whole_characters(parts[3], parts[0].size());
+  if (cut.size() > parts[0].size() || parts[3].substr(0, cut.size()) != cut) std::abort();
+  if (is_valid_utf8(parts[3]) && !is_valid_utf8(cut)) std::abort();
+  const auto shown = reflectable_text(parts[3], parts[0].size());
+  if (!is_valid_utf8(shown) || shown.size() > parts[0].size() + 3) std::abort();
+  for (char c : shown)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) std::abort();
+  if (!is_valid_utf8(with_invalid_replaced(parts[3]))) std::abort();
   is_form_content_type(parts[3]);
   is_same_origin_request(parts[1], parts[2], parts[3], parts[0]);
   return 0;
