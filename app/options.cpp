@@ -34,6 +34,19 @@ void set_base_url(Options &options, std::string url, const char *given_as) {
   options.base_url = url;
 }
 
+// A bearer token for /metrics: long enough not to be guessed, and only characters a header
+// carries as they are.
+void set_metrics_token(Options &options, const std::string &token, const char *given_as) {
+  const bool plain =
+      std::all_of(token.begin(), token.end(), [](char c) { return c > ' ' && c < 127; });
+  if (token.size() < 16 || token.size() > 256 || !plain) {
+    options.error = std::string(given_as) +
+                    " must be 16 to 256 visible characters, no spaces (e.g. openssl rand -hex 32)";
+    return;
+  }
+  options.metrics_token = token;
+}
+
 // The SMTP server: smtp://host[:port] (STARTTLS with --smtp-starttls) or smtps://host[:port].
 void set_smtp_url(Options &options, const std::string &url, const char *given_as) {
   const auto scheme_end = url.find("://");
@@ -106,6 +119,9 @@ const std::vector<Command> &commands() {
        "  --base-url URL       the site's public address, e.g. https://verdict.example: canonical\n"
        "                       links, the sitemap and robots.txt name it (VERDICT_BASE_URL)\n"
        "  --access-log         one line per request on stderr\n"
+       "  --metrics-token T    /metrics shows the desk's figures to `Authorization: Bearer T`\n"
+       "                       (16+ characters; better VERDICT_METRICS_TOKEN, which ps cannot\n"
+       "                       show); without it only to requests from this machine\n"
        "The weekly digest's confirmation mails (without --smtp a sign-up is kept as pending):\n"
        "  --smtp URL           smtp://HOST:PORT or smtps://HOST:PORT (VERDICT_SMTP); needs\n"
        "                       --smtp-from and --base-url\n"
@@ -199,6 +215,8 @@ Options parse_options(const std::vector<std::string> &args,
     set_base_url(options, base, "VERDICT_BASE_URL");
   if (const char *port = getenv("VERDICT_PORT"); port && !parse_int(port, 0, 65535, options.port))
     options.error = "VERDICT_PORT must be a port number (0-65535; 0 picks a free one)";
+  if (const char *token = getenv("VERDICT_METRICS_TOKEN"))
+    set_metrics_token(options, token, "VERDICT_METRICS_TOKEN");
   if (const char *smtp = getenv("VERDICT_SMTP")) set_smtp_url(options, smtp, "VERDICT_SMTP");
   if (const char *from = getenv("VERDICT_SMTP_FROM"))
     set_address(options, options.mail_from, from, "VERDICT_SMTP_FROM");
@@ -223,7 +241,7 @@ Options parse_options(const std::vector<std::string> &args,
     return options;
   }
 
-  std::string mail_flag, digest_flag; // the first of each given, for "only for" errors
+  std::string mail_flag, digest_flag, serve_flag; // the first of each given, for "only for" errors
   for (; i < args.size() && options.error.empty(); ++i) {
     const auto &arg = args[i];
     const auto value = [&](const char *flag) -> const std::string * {
@@ -257,6 +275,9 @@ Options parse_options(const std::vector<std::string> &args,
         options.error = "--rate-limit must be a number of writes per minute (0 turns it off)";
     } else if (arg == "--base-url") {
       if (auto v = value("--base-url")) set_base_url(options, *v, "--base-url");
+    } else if (arg == "--metrics-token") {
+      serve_flag = arg;
+      if (auto v = value("--metrics-token")) set_metrics_token(options, *v, "--metrics-token");
     } else if (arg == "--trusted-proxy") {
       if (auto v = value("--trusted-proxy")) options.trusted_proxy = *v;
     } else if (arg == "--page") {
@@ -353,6 +374,8 @@ Options parse_options(const std::vector<std::string> &args,
     options.error = mail_flag + " is only for serve and digest";
   if (!digest_flag.empty() && options.command != "digest")
     options.error = digest_flag + " is only for digest";
+  if (!serve_flag.empty() && options.command != "serve")
+    options.error = serve_flag + " is only for serve";
   if (options.page != 1 && options.command != "log") options.error = "--page is only for log";
   if (options.force && options.command != "export") options.error = "--force is only for export";
   return options;

@@ -18,6 +18,7 @@ struct Options {
   int rate_limit = 30;            // writes per client per minute; 0 turns the limit off
   std::string trusted_proxy;      // address of the reverse proxy whose X-Forwarded-For is believed
   std::string base_url;           // the site's public address, for absolute links; may be empty
+  std::string metrics_token;      // a bearer token that shows /metrics' desk figures; may be empty
   std::vector<std::string> files; // command arguments: backup OUT, import FILE, export [FILE]
   bool force = false;             // export: overwrite an existing FILE
   int page = 1;                   // log: which page of the edit log
@@ -34,9 +35,9 @@ struct Options {
   std::string error;              // set when the command line is not usable
 };
 
-// `getenv` supplies VERDICT_DB, VERDICT_PORT, VERDICT_BIND, VERDICT_THREADS, VERDICT_BASE_URL
-// and the mail's VERDICT_SMTP* variables, used when the matching flag is absent;
-// VERDICT_SMTP_PASSWORD is the only way to give the SMTP password.
+// `getenv` supplies VERDICT_DB, VERDICT_PORT, VERDICT_BIND, VERDICT_THREADS, VERDICT_BASE_URL,
+// VERDICT_METRICS_TOKEN and the mail's VERDICT_SMTP* variables, used when the matching flag is
+// absent; VERDICT_SMTP_PASSWORD is the only way to give the SMTP password.
 Options parse_options(const std::vector<std::string> &args,
                       const std::function<const char *(const char *)> &getenv);
 

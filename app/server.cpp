@@ -122,6 +122,7 @@ int serve(const Options &options) {
   views.set_base_url(options.base_url);
   App app(*store, views, options.rate_limit, options.trusted_proxy);
   app.access_log = options.access_log;
+  app.metrics_token = options.metrics_token;
   // Confirmation mails go out from a thread of their own; without --smtp a sign-up is kept
   // as pending, its mail owed until the site can send one.
   std::unique_ptr<ConfirmationMailer> mailer;

@@ -1,58 +1,94 @@
 #include "auth/sign_in_throttle.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdio>
 
+#include "auth/secrets.h"
 #include "domain/text.h"
 
 namespace verdict::auth {
 
-std::chrono::seconds SignInThrottle::wait_for(const Failures &failures, size_t limit,
-                                              Clock::time_point now) const {
-  if (failures.size() < limit) return std::chrono::seconds(0);
-  // Free again once enough of the oldest failures have left the window.
-  const auto freed_at = failures[failures.size() - limit] + limits_.window;
-  if (freed_at <= now) return std::chrono::seconds(0);
-  return std::chrono::ceil<std::chrono::seconds>(freed_at - now);
+namespace {
+
+size_t most_counted(const SignInThrottle::Limits &limits) {
+  return std::max({limits.per_account_from_network, limits.per_network, limits.per_account});
 }
 
-std::chrono::seconds SignInThrottle::wait(std::string_view address, std::string_view account,
-                                          Clock::time_point now) {
+// "203.0.113.0/24\ned@example.com": an account as seen from one network.
+std::string account_from(std::string_view network, std::string_view account) {
+  return std::string(network) + "\n" + ascii_lowercase(account);
+}
+
+std::string device_message(std::string_view account, const std::string &until) {
+  return "known device\n" + ascii_lowercase(account) + "\n" + until;
+}
+
+} // namespace
+
+SignInThrottle::SignInThrottle(Limits limits)
+    : limits_(limits), by_account_from_network_(limits.window, most_counted(limits), kMaxKeys),
+      by_network_(limits.window, most_counted(limits), kMaxKeys),
+      by_account_(limits.window, most_counted(limits), kMaxKeys),
+      by_device_(limits.window, most_counted(limits), kMaxKeys) {}
+
+void SignInThrottle::set_limits(Limits limits) {
   std::lock_guard lock(mutex_);
-  auto longest = std::chrono::seconds(0);
-  if (const auto it = by_address_.find(std::string(address)); it != by_address_.end())
-    longest = std::max(longest, wait_for(it->second, limits_.per_address, now));
-  if (const auto it = by_account_.find(ascii_lowercase(account)); it != by_account_.end())
-    longest = std::max(longest, wait_for(it->second, limits_.per_account, now));
+  limits_ = limits;
+  for (auto *events : {&by_account_from_network_, &by_network_, &by_account_, &by_device_})
+    events->set_window(limits.window, most_counted(limits));
+}
+
+SignInThrottle::Wait SignInThrottle::wait(std::string_view network, std::string_view account,
+                                          std::string_view device, Clock::time_point now) {
+  std::lock_guard lock(mutex_);
+  Wait longest;
+  const auto consider = [&](HeldBy held_by, const RecentEvents<Clock::time_point> &events,
+                            const std::string &key, size_t limit) {
+    const auto wait = std::chrono::ceil<std::chrono::seconds>(events.wait(key, limit, now));
+    if (wait > longest.seconds) longest = {held_by, wait};
+  };
+  if (!device.empty()) {
+    consider(HeldBy::device, by_device_, std::string(device), limits_.per_account_from_network);
+    return longest;
+  }
+  consider(HeldBy::account_from_network, by_account_from_network_, account_from(network, account),
+           limits_.per_account_from_network);
+  consider(HeldBy::network, by_network_, std::string(network), limits_.per_network);
+  consider(HeldBy::account, by_account_, ascii_lowercase(account), limits_.per_account);
   return longest;
 }
 
-void SignInThrottle::failed(std::string_view address, std::string_view account,
-                            Clock::time_point now) {
+void SignInThrottle::failed(std::string_view network, std::string_view account,
+                            std::string_view device, Clock::time_point now) {
   std::lock_guard lock(mutex_);
-  if (by_address_.size() + by_account_.size() >= kMaxKeys) forget_old(now);
-  for (auto *failures :
-       {&by_address_[std::string(address)], &by_account_[ascii_lowercase(account)]}) {
-    failures->push_back(now);
-    // Only the last `limit` failures decide a wait; older ones need not be kept.
-    while (failures->size() > std::max(limits_.per_account, limits_.per_address))
-      failures->pop_front();
-  }
+  // A known device's failures are its own: they neither spend the network's share nor bring
+  // the account nearer the ceiling that holds back every other browser.
+  if (!device.empty()) return by_device_.add(std::string(device), now);
+  by_account_from_network_.add(account_from(network, account), now);
+  by_network_.add(std::string(network), now);
+  by_account_.add(ascii_lowercase(account), now);
 }
 
-void SignInThrottle::succeeded(std::string_view account) {
+void SignInThrottle::succeeded(std::string_view network, std::string_view account) {
   std::lock_guard lock(mutex_);
-  by_account_.erase(ascii_lowercase(account));
+  by_account_from_network_.forget(account_from(network, account));
 }
 
-void SignInThrottle::forget_old(Clock::time_point now) {
-  for (auto *keys : {&by_address_, &by_account_})
-    std::erase_if(*keys,
-                  [&](const auto &entry) { return entry.second.back() + limits_.window <= now; });
-  // Every failure still counts: a flood. Forgetting it all is the bounded choice.
-  if (by_address_.size() + by_account_.size() >= kMaxKeys) {
-    by_address_.clear();
-    by_account_.clear();
-  }
+std::string known_device_token(std::string_view key, std::string_view account, int64_t expires_at) {
+  char until[17];
+  std::snprintf(until, sizeof until, "%016llx", static_cast<unsigned long long>(expires_at));
+  return until + keyed_hash(key, device_message(account, until));
+}
+
+bool known_device_token_holds(std::string_view key, std::string_view token,
+                              std::string_view account, int64_t now) {
+  if (token.size() != kKnownDeviceTokenLength) return false;
+  uint64_t until = 0;
+  const auto [end, ec] = std::from_chars(token.data(), token.data() + 16, until, 16);
+  if (ec != std::errc() || end != token.data() + 16 || static_cast<int64_t>(until) < now)
+    return false;
+  return same_secret(token, known_device_token(key, account, static_cast<int64_t>(until)));
 }
 
 } // namespace verdict::auth

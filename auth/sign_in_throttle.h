@@ -1,16 +1,34 @@
-// Failed sign-ins slow whoever makes them: each failure is remembered for a window, per client
-// address and per account (the address typed, whether or not an editor has it, so the answer
-// never tells which accounts exist). Past the limit, sign-in is refused until the oldest
-// failure leaves the window: a guesser gets a handful of tries per quarter hour, an editor
-// who mistypes is not locked out for long, and a success forgets the account's failures.
+// Failed sign-ins slow whoever makes them, without handing anyone a way to lock an editor
+// out. Anyone may type the editor's address, so a limit on the account alone would let a
+// stranger keep the editor out with five wrong passwords a quarter hour. Failures are kept
+// for a window under keys that name where they came from (domain/counting.h's network_of: an
+// IPv4 /24, an IPv6 /48):
+//
+//   | key                         | limit (default) | what it stops                              |
+//   |-----------------------------|-----------------|--------------------------------------------|
+//   | account from one network    | 5               | guessing one password from one place       |
+//   | network, any account        | 20              | guessing across accounts from one place    |
+//   | account from every network  | 50              | guessing one password from many places     |
+//   | known device of the account | 5               | guessing with a stolen known-device cookie |
+//
+// Past a limit, sign-in from that place is refused (429) until the oldest counted failure
+// leaves the window. An attacker's failures only hold back the attacker's network, so the
+// editor signs in from their own. The account's ceiling over every network does refuse
+// everyone, but only browsers the account is not known on: a browser that signed in to the
+// account before carries a signed cookie (known_device_token) that skips the three place
+// limits and is counted on its own. The account is the address typed, whether or not an
+// editor has it, so no answer tells which accounts exist. A success forgets that account's
+// failures from that network (the editor's own typos), not the ceiling's count, which an
+// attacker would otherwise get back whenever the editor signs in.
 #pragma once
 
 #include <chrono>
-#include <deque>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+
+#include "domain/recent_events.h"
 
 namespace verdict::auth {
 
@@ -18,37 +36,49 @@ class SignInThrottle {
 public:
   using Clock = std::chrono::steady_clock;
   struct Limits {
-    size_t per_account = 5;
-    size_t per_address = 20;
+    size_t per_account_from_network = 5;
+    size_t per_network = 20;
+    size_t per_account = 50; // from every network together; known devices pass it
     std::chrono::seconds window{15 * 60};
   };
+  // Which limit holds a sign-in back, so the refusal can say where to try from instead.
+  enum class HeldBy { nothing, account_from_network, network, account, device };
+  struct Wait {
+    HeldBy held_by = HeldBy::nothing;
+    std::chrono::seconds seconds{0};
+  };
+
   SignInThrottle() : SignInThrottle(Limits{}) {}
-  explicit SignInThrottle(Limits limits) : limits_(limits) {}
-  void set_limits(Limits limits) {
-    std::lock_guard lock(mutex_);
-    limits_ = limits;
-  }
+  explicit SignInThrottle(Limits limits);
+  void set_limits(Limits limits);
 
-  // How long before this client may try this account again; zero when it may now.
-  std::chrono::seconds wait(std::string_view address, std::string_view account,
-                            Clock::time_point now = Clock::now());
-  void failed(std::string_view address, std::string_view account,
+  // How long before a client of `network` may try `account` again; zero when it may now.
+  // `device`: the browser's known-device token when it holds for this account, else empty.
+  Wait wait(std::string_view network, std::string_view account, std::string_view device = {},
+            Clock::time_point now = Clock::now());
+  void failed(std::string_view network, std::string_view account, std::string_view device = {},
               Clock::time_point now = Clock::now());
-  void succeeded(std::string_view account);
+  void succeeded(std::string_view network, std::string_view account);
 
-  // Failures remembered at most (addresses and accounts together); past it the oldest
-  // memories are dropped: a flood of distinct names cannot grow the server's memory.
+  // Keys remembered at most in each table; past it the oldest memories are dropped: a flood
+  // of distinct names or networks cannot grow the server's memory.
   static constexpr size_t kMaxKeys = 100000;
 
 private:
-  using Failures = std::deque<Clock::time_point>;
-  std::chrono::seconds wait_for(const Failures &failures, size_t limit,
-                                Clock::time_point now) const;
-  void forget_old(Clock::time_point now);
-
   Limits limits_;
   std::mutex mutex_;
-  std::unordered_map<std::string, Failures> by_address_, by_account_;
+  RecentEvents<Clock::time_point> by_account_from_network_, by_network_, by_account_, by_device_;
 };
+
+// How long a browser stays known to an account after signing in to it.
+constexpr int64_t kKnownDeviceSeconds = 90 * 24 * 3600;
+// A cookie value that says this browser signed in to `account` (case-blind), good until
+// `expires_at` (seconds since 1970): 16 hex digits of that time, then a keyed MAC of it and
+// the account (48 lowercase hex digits in all). `key` is a secret from random_secret().
+std::string known_device_token(std::string_view key, std::string_view account, int64_t expires_at);
+// Whether `token` was made here for `account` and holds at `now`.
+bool known_device_token_holds(std::string_view key, std::string_view token,
+                              std::string_view account, int64_t now);
+constexpr size_t kKnownDeviceTokenLength = 48;
 
 } // namespace verdict::auth

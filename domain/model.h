@@ -204,6 +204,7 @@ struct SubscriberCounts {
 enum class SubscriptionRequest {
   mail_queued,       // a confirmation mail is on its way (or kept until mail can be sent)
   mail_held_back,    // one went to this address too recently: no more for now
+  mail_rationed,     // its mailbox, domain or the client's network had mail enough: none kept
   already_confirmed, // nothing to do
   left_the_list,     // it unsubscribed: the form mails it nothing more (it comes back by undo)
 };

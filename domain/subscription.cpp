@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "domain/text.h"
+
 namespace verdict {
 
 int64_t confirmation_resend_wait(int64_t sent) {
@@ -12,6 +14,23 @@ int64_t confirmation_resend_wait(int64_t sent) {
   for (int64_t n = 1; n < sent && wait < most; ++n)
     wait *= 2;
   return std::min(wait, most);
+}
+
+std::string mailbox_of(std::string_view email) {
+  const auto at = email.rfind('@');
+  if (at == std::string_view::npos) return ascii_lowercase(email);
+  auto local = ascii_lowercase(email.substr(0, at));
+  const auto domain = mailbox_domain_of(email);
+  // A local part that starts with "+" is all name, no tag.
+  if (const auto plus = local.find('+'); plus != std::string::npos && plus > 0) local.erase(plus);
+  if (domain == "gmail.com") std::erase(local, '.');
+  return local + "@" + domain;
+}
+
+std::string mailbox_domain_of(std::string_view email) {
+  const auto at = email.rfind('@');
+  auto domain = ascii_lowercase(at == std::string_view::npos ? "" : email.substr(at + 1));
+  return domain == "googlemail.com" ? "gmail.com" : domain;
 }
 
 std::optional<int> digest_days(std::string_view since) {

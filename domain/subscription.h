@@ -36,6 +36,29 @@ constexpr int64_t kDigestSendAttempts = 5;
 //   n    | 5 minutes × 2^(n−1), at most a day
 int64_t confirmation_resend_wait(int64_t sent);
 
+// The resend schedule above is per address, but one inbox has many addresses
+// (victim+1@example.com, victim+2@…; v.ictim@gmail.com), and anyone may post the form. So
+// confirmation mails are also rationed, over a sliding window each (auth/confirmation_rations.h):
+//   per mailbox (mailbox_of):  2 a day — the first mail and one resend, however it is spelled;
+//   per domain:               20 an hour — one domain's mail servers, and a catch-all domain's
+//                              one inbox, cannot be flooded with distinct made-up names;
+//   per client network:       10 an hour — one network (domain/counting.h's network_of) cannot
+//                              mail a crowd of strangers, yet an office can sign up together.
+// A sign-up past a ration is answered as any other and keeps nothing (Store::
+// request_subscription): its owner, if real, signs up again once the ration has room.
+constexpr int64_t kConfirmationMailsPerMailbox = 2;
+constexpr int64_t kConfirmationMailboxWindowSeconds = 24 * 3600;
+constexpr int64_t kConfirmationMailsPerDomain = 20;
+constexpr int64_t kConfirmationMailsPerNetwork = 10;
+constexpr int64_t kConfirmationDomainAndNetworkWindowSeconds = 3600;
+
+// The inbox an address reaches, as one key: lower case, without a +tag in the local part,
+// and for Gmail (gmail.com, googlemail.com, which ignore dots) without the local part's dots
+// and under gmail.com. "V.I.Ctim+news@GoogleMail.com" → "victim@gmail.com".
+std::string mailbox_of(std::string_view email);
+// The domain of the mailbox above: "gmail.com" for that one.
+std::string mailbox_domain_of(std::string_view email);
+
 // `--since`: "7d" (days) or "36h" (hours) → the whole days the digest covers, today being one
 // of them; hours are rounded up to days, since a comparison's publish date has no time. From
 // 1 to 366 days; empty for anything else.

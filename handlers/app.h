@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 
+#include "auth/confirmation_rations.h"
 #include "auth/sign_in_throttle.h"
 #include "render/png.h"
 #include "render/views.h"
@@ -27,8 +28,12 @@ struct App {
   PngRenderer card_images;      // share cards drawn as PNG, kept until their SVG changes
   RecentWriters recent_writers; // voters whose own pages are rendered afresh for now
   RateLimiter write_limit;
-  auth::SignInThrottle sign_in_throttle; // failed sign-ins per address and per account
-  RequestMetrics request_metrics;        // for /metrics
+  auth::SignInThrottle sign_in_throttle;          // failed sign-ins per network and per account
+  auth::ConfirmationRations confirmation_rations; // confirmation mails per mailbox, domain, network
+  std::string known_device_key;   // signs the cookie of browsers editors signed in on
+  RequestMetrics request_metrics; // for /metrics
+  std::string
+      metrics_token; // opens /metrics' desk figures to `Authorization: Bearer` (--metrics-token)
   // The transport's own figures (answers given by the reactors, open connections) as lines of
   // Prometheus' text format; set by whoever runs the server.
   std::function<std::string()> transport_figures;

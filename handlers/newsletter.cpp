@@ -7,6 +7,7 @@
 // or one that left, that signs up again gets the same answer as a new one.
 #include "auth/mail_tokens.h"
 #include "auth/secrets.h"
+#include "domain/counting.h"
 #include "handlers/handlers.h"
 #include "handlers/request_parsing.h"
 #include "handlers/responses.h"
@@ -77,7 +78,8 @@ void say_unsubscribed(App &app, Response &res, const std::string &token) {
 } // namespace
 
 // POST /subscribe — ask for the weekly digest: the address is kept as pending and owed a
-// confirmation mail. Answers 303 to /subscribed with a marker that only a sign-up gets.
+// confirmation mail, within the rations of domain/subscription.h. Answers 303 to /subscribed
+// with a marker that only a sign-up gets.
 //   email=…   REQUIRED
 void subscribe(App &app, const Request &req, Response &res) {
   const auto form = parse_form(req.body, {"email"});
@@ -90,8 +92,12 @@ void subscribe(App &app, const Request &req, Response &res) {
                                               "one @ and a domain such as example.com."),
                              400);
   const auto now = app.clock();
-  app.store.request_subscription(email, now);
-  app.newsletter.mail_queued();
+  const auto network = network_of(client_of(app, req));
+  // The page below is the same whatever happened, rationed included: the form never tells
+  // who is on the list, nor how much mail an address was sent.
+  const auto outcome = app.store.request_subscription(
+      email, now, [&] { return app.confirmation_rations.take(email, network, now); });
+  if (outcome == SubscriptionRequest::mail_queued) app.newsletter.mail_queued();
   see_other(res, "/subscribed?m=" +
                      auth::subscribed_marker(app.newsletter.marker_key, now + kMarkerSeconds));
 }
@@ -110,8 +116,9 @@ void show_subscribed(App &app, const Request &req, Response &res) {
                         "and the confirmation mail is sent once the site's mail is set up.",
                         false);
   send_message(app, res, 200, "Check your inbox",
-               "Unless this address is on the list already, or asked never to be mailed again, "
-               "a confirmation mail is on its way to it. The digest starts once you follow its "
+               "Unless this address is on the list already, was sent a confirmation mail lately, "
+               "or asked never to be mailed again, a confirmation mail is on its way to it. The "
+               "digest starts once you follow its "
                "link, which works for 48 hours. Every issue has a one-click unsubscribe. An "
                "address that unsubscribed comes back through the undo button its unsubscribe "
                "link offers.",

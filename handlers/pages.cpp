@@ -270,11 +270,21 @@ void show_favicon(App &app, const Request &, Response &res) {
 }
 
 // GET /metrics — Prometheus' text format: requests by route and status and their latency,
-// the reactors' own answers, votes standing, the page cache and the database's size.
-void show_metrics(App &app, const Request &, Response &res) {
+// the reactors' own answers, votes standing, the page cache and the database's size. The
+// desk's routes only for the owner (metrics_audience); a wrong bearer token is a 401.
+//   Authorization: Bearer TOKEN   OPTIONAL
+void show_metrics(App &app, const Request &req, Response &res) {
   set_single_header(res, "Cache-Control", "no-store");
+  const auto audience = metrics_audience(app, req);
+  if (!audience) {
+    res.status = 401;
+    res.set_header("WWW-Authenticate", "Bearer");
+    return res.set_content("The bearer token is not this site's metrics token (--metrics-token); "
+                           "without one, /metrics shows readers' figures only.\n",
+                           "text/plain; charset=utf-8");
+  }
   const auto figures = app.store.figures();
-  auto text = app.request_metrics.prometheus_text();
+  auto text = app.request_metrics.prometheus_text(*audience);
   if (app.transport_figures) text += app.transport_figures();
   text += prometheus_sample("verdict_tool_votes", "gauge", "Ship or skip votes counted now.",
                             static_cast<double>(figures.tool_votes));

@@ -173,6 +173,10 @@ std::string session_secret_from_cookie(std::string_view header) {
   return hex_cookie(header, "verdict_session", 64);
 }
 
+std::string known_device_from_cookie(std::string_view header) {
+  return hex_cookie(header, "verdict_device", 48);
+}
+
 std::string form_field(std::string_view body, std::string_view name) {
   while (!body.empty()) {
     const auto end = body.find('&');

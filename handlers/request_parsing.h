@@ -39,6 +39,10 @@ std::string voter_from_cookie(std::string_view cookie_header);
 // An editor's session secret from a Cookie header: 64 lowercase hex digits, or empty.
 std::string session_secret_from_cookie(std::string_view cookie_header);
 
+// A known-device token (auth/sign_in_throttle.h) from a Cookie header: 48 lowercase hex
+// digits, or empty. Whether it holds, and for which account, is the token's to say.
+std::string known_device_from_cookie(std::string_view cookie_header);
+
 // The decoded value of form field `name` in a form body; empty when absent or malformed. For
 // a check made before the handler parses the whole form (the desk's CSRF token).
 std::string form_field(std::string_view body, std::string_view name);

@@ -6,6 +6,7 @@
 #include "auth/vote_tokens.h"
 #include "domain/clock.h"
 #include "domain/counting.h"
+#include "domain/text.h"
 #include "handlers/request_parsing.h"
 #include "render/pages.h"
 #include "transport/rate_limit.h"
@@ -26,6 +27,7 @@ App::App(Store &store_, const Views &views_, int writes_per_minute, std::string 
   newsletter.marker_key = auth::random_secret();
   votes.token_key = store.site_secret("vote_tokens", auth::random_secret());
   votes.network_key = store.site_secret("voter_networks", auth::random_secret());
+  known_device_key = store.site_secret("known_devices", auth::random_secret());
 }
 
 void send_html(httplib::Response &res, std::string html, int status) {
@@ -150,6 +152,16 @@ void start_editor_session(App &app, const httplib::Request &req, httplib::Respon
                                    (came_over_https(app, req) ? "; Secure" : ""));
 }
 
+void remember_known_device(const App &app, const httplib::Request &req, httplib::Response &res,
+                           const Editor &editor) {
+  const auto token = auth::known_device_token(app.known_device_key, editor.email,
+                                              app.clock() + auth::kKnownDeviceSeconds);
+  res.set_header("Set-Cookie",
+                 "verdict_device=" + token +
+                     "; Path=/admin/login; Max-Age=" + std::to_string(auth::kKnownDeviceSeconds) +
+                     "; HttpOnly; SameSite=Strict" + (came_over_https(app, req) ? "; Secure" : ""));
+}
+
 void end_editor_session(App &app, const httplib::Request &req, httplib::Response &res) {
   const auto secret = session_secret_from_cookie(req.get_header_value("Cookie"));
   if (!secret.empty()) app.store.end_session(auth::secret_hash(secret));
@@ -174,6 +186,19 @@ std::string client_of(const App &app, const httplib::Request &req) {
 bool came_over_https(const App &app, const httplib::Request &req) {
   return !app.trusted_proxy.empty() && req.remote_addr == app.trusted_proxy &&
          req.get_header_value("X-Forwarded-Proto") == "https";
+}
+
+std::optional<Audience> metrics_audience(const App &app, const httplib::Request &req) {
+  // RFC 9110: the scheme is case-blind; "Bearer" with no token is a wrong token too.
+  const auto authorization = req.get_header_value("Authorization");
+  const auto space = authorization.find(' ');
+  if (ascii_lowercase(authorization.substr(0, space)) == "bearer") {
+    const auto token = space == std::string::npos ? "" : authorization.substr(space + 1);
+    if (!auth::same_secret(token, app.metrics_token)) return std::nullopt;
+    return Audience::desk;
+  }
+  const bool forwarded = req.has_header("X-Forwarded-For") || req.has_header("Forwarded");
+  return is_loopback_address(req.remote_addr) && !forwarded ? Audience::desk : Audience::everyone;
 }
 
 std::vector<std::string> param_values(const httplib::Request &req, const char *name) {

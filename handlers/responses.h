@@ -49,12 +49,23 @@ void start_editor_session(App &app, const httplib::Request &req, httplib::Respon
 // Ends this browser's session, if any, and clears its cookie.
 void end_editor_session(App &app, const httplib::Request &req, httplib::Response &res);
 constexpr int kSessionHours = 12;
+// Marks this browser as one `editor` signed in from (auth/sign_in_throttle.h): a cookie for the
+// sign-in form only, HttpOnly, SameSite=Strict (Secure over HTTPS), for kKnownDeviceSeconds.
+void remember_known_device(const App &app, const httplib::Request &req, httplib::Response &res,
+                           const Editor &editor);
 // The sign-in page's address that brings the editor back to `path` (a desk page) after.
 std::string sign_in_path_back_to(const std::string &path);
 // The address the request comes from (transport/rate_limit.h's client_address).
 std::string client_of(const App &app, const httplib::Request &req);
 // Whether the request reached the site over HTTPS: only the trusted proxy can say so.
 bool came_over_https(const App &app, const httplib::Request &req);
+// Whose figures /metrics may show this request. The desk's go to a request from this machine
+// straight to the server (its TCP peer is loopback and no proxy forwarded it: a request
+// through the trusted proxy on loopback carries X-Forwarded-For, and is anyone's), or to one
+// carrying `Authorization: Bearer <--metrics-token>`. Anyone else gets readers' figures; a
+// bearer token that is not the site's gets none (empty), so a misconfigured scraper is told
+// rather than quietly shown less.
+std::optional<Audience> metrics_audience(const App &app, const httplib::Request &req);
 
 // Every value the request's query gives parameter `name`, in order.
 std::vector<std::string> param_values(const httplib::Request &req, const char *name);

@@ -128,7 +128,10 @@ void install_routes(httplib::Server &server, App &app) {
   guards::RouteMethods methods;
   for (auto &route : route_table(app)) {
     methods.emplace_back(route.method, route.pattern);
-    auto handler = app.request_metrics.named(route.pattern, std::move(route.handler));
+    // The desk's figures (sign-ins, saves, exports) are for the owner only (handlers/pages.cpp
+    // show_metrics says who that is).
+    const auto audience = route.pattern.starts_with("/admin") ? Audience::desk : Audience::everyone;
+    auto handler = app.request_metrics.named(route.pattern, std::move(route.handler), audience);
     if (std::string_view(route.method) == "POST")
       server.Post(route.pattern, std::move(handler));
     else

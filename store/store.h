@@ -142,8 +142,11 @@ public:
   // Subscribers (store/subscribers.cpp). Times are seconds since 1970.
   // Keeps a new address as pending, or a pending one as it is, and owes it a confirmation
   // mail, unless one went to it too recently (domain/subscription.h). A confirmed address is
-  // left as it is; so is one that unsubscribed, which the form never mails again.
-  SubscriptionRequest request_subscription(std::string_view email, int64_t now);
+  // left as it is; so is one that unsubscribed, which the form never mails again. `may_mail`,
+  // asked (inside the transaction) only when a mail would be owed, may refuse it: then nothing
+  // is kept (mail_rationed).
+  SubscriptionRequest request_subscription(std::string_view email, int64_t now,
+                                           const std::function<bool()> &may_mail = {});
   // Confirmation mails owed whose time has come, the longest waiting first; and how many are
   // owed and not given up, in all.
   std::vector<ConfirmationDue> confirmations_due(int64_t now, int64_t limit);

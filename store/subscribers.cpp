@@ -22,22 +22,18 @@ void drop_owed_mail(sql::Db &db, int64_t subscriber_id) {
 
 } // namespace
 
-SubscriptionRequest Store::request_subscription(std::string_view email, int64_t now) {
+SubscriptionRequest Store::request_subscription(std::string_view email, int64_t now,
+                                                const std::function<bool()> &may_mail) {
   std::string address(email);
   auto outcome = SubscriptionRequest::mail_queued;
   write([&](sql::Db &db) {
-    db.cached("INSERT INTO subscribers (email, status) VALUES (:email, 'pending') "
-              "ON CONFLICT (email) DO NOTHING")
-        .bind(":email", address)
-        .run();
     auto found = db.cached("SELECT id, status, confirmations_sent, confirmation_asked_at "
                            "FROM subscribers WHERE email = :email");
     found.bind(":email", address);
-    if (!found.step()) throw std::runtime_error("the subscriber just kept is not there");
-    const auto id = found.int64(0);
-    const auto status = found.text(1);
-    const auto sent = found.int64(2);
-    const auto asked_at = found.is_null(3) ? std::optional<int64_t>() : found.int64(3);
+    const bool known = found.step();
+    const auto status = known ? found.text(1) : std::string("pending");
+    const auto sent = known ? found.int64(2) : 0;
+    const auto asked_at = !known || found.is_null(3) ? std::optional<int64_t>() : found.int64(3);
     if (status == "confirmed") {
       outcome = SubscriptionRequest::already_confirmed;
       return;
@@ -52,6 +48,19 @@ SubscriptionRequest Store::request_subscription(std::string_view email, int64_t 
     if (asked_at && now < *asked_at + confirmation_resend_wait(sent)) {
       outcome = SubscriptionRequest::mail_held_back;
       return;
+    }
+    // Past a ration nothing is kept: a flood of made-up addresses must not fill the list, and
+    // a kept address no mail went to is no nearer confirmation than none.
+    if (may_mail && !may_mail()) {
+      outcome = SubscriptionRequest::mail_rationed;
+      return;
+    }
+    int64_t id = known ? found.int64(0) : 0;
+    if (!known) {
+      db.cached("INSERT INTO subscribers (email, status) VALUES (:email, 'pending')")
+          .bind(":email", address)
+          .run();
+      id = db.last_insert_rowid();
     }
     db.cached("UPDATE subscribers SET confirmations_sent = :sent, "
               "confirmation_asked_at = :now WHERE id = :id")

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "auth/secrets.h"
 #include "test_support.h"
 
 using namespace verdict;
@@ -95,4 +96,89 @@ TEST_CASE("metrics: /metrics counts requests by route and status, their latency,
   CHECK(std::stod(text.substr(size_at + 24)) > 4096);
   CHECK(text.find("verdict_page_cache_bytes ") != std::string::npos);
   CHECK(text.find("verdict_card_images_bytes ") != std::string::npos);
+}
+
+namespace {
+
+constexpr const char *kMetricsToken = "a-metrics-token-for-tests";
+
+// Sign-ins that fail and one that works, a desk page and a reader's page: figures of both kinds.
+void use_desk_and_site(test::SiteServer &site, httplib::Client &client) {
+  site.store().add_editor("editor@example.com", auth::hash_password("a long desk password"));
+  REQUIRE(test::post_form(client, "/admin/login", "email=editor%40example.com&password=wrong", "",
+                          "203.0.113.9")
+              ->status == 401);
+  const auto session = test::sign_in_at_desk(client, "editor@example.com", "a long desk password");
+  REQUIRE(test::get_at_desk(client, session, "/admin/subscribers.csv")->status == 200);
+  REQUIRE(client.Get("/tools/codestral-2-1")->status == 200);
+}
+
+// The sum of every verdict_requests_total sample in a /metrics text.
+uint64_t requests_counted(const std::string &text) {
+  uint64_t sum = 0;
+  for (size_t at = text.find("\nverdict_requests_total{"); at != std::string::npos;
+       at = text.find("\nverdict_requests_total{", at + 1))
+    sum += std::stoull(text.substr(text.find("} ", at) + 2));
+  return sum;
+}
+
+uint64_t histogram_count(const std::string &text) {
+  const auto at = text.find("\nverdict_request_duration_seconds_count ");
+  REQUIRE(at != std::string::npos);
+  return std::stoull(text.substr(at + 40));
+}
+
+} // namespace
+
+TEST_CASE("metrics: a request through the proxy sees readers' figures only, none of the desk's, "
+          "not even in the latency histogram's count") {
+  test::SiteServer site; // trusts 127.0.0.1 as its proxy, as the tests' requests come from it
+  auto client = site.client();
+  use_desk_and_site(site, client);
+  const auto res = client.Get("/metrics", {{"X-Forwarded-For", "203.0.113.9"}});
+  REQUIRE(res->status == 200);
+  const auto &text = res->body;
+  CHECK(text.find("route=\"/tools/:param\",status=\"200\"") != std::string::npos);
+  CHECK(text.find("/admin") == std::string::npos);
+  CHECK(text.find("verdict_desk_") == std::string::npos);
+  // The public histogram counts exactly the public requests: no sign-in hides in its total.
+  CHECK(histogram_count(text) == requests_counted(text));
+}
+
+TEST_CASE("metrics: the desk's figures go to a request from this machine straight to the server, "
+          "or with the metrics token, and a wrong token is refused") {
+  test::SiteServer site([](App &app) { app.metrics_token = kMetricsToken; });
+  auto client = site.client();
+  use_desk_and_site(site, client);
+  const auto desk_figures = [](const std::string &text) {
+    return text.find("verdict_requests_total{route=\"/admin/login\",status=\"401\"} 1\n") !=
+               std::string::npos &&
+           text.find("verdict_requests_total{route=\"/admin/login\",status=\"303\"} 1\n") !=
+               std::string::npos &&
+           text.find("route=\"/admin/subscribers.csv\",status=\"200\"") != std::string::npos &&
+           text.find("verdict_desk_request_duration_seconds_count ") != std::string::npos;
+  };
+  const auto local = client.Get("/metrics");
+  REQUIRE(local->status == 200);
+  CHECK(desk_figures(local->body));
+  const auto with_token =
+      client.Get("/metrics", {{"X-Forwarded-For", "203.0.113.9"},
+                              {"Authorization", std::string("Bearer ") + kMetricsToken}});
+  REQUIRE(with_token->status == 200);
+  CHECK(desk_figures(with_token->body));
+  for (const auto *wrong : {"Bearer a-metrics-token-for-test", "Bearer ", "Bearer x"}) {
+    INFO(wrong);
+    const auto refused =
+        client.Get("/metrics", {{"X-Forwarded-For", "203.0.113.9"}, {"Authorization", wrong}});
+    CHECK(refused->status == 401);
+    CHECK(refused->get_header_value("WWW-Authenticate") == "Bearer");
+    CHECK(refused->body.find("/admin") == std::string::npos);
+    CHECK(refused->body.find("not this site's metrics token") != std::string::npos);
+  }
+  // A bearer token on a site that has none configured opens nothing either.
+  test::SiteServer no_token;
+  auto other = no_token.client();
+  CHECK(
+      other.Get("/metrics", {{"Authorization", std::string("Bearer ") + kMetricsToken}})->status ==
+      401);
 }

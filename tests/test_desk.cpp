@@ -111,9 +111,12 @@ TEST_CASE("desk: the session cookie is for /admin only, HttpOnly, SameSite=Stric
   CHECK(over_https->get_header_value("Set-Cookie").find("; Secure") != std::string::npos);
 }
 
-TEST_CASE("desk: failed sign-ins are slowed per account and per address") {
+TEST_CASE("desk: failed sign-ins are slowed per account and network, and per network") {
   test::SiteServer site([](App &app) {
-    app.sign_in_throttle.set_limits({3, 5, std::chrono::minutes(15)});
+    app.sign_in_throttle.set_limits({.per_account_from_network = 3,
+                                     .per_network = 5,
+                                     .per_account = 50,
+                                     .window = std::chrono::minutes(15)});
   });
   add_editor(site.store());
   add_editor(site.store(), "second@example.com", kPassword);
@@ -130,8 +133,103 @@ TEST_CASE("desk: failed sign-ins are slowed per account and per address") {
   for (int i = 0; i < 3; ++i)
     try_sign_in(client, "ghost@example.com", "wrong");
   CHECK(try_sign_in(client, "ghost@example.com", "wrong")->status == 429);
-  // This address has failed six times: past its own limit, every account waits.
-  CHECK(try_sign_in(client, "second@example.com", kPassword)->status == 429);
+  // This network has failed six times: past its own limit, every account waits.
+  const auto network = try_sign_in(client, "second@example.com", kPassword);
+  CHECK(network->status == 429);
+  CHECK(network->body.find("Too many failed sign-ins from your network") != std::string::npos);
+}
+
+// The value of cookie `name` among a response's Set-Cookie lines, or empty.
+std::string set_cookie(const httplib::Result &res, const std::string &name) {
+  for (size_t i = 0; i < res->get_header_value_count("Set-Cookie"); ++i) {
+    const auto line = res->get_header_value("Set-Cookie", i);
+    if (line.rfind(name + "=", 0) == 0)
+      return line.substr(name.size() + 1, line.find(';') - name.size() - 1);
+  }
+  return {};
+}
+
+TEST_CASE("desk: fifty wrong passwords for the editor from one network do not keep the editor "
+          "out from another, and that network stays held back") {
+  test::SiteServer site; // the limits an installed site has
+  add_editor(site.store());
+  auto client = site.client();
+  int refused = 0;
+  for (int i = 0; i < 50; ++i) {
+    // Anywhere in one /24 is one network.
+    const auto from = "203.0.113." + std::to_string(10 + i);
+    const auto guess =
+        try_sign_in(client, kEmail, "guess " + std::to_string(i), {{"X-Forwarded-For", from}});
+    REQUIRE(guess);
+    CHECK((guess->status == 401 || guess->status == 429));
+    refused += guess->status == 429;
+  }
+  CHECK(refused == 45); // five guesses, then none
+  const auto editor = try_sign_in(client, kEmail, kPassword, {{"X-Forwarded-For", "198.51.100.7"}});
+  CHECK(editor->status == 303);
+  CHECK(editor->get_header_value("Location") == "/admin");
+  CHECK(editor->get_header_value("Set-Cookie").rfind("verdict_session=", 0) == 0);
+  // The attacker's network is still held back, even with the right password, and told why.
+  const auto attacker =
+      try_sign_in(client, kEmail, kPassword, {{"X-Forwarded-For", "203.0.113.250"}});
+  CHECK(attacker->status == 429);
+  CHECK(attacker->has_header("Retry-After"));
+  CHECK(attacker->body.find("Too many failed sign-ins for this address from your network") !=
+        std::string::npos);
+  CHECK_FALSE(attacker->has_header("Set-Cookie"));
+}
+
+TEST_CASE("desk: an account guessed at from many networks still signs in on a browser it signed "
+          "in on before, and on no other") {
+  test::SiteServer site([](App &app) {
+    app.sign_in_throttle.set_limits({.per_account_from_network = 3,
+                                     .per_network = 20,
+                                     .per_account = 6,
+                                     .window = std::chrono::minutes(15)});
+  });
+  add_editor(site.store());
+  auto client = site.client();
+  const auto first = try_sign_in(client, kEmail, kPassword, {{"X-Forwarded-For", "198.51.100.7"}});
+  REQUIRE(first->status == 303);
+  const auto device = set_cookie(first, "verdict_device");
+  REQUIRE(device.size() == 48);
+  bool found = false;
+  for (size_t i = 0; i < first->get_header_value_count("Set-Cookie"); ++i) {
+    const auto line = first->get_header_value("Set-Cookie", i);
+    if (line.rfind("verdict_device=", 0) != 0) continue;
+    found = true;
+    CHECK(line.find("; Path=/admin/login;") != std::string::npos);
+    CHECK(line.find("; HttpOnly") != std::string::npos);
+    CHECK(line.find("; SameSite=Strict") != std::string::npos);
+  }
+  CHECK(found);
+  // Six wrong passwords from three networks: the account's ceiling.
+  for (const auto *from : {"192.0.2.1", "192.0.3.1", "192.0.4.1"})
+    for (int i = 0; i < 2; ++i)
+      REQUIRE(try_sign_in(client, kEmail, "guess", {{"X-Forwarded-For", from}})->status == 401);
+  const auto elsewhere =
+      try_sign_in(client, kEmail, kPassword, {{"X-Forwarded-For", "198.18.0.1"}});
+  CHECK(elsewhere->status == 429);
+  CHECK(elsewhere->body.find("from many networks") != std::string::npos);
+  // A forged or altered cookie is no known device.
+  auto altered = device;
+  altered[47] = altered[47] == '0' ? '1' : '0';
+  CHECK(try_sign_in(client, kEmail, kPassword,
+                    {{"X-Forwarded-For", "198.18.0.1"}, {"Cookie", "verdict_device=" + altered}})
+            ->status == 429);
+  // The editor's own browser, from anywhere, signs in at once.
+  const auto known =
+      try_sign_in(client, kEmail, kPassword,
+                  {{"X-Forwarded-For", "198.18.0.1"}, {"Cookie", "verdict_device=" + device}});
+  CHECK(known->status == 303);
+  // The cookie is the account's, not the browser's for any account.
+  add_editor(site.store(), "second@example.com", kPassword);
+  for (const auto *from : {"192.0.2.1", "192.0.3.1", "192.0.4.1"})
+    for (int i = 0; i < 2; ++i)
+      try_sign_in(client, "second@example.com", "guess", {{"X-Forwarded-For", from}});
+  CHECK(try_sign_in(client, "second@example.com", kPassword,
+                    {{"X-Forwarded-For", "198.18.0.1"}, {"Cookie", "verdict_device=" + device}})
+            ->status == 429);
 }
 
 TEST_CASE("desk: signing out ends the session on the server, not just in the browser") {

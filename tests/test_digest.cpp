@@ -218,6 +218,18 @@ TEST_CASE("digest: --since takes days or hours as whole days, and resends are ra
   CHECK(confirmation_resend_wait(1000) == 86400);
 }
 
+TEST_CASE("digest: a mailbox is its address in lower case without a +tag, and Gmail's without "
+          "dots under gmail.com") {
+  CHECK(mailbox_of("Victim+1@Example.com") == "victim@example.com");
+  CHECK(mailbox_of("victim+a+b@example.com") == "victim@example.com");
+  CHECK(mailbox_of("v.ictim@example.com") == "v.ictim@example.com"); // dots matter elsewhere
+  CHECK(mailbox_of("V.I.Ctim+news@GoogleMail.com") == "victim@gmail.com");
+  CHECK(mailbox_of("victim@gmail.com") == "victim@gmail.com");
+  CHECK(mailbox_of("+44@example.com") == "+44@example.com"); // all name, no tag
+  CHECK(mailbox_domain_of("a@GoogleMail.COM") == "gmail.com");
+  CHECK(mailbox_domain_of("a@Example.com") == "example.com");
+}
+
 TEST_CASE("digest: an unsubscribe link names its subscriber and no other, and a marker expires") {
   const auto key = auth::random_secret();
   const auto token = auth::unsubscribe_token(key, 12, "Reader@Example.com");
@@ -1192,4 +1204,76 @@ TEST_CASE("digest: with nobody confirmed no digest is made, so its comparisons w
   INFO(said);
   CHECK(said.find("5 comparisons") != std::string::npos);
   CHECK(sink.recipients() == std::vector<std::string>{"pending@example.com"});
+}
+
+namespace {
+
+// A sign-up from `from` (X-Forwarded-For), answered as every sign-up is: 303 to /subscribed.
+void sign_up_from(httplib::Client &client, const std::string &email, const std::string &from) {
+  const auto res = test::post_form(client, "/subscribe",
+                                   "email=" + httplib::detail::encode_query_param(email), "", from);
+  REQUIRE(res);
+  CHECK(res->status == 303);
+  CHECK(res->get_header_value("Location").rfind("/subscribed?m=", 0) == 0);
+}
+
+// How many of `recipients` end with `suffix`.
+size_t ending_with(const std::vector<std::string> &recipients, const std::string &suffix) {
+  return static_cast<size_t>(
+      std::count_if(recipients.begin(), recipients.end(), [&](const auto &r) {
+        return r.size() >= suffix.size() &&
+               r.compare(r.size() - suffix.size(), suffix.size(), suffix) == 0;
+      }));
+}
+
+// The mails once `count` have arrived and nothing more is owed.
+std::vector<std::string> delivered(MailingSite &mailing, size_t count) {
+  mailing.sink.wait_for(count);
+  for (int i = 0; i < 100 && mailing.site.store().confirmations_waiting() > 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  return mailing.sink.recipients();
+}
+
+} // namespace
+
+TEST_CASE("digest: thirty plus-addressed sign-ups for one inbox send it its ration of mails, keep "
+          "nothing past it, and a reader elsewhere still gets theirs") {
+  MailingSite mailing;
+  auto client = mailing.site.client();
+  // Each from a network of its own: the mailbox's ration is what holds.
+  for (int i = 1; i <= 30; ++i)
+    sign_up_from(client, "victim+" + std::to_string(i) + "@example.com",
+                 "10." + std::to_string(i) + ".0.1");
+  sign_up_from(client, "reader@example.org", "198.51.100.1");
+  const auto ration = static_cast<size_t>(kConfirmationMailsPerMailbox);
+  const auto recipients = delivered(mailing, ration + 1);
+  CHECK(recipients.size() == ration + 1);
+  CHECK(ending_with(recipients, "@example.com") == ration);
+  CHECK(std::count(recipients.begin(), recipients.end(), "reader@example.org") == 1);
+  CHECK(status_of(mailing.site.store(), "victim+1@example.com") == "pending");
+  CHECK(status_of(mailing.site.store(), "victim+30@example.com") == "absent");
+  CHECK(mailing.site.store().confirmations_waiting() == 0);
+}
+
+TEST_CASE("digest: sign-ups for many mailboxes of one domain, or from one network, are rationed, "
+          "and a reader elsewhere still gets their mail") {
+  MailingSite mailing;
+  auto client = mailing.site.client();
+  const int64_t over = 5;
+  for (int64_t i = 0; i < kConfirmationMailsPerDomain + over; ++i)
+    sign_up_from(client, "person" + std::to_string(i) + "@bombed.example",
+                 "10." + std::to_string(i) + ".0.1");
+  // One network (rotating inside its /24) signing up strangers on domains of their own.
+  for (int64_t i = 0; i < kConfirmationMailsPerNetwork + over; ++i)
+    sign_up_from(client, "someone@domain" + std::to_string(i) + ".example",
+                 "203.0.113." + std::to_string(i + 1));
+  sign_up_from(client, "reader@example.org", "198.51.100.1");
+  const auto per_domain = static_cast<size_t>(kConfirmationMailsPerDomain);
+  const auto per_network = static_cast<size_t>(kConfirmationMailsPerNetwork);
+  const auto recipients = delivered(mailing, per_domain + per_network + 1);
+  CHECK(recipients.size() == per_domain + per_network + 1);
+  CHECK(ending_with(recipients, "@bombed.example") == per_domain);
+  CHECK(ending_with(recipients, ".example") - ending_with(recipients, "@bombed.example") ==
+        per_network);
+  CHECK(std::count(recipients.begin(), recipients.end(), "reader@example.org") == 1);
 }

@@ -86,19 +86,73 @@ TEST_CASE("editors: a new password ends every session of that editor, and a sign
   CHECK_FALSE(store.set_editor_password("nobody@example.com", second));
 }
 
-TEST_CASE("editors: a throttled account waits until its oldest counted failure leaves the "
-          "window, and a success forgets its failures") {
+TEST_CASE("editors: an account's failures hold back only the network they came from, until the "
+          "oldest leaves the window, and a success there forgets them") {
   using namespace std::chrono;
-  auth::SignInThrottle throttle({2, 100, minutes(10)});
+  using HeldBy = auth::SignInThrottle::HeldBy;
+  auth::SignInThrottle throttle({.per_account_from_network = 2,
+                                 .per_network = 100,
+                                 .per_account = 100,
+                                 .window = minutes(10)});
   const auto start = auth::SignInThrottle::Clock::now();
-  CHECK(throttle.wait("10.0.0.1", "Ed@example.com", start) == seconds(0));
-  throttle.failed("10.0.0.1", "ed@example.com", start);
-  throttle.failed("10.0.0.2", "ED@example.com", start + minutes(3)); // any case, any address
-  CHECK(throttle.wait("10.0.0.3", "ed@example.com", start + minutes(4)) == minutes(6));
-  CHECK(throttle.wait("10.0.0.3", "ed@example.com", start + minutes(10)) == seconds(0));
-  CHECK(throttle.wait("10.0.0.3", "other@example.com", start + minutes(4)) == seconds(0));
-  throttle.failed("10.0.0.1", "ed@example.com", start + minutes(11));
-  CHECK(throttle.wait("10.0.0.1", "ed@example.com", start + minutes(11)) == minutes(2));
-  throttle.succeeded("ed@example.com");
-  CHECK(throttle.wait("10.0.0.1", "ed@example.com", start + minutes(11)) == seconds(0));
+  const std::string attacker = "203.0.113.0/24", editor = "198.51.100.0/24";
+  CHECK(throttle.wait(attacker, "Ed@example.com", "", start).seconds == seconds(0));
+  throttle.failed(attacker, "ed@example.com", "", start);
+  throttle.failed(attacker, "ED@example.com", "", start + minutes(3)); // any case
+  const auto held = throttle.wait(attacker, "ed@example.com", "", start + minutes(4));
+  CHECK(held.seconds == minutes(6));
+  CHECK(held.held_by == HeldBy::account_from_network);
+  CHECK(throttle.wait(attacker, "ed@example.com", "", start + minutes(10)).seconds == seconds(0));
+  CHECK(throttle.wait(attacker, "other@example.com", "", start + minutes(4)).seconds == seconds(0));
+  // The editor's network is not the attacker's.
+  CHECK(throttle.wait(editor, "ed@example.com", "", start + minutes(4)).seconds == seconds(0));
+  throttle.failed(editor, "ed@example.com", "", start + minutes(5));
+  throttle.failed(editor, "ed@example.com", "", start + minutes(6));
+  CHECK(throttle.wait(editor, "ed@example.com", "", start + minutes(6)).seconds == minutes(9));
+  throttle.succeeded(editor, "ed@example.com");
+  CHECK(throttle.wait(editor, "ed@example.com", "", start + minutes(6)).seconds == seconds(0));
+  CHECK(throttle.wait(attacker, "ed@example.com", "", start + minutes(6)).seconds == minutes(4));
+}
+
+TEST_CASE("editors: one network guessing across accounts is held back on every account, and an "
+          "account guessed from many networks on every browser it is not known on") {
+  using namespace std::chrono;
+  using HeldBy = auth::SignInThrottle::HeldBy;
+  auth::SignInThrottle throttle(
+      {.per_account_from_network = 3, .per_network = 4, .per_account = 6, .window = minutes(15)});
+  const auto now = auth::SignInThrottle::Clock::now();
+  for (const auto *account : {"a@example.com", "b@example.com", "c@example.com", "d@example.com"})
+    throttle.failed("203.0.113.0/24", account, "", now);
+  const auto across = throttle.wait("203.0.113.0/24", "e@example.com", "", now);
+  CHECK(across.held_by == HeldBy::network);
+  CHECK(across.seconds == minutes(15));
+  // Six failures on one account from three networks: the ceiling holds back a new browser
+  // anywhere, but not one the account is known on, which is counted on its own.
+  for (const auto *network : {"192.0.2.0/24", "192.0.3.0/24", "192.0.4.0/24"})
+    for (int i = 0; i < 2; ++i)
+      throttle.failed(network, "ed@example.com", "", now);
+  const auto ceiling = throttle.wait("198.51.100.0/24", "ed@example.com", "", now);
+  CHECK(ceiling.held_by == HeldBy::account);
+  CHECK(throttle.wait("198.51.100.0/24", "ed@example.com", "device-1", now).seconds == seconds(0));
+  for (int i = 0; i < 3; ++i)
+    throttle.failed("198.51.100.0/24", "ed@example.com", "device-1", now);
+  CHECK(throttle.wait("198.51.100.0/24", "ed@example.com", "device-1", now).held_by ==
+        HeldBy::device);
+  CHECK(throttle.wait("198.51.100.0/24", "ed@example.com", "device-2", now).seconds == seconds(0));
+}
+
+TEST_CASE("editors: a known-device token holds for its account until it expires, and for no "
+          "other account, key or altered token") {
+  const auto key = auth::random_secret();
+  const auto token = auth::known_device_token(key, "Ed@Example.com", 1000);
+  CHECK(token.size() == auth::kKnownDeviceTokenLength);
+  CHECK(auth::known_device_token_holds(key, token, "ed@example.com", 999));
+  CHECK(auth::known_device_token_holds(key, token, "ed@example.com", 1000));
+  CHECK_FALSE(auth::known_device_token_holds(key, token, "ed@example.com", 1001));
+  CHECK_FALSE(auth::known_device_token_holds(key, token, "other@example.com", 999));
+  CHECK_FALSE(auth::known_device_token_holds(auth::random_secret(), token, "ed@example.com", 999));
+  auto later = token;
+  later[15] = later[15] == 'f' ? 'e' : 'f'; // a later expiry, with the old MAC
+  CHECK_FALSE(auth::known_device_token_holds(key, later, "ed@example.com", 999));
+  CHECK_FALSE(auth::known_device_token_holds(key, "", "ed@example.com", 999));
 }

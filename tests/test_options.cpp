@@ -103,3 +103,18 @@ TEST_CASE("the site's public address, from --base-url or VERDICT_BASE_URL") {
     CHECK(parse({"--base-url", bad}).error.find("--base-url must be") == 0);
   }
 }
+
+TEST_CASE("the metrics token comes from --metrics-token or VERDICT_METRICS_TOKEN, long and plain, "
+          "for serve only") {
+  CHECK(parse({"--metrics-token", "0123456789abcdef"}).metrics_token == "0123456789abcdef");
+  CHECK(parse({}, {{"VERDICT_METRICS_TOKEN", "from-the-environment"}}).metrics_token ==
+        "from-the-environment");
+  CHECK(parse({"--metrics-token", "short"}).error.find("16 to 256 visible characters") !=
+        std::string::npos);
+  CHECK(parse({"--metrics-token", "has a space in it ok"}).error.find("--metrics-token") !=
+        std::string::npos);
+  CHECK(parse({}, {{"VERDICT_METRICS_TOKEN", "x"}}).error.find("VERDICT_METRICS_TOKEN") !=
+        std::string::npos);
+  CHECK(parse({"check", "--db", "a.db", "--metrics-token", "0123456789abcdef"}).error ==
+        "--metrics-token is only for serve");
+}

@@ -33,13 +33,15 @@ std::string number(double value) {
 } // namespace
 
 httplib::Server::Handler RequestMetrics::named(const std::string &pattern,
-                                               httplib::Server::Handler handler) {
-  return [this, label = label_of(pattern),
+                                               httplib::Server::Handler handler,
+                                               Audience audience) {
+  auto &series = audience == Audience::desk ? desk_ : public_;
+  return [this, &series, label = label_of(pattern),
           handler = std::move(handler)](const httplib::Request &req, httplib::Response &res) {
     handler(req, res);
     routed = true; // a handler that threw leaves its 500 to be counted as "other"
     // httplib makes a status a handler left unset 200 after routing.
-    observe(label, res.status == -1 ? 200 : res.status,
+    observe(series, label, res.status == -1 ? 200 : res.status,
             std::chrono::steady_clock::now() - request_started);
   };
 }
@@ -50,44 +52,60 @@ void RequestMetrics::begin_request() {
 }
 
 void RequestMetrics::observe_unrouted(int status) {
-  if (!routed) observe("other", status, std::chrono::steady_clock::now() - request_started);
+  if (!routed)
+    observe(public_, "other", status, std::chrono::steady_clock::now() - request_started);
 }
 
-void RequestMetrics::observe(const std::string &route, int status, std::chrono::nanoseconds took) {
+void RequestMetrics::observe(Series &series, const std::string &route, int status,
+                             std::chrono::nanoseconds took) {
   {
     std::lock_guard lock(mutex_);
-    ++requests_[{route, status}];
+    ++series.requests[{route, status}];
   }
   const double seconds = std::chrono::duration<double>(took).count();
   size_t bucket = 0;
   while (bucket < kBuckets.size() && seconds > kBuckets[bucket])
     ++bucket;
-  buckets_[bucket].fetch_add(1, std::memory_order_relaxed);
-  count_.fetch_add(1, std::memory_order_relaxed);
-  total_ns_.fetch_add(static_cast<uint64_t>(took.count()), std::memory_order_relaxed);
+  series.buckets[bucket].fetch_add(1, std::memory_order_relaxed);
+  series.count.fetch_add(1, std::memory_order_relaxed);
+  series.total_ns.fetch_add(static_cast<uint64_t>(took.count()), std::memory_order_relaxed);
 }
 
-std::string RequestMetrics::prometheus_text() const {
+std::string RequestMetrics::histogram_text(const Series &series, const char *name,
+                                           const char *help) const {
+  const std::string metric = name;
+  std::string text = "# HELP " + metric + " " + help + "\n# TYPE " + metric + " histogram\n";
+  uint64_t cumulative = 0;
+  for (size_t i = 0; i <= kBuckets.size(); ++i) {
+    cumulative += series.buckets[i].load(std::memory_order_relaxed);
+    text += metric + "_bucket{le=\"" +
+            (i < kBuckets.size() ? number(kBuckets[i]) : std::string("+Inf")) + "\"} " +
+            std::to_string(cumulative) + "\n";
+  }
+  text += metric + "_sum " + number(static_cast<double>(series.total_ns.load()) / 1e9) + "\n";
+  text += metric + "_count " + std::to_string(series.count.load()) + "\n";
+  return text;
+}
+
+std::string RequestMetrics::prometheus_text(Audience audience) const {
+  const bool with_desk = audience == Audience::desk;
   std::string text = "# HELP verdict_requests_total Requests answered through the route table, "
                      "by route and status.\n# TYPE verdict_requests_total counter\n";
   {
     std::lock_guard lock(mutex_);
-    for (const auto &[key, count] : requests_)
-      text += "verdict_requests_total{route=\"" + key.first + "\",status=\"" +
-              std::to_string(key.second) + "\"} " + std::to_string(count) + "\n";
+    for (const auto *series : {&public_, &desk_}) {
+      if (series == &desk_ && !with_desk) continue;
+      for (const auto &[key, count] : series->requests)
+        text += "verdict_requests_total{route=\"" + key.first + "\",status=\"" +
+                std::to_string(key.second) + "\"} " + std::to_string(count) + "\n";
+    }
   }
-  text += "# HELP verdict_request_duration_seconds Time from a routed request's arrival at a "
-          "worker to its answer.\n# TYPE verdict_request_duration_seconds histogram\n";
-  uint64_t cumulative = 0;
-  for (size_t i = 0; i <= kBuckets.size(); ++i) {
-    cumulative += buckets_[i].load(std::memory_order_relaxed);
-    text += "verdict_request_duration_seconds_bucket{le=\"" +
-            (i < kBuckets.size() ? number(kBuckets[i]) : std::string("+Inf")) + "\"} " +
-            std::to_string(cumulative) + "\n";
-  }
-  text += "verdict_request_duration_seconds_sum " +
-          number(static_cast<double>(total_ns_.load()) / 1e9) + "\n";
-  text += "verdict_request_duration_seconds_count " + std::to_string(count_.load()) + "\n";
+  text += histogram_text(public_, "verdict_request_duration_seconds",
+                         "Time from a routed request's arrival at a worker to its answer, "
+                         "readers' routes.");
+  if (with_desk)
+    text += histogram_text(desk_, "verdict_desk_request_duration_seconds",
+                           "Time from a desk request's arrival at a worker to its answer.");
   return text;
 }
 

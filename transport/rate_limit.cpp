@@ -1,5 +1,8 @@
 #include "transport/rate_limit.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 namespace verdict {
 
 int RateLimiter::take(const std::string &client, std::chrono::steady_clock::time_point now) {
@@ -31,6 +34,15 @@ std::string client_address(const std::string &socket_address, const std::string 
   const auto end = last.find_last_not_of(' ');
   if (start == std::string::npos) return socket_address;
   return last.substr(start, end - start + 1);
+}
+
+bool is_loopback_address(const std::string &address) {
+  in_addr v4{};
+  if (inet_pton(AF_INET, address.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  in6_addr v6{};
+  if (inet_pton(AF_INET6, address.c_str(), &v6) != 1) return false;
+  if (IN6_IS_ADDR_LOOPBACK(&v6)) return true;
+  return IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127;
 }
 
 } // namespace verdict

@@ -45,4 +45,7 @@ public:
 std::string client_address(const std::string &socket_address, const std::string &forwarded_for,
                            const std::string &trusted_proxy);
 
+// Whether an address is this machine's: 127.0.0.0/8, ::1, or ::ffff:127.x.x.x.
+bool is_loopback_address(const std::string &address);
+
 } // namespace verdict
