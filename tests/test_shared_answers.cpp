@@ -374,3 +374,74 @@ TEST_CASE("shared answers: however a request spells Accept-Encoding, every answe
     CHECK(site.server().shared_answers() >= 4); // the cache did answer some of them
   }
 }
+
+TEST_CASE("validators: each coding of an answer has its own ETag, and a 304 only for the one "
+          "the request would get") {
+  test::SiteServer site;
+  const std::vector<std::string> paths = {"/methodology",
+                                          kComparison,
+                                          kComparison + "/badge.svg",
+                                          kComparison + "/card.svg",
+                                          kComparison + "/card.png",
+                                          "/tools/codestral-2-1/badge.svg",
+                                          "/feed.xml",
+                                          "/api/tools"};
+  const std::vector<std::pair<std::string, std::string>> codings = {
+      {"br", "Accept-Encoding: br\r\n"},
+      {"gzip", "Accept-Encoding: gzip\r\n"},
+      {"", ""},
+  };
+  for (const auto &path : paths) {
+    INFO(path);
+    test::RawConnection connection(site.port());
+    Answers answers(connection);
+    std::map<std::string, std::string> etag_of; // by coding
+    std::string body;
+    for (const auto &[coding, accept] : codings) {
+      connection.send(get(path, accept));
+      const auto answer = answers.next();
+      REQUIRE(answer.rfind("HTTP/1.1 200 OK\r\n", 0) == 0);
+      etag_of[coding] = header(answer, "ETag");
+      REQUIRE(etag_of[coding].size() > 2);
+      if (body.empty()) body = decoded_body(answer);
+      CHECK(decoded_body(answer) == body);
+    }
+    const bool compressed = is_compressible(header(
+        [&] {
+          connection.send(get(path));
+          return answers.next();
+        }(),
+        "Content-Type"));
+    const std::set<std::string> distinct = {etag_of["br"], etag_of["gzip"], etag_of[""]};
+    // A PNG, the feed and the API are sent as they are whatever the client accepts: one
+    // representation, one ETag.
+    CHECK(distinct.size() == (compressed ? 3u : 1u));
+    if (compressed) {
+      CHECK(etag_of["br"] == etag_in_coding(etag_of[""], ContentCoding::brotli));
+      CHECK(etag_of["gzip"] == etag_in_coding(etag_of[""], ContentCoding::gzip));
+    }
+
+    // Each held ETag, sent with each Accept-Encoding: 304 only when it is the ETag of what
+    // would be sent now; otherwise the whole answer in the coding asked for, with its ETag.
+    for (const auto &[held, _] : codings) {
+      for (const auto &[wanted, accept] : codings) {
+        INFO("held " << held << ", accepts " << wanted);
+        for (const auto &condition :
+             {etag_of[held], "W/" + etag_of[held], "\"other\", " + etag_of[held]}) {
+          connection.send(get(path, accept + "If-None-Match: " + condition + "\r\n"));
+          const bool fresh = etag_of[held] == etag_of[wanted];
+          const auto answer = answers.next(!fresh);
+          CHECK(answer.rfind(fresh ? "HTTP/1.1 304 " : "HTTP/1.1 200 ", 0) == 0);
+          CHECK(header(answer, "ETag") == etag_of[wanted]);
+          if (!fresh) {
+            CHECK(header(answer, "Content-Encoding") == wanted);
+            CHECK(decoded_body(answer) == body);
+          }
+        }
+      }
+    }
+    // "*" names whatever is sent now.
+    connection.send(get(path, "If-None-Match: *\r\n"));
+    CHECK(answers.next(false).rfind("HTTP/1.1 304 ", 0) == 0);
+  }
+}
