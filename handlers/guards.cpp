@@ -9,6 +9,7 @@
 #include "handlers/handlers.h"
 #include "handlers/request_parsing.h"
 #include "handlers/responses.h"
+#include "transport/negotiation.h"
 #include "transport/security_headers.h"
 
 namespace verdict::guards {
@@ -23,13 +24,27 @@ namespace {
 constexpr const char *kAnonymousCaching = "public, max-age=30, stale-while-revalidate=300";
 constexpr const char *kPersonalCaching = "private, no-cache";
 
-void answer_not_modified_if_matching(const Request &req, Response &res, const std::string &etag) {
+// The coding the answer in `res` will be sent in: the transport's choice for this request
+// (the one Accept-Encoding httplib is handed names it), unless httplib never compresses the
+// answer's type.
+ContentCoding coding_of(const Request &req, const Response &res) {
+  AcceptEncoding accepted;
+  for (size_t i = 0, n = req.get_header_value_count("Accept-Encoding"); i < n; ++i)
+    accepted.add(req.get_header_value("Accept-Encoding", i));
+  return coding_of_answer(accepted.choice(), res.get_header_value("Content-Type"));
+}
+
+// Gives the answer in `res` the ETag of the representation this request gets (the body's
+// `identity_etag` in its coding), and makes it a 304 when any If-None-Match names that one.
+void answer_not_modified_if_matching(const Request &req, Response &res,
+                                     const std::string &identity_etag) {
+  const auto etag = etag_in_coding(identity_etag, coding_of(req, res));
   res.set_header("ETag", etag);
-  const auto wanted = req.get_header_value("If-None-Match");
-  if (!wanted.empty() &&
-      (wanted == etag || wanted == "*" || wanted.find(etag) != std::string::npos)) {
+  for (size_t i = 0, n = req.get_header_value_count("If-None-Match"); i < n; ++i) {
+    if (!none_match_names(req.get_header_value("If-None-Match", i), etag)) continue;
     res.status = 304;
     res.body.clear();
+    return;
   }
 }
 

@@ -3,11 +3,16 @@
 // made for, and must retire when the site changes.
 #include <catch2/catch.hpp>
 
+#include <brotli/decode.h>
+#include <zlib.h>
+
 #include <atomic>
 #include <map>
+#include <set>
 #include <utility>
 
 #include "test_support.h"
+#include "transport/negotiation.h"
 #include "transport/page_cache.h"
 #include "transport/response_cache.h"
 
@@ -68,6 +73,57 @@ std::string without_line(std::string head, const std::string &line) {
   const auto at = head.find(line + "\r\n");
   if (at != std::string::npos) head.erase(at, line.size() + 2);
   return head;
+}
+
+std::string body_of(const std::string &answer) {
+  return answer.substr(head_of(answer).size());
+}
+
+// A gzip stream's content, as a client that accepts gzip reads it; empty if it is not one.
+std::string gunzipped(const std::string &compressed) {
+  z_stream stream{};
+  if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK) return {};
+  stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(compressed.data()));
+  stream.avail_in = static_cast<uInt>(compressed.size());
+  std::string out;
+  char buffer[16384];
+  int status = Z_OK;
+  while (status == Z_OK) {
+    stream.next_out = reinterpret_cast<Bytef *>(buffer);
+    stream.avail_out = sizeof buffer;
+    status = inflate(&stream, Z_NO_FLUSH);
+    out.append(buffer, sizeof buffer - stream.avail_out);
+  }
+  inflateEnd(&stream);
+  return status == Z_STREAM_END ? out : std::string();
+}
+
+// The same for a brotli stream.
+std::string unbrotlied(const std::string &compressed) {
+  auto *state = BrotliDecoderCreateInstance(nullptr, nullptr, nullptr);
+  auto available_in = compressed.size();
+  const auto *next_in = reinterpret_cast<const uint8_t *>(compressed.data());
+  std::string out;
+  BrotliDecoderResult result = BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT;
+  while (result == BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT) {
+    uint8_t buffer[16384];
+    auto available_out = sizeof buffer;
+    auto *next_out = buffer;
+    result = BrotliDecoderDecompressStream(state, &available_in, &next_in, &available_out,
+                                           &next_out, nullptr);
+    out.append(reinterpret_cast<char *>(buffer), sizeof buffer - available_out);
+  }
+  BrotliDecoderDestroyInstance(state);
+  return result == BROTLI_DECODER_RESULT_SUCCESS ? out : std::string();
+}
+
+// An answer's body as the client reads it, by its Content-Encoding; empty when it cannot be.
+std::string decoded_body(const std::string &answer) {
+  const auto coding = header(answer, "Content-Encoding");
+  if (coding.empty()) return body_of(answer);
+  if (coding == "gzip") return gunzipped(body_of(answer));
+  if (coding == "br") return unbrotlied(body_of(answer));
+  return {};
 }
 
 } // namespace
@@ -263,4 +319,129 @@ TEST_CASE("shared answers: a page stays kept after the site's own write, and a w
   REQUIRE(page->status == 200);
   CHECK(site.server().shared_answers() == before);
   CHECK(test::visible_text(page->body).find("2 votes") != std::string::npos);
+}
+
+TEST_CASE("shared answers: however a request spells Accept-Encoding, every answer is in a coding "
+          "it accepted, and the cache never gives a reader one they cannot decode") {
+  // The first request for the page after start-up is the one kept; each spelling goes first on
+  // a site of its own. `coding` is the RFC 9110 reading of it: what it must get.
+  struct Spelling {
+    std::string header_lines;
+    std::string coding; // its Content-Encoding: "br", "gzip" or none
+  };
+  const std::vector<Spelling> spellings = {
+      {"Accept-Encoding: %62r\r\n", ""},
+      {"Accept-Encoding: %67zip\r\n", ""},
+      {"Accept-Encoding: BR\r\n", "br"},
+      {"Accept-Encoding:  br \r\n", "br"},
+      {"Accept-Encoding: br;q=1\r\n", "br"},
+      {"Accept-Encoding: x, br\r\n", "br"},
+      {"Accept-Encoding:\r\n", ""},
+      {"Accept-Encoding: br;q=0\r\n", ""},
+      {"Accept-Encoding: br;q=0, gzip\r\n", "gzip"},
+      {"Accept-Encoding: gzip;q=0, br;q=0\r\n", ""},
+      {"Accept-Encoding: identity;q=0, *;q=0\r\n", ""},
+      {"Accept-Encoding: %62r\r\nAccept-Encoding: gzip\r\n", "gzip"},
+      {"Accept-Encoding: br\r\nAccept-Encoding: br;q=0\r\n", ""},
+      {"Accept-Encoding: br\r\nAccept-Encoding: gzip\r\n", "br"},
+  };
+  for (const auto &[header_lines, coding] : spellings) {
+    INFO(header_lines);
+    test::SiteServer site;
+    test::RawConnection connection(site.port());
+    Answers answers(connection);
+    const auto ask = [&](const std::string &extra) {
+      connection.send(get("/methodology", extra));
+      return answers.next();
+    };
+    const auto first = ask(header_lines);
+    REQUIRE(first.rfind("HTTP/1.1 200 OK\r\n", 0) == 0);
+    CHECK(header(first, "Content-Encoding") == coding);
+    const auto page = decoded_body(first);
+    CHECK(page.starts_with("<!doctype html>"));
+    // The same spelling again (from the cache), then readers that accept nothing and gzip
+    // alone, each twice, then the spelling once more.
+    CHECK(ask(header_lines) == first);
+    for (int round = 0; round < 2; ++round) {
+      const auto plain = ask("");
+      CHECK(header(plain, "Content-Encoding").empty());
+      CHECK(body_of(plain) == page);
+      const auto gzip_only = ask("Accept-Encoding: gzip\r\n");
+      CHECK(header(gzip_only, "Content-Encoding") == "gzip");
+      CHECK(gunzipped(body_of(gzip_only)) == page);
+    }
+    CHECK(ask(header_lines) == first);
+    CHECK(site.server().shared_answers() >= 4); // the cache did answer some of them
+  }
+}
+
+TEST_CASE("validators: each coding of an answer has its own ETag, and a 304 only for the one "
+          "the request would get") {
+  test::SiteServer site;
+  const std::vector<std::string> paths = {"/methodology",
+                                          kComparison,
+                                          kComparison + "/badge.svg",
+                                          kComparison + "/card.svg",
+                                          kComparison + "/card.png",
+                                          "/tools/codestral-2-1/badge.svg",
+                                          "/feed.xml",
+                                          "/api/tools"};
+  const std::vector<std::pair<std::string, std::string>> codings = {
+      {"br", "Accept-Encoding: br\r\n"},
+      {"gzip", "Accept-Encoding: gzip\r\n"},
+      {"", ""},
+  };
+  for (const auto &path : paths) {
+    INFO(path);
+    test::RawConnection connection(site.port());
+    Answers answers(connection);
+    std::map<std::string, std::string> etag_of; // by coding
+    std::string body;
+    for (const auto &[coding, accept] : codings) {
+      connection.send(get(path, accept));
+      const auto answer = answers.next();
+      REQUIRE(answer.rfind("HTTP/1.1 200 OK\r\n", 0) == 0);
+      etag_of[coding] = header(answer, "ETag");
+      REQUIRE(etag_of[coding].size() > 2);
+      if (body.empty()) body = decoded_body(answer);
+      CHECK(decoded_body(answer) == body);
+    }
+    const bool compressed = is_compressible(header(
+        [&] {
+          connection.send(get(path));
+          return answers.next();
+        }(),
+        "Content-Type"));
+    const std::set<std::string> distinct = {etag_of["br"], etag_of["gzip"], etag_of[""]};
+    // A PNG, the feed and the API are sent as they are whatever the client accepts: one
+    // representation, one ETag.
+    CHECK(distinct.size() == (compressed ? 3u : 1u));
+    if (compressed) {
+      CHECK(etag_of["br"] == etag_in_coding(etag_of[""], ContentCoding::brotli));
+      CHECK(etag_of["gzip"] == etag_in_coding(etag_of[""], ContentCoding::gzip));
+    }
+
+    // Each held ETag, sent with each Accept-Encoding: 304 only when it is the ETag of what
+    // would be sent now; otherwise the whole answer in the coding asked for, with its ETag.
+    for (const auto &[held, _] : codings) {
+      for (const auto &[wanted, accept] : codings) {
+        INFO("held " << held << ", accepts " << wanted);
+        for (const auto &condition :
+             {etag_of[held], "W/" + etag_of[held], "\"other\", " + etag_of[held]}) {
+          connection.send(get(path, accept + "If-None-Match: " + condition + "\r\n"));
+          const bool fresh = etag_of[held] == etag_of[wanted];
+          const auto answer = answers.next(!fresh);
+          CHECK(answer.rfind(fresh ? "HTTP/1.1 304 " : "HTTP/1.1 200 ", 0) == 0);
+          CHECK(header(answer, "ETag") == etag_of[wanted]);
+          if (!fresh) {
+            CHECK(header(answer, "Content-Encoding") == wanted);
+            CHECK(decoded_body(answer) == body);
+          }
+        }
+      }
+    }
+    // "*" names whatever is sent now.
+    connection.send(get(path, "If-None-Match: *\r\n"));
+    CHECK(answers.next(false).rfind("HTTP/1.1 304 ", 0) == 0);
+  }
 }

@@ -225,3 +225,47 @@ TEST_CASE("voter pages: what voters are shown is kept per page within its bounds
   pages.clear();
   CHECK(ShownToVoters::kept_overall() == before);
 }
+
+TEST_CASE("voter pages: a voter whose browser accepts a coding gets their page in that coding, "
+          "with its ETag, never uncompressed from the reactor") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto voter = voter_who(client, "ship", "skip", "a");
+  const auto cookie = "Cookie: verdict_voter=" + voter + "\r\n";
+  for (const auto &path : {std::string("/"), kComparison}) {
+    INFO(path);
+    REQUIRE(client.Get(path.c_str())->status == 200); // the shared page is kept
+    own_page(client, path, voter);                    // and what this voter is shown
+    const auto before = site.server().cookie_answers();
+    const auto request = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + cookie;
+    const auto exchanged = test::raw_exchange(
+        site.port(), request + "\r\n" + request + "Accept-Encoding: gzip\r\n\r\n" + request +
+                         "Connection: close\r\n\r\n");
+    // The first two answers, split by their Content-Length. The reactor answers the first
+    // itself, and would go on to the second were it not for its coding.
+    std::vector<std::string> answers;
+    for (size_t at = 0; answers.size() < 2;) {
+      const auto head_end = exchanged.find("\r\n\r\n", at);
+      const auto length_at = exchanged.find("Content-Length: ", at);
+      REQUIRE(head_end != std::string::npos);
+      REQUIRE(length_at < head_end);
+      const auto end = head_end + 4 + std::stoul(exchanged.substr(length_at + 16));
+      answers.push_back(exchanged.substr(at, end - at));
+      at = end;
+    }
+    const auto header = [](const std::string &answer, const std::string &name) {
+      const auto at = answer.find("\r\n" + name + ": ");
+      if (at == std::string::npos || at > answer.find("\r\n\r\n")) return std::string();
+      const auto start = at + name.size() + 4;
+      return answer.substr(start, answer.find("\r\n", start) - start);
+    };
+    const auto &plain = answers[0], &gzipped = answers[1];
+    CHECK(header(gzipped, "Content-Encoding") == "gzip");
+    CHECK(header(plain, "Content-Encoding").empty());
+    const auto etag = header(plain, "ETag");
+    CHECK(etag.find("-v") != std::string::npos); // the voter's own
+    CHECK(header(gzipped, "ETag") == etag.substr(0, etag.size() - 1) + "-gz\"");
+    // Only the uncompressed one was the reactor's to give.
+    CHECK(site.server().cookie_answers() == before + 1);
+  }
+}

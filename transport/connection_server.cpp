@@ -431,7 +431,11 @@ private:
         if (!answer) return;
         hub_.shared_answers.fetch_add(1, std::memory_order_relaxed);
         c.out += *answer;
-      } else if (c.framing.shareable_but_cookie && cookie_answers) {
+      } else if (c.framing.shareable_but_cookie && cookie_answers &&
+                 c.framing.coding == Framing::Coding::identity) {
+        // The application writes a voter's page as it is; httplib would compress it for a
+        // client that accepts a coding, so those clients go to httplib, and every answer to
+        // a request is in the one coding chosen for it.
         const auto cookie =
             std::string_view(c.in).substr(c.framing.cookie_offset, c.framing.cookie_length);
         if (!cookie_answer(*cookie_answers, target, cookie, c.out)) return;
@@ -640,10 +644,9 @@ private:
         return;
       }
       const auto &f = c.framing;
-      std::string head(c.in, f.skip, f.head_length);
-      for (auto it = f.dropped_lines.rbegin(); it != f.dropped_lines.rend(); ++it)
-        head.erase(it->first, it->second);
-      const std::string request = head + c.in.substr(f.skip + f.head_length, f.body_length);
+      const std::string request =
+          head_for_parser(std::string_view(c.in).substr(f.skip, f.head_length), f) +
+          c.in.substr(f.skip + f.head_length, f.body_length);
       const auto target = f.shareable ? c.in.substr(f.target_offset, f.target_length) : "";
       const auto coding = f.coding;
       consume_request(c);

@@ -4,6 +4,8 @@
 #include <array>
 #include <utility>
 
+#include "domain/text.h"
+
 namespace verdict::transport {
 
 namespace {
@@ -43,30 +45,20 @@ bool is_field_value(std::string_view s) {
   });
 }
 
-std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-    s.remove_suffix(1);
-  return s;
-}
-
-bool equals_ignoring_case(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
-           return lower(x) == lower(y);
-         });
-}
-
 // Whether a comma-separated header value lists `token` (Connection: keep-alive, close…).
 bool lists_token(std::string_view value, std::string_view token) {
   while (!value.empty()) {
     const auto comma = value.find(',');
-    if (equals_ignoring_case(trimmed(value.substr(0, comma)), token)) return true;
+    if (equals_ignoring_ascii_case(without_outer_whitespace(value.substr(0, comma)), token))
+      return true;
     if (comma == std::string_view::npos) break;
     value.remove_prefix(comma + 1);
   }
   return false;
+}
+
+bool has_percent(std::string_view value) {
+  return value.find('%') != std::string_view::npos;
 }
 
 // A line feed not preceded by a carriage return: a line end some parsers accept and others do
@@ -140,13 +132,15 @@ Framing frame_request(std::string_view buffered, const FramingLimits &limits) {
   bool chunked = false, transfer_encoding = false, wants_continue = false;
   bool personal = false; // credentials or conditions: an answer for this client only
   size_t cookies = 0;
-  bool coding_named = false;
+  // A Cookie or Connection that httplib could read otherwise: it percent-decodes values and
+  // drops empty ones, so the shared cache's reading of them might not be the handler's.
+  bool read_otherwise = false;
+  AcceptEncoding accepted;
   uint64_t content_length = 0;
 
   for (size_t at = line_end + 2; at < head_end + 2;) {
     const auto end = request.find(kCrlf, at);
     const auto field = request.substr(at, end - at);
-    const auto whole_line = std::pair{at, end + 2 - at};
     at = end + 2;
     if (++headers > limits.max_headers)
       return refuse(431, "The request has more headers than this site ever needs.");
@@ -158,43 +152,39 @@ Framing frame_request(std::string_view buffered, const FramingLimits &limits) {
     if (colon == std::string_view::npos || !is_token(field.substr(0, colon)))
       return refuse(400, "A header line is not NAME: VALUE.");
     const auto name = field.substr(0, colon);
-    const auto value = trimmed(field.substr(colon + 1));
+    const auto value = without_outer_whitespace(field.substr(colon + 1));
     if (!is_field_value(value)) return refuse(400, "A header value holds control characters.");
 
-    if (equals_ignoring_case(name, "Host")) {
+    if (equals_ignoring_ascii_case(name, "Host")) {
       ++hosts;
-      if (value.empty() || value.find_first_of(" /\\@") != std::string_view::npos)
+      if (value.empty() || value.find_first_of(" /\\@%") != std::string_view::npos)
         return refuse(400, "The Host header does not name a host.");
-    } else if (equals_ignoring_case(name, "Content-Length")) {
+    } else if (equals_ignoring_ascii_case(name, "Content-Length")) {
       if (++lengths > 1) return refuse(400, "The request has more than one Content-Length.");
       if (value.empty() || value.size() > 18 ||
           !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }))
         return refuse(400, "Content-Length is not a number of bytes.");
       content_length = std::stoull(std::string(value));
-    } else if (equals_ignoring_case(name, "Transfer-Encoding")) {
+    } else if (equals_ignoring_ascii_case(name, "Transfer-Encoding")) {
       transfer_encoding = true;
-      chunked = equals_ignoring_case(value, "chunked");
-    } else if (equals_ignoring_case(name, "Connection")) {
+      chunked = equals_ignoring_ascii_case(value, "chunked");
+    } else if (equals_ignoring_ascii_case(name, "Connection")) {
+      read_otherwise |= has_percent(value);
       if (lists_token(value, "close")) framing.keep_alive = false;
       if (lists_token(value, "keep-alive") && !http11) framing.keep_alive = true;
-    } else if (equals_ignoring_case(name, "Expect")) {
-      if (!equals_ignoring_case(value, "100-continue"))
+    } else if (equals_ignoring_ascii_case(name, "Expect")) {
+      if (!equals_ignoring_ascii_case(value, "100-continue"))
         return refuse(417, "This site only understands Expect: 100-continue.");
       wants_continue = true;
-      framing.dropped_lines.push_back(whole_line);
-    } else if (equals_ignoring_case(name, "Range") || equals_ignoring_case(name, "If-Range")) {
-      framing.dropped_lines.push_back(whole_line);
-    } else if (equals_ignoring_case(name, "Accept-Encoding")) {
-      if (!std::exchange(coding_named, true))
-        framing.coding = value.find("br") != std::string_view::npos     ? Framing::Coding::brotli
-                         : value.find("gzip") != std::string_view::npos ? Framing::Coding::gzip
-                                                                        : Framing::Coding::identity;
-    } else if (equals_ignoring_case(name, "Cookie")) {
+    } else if (equals_ignoring_ascii_case(name, "Accept-Encoding")) {
+      accepted.add(value);
+    } else if (equals_ignoring_ascii_case(name, "Cookie")) {
       ++cookies;
+      read_otherwise |= value.empty() || has_percent(value);
       framing.cookie_offset = skip + static_cast<size_t>(value.data() - request.data());
       framing.cookie_length = value.size();
-    } else if (equals_ignoring_case(name, "Authorization") ||
-               equals_ignoring_case(name.substr(0, 3), "If-")) {
+    } else if (equals_ignoring_ascii_case(name, "Authorization") ||
+               equals_ignoring_ascii_case(name.substr(0, 3), "If-")) {
       personal = true;
     }
   }
@@ -216,8 +206,10 @@ Framing frame_request(std::string_view buffered, const FramingLimits &limits) {
     return refuse(413, "That request body is larger than any form of this site sends.");
 
   framing.body_length = static_cast<size_t>(content_length);
+  framing.coding = accepted.choice();
   const bool plain_get = method == "GET" && http11 && framing.keep_alive && !personal &&
-                         target.front() == '/' && target.find('?') == std::string_view::npos;
+                         !read_otherwise && target.front() == '/' &&
+                         target.find('?') == std::string_view::npos;
   framing.shareable = plain_get && cookies == 0;
   framing.shareable_but_cookie = plain_get && cookies == 1;
   framing.target_offset = skip + first_space + 1;
@@ -226,6 +218,34 @@ Framing frame_request(std::string_view buffered, const FramingLimits &limits) {
   framing.kind = request.size() >= whole ? Framing::Kind::complete : Framing::Kind::incomplete;
   framing.expects_continue = wants_continue && framing.kind == Framing::Kind::incomplete;
   return framing;
+}
+
+std::string head_for_parser(std::string_view head, const Framing &framing) {
+  std::string out;
+  out.reserve(head.size() + 24);
+  const auto line_end = head.find(kCrlf);
+  out += head.substr(0, line_end + 2);
+  for (size_t at = line_end + 2; at + 2 < head.size();) {
+    const auto end = head.find(kCrlf, at);
+    const auto line = head.substr(at, end + 2 - at);
+    at = end + 2;
+    const auto colon = line.find(':');
+    const auto name = line.substr(0, colon);
+    const auto value = line.substr(colon + 1);
+    const bool dropped = equals_ignoring_ascii_case(name, "Range") ||
+                         equals_ignoring_ascii_case(name, "If-Range") ||
+                         equals_ignoring_ascii_case(name, "Expect") ||
+                         equals_ignoring_ascii_case(name, "Accept-Encoding") ||
+                         (equals_ignoring_ascii_case(name, "If-None-Match") && has_percent(value));
+    if (!dropped) out += line;
+  }
+  if (const auto coding = accept_encoding_for(framing.coding); !coding.empty()) {
+    out += "Accept-Encoding: ";
+    out += coding;
+    out += kCrlf;
+  }
+  out += kCrlf;
+  return out;
 }
 
 } // namespace verdict::transport

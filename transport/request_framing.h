@@ -3,15 +3,18 @@
 // reactor buffered, so a request reaches a worker thread only when it is whole and
 // unambiguous: one Content-Length at most (digits only), no Transfer-Encoding, exactly one
 // Host on HTTP/1.1, bounded line, head and body sizes, CRLF line ends and no control bytes.
-// Anything else is refused with the status that says why. A pure function: unit-tested and
-// fuzzed.
+// Anything else is refused with the status that says why. httplib reads headers its own way
+// (it percent-decodes every value and drops empty ones), so a request whose Cookie or
+// Connection a percent sign or emptiness could make mean something else to it is never
+// answered from the shared cache, and a Host holding one is refused. Pure functions:
+// unit-tested and fuzzed.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <string_view>
-#include <utility>
-#include <vector>
+
+#include "transport/negotiation.h"
 
 namespace verdict::transport {
 
@@ -38,19 +41,23 @@ struct Framing {
   // The same but for one Cookie header (a voter's page), and that header's value.
   bool shareable_but_cookie = false;
   size_t cookie_offset = 0, cookie_length = 0;
-  // The coding httplib gives this request's text answers, by its own rule (encoding_type: the
-  // first Accept-Encoding naming "br", else "gzip"). A kept answer is only for requests of
-  // the same coding: a brotli page is unreadable to a client that asked for none.
-  enum class Coding : char { identity = 'i', gzip = 'g', brotli = 'b' };
+  // The coding this request's answer is in (transport/negotiation.h), read from every
+  // Accept-Encoding it sent. The one reading: the shared cache keeps answers under it, and
+  // httplib is handed an Accept-Encoding naming exactly it (head_for_parser), so it compresses
+  // in it and in nothing else.
+  using Coding = ContentCoding;
   Coding coding = Coding::identity;
-  // Header lines (offset, length within the head, CRLF included) the server answers itself
-  // or ignores, cut before the request is parsed: Range and If-Range (pages are always sent
-  // whole) and Expect (answered here).
-  std::vector<std::pair<size_t, size_t>> dropped_lines;
   int status = 0;     // for refused: 400, 411, 413, 414, 417, 431, 501 or 505
   std::string reason; // for refused: what was wrong, for the error page
 };
 
 Framing frame_request(std::string_view buffered, const FramingLimits &limits = {});
+
+// The head httplib parses for a whole request's `head` (request line through blank line),
+// framed as `framing`: without the lines the server answers itself or ignores (Range and
+// If-Range: pages are always sent whole; Expect: answered by the transport), without an
+// If-None-Match httplib would percent-decode (no ETag of this site holds a '%', so it can name
+// none of them), and with every Accept-Encoding replaced by one naming the coding chosen.
+std::string head_for_parser(std::string_view head, const Framing &framing);
 
 } // namespace verdict::transport

@@ -1,7 +1,6 @@
 #include "transport/security_headers.h"
 
-#include <algorithm>
-#include <iterator>
+#include "transport/negotiation.h"
 
 namespace verdict::transport {
 
@@ -21,13 +20,7 @@ const std::vector<std::pair<std::string, std::string>> &security_headers() {
 }
 
 std::string vary_for(std::string_view vary, std::string_view content_type) {
-  static constexpr std::string_view exact[] = {"image/svg+xml",        "application/javascript",
-                                               "application/json",     "application/xml",
-                                               "application/protobuf", "application/xhtml+xml"};
-  const bool compressible =
-      std::find(std::begin(exact), std::end(exact), content_type) != std::end(exact) ||
-      (content_type.starts_with("text/") && content_type != "text/event-stream");
-  if (!compressible) return std::string(vary);
+  if (!is_compressible(content_type)) return std::string(vary);
   return vary.empty() ? "Accept-Encoding" : std::string(vary) + ", Accept-Encoding";
 }
 

@@ -14,9 +14,9 @@ namespace verdict::transport {
 const std::vector<std::pair<std::string, std::string>> &security_headers();
 
 // The Vary value for an answer of `content_type` that varies by `vary` already ("" when by
-// nothing). httplib compresses an answer it takes for text (its can_compress_content_type:
-// text/* but event streams, and a few exact types such as image/svg+xml) for a client that
-// accepts br or gzip, so such an answer varies by Accept-Encoding too; a cache in front, whose
+// nothing). httplib compresses an answer it takes for text (transport/negotiation.h's
+// is_compressible) for a client that accepts br or gzip, so such an answer varies by
+// Accept-Encoding too; a cache in front, whose
 // key is the address alone (nginx's proxy_cache), must be told.
 std::string vary_for(std::string_view vary, std::string_view content_type);
 
