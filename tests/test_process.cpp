@@ -547,6 +547,179 @@ TEST_CASE("process: a database deleted or replaced under the server is noticed b
   if (replace) CHECK(check_database(db).empty());
 }
 
+namespace {
+
+// Readers asking for pages on fresh connections, each on its own thread, until stopped:
+// every answer is counted by status, and a request with no answer at all is counted apart.
+class Readers {
+public:
+  Readers(int port, int count) {
+    for (int i = 0; i < count; ++i)
+      threads_.emplace_back([this, port, i] { read_until_stopped(port, i); });
+  }
+  ~Readers() { stop(); }
+  void stop() {
+    stop_ = true;
+    for (auto &thread : threads_)
+      if (thread.joinable()) thread.join();
+  }
+  std::atomic<int64_t> answered{0};
+  std::atomic<int64_t> unanswered{0};
+  std::atomic<int64_t> failed{0}; // answered with a status no reader should ever get (500…)
+
+private:
+  void read_until_stopped(int port, int offset) {
+    const std::vector<std::string> paths = {kPage,
+                                            "/tools/codestral-2-1",
+                                            "/",
+                                            "/tools",
+                                            "/search?q=agent",
+                                            "/no-such-page",
+                                            "/tools/no-such-tool",
+                                            "/methodology",
+                                            "/healthz"};
+    for (size_t n = static_cast<size_t>(offset); !stop_; ++n) {
+      httplib::Client client("127.0.0.1", port); // a new connection each time
+      client.set_connection_timeout(2);
+      client.set_read_timeout(5);
+      const auto &path = paths[n % paths.size()];
+      const auto cookie = n % 2 ? "verdict_voter=" + new_voter_id() : std::string();
+      const auto res = cookie.empty() ? client.Get(path.c_str())
+                                      : client.Get(path.c_str(), {{"Cookie", cookie}});
+      if (!res) {
+        ++unanswered;
+        continue;
+      }
+      ++answered;
+      if (res->status != 200 && res->status != 404 && res->status != 503) ++failed;
+    }
+  }
+  std::atomic<bool> stop_{false};
+  std::vector<std::thread> threads_;
+};
+
+} // namespace
+
+TEST_CASE("process: a database deleted, replaced or moved away under load leaves the server up "
+          "until SIGTERM, every acknowledged vote in the file it served, and a restart sound") {
+  const auto change = GENERATE(std::string("delete"), std::string("replace"), std::string("move"));
+  INFO("the file was " << change << "d");
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  const auto backup = (dir.path / "backup.db").string();
+  const auto moved = (dir.path / "served.db").string();
+  Server server({"--db", db, "--port", "0", "--rate-limit", "0"});
+  int64_t in_backup = 0;
+  {
+    Voters voters(server.port, 4);
+    Readers readers(server.port, 2);
+    voters.wait_for(100);
+    REQUIRE(run_binary({"backup", "--db", db, backup}) == 0);
+    in_backup = stored_votes(backup);
+    voters.wait_for(voters.acknowledged + 100);
+    if (change == "delete") {
+      fs::remove(db);
+    } else if (change == "replace") {
+      fs::rename(backup, db); // the served file is gone with its name
+    } else {
+      fs::rename(db, moved); // the served file lives on under another name
+      fs::rename(backup, db);
+    }
+    // More readers than before, so new connections to the database are opened after the change.
+    Readers more_readers(server.port, 6);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    CHECK(waitpid(server.pid(), nullptr, WNOHANG) == 0);
+    httplib::Client client("127.0.0.1", server.port);
+    const auto health = client.Get("/healthz");
+    REQUIRE(health);
+    CHECK(health->status == 503);
+    voters.stop();
+    readers.stop();
+    more_readers.stop();
+    CHECK(readers.unanswered + more_readers.unanswered == 0);
+    CHECK(readers.failed + more_readers.failed == 0);
+    CHECK(more_readers.answered > 0);
+    const int status = server.stop(SIGTERM);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+    const auto log = server.log();
+    INFO("the server said: " << log);
+    CHECK(log.find("terminate called") == std::string::npos);
+    CHECK(log.find("every write acknowledged before is in the file that was served") !=
+          std::string::npos);
+    if (change == "move") {
+      CHECK(log.find(moved) != std::string::npos); // the log says where the votes are
+      CHECK(check_database(moved).empty());
+      CHECK(stored_votes(moved) >= voters.acknowledged);
+    }
+  }
+  // Nothing of the old file's log is left to be applied to what is at the path now.
+  if (change != "delete") CHECK(check_database(db).empty());
+  Server restarted({"--db", db, "--port", "0"});
+  httplib::Client client("127.0.0.1", restarted.port);
+  const auto page = client.Get(kPage);
+  REQUIRE(page);
+  CHECK(page->status == 200);
+  CHECK(client.Get("/healthz")->status == 200);
+  CHECK(restarted.stop(SIGTERM) == 0);
+  CHECK(check_database(db).empty());
+  if (change != "delete") CHECK(stored_votes(db) == in_backup); // the replacement, intact
+}
+
+TEST_CASE("process: a restart after the file was replaced sets the old file's log aside, says "
+          "so, and serves the replacement intact") {
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  const auto backup = (dir.path / "backup.db").string();
+  Server server({"--db", db, "--port", "0", "--rate-limit", "0"});
+  int64_t in_backup = 0;
+  {
+    Voters voters(server.port, 4);
+    voters.wait_for(100);
+    REQUIRE(run_binary({"backup", "--db", db, backup}) == 0);
+    in_backup = stored_votes(backup);
+    voters.wait_for(voters.acknowledged + 200);
+  }
+  // Restored while it ran, and the server killed before it wrote again: the log beside the
+  // path holds votes of the file that was served, not of this one.
+  fs::rename(backup, db);
+  server.stop(SIGKILL);
+  REQUIRE(fs::exists(db + "-wal"));
+  REQUIRE(fs::file_size(db + "-wal") > 0);
+  Server restarted({"--db", db, "--port", "0"});
+  httplib::Client client("127.0.0.1", restarted.port);
+  REQUIRE(client.Get(kPage)->status == 200);
+  CHECK(restarted.stop(SIGTERM) == 0);
+  const auto log = restarted.log();
+  INFO("the server said: " << log);
+  CHECK(log.find("was written for another file than " + db) != std::string::npos);
+  CHECK(log.find("set aside as " + db + "-wal.set-aside-") != std::string::npos);
+  CHECK(check_database(db).empty());
+  CHECK(stored_votes(db) == in_backup);
+}
+
+TEST_CASE("process: check refuses an empty file and an SQLite file that is not a site, and "
+          "serve refuses to open them") {
+  test::TempDir dir;
+  const auto empty = (dir.path / "empty.db").string();
+  std::ofstream(empty).close();
+  const auto other = (dir.path / "other.db").string();
+  {
+    sql::Db db(other);
+    db.exec("CREATE TABLE notes (body TEXT)");
+  }
+  std::string said;
+  CHECK(run_binary({"check", "--db", empty}, &said) == 1);
+  CHECK(said.find("is empty (0 bytes), not a Verdict database") != std::string::npos);
+  CHECK(run_binary({"check", "--db", other}, &said) == 1);
+  CHECK(said.find("not a Verdict database") != std::string::npos);
+  CHECK(run_binary({"serve", "--db", empty, "--port", "0"}, &said) == 1);
+  CHECK(said.find("is empty (0 bytes)") != std::string::npos);
+  CHECK(fs::file_size(empty) == 0); // left as it was
+  CHECK(run_binary({"serve", "--db", other, "--port", "0"}, &said) == 1);
+  CHECK(said.find("not a Verdict database") != std::string::npos);
+}
+
 TEST_CASE("process: content imported while the site runs reaches every reader within a second") {
   test::TempDir dir;
   const auto db = (dir.path / "site.db").string();
