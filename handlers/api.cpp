@@ -33,14 +33,23 @@ void api_tools(App &app, const Request &req, Response &res) {
 // GET /api/tools/:slug — one tool, its pricing read and its first page of reviews.
 void api_tool(App &app, const Request &, Response &res, std::string_view slug) {
   const auto detail = app.store.tool_detail(slug, "", {1, kApiPageSize}, 0);
-  if (!detail) return json_not_found(res, "there is no tool with this address");
+  if (!detail) {
+    // Every address of a renamed tool follows it, the API's as its pages'.
+    if (const auto renamed = app.store.renamed_slug("tool", slug))
+      return moved_permanently(res, "/api/tools/" + *renamed);
+    return json_not_found(res, "there is no tool with this address");
+  }
   send_json(res, api::tool(*detail));
 }
 
 // GET /api/compare/:pair — a pair, in the order its address names them.
 void api_comparison(App &app, const Request &, Response &res, std::string_view pair) {
   const auto detail = app.store.comparison_detail(pair, "", {1, kApiPageSize});
-  if (!detail) return json_not_found(res, "there is no comparison at this address");
+  if (!detail) {
+    if (const auto renamed = app.store.pair_after_renames(pair))
+      return moved_permanently(res, "/api/compare/" + *renamed);
+    return json_not_found(res, "there is no comparison at this address");
+  }
   send_json(res, api::comparison(*detail));
 }
 

@@ -76,7 +76,12 @@ void vote_on_tool(App &app, const Request &req, Response &res, std::string_view 
     return bad_request(app, res, "The vote must be ship, skip or withdraw.");
   if (form.fields.count("back") && !is_local_return_path(form.fields.at("back")))
     return bad_request(app, res, "The form's return address is not a page of this site.");
-  const auto tool = app.store.tool_by_slug(slug);
+  auto tool = app.store.tool_by_slug(slug);
+  // A tool renamed since its page was read is the tool the reader voted on: the vote counts
+  // for it under its new address (its token names the tool, not the address).
+  if (!tool)
+    if (const auto renamed = app.store.renamed_slug("tool", slug))
+      tool = app.store.tool_by_slug(*renamed);
   if (!tool) return send_error(app, res, 404, "Not found", "There is no tool with this address.");
   const auto page = return_path(form, "/tools/" + tool->slug);
   const auto on_page = seconds_on_page(app, res, form, auth::tool_vote_target(tool->id), page);
@@ -100,7 +105,10 @@ void vote_on_pair(App &app, const Request &req, Response &res, std::string_view 
   if (pick != "a" && pick != "b" && pick != "withdraw")
     return bad_request(app, res, "The pick must be a, b or withdraw.");
   bool canonical_order = true;
-  const auto comparison = app.store.resolve_pair(pair, canonical_order);
+  auto comparison = app.store.resolve_pair(pair, canonical_order);
+  if (!comparison) // renamed since its page was read: the same pair under its new address
+    if (const auto renamed = app.store.pair_after_renames(pair))
+      comparison = app.store.resolve_pair(*renamed, canonical_order);
   if (!comparison)
     return send_error(app, res, 404, "Not found", "There is no comparison at this address.");
 

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "auth/secrets.h"
+#include "handlers/request_parsing.h"
 #include "store/sqlite.h"
 #include "test_support.h"
 
@@ -475,6 +476,66 @@ TEST_CASE("desk: a renamed tool's old addresses, its comparisons' too, lead to t
   rename("codestral-4", "codestral-2-1"); // and an address taken back is a page again
   CHECK(client.Get("/tools/codestral-2-1")->status == 200);
   CHECK(client.Get("/tools/codestral-4")->get_header_value("Location") == "/tools/codestral-2-1");
+}
+
+TEST_CASE("desk: a vote sent to a renamed tool's old address counts for the tool, and its "
+          "old API addresses follow it") {
+  test::SiteServer site;
+  add_editor(site.store());
+  auto client = site.client();
+  const std::string tool_vote = "/tools/codestral-2-1/vote";
+  const std::string pair_vote = "/compare/cursor-background-agent-vs-codestral-2-1/vote";
+  const auto voter = new_voter_id();
+  // The reader's pages were read before the rename; their forms post to the old addresses.
+  const auto tool_token = test::vote_token_for(client, tool_vote, voter);
+  const auto pair_token = test::vote_token_for(client, pair_vote, voter);
+  REQUIRE_FALSE(tool_token.empty());
+  REQUIRE_FALSE(pair_token.empty());
+
+  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  auto values = site.store().tool_content("codestral-2-1");
+  REQUIRE(values);
+  REQUIRE(test::post_at_desk(
+              client, session, "/admin/tools/codestral-2-1",
+              "name=" + httplib::detail::encode_query_param(values->name) +
+                  "&slug=codestral-3&category=" + values->category +
+                  "&tagline=" + httplib::detail::encode_query_param(values->tagline) +
+                  "&description=" + httplib::detail::encode_query_param(values->description) +
+                  "&entry=" + httplib::detail::encode_query_param(values->entry))
+              ->status == 303);
+
+  const httplib::Headers as_reader = {{"Sec-Fetch-Site", "same-origin"},
+                                      {"Cookie", "verdict_voter=" + voter},
+                                      {"X-Forwarded-For", "10.77.1.7"}};
+  const auto tool_res =
+      client.Post(tool_vote.c_str(), as_reader, "verdict=ship&token=" + tool_token,
+                  "application/x-www-form-urlencoded");
+  REQUIRE(tool_res);
+  CHECK(tool_res->status == 303);
+  CHECK(tool_res->get_header_value("Location") == "/tools/codestral-3#tool-codestral-3");
+  const auto pair_res = client.Post(pair_vote.c_str(), as_reader, "pick=b&token=" + pair_token,
+                                    "application/x-www-form-urlencoded");
+  REQUIRE(pair_res);
+  CHECK(pair_res->status == 303);
+  CHECK(pair_res->get_header_value("Location")
+            .rfind("/compare/cursor-background-agent-vs-codestral-3", 0) == 0);
+  const auto tool = site.store().tool_by_slug("codestral-3");
+  REQUIRE(tool);
+  CHECK(tool->community.ships == 1);
+  const auto a = site.store().tool_by_slug("cursor-background-agent");
+  REQUIRE(a);
+  const auto tally = site.store().pair_tally(a->id, tool->id);
+  CHECK(tally.a + tally.b == 1);
+
+  const auto api_tool = client.Get("/api/tools/codestral-2-1");
+  CHECK(api_tool->status == 301);
+  CHECK(api_tool->get_header_value("Location") == "/api/tools/codestral-3");
+  CHECK(client.Get("/api/tools/codestral-3")->status == 200);
+  const auto api_pair = client.Get("/api/compare/cursor-background-agent-vs-codestral-2-1");
+  CHECK(api_pair->status == 301);
+  CHECK(api_pair->get_header_value("Location") ==
+        "/api/compare/cursor-background-agent-vs-codestral-3");
+  CHECK(client.Get("/api/tools/never-a-tool")->status == 404);
 }
 
 TEST_CASE("desk: deleting a tool after its confirm page takes its reviews and votes with it, "
