@@ -34,9 +34,10 @@ std::unique_ptr<Store> open_site_database(const std::string &path) {
   return store;
 }
 
-transport::TransportLimits transport_limits(int threads) {
+transport::TransportLimits transport_limits(int threads, const std::string &trusted_proxy) {
   transport::TransportLimits limits;
   limits.workers = static_cast<size_t>(threads);
+  limits.unshared_client = trusted_proxy; // every reader behind it comes from its address
   // Each connection is a descriptor: keep a margin for the database, logs and the listening
   // socket below the process's limit.
   rlimit files{};
@@ -141,7 +142,7 @@ int serve(const Options &options) {
   // than for every vote; voters see their own votes at once (bench/README.md says why).
   app.page_epoch.set_max_lag(std::chrono::seconds(1));
   raise_descriptor_limit();
-  transport::ConnectionServer server(transport_limits(options.threads));
+  transport::ConnectionServer server(transport_limits(options.threads, options.trusted_proxy));
   install_routes(server, app);
   configure_server(server, app);
   const int port = options.port == 0

@@ -20,7 +20,7 @@ std::unique_ptr<Store> open_site_database(const std::string &path);
 void configure_server(transport::ConnectionServer &server, App &app);
 // The transport's limits with `threads` workers, the connection bound kept below the process's
 // descriptor limit.
-transport::TransportLimits transport_limits(int threads);
+transport::TransportLimits transport_limits(int threads, const std::string &trusted_proxy = "");
 
 int serve(const Options &options);
 

@@ -21,8 +21,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "assets/embedded.h"
 #include "app/server.h"
+#include "assets/embedded.h"
 #include "bench/generate_site.h"
 #include "domain/clock.h"
 #include "domain/counting.h"
@@ -136,7 +136,7 @@ std::vector<std::string> golden_lines(const std::string &file_name) {
 
 SiteServer::SiteServer(const std::string &db_path, int writes_per_minute,
                        const std::string &trusted_proxy)
-    : store_(open_site_database(db_path)), server_(transport_limits(16)) {
+    : store_(open_site_database(db_path)), server_(transport_limits(16, trusted_proxy)) {
   app_ = std::make_unique<App>(*store_, views_, writes_per_minute, trusted_proxy);
   app_->clock = reader_clock;
   start();
@@ -550,8 +550,18 @@ TempDir::~TempDir() {
   fs::remove_all(path, ignored);
 }
 
-RawConnection::RawConnection(int port) : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
+RawConnection::RawConnection(int port, const std::string &from)
+    : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
   if (fd_ < 0) throw std::runtime_error("socket failed");
+  if (!from.empty()) {
+    sockaddr_in source{};
+    source.sin_family = AF_INET;
+    if (inet_pton(AF_INET, from.c_str(), &source.sin_addr) != 1 ||
+        bind(fd_, reinterpret_cast<sockaddr *>(&source), sizeof source) != 0) {
+      close(fd_);
+      throw std::runtime_error("cannot connect from " + from);
+    }
+  }
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_port = htons(static_cast<uint16_t>(port));

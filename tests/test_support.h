@@ -192,7 +192,9 @@ std::string write_version_1_site(const TempDir &dir, const std::string &rows);
 // A plain TCP connection to 127.0.0.1:port, for requests no HTTP client library would send.
 class RawConnection {
 public:
-  explicit RawConnection(int port);
+  // From 127.0.0.1, or from another loopback address (`from`, "127.0.0.2" say): a client of
+  // its own to the server.
+  explicit RawConnection(int port, const std::string &from = "");
   ~RawConnection();
   RawConnection(const RawConnection &) = delete;
   RawConnection &operator=(const RawConnection &) = delete;

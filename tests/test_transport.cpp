@@ -259,6 +259,58 @@ TEST_CASE("transport: past its connection bound the server answers 503 at once")
   held.clear();
 }
 
+TEST_CASE("transport: one client holds at most its share of the connections, and the others "
+          "are still served") {
+  TransportLimits limits;
+  limits.max_connections = 64;
+  limits.max_connections_per_client = 8;
+  test::SiteServer site(limits, 0, ""); // no proxy: every address is a client of its own
+  std::vector<std::unique_ptr<test::RawConnection>> held;
+  for (int i = 0; i < 8; ++i) {
+    held.push_back(std::make_unique<test::RawConnection>(site.port()));
+    held.back()->send("G"); // one byte each, as the attack held them
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (site.server().open_connections() < 8 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  test::RawConnection ninth(site.port());
+  const auto refused = ninth.read_all(5);
+  CHECK(status_of(refused) == 503);
+  CHECK(refused.find("Too many connections from your address") != std::string::npos);
+
+  // Another client is served while the first holds its share.
+  test::RawConnection other(site.port(), "127.0.0.2");
+  other.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  CHECK(status_of(other.read_all(5)) == 200);
+
+  // A connection closed gives its place back to its client.
+  held.pop_back();
+  const auto freed = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (site.server().open_connections() > 7 && std::chrono::steady_clock::now() < freed)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  test::RawConnection again(site.port());
+  again.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  CHECK(status_of(again.read_all(5)) == 200);
+}
+
+TEST_CASE("transport: the trusted proxy's address, through which every reader comes, has no "
+          "share of its own") {
+  TransportLimits limits;
+  limits.max_connections = 64;
+  limits.max_connections_per_client = 4;
+  limits.unshared_client = "127.0.0.1";
+  test::SiteServer site(limits);
+  std::vector<std::unique_ptr<test::RawConnection>> readers;
+  for (int i = 0; i < 12; ++i) {
+    readers.push_back(std::make_unique<test::RawConnection>(site.port()));
+    readers.back()->send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+  }
+  int answered = 0;
+  for (auto &reader : readers)
+    answered += status_of(reader->read_until("ok\n", 5)) == 200;
+  CHECK(answered == 12);
+}
+
 TEST_CASE("transport: 2,000 readers connecting at once are all answered") {
   allow_many_sockets();
   test::SiteServer site;

@@ -82,9 +82,34 @@ std::string refusal_response(int status, const std::string &html) {
   return response;
 }
 
+// Whose share of the connections a peer uses: its IPv4 address, or its IPv6 /64 (one host
+// is given a whole /64, so its addresses are one client's).
+std::string client_of(const sockaddr_storage &address) {
+  int port = 0;
+  if (address.ss_family != AF_INET6) return address_text(address, port);
+  auto prefix = reinterpret_cast<const sockaddr_in6 &>(address);
+  if (IN6_IS_ADDR_V4MAPPED(&prefix.sin6_addr)) return address_text(address, port);
+  std::memset(prefix.sin6_addr.s6_addr + 8, 0, 8);
+  sockaddr_storage masked{};
+  std::memcpy(&masked, &prefix, sizeof prefix);
+  return address_text(masked, port) + "/64";
+}
+
+std::string peer_client(int fd) {
+  sockaddr_storage address{};
+  socklen_t length = sizeof address;
+  if (getpeername(fd, reinterpret_cast<sockaddr *>(&address), &length) != 0) return {};
+  return client_of(address);
+}
+
 constexpr std::string_view kBusy = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; "
                                    "charset=utf-8\r\nRetry-After: 1\r\nConnection: close\r\n"
                                    "Content-Length: 33\r\n\r\nToo many connections; try again.\n";
+
+constexpr std::string_view kClientBusy =
+    "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+    "Retry-After: 1\r\nConnection: close\r\nContent-Length: 62\r\n\r\n"
+    "Too many connections from your address; close some and retry.\n";
 
 class Reactor;
 
@@ -104,6 +129,7 @@ struct Connection {
   bool close_after = false; // close once `out` is sent
   bool peer_done = false;   // the client sent all it will (it shut its side)
   std::string remote_ip, local_ip;
+  std::string client; // whose share of the connections it takes (Hub::admit)
   int remote_port = 0, local_port = 0;
 };
 
@@ -181,7 +207,33 @@ struct Hub {
   std::mutex drained_mutex;
   std::condition_variable drained;
 
-  void closed_one() {
+  // Connections open per client, for its share (TransportLimits::max_connections_per_client).
+  std::mutex clients_mutex;
+  std::unordered_map<std::string, size_t> open_by_client;
+
+  size_t client_share() const {
+    if (limits.max_connections_per_client) return limits.max_connections_per_client;
+    return std::max<size_t>(16, limits.max_connections / 16);
+  }
+  // Counts a new connection from `client`; false when its share is taken.
+  bool admit(const std::string &client) {
+    if (client.empty() || client == limits.unshared_client) return true;
+    std::lock_guard lock(clients_mutex);
+    auto &count = open_by_client[client];
+    if (count >= client_share()) return false;
+    ++count;
+    return true;
+  }
+  void release(const std::string &client) {
+    if (client.empty() || client == limits.unshared_client) return;
+    std::lock_guard lock(clients_mutex);
+    const auto it = open_by_client.find(client);
+    if (it == open_by_client.end()) return;
+    if (--it->second == 0) open_by_client.erase(it);
+  }
+
+  void closed_one(const std::string &client) {
+    release(client);
     if (--open == 0 && draining) {
       std::lock_guard lock(drained_mutex);
       drained.notify_all();
@@ -209,17 +261,17 @@ public:
     stop();
     for (auto &[fd, connection] : connections_)
       ::close(fd);
-    for (int fd : incoming_)
+    for (const auto &[fd, client] : incoming_)
       ::close(fd);
     ::close(epoll_);
     ::close(wake_);
   }
 
   // From httplib's accept thread: a new connection joins this reactor.
-  void adopt(int fd) {
+  void adopt(int fd, std::string client) {
     {
       std::lock_guard lock(handoff_mutex_);
-      incoming_.push_back(fd);
+      incoming_.emplace_back(fd, std::move(client));
     }
     wake();
   }
@@ -255,8 +307,9 @@ private:
   void close_connection(Connection &c) {
     epoll_ctl(epoll_, EPOLL_CTL_DEL, c.fd, nullptr);
     ::close(c.fd);
+    const auto client = std::move(c.client);
     connections_.erase(c.fd); // destroys c
-    hub_.closed_one();
+    hub_.closed_one(client);
   }
 
   void run() {
@@ -299,15 +352,15 @@ private:
   }
 
   void take_handoffs() {
-    std::vector<int> fresh;
+    std::vector<std::pair<int, std::string>> fresh;
     std::vector<Connection *> back;
     {
       std::lock_guard lock(handoff_mutex_);
       fresh.swap(incoming_);
       back.swap(returned_);
     }
-    for (int fd : fresh)
-      start(fd);
+    for (auto &[fd, client] : fresh)
+      start(fd, std::move(client));
     for (auto *c : back)
       resume(*c);
     if (hub_.draining) {
@@ -322,10 +375,10 @@ private:
     }
   }
 
-  void start(int fd) {
+  void start(int fd, std::string client) {
     if (hub_.draining) {
       ::close(fd);
-      hub_.closed_one();
+      hub_.closed_one(client);
       return;
     }
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
@@ -333,6 +386,7 @@ private:
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
     auto c = std::make_unique<Connection>();
     c->fd = fd;
+    c->client = std::move(client);
     c->owner = this;
     sockaddr_storage address{};
     socklen_t length = sizeof address;
@@ -511,7 +565,7 @@ private:
   std::unordered_map<int, std::unique_ptr<Connection>> connections_; // this thread only
 
   std::mutex handoff_mutex_;
-  std::vector<int> incoming_;
+  std::vector<std::pair<int, std::string>> incoming_; // with each one's client
   std::vector<Connection *> returned_;
 
   std::thread thread_;
@@ -545,13 +599,17 @@ public:
 
   // From httplib's accept thread: a new connection joins a reactor, or is turned away.
   void adopt(int fd) {
-    if (hub_.open.load() >= hub_.limits.max_connections || hub_.draining.load()) {
-      ::send(fd, kBusy.data(), kBusy.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-      ::close(fd);
-      return;
-    }
+    if (hub_.open.load() >= hub_.limits.max_connections || hub_.draining.load())
+      return turn_away(fd, kBusy);
+    auto client = peer_client(fd);
+    if (!hub_.admit(client)) return turn_away(fd, kClientBusy);
     ++hub_.open;
-    reactors_[next_reactor_++ % reactors_.size()]->adopt(fd);
+    reactors_[next_reactor_++ % reactors_.size()]->adopt(fd, std::move(client));
+  }
+
+  static void turn_away(int fd, std::string_view answer) {
+    ::send(fd, answer.data(), answer.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    ::close(fd);
   }
 
   // From the accept thread once httplib's stop() closed the listening socket: finish what is
