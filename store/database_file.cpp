@@ -116,4 +116,9 @@ void note_settled(const std::string &path) {
   if (!is_memory_or_uri(path)) write_record(path, "settled");
 }
 
+void forget_when_no_log(const std::string &path) {
+  if (is_memory_or_uri(path) || identity_of(path + "-wal")) return;
+  std::remove(owner_path(path).c_str());
+}
+
 } // namespace verdict::database_file

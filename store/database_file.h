@@ -45,5 +45,8 @@ std::string set_aside_a_foreign_log(const std::string &path);
 // so a crash in between never makes a log look foreign.
 void note_checkpoint_starting(const std::string &path);
 void note_settled(const std::string &path);
+// After the last connection closed: with no log left beside the file there is nothing to
+// record, and the file stands alone again.
+void forget_when_no_log(const std::string &path);
 
 } // namespace verdict::database_file

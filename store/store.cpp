@@ -763,6 +763,7 @@ Store::~Store() {
   watcher_.reset();
   readers_.reset();
   writer_.reset();
+  database_file::forget_when_no_log(path_); // the last connection closed
 }
 
 void Store::write(std::function<void(sql::Db &)> change) {
