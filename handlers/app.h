@@ -10,6 +10,7 @@
 #include "render/png.h"
 #include "render/views.h"
 #include "store/store.h"
+#include "transport/cost_budget.h"
 #include "transport/metrics.h"
 #include "transport/page_cache.h"
 #include "transport/rate_limit.h"
@@ -25,7 +26,11 @@ struct App {
   // behind), and their pages rendered for it. No lag unless the server sets one.
   PageEpoch page_epoch;
   PageCache cache;
-  PngRenderer card_images;      // share cards drawn as PNG, kept until their SVG changes
+  PngRenderer card_images; // share cards drawn as PNG, kept until their SVG changes
+  // Search result pages, kept for the page epoch by text and page number: the same search
+  // again costs nothing (a search for a common word reads much of a large index).
+  PageCache search_pages;
+  CostBudget cost_budget;       // CPU time for the costliest answers, per network (guards::costly)
   RecentWriters recent_writers; // voters whose own pages are rendered afresh for now
   RateLimiter write_limit;
   auth::SignInThrottle sign_in_throttle;          // failed sign-ins per network and per account

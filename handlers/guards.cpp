@@ -1,6 +1,7 @@
 #include "handlers/guards.h"
 
 #include <chrono>
+#include <ctime>
 #include <iostream>
 #include <regex>
 
@@ -408,6 +409,44 @@ httplib::Server::Handler slug_form_write(App &app, SlugPage handler, const char 
         refuse_over_limit(app, req, res, what))
       return;
     handler(app, req, res, std::string(req.matches[1]));
+  };
+}
+
+namespace {
+
+// CPU time this thread has used: what an answer cost, whatever else the machine was doing.
+std::chrono::nanoseconds thread_cpu_time() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return std::chrono::seconds(now.tv_sec) + std::chrono::nanoseconds(now.tv_nsec);
+}
+
+} // namespace
+
+httplib::Server::Handler costly(App &app, httplib::Server::Handler inner, const char *what) {
+  return [&app, inner = std::move(inner), what](const Request &req, Response &res) {
+    const auto network = network_of(client_of(app, req));
+    if (const auto refusal = app.cost_budget.admit(network)) {
+      if (refusal->whole_site)
+        send_error(app, res, 503, "Busy",
+                   std::string("The site is answering many ") + what +
+                       " at the moment. Please try " + "again in " +
+                       std::to_string(refusal->wait_seconds) + " seconds.");
+      else
+        send_error(app, res, 429, "Slow down",
+                   std::string("Too many ") + what + " from your network. Please wait " +
+                       std::to_string(refusal->wait_seconds) + " seconds and try again.");
+      res.set_header("Retry-After", std::to_string(refusal->wait_seconds));
+      return;
+    }
+    const auto started = thread_cpu_time();
+    try {
+      inner(req, res);
+    } catch (...) {
+      app.cost_budget.charge(network, thread_cpu_time() - started);
+      throw;
+    }
+    app.cost_budget.charge(network, thread_cpu_time() - started);
   };
 }
 

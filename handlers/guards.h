@@ -59,6 +59,12 @@ httplib::Server::Handler api_slug_read(App &app, SlugPage handler);
 httplib::Server::Handler form_write(App &app, Page handler, const char *what);
 httplib::Server::Handler slug_form_write(App &app, SlugPage handler, const char *what);
 
+// An answer that can cost a core real time (a search over a large site, a share card drawn):
+// refused with 429 (or 503 when the whole site's budget is spent) once the client's network
+// has spent its share of CPU time on such answers (transport/cost_budget.h); what `inner`
+// spends is charged to it. `what` names them in the refusal ("searches").
+httplib::Server::Handler costly(App &app, httplib::Server::Handler inner, const char *what);
+
 // RFC 8058's one-click unsubscribe: a POST the reader's mail program (or its provider's
 // servers) sends from no page of this site, so neither a same-origin check nor a CSRF token
 // can apply; the secret token in the address is what authorizes it. Refused unless it is a

@@ -164,12 +164,20 @@ void show_search(App &app, const Request &req, Response &res) {
   if (!span) return;
   const auto search = parse_search_text(param_values(req, "q"));
   if (!search.ok()) return send_error(app, res, 400, "Search text refused", search.error);
-  const auto results = app.store.search(search.text, *span);
-  if (past_the_end(app, res, *span, results.hits.items.empty())) return;
-  send_html(res,
-            pages::search(app.views, search.text, results, app.store.site_copy(), kItemsPageSize));
   // The same for every reader (no Vary: Cookie) and as fresh as the other pages.
   set_single_header(res, "Cache-Control", "public, max-age=30");
+  // Kept for the page epoch: asking again what anyone asked costs no search.
+  const auto key = std::to_string(span->number) + " " + search.text;
+  const auto epoch = app.page_epoch.current();
+  if (const auto kept = app.search_pages.find(key, epoch))
+    return send_html(res, kept->body, kept->status);
+  const auto results = app.store.search(search.text, *span);
+  if (past_the_end(app, res, *span, results.hits.items.empty())) return;
+  auto page = std::make_shared<CachedPage>();
+  page->body =
+      pages::search(app.views, search.text, results, app.store.site_copy(), kItemsPageSize);
+  send_html(res, page->body);
+  app.search_pages.put(key, epoch, std::move(page));
 }
 
 // GET /subscribe — the weekly digest's sign-up form on a page of its own (handlers/newsletter.cpp

@@ -38,7 +38,8 @@ std::vector<Route> route_table(App &app) {
       {"GET", "/compare/" + slug, voter_page(app, show_comparison)},
       {"POST", "/compare/" + slug + "/vote", slug_form_write(app, vote_on_pair, "votes")},
       {"GET", "/compare/" + pair + "/card\\.svg", slug_page(app, show_comparison_card)},
-      {"GET", "/compare/" + pair + "/card\\.png", slug_page(app, show_comparison_card_png)},
+      {"GET", "/compare/" + pair + "/card\\.png",
+       costly(app, slug_page(app, show_comparison_card_png), "card images")},
       {"GET", "/compare/" + pair + "/badge\\.svg", slug_page(app, show_pair_badge)},
       {"GET", "/tools", page(app, show_tools)},
       {"GET", "/tools/" + slug, voter_page(app, show_tool)},
@@ -52,7 +53,7 @@ std::vector<Route> route_table(App &app) {
       {"GET", "/reviewers/" + slug, slug_page(app, show_reviewer)},
       {"GET", "/reviewers/" + slug + "/feed\\.xml", absolute_slug_page(app, show_reviewer_feed)},
       // Searches bypass the shared page cache (handlers/pages.cpp says why).
-      {"GET", "/search", plain(show_search)},
+      {"GET", "/search", costly(app, plain(show_search), "searches")},
       {"GET", "/subscribe", page(app, show_subscribe_form)},
       {"POST", "/subscribe", form_write(app, subscribe, "sign-ups")},
       {"GET", "/subscribed", plain(show_subscribed)},

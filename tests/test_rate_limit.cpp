@@ -2,6 +2,7 @@
 
 #include "handlers/routes.h"
 #include "test_support.h"
+#include "transport/cost_budget.h"
 #include "transport/rate_limit.h"
 
 using namespace verdict;
@@ -90,4 +91,40 @@ TEST_CASE("http: behind the trusted proxy, addresses inside one IPv4 /24 or one 
   CHECK(vote_from("2001:db8:7:2::1") == 303); // another /64, the same /48
   CHECK(vote_from("2001:db8:7:3::1") == 429);
   CHECK(vote_from("198.51.100.1") == 303);
+}
+
+TEST_CASE("cost budget: a client who spent its CPU time waits until it earns more, and others "
+          "are not held up") {
+  CostBudget budget(
+      {milliseconds(100), milliseconds(1000), milliseconds(10000), milliseconds(10000)});
+  const auto t0 = steady_clock::now();
+  CHECK_FALSE(budget.admit("10.0.0.0/24", t0));
+  budget.charge("10.0.0.0/24", milliseconds(1500), t0); // one answer may overdraw it
+  const auto refused = budget.admit("10.0.0.0/24", t0);
+  REQUIRE(refused);
+  CHECK_FALSE(refused->whole_site);
+  CHECK(refused->wait_seconds == 6); // 500 ms owed, and 1 ms to hold, at 100 ms a second
+  CHECK_FALSE(budget.admit("10.0.1.0/24", t0));
+  CHECK(budget.admit("10.0.0.0/24", t0 + seconds(5)));
+  CHECK_FALSE(budget.admit("10.0.0.0/24", t0 + seconds(6)));
+  // Earned time is held up to the burst only: a client quiet for an hour has one second.
+  budget.charge("10.0.0.0/24", milliseconds(900), t0 + seconds(3600));
+  CHECK_FALSE(budget.admit("10.0.0.0/24", t0 + seconds(3600)));
+  budget.charge("10.0.0.0/24", milliseconds(200), t0 + seconds(3600));
+  CHECK(budget.admit("10.0.0.0/24", t0 + seconds(3600)));
+}
+
+TEST_CASE("cost budget: many clients together cannot spend more than the whole site's share") {
+  CostBudget budget({milliseconds(100), milliseconds(1000), milliseconds(500), milliseconds(2000)});
+  const auto t0 = steady_clock::now();
+  for (int i = 0; i < 3; ++i) {
+    const auto client = "10.0." + std::to_string(i) + ".0/24";
+    REQUIRE_FALSE(budget.admit(client, t0));
+    budget.charge(client, milliseconds(800), t0);
+  }
+  const auto refused = budget.admit("10.9.9.0/24", t0); // a fresh client, its bucket full
+  REQUIRE(refused);
+  CHECK(refused->whole_site);
+  CHECK(refused->wait_seconds == 1);
+  CHECK_FALSE(budget.admit("10.9.9.0/24", t0 + seconds(2)));
 }

@@ -403,3 +403,33 @@ TEST_CASE("search: results are never kept in the shared page cache, so no text c
   CHECK(result_links(client.Get("/search?q=freshly")->body) ==
         std::vector<std::string>{"/tools/fresh"});
 }
+
+TEST_CASE("search: a network that spent its CPU time on searches is told to wait, another "
+          "network is answered, and a search asked again is answered from what was kept") {
+  test::SiteServer site;
+  auto client = site.client();
+  // A budget one search spends whole, earning nothing back: the second search is refused.
+  site.app().cost_budget.set_rates({std::chrono::microseconds(0), std::chrono::microseconds(1),
+                                    std::chrono::seconds(100), std::chrono::seconds(100)});
+  const httplib::Headers from_one = {{"X-Forwarded-For", "10.20.30.7"}};
+  const auto first = client.Get("/search?q=codestral", from_one);
+  REQUIRE(first->status == 200);
+  CHECK(site.app().search_pages.bytes() > 0);
+  const auto again = client.Get("/search?q=agent", {{"X-Forwarded-For", "10.20.30.8"}});
+  CHECK(again->status == 429);
+  CHECK(again->has_header("Retry-After"));
+  CHECK(test::visible_text(again->body).find("Too many searches from your network") !=
+        std::string::npos);
+  const auto elsewhere = client.Get("/search?q=codestral", {{"X-Forwarded-For", "10.20.31.7"}});
+  REQUIRE(elsewhere->status == 200);
+  CHECK(elsewhere->body == first->body); // the page kept for this text
+
+  // The whole site's budget spent: every network waits, with 503, other pages unaffected.
+  site.app().cost_budget.set_rates({std::chrono::seconds(100), std::chrono::seconds(100),
+                                    std::chrono::microseconds(0), std::chrono::microseconds(1)});
+  REQUIRE(client.Get("/search?q=cursor", {{"X-Forwarded-For", "10.20.32.7"}})->status == 200);
+  const auto busy = client.Get("/search?q=mistral", {{"X-Forwarded-For", "10.20.33.7"}});
+  CHECK(busy->status == 503);
+  CHECK(busy->has_header("Retry-After"));
+  CHECK(client.Get("/tools")->status == 200);
+}

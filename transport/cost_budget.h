@@ -1,0 +1,64 @@
+// CPU time the costliest answers may take (a search over a large site, a share card drawn):
+// each client (its network) has a bucket of milliseconds that refills at a steady rate, and
+// all clients together have one more, so neither one client nor many together can keep the
+// cores busy with them while every other page stays as fast as ever. Answers given from a
+// cache cost next to nothing, so a reader who asks again what others asked is not charged.
+#pragma once
+
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+namespace verdict {
+
+class CostBudget {
+public:
+  using Clock = std::chrono::steady_clock;
+  // CPU time earned each second, and held at most.
+  struct Rates {
+    std::chrono::microseconds per_client_per_second;
+    std::chrono::microseconds per_client_burst;
+    std::chrono::microseconds overall_per_second;
+    std::chrono::microseconds overall_burst;
+  };
+  // Per client: a tenth of a core, in bursts of a second. All together: half of a core, in
+  // bursts of two seconds.
+  static constexpr Rates kDefaultRates{
+      std::chrono::milliseconds(100), std::chrono::milliseconds(1000),
+      std::chrono::milliseconds(500), std::chrono::milliseconds(2000)};
+
+  explicit CostBudget(Rates rates = kDefaultRates) : rates_(rates) {}
+  // New rates, every bucket full again (for tests, and for an owner's settings).
+  void set_rates(Rates rates);
+
+  struct Refusal {
+    int wait_seconds; // until the bucket that refused holds time again
+    bool whole_site;  // all clients' budget, not this client's
+  };
+  // Whether `client` may begin a costly answer now: both its bucket and everyone's must hold
+  // some time. The answer's cost is charged once known (charge).
+  std::optional<Refusal> admit(const std::string &client, Clock::time_point now = Clock::now());
+  void charge(const std::string &client, std::chrono::nanoseconds spent,
+              Clock::time_point now = Clock::now());
+
+  // Clients remembered at most; past it, full buckets (clients who have not spent lately) are
+  // forgotten, and if none is full every bucket is.
+  static constexpr size_t kMaxClients = 100000;
+
+private:
+  struct Bucket {
+    double held_ms = 0; // may go below zero: an answer is charged once it is made
+    Clock::time_point filled_at{};
+  };
+  void refill(Bucket &bucket, double per_second_ms, double burst_ms, Clock::time_point now);
+  static int seconds_until_positive(const Bucket &bucket, double per_second_ms);
+
+  Rates rates_;
+  std::mutex mutex_;
+  Bucket overall_; // full at the first request (refill)
+  std::unordered_map<std::string, Bucket> clients_;
+};
+
+} // namespace verdict
