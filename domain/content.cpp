@@ -138,13 +138,33 @@ std::string reason_of(const json::exception &e) {
 
 namespace {
 
-// A text field's rule: required ones must not be empty; none may pass its length.
+// Whether a text field is one line (a name, a title) or paragraphs (a description, a quote):
+// the same rule as the desk's forms, whose textareas are the paragraph fields, so whatever a
+// file brings in can be saved unchanged at the desk.
+enum class Lines { one, paragraphs };
+
+bool is_control(char c) {
+  return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+}
+
+// A text field's rule: required ones must not be empty; none may pass its length; a one-line
+// field holds no line break, and no field any other control character.
 void check_text(FieldFaults &faults, const char *key, const std::string &value, bool required,
-                size_t max_length = 20000) {
+                size_t max_length = 20000, Lines lines = Lines::one) {
   if (required && value.empty())
     faults.emplace_back(key, "must not be empty");
   else if (value.size() > max_length)
     faults.emplace_back(key, "is longer than " + std::to_string(max_length));
+  else if (lines == Lines::one && std::any_of(value.begin(), value.end(), is_control))
+    faults.emplace_back(key, "must be one line, without line breaks or control characters");
+  else if (std::any_of(value.begin(), value.end(),
+                       [](char c) { return is_control(c) && c != '\n' && c != '\r'; }))
+    faults.emplace_back(key, "must not hold control characters (line breaks are fine)");
+}
+
+void check_paragraphs(FieldFaults &faults, const char *key, const std::string &value, bool required,
+                      size_t max_length = 20000) {
+  check_text(faults, key, value, required, max_length, Lines::paragraphs);
 }
 
 void check_slug(FieldFaults &faults, const char *key, const std::string &value) {
@@ -171,7 +191,7 @@ FieldFaults reviewer_faults(const ContentReviewer &reviewer) {
   check_slug(faults, "slug", reviewer.slug);
   check_text(faults, "name", reviewer.name, true, 200);
   check_text(faults, "lens", reviewer.lens, true, 200);
-  check_text(faults, "bio", reviewer.bio, false);
+  check_paragraphs(faults, "bio", reviewer.bio, false);
   return faults;
 }
 
@@ -181,14 +201,14 @@ FieldFaults tool_faults(const ContentTool &tool) {
   check_text(faults, "name", tool.name, true, 200);
   check_text(faults, "category", tool.category, true, 200);
   check_text(faults, "tagline", tool.tagline, true, 300);
-  check_text(faults, "description", tool.description, true);
+  check_paragraphs(faults, "description", tool.description, true);
   check_text(faults, "entry", tool.entry, true);
   if (!tool.entry.empty() &&
       std::find(kEntryKinds.begin(), kEntryKinds.end(), tool.entry) == kEntryKinds.end())
     faults.emplace_back("entry", "must be one of " + joined(kEntryKinds));
   check_text(faults, "vendor", tool.vendor, false, 200);
   check_text(faults, "url", tool.url, false, 2000);
-  check_text(faults, "pricing_notes", tool.pricing_notes, false);
+  check_paragraphs(faults, "pricing_notes", tool.pricing_notes, false);
   check_text(faults, "pricing_source", tool.pricing_source, false, 2000);
   for (const auto &[key, address] :
        {std::pair{"url", tool.url}, std::pair{"pricing_source", tool.pricing_source}})
@@ -205,7 +225,7 @@ FieldFaults review_faults(const ContentReview &review) {
   check_text(faults, "verdict", review.verdict, true);
   if (!review.verdict.empty() && review.verdict != "ship" && review.verdict != "skip")
     faults.emplace_back("verdict", "must be ship or skip");
-  check_text(faults, "quote", review.quote, true);
+  check_paragraphs(faults, "quote", review.quote, true);
   return faults;
 }
 
@@ -216,8 +236,8 @@ FieldFaults comparison_faults(const ContentComparison &comparison) {
   if (!comparison.a.empty() && comparison.a == comparison.b)
     faults.emplace_back("b", "must differ from the first tool (a)");
   check_date(faults, "published_on", comparison.published_on);
-  check_text(faults, "intro", comparison.intro, false);
-  check_text(faults, "bottom_line", comparison.bottom_line, false, 2000);
+  check_paragraphs(faults, "intro", comparison.intro, false);
+  check_paragraphs(faults, "bottom_line", comparison.bottom_line, false, 2000);
   return faults;
 }
 
@@ -225,10 +245,7 @@ FieldFaults site_faults(const std::map<std::string, std::string> &site) {
   FieldFaults faults;
   for (const auto *key : {"site_name", "site_tagline", "comparison_eyebrow", "newsletter_title"}) {
     const auto it = site.find(key);
-    if (it != site.end() && std::any_of(it->second.begin(), it->second.end(), [](char c) {
-          return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
-        }))
-      faults.emplace_back(key, "must be one line, without line breaks or control characters");
+    if (it != site.end()) check_text(faults, key, it->second, false);
   }
   return faults;
 }

@@ -101,3 +101,27 @@ TEST_CASE("content lengths are limits to the character, and the site copy knows 
   CHECK(test::has_error(parse_content(R"({"site": {"site_name": "V", "sitename": "typo"}})").errors,
                         "site.sitename: unknown field"));
 }
+
+TEST_CASE("a content file's paragraph fields take line breaks and its one-line fields do not, "
+          "as the desk's forms, so what a file brings in can be saved unchanged") {
+  const auto parsed = parse_content(R"({
+    "categories": [{"slug": "dev", "name": "Dev"}],
+    "reviewers": [{"slug": "r", "name": "R", "lens": "Skeptic", "bio": "One.\r\nTwo."}],
+    "tools": [
+      {"slug": "ok", "name": "Ok", "category": "dev", "tagline": "t",
+       "description": "First.\n\nSecond.", "entry": "Free", "pricing_notes": "a\nb"},
+      {"slug": "two", "name": "Two\nlines", "category": "dev", "tagline": "a\r\nb",
+       "description": "bell\u0007", "entry": "Free"}
+    ],
+    "reviews": [{"tool": "ok", "reviewer": "r", "verdict": "ship", "quote": "Yes.\nReally."}]
+  })");
+  CHECK(test::has_error(
+      parsed.errors, "tools[1].name: must be one line, without line breaks or control characters"));
+  CHECK(test::has_error(
+      parsed.errors,
+      "tools[1].tagline: must be one line, without line breaks or control characters"));
+  CHECK(test::has_error(
+      parsed.errors,
+      "tools[1].description: must not hold control characters (line breaks are fine)"));
+  CHECK(parsed.errors.size() == 3); // the paragraphs of the first tool, reviewer and review pass
+}
