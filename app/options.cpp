@@ -4,7 +4,7 @@
 #include <charconv>
 
 #include "domain/subscription.h"
-#include "handlers/request_parsing.h"
+#include "middleware/request_parsing.h"
 
 namespace verdict {
 

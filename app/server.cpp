@@ -14,8 +14,8 @@
 #include "app/confirmation_mailer.h"
 #include "assets/embedded.h"
 #include "domain/content.h"
-#include "handlers/guards.h"
-#include "handlers/responses.h"
+#include "middleware/guards.h"
+#include "middleware/responses.h"
 #include "handlers/routes.h"
 #include "render/views.h"
 

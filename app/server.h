@@ -5,7 +5,7 @@
 #include <httplib.h>
 
 #include "app/options.h"
-#include "handlers/app.h"
+#include "middleware/app.h"
 #include "store/store.h"
 #include "transport/connection_server.h"
 

@@ -1,5 +1,5 @@
 // The editor's desk: signing in and out, the desk's front page, categories and the edit log.
-// Every page here but sign-in is reached through handlers/guards.h's admin_page and
+// Every page here but sign-in is reached through middleware/guards.h's admin_page and
 // admin_write, which have already found the signed-in editor and checked the form's token.
 // A saved change moves the page epoch at once, so every reader sees it on their next page.
 #include <chrono>
@@ -13,8 +13,8 @@
 #include "domain/slugs.h"
 #include "domain/utf8.h"
 #include "handlers/handlers.h"
-#include "handlers/request_parsing.h"
-#include "handlers/responses.h"
+#include "middleware/request_parsing.h"
+#include "middleware/responses.h"
 #include "render/desk.h"
 #include "render/pages.h"
 

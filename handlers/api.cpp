@@ -2,7 +2,7 @@
 // page cache, ETags and 304s), readable from any site (CORS), never a write.
 #include "render/api.h"
 #include "handlers/handlers.h"
-#include "handlers/responses.h"
+#include "middleware/responses.h"
 
 namespace verdict::handlers {
 

@@ -10,7 +10,7 @@
 #include "render/cards.h"
 #include "domain/slugs.h"
 #include "handlers/handlers.h"
-#include "handlers/responses.h"
+#include "middleware/responses.h"
 
 namespace verdict::handlers {
 

@@ -6,7 +6,7 @@
 
 #include <string_view>
 
-#include "handlers/app.h"
+#include "middleware/app.h"
 
 namespace verdict::handlers {
 
@@ -33,7 +33,6 @@ void show_search(App &app, const Request &req, Response &res);
 void show_subscribe_form(App &app, const Request &req, Response &res);
 void show_health(App &app, const Request &req, Response &res);
 void show_static(App &app, const Request &req, Response &res);
-void show_not_found(App &app, const Request &req, Response &res);
 void show_robots(App &app, const Request &req, Response &res);
 void show_metrics(App &app, const Request &req, Response &res);
 void show_sitemap(App &app, const Request &req, Response &res);

@@ -9,8 +9,8 @@
 #include "auth/secrets.h"
 #include "domain/counting.h"
 #include "handlers/handlers.h"
-#include "handlers/request_parsing.h"
-#include "handlers/responses.h"
+#include "middleware/request_parsing.h"
+#include "middleware/responses.h"
 #include "render/pages.h"
 
 namespace verdict::handlers {

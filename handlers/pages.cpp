@@ -2,8 +2,8 @@
 #include "render/pages.h"
 #include "domain/slugs.h"
 #include "handlers/handlers.h"
-#include "handlers/request_parsing.h"
-#include "handlers/responses.h"
+#include "middleware/request_parsing.h"
+#include "middleware/responses.h"
 #include "render/feeds.h"
 
 namespace verdict::handlers {
@@ -313,13 +313,6 @@ void show_metrics(App &app, const Request &req, Response &res) {
                             "The database file and its write-ahead log.",
                             static_cast<double>(figures.database_bytes));
   res.set_content(text, "text/plain; version=0.0.4; charset=utf-8");
-}
-
-// Any other address.
-void show_not_found(App &app, const Request &, Response &res) {
-  page_not_found(app, res,
-                 "Nothing lives at this address. The comparisons, tools and reviewers "
-                 "are linked from the front page.");
 }
 
 } // namespace verdict::handlers

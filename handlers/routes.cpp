@@ -1,10 +1,10 @@
 // The one route table: reading this file tells the whole HTTP surface of Verdict. What wraps
 // every page and every write (caching, same-origin and rate-limit checks, error pages) lives
-// in handlers/guards.h.
+// in middleware/guards.h.
 #include "handlers/routes.h"
 
-#include "handlers/guards.h"
 #include "handlers/handlers.h"
+#include "middleware/guards.h"
 
 namespace verdict {
 

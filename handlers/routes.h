@@ -2,7 +2,7 @@
 
 #include <httplib.h>
 
-#include "handlers/app.h"
+#include "middleware/app.h"
 
 namespace verdict {
 

@@ -8,8 +8,8 @@
 #include "domain/numbers.h"
 #include "domain/slugs.h"
 #include "handlers/handlers.h"
-#include "handlers/request_parsing.h"
-#include "handlers/responses.h"
+#include "middleware/request_parsing.h"
+#include "middleware/responses.h"
 
 namespace verdict::handlers {
 

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "auth/secrets.h"
-#include "handlers/request_parsing.h"
+#include "middleware/request_parsing.h"
 #include "store/sqlite.h"
 #include "test_support.h"
 

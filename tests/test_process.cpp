@@ -24,7 +24,7 @@
 #include "auth/secrets.h"
 #include "domain/clock.h"
 #include "domain/counting.h"
-#include "handlers/request_parsing.h"
+#include "middleware/request_parsing.h"
 #include "store/maintenance.h"
 #include "store/sqlite.h"
 #include "store/store.h"

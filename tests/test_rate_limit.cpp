@@ -2,8 +2,8 @@
 
 #include "handlers/routes.h"
 #include "test_support.h"
-#include "transport/cost_budget.h"
-#include "transport/rate_limit.h"
+#include "middleware/cost_budget.h"
+#include "middleware/rate_limit.h"
 
 using namespace verdict;
 using namespace std::chrono;

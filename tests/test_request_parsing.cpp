@@ -3,7 +3,7 @@
 #include <chrono>
 #include <thread>
 
-#include "handlers/request_parsing.h"
+#include "middleware/request_parsing.h"
 
 using namespace verdict;
 

@@ -13,7 +13,7 @@
 
 #include "test_support.h"
 #include "transport/negotiation.h"
-#include "transport/page_cache.h"
+#include "middleware/page_cache.h"
 #include "transport/response_cache.h"
 
 using namespace verdict;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "app/confirmation_mailer.h"
-#include "handlers/app.h"
+#include "middleware/app.h"
 #include "render/views.h"
 #include "store/store.h"
 #include "transport/connection_server.h"

@@ -5,7 +5,7 @@
 
 #include "auth/secrets.h"
 #include "domain/utf8.h"
-#include "handlers/request_parsing.h"
+#include "middleware/request_parsing.h"
 #include "test_support.h"
 
 using namespace verdict;

@@ -5,11 +5,11 @@
 
 #include <thread>
 
-#include "handlers/request_parsing.h"
-#include "handlers/responses.h"
+#include "middleware/request_parsing.h"
+#include "middleware/responses.h"
 #include "render/pages.h"
 #include "test_support.h"
-#include "transport/page_cache.h"
+#include "middleware/page_cache.h"
 
 using namespace verdict;
 

@@ -4,7 +4,7 @@
 #include <iterator>
 #include <optional>
 
-#include "domain/text.h"
+#include "transport/http_text.h"
 
 namespace verdict::transport {
 

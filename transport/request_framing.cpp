@@ -4,7 +4,7 @@
 #include <array>
 #include <utility>
 
-#include "domain/text.h"
+#include "transport/http_text.h"
 
 namespace verdict::transport {
 

@@ -3,7 +3,7 @@
 // again at once, without waking a worker or parsing anything further. The same rule as any
 // HTTP cache in front of the site: only a request without cookies, credentials, conditions or
 // a query, only an answer that says `Cache-Control: public` and sets no cookie, and only while
-// the site's page epoch (transport/page_cache.h) is the one it was produced under. Every other
+// the site's page epoch (middleware/page_cache.h) is the one it was produced under. Every other
 // request goes through httplib's parser and routes.
 #pragma once
 

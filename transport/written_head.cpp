@@ -1,6 +1,6 @@
 #include "transport/written_head.h"
 
-#include "domain/text.h"
+#include "transport/http_text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -22,7 +22,7 @@ HeadAround::HeadAround(Headers headers, std::string_view keep_alive) {
   headers.emplace_back("ETag", kEtagMark);
   headers.emplace_back("Keep-Alive", keep_alive);
   std::stable_sort(headers.begin(), headers.end(), [](const auto &x, const auto &y) {
-    return ascii_lowercase(x.first) < ascii_lowercase(y.first);
+    return less_ignoring_ascii_case(x.first, y.first);
   });
   std::string head = "HTTP/1.1 200 OK\r\n";
   for (const auto &[name, value] : headers)

@@ -23,7 +23,7 @@
 #include "domain/counting.h"
 #include "domain/slugs.h"
 #include "domain/utf8.h"
-#include "handlers/request_parsing.h"
+#include "middleware/request_parsing.h"
 
 using namespace verdict;
 

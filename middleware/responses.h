@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "handlers/app.h"
+#include "middleware/app.h"
 
 namespace verdict {
 
@@ -55,7 +55,7 @@ void remember_known_device(const App &app, const httplib::Request &req, httplib:
                            const Editor &editor);
 // The sign-in page's address that brings the editor back to `path` (a desk page) after.
 std::string sign_in_path_back_to(const std::string &path);
-// The address the request comes from (transport/rate_limit.h's client_address).
+// The address the request comes from (middleware/rate_limit.h's client_address).
 std::string client_of(const App &app, const httplib::Request &req);
 // Whether the request reached the site over HTTPS: only the trusted proxy can say so.
 bool came_over_https(const App &app, const httplib::Request &req);
@@ -81,6 +81,8 @@ std::optional<PageSpan> list_page(const App &app, const httplib::Request &req,
 
 // A 404 page that says what is not here.
 void page_not_found(const App &app, httplib::Response &res, const std::string &what);
+// The 404 of an address no route names.
+void address_not_found(const App &app, httplib::Response &res);
 // A page past the last one of its list is not found (a 404 is sent); the first page exists
 // even when empty.
 bool past_the_end(const App &app, httplib::Response &res, const PageSpan &span, bool nothing_on_it);

@@ -1,4 +1,4 @@
-#include "handlers/request_parsing.h"
+#include "middleware/request_parsing.h"
 
 #include <sys/random.h>
 

@@ -1,4 +1,4 @@
-#include "transport/page_cache.h"
+#include "middleware/page_cache.h"
 
 #include "domain/content_hash.h"
 

@@ -1,4 +1,4 @@
-#include "transport/rate_limit.h"
+#include "middleware/rate_limit.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

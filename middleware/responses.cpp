@@ -1,4 +1,4 @@
-#include "handlers/responses.h"
+#include "middleware/responses.h"
 
 #include <chrono>
 
@@ -7,9 +7,9 @@
 #include "domain/clock.h"
 #include "domain/counting.h"
 #include "domain/text.h"
-#include "handlers/request_parsing.h"
+#include "middleware/rate_limit.h"
+#include "middleware/request_parsing.h"
 #include "render/pages.h"
-#include "transport/rate_limit.h"
 
 namespace verdict {
 
@@ -225,6 +225,12 @@ std::optional<PageSpan> list_page(const App &app, const httplib::Request &req,
 
 void page_not_found(const App &app, httplib::Response &res, const std::string &what) {
   send_error(app, res, 404, "Not found", what);
+}
+
+void address_not_found(const App &app, httplib::Response &res) {
+  page_not_found(app, res,
+                 "Nothing lives at this address. The comparisons, tools and reviewers "
+                 "are linked from the front page.");
 }
 
 bool past_the_end(const App &app, httplib::Response &res, const PageSpan &span,

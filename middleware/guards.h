@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "handlers/app.h"
+#include "middleware/app.h"
 #include "transport/connection_server.h"
 
 namespace verdict::guards {
@@ -61,7 +61,7 @@ httplib::Server::Handler slug_form_write(App &app, SlugPage handler, const char 
 
 // An answer that can cost a core real time (a search over a large site, a share card drawn):
 // refused with 429 (or 503 when the whole site's budget is spent) once the client's network
-// has spent its share of CPU time on such answers (transport/cost_budget.h); what `inner`
+// has spent its share of CPU time on such answers (middleware/cost_budget.h); what `inner`
 // spends is charged to it. `what` names them in the refusal ("searches").
 httplib::Server::Handler costly(App &app, httplib::Server::Handler inner, const char *what);
 

@@ -1,4 +1,4 @@
-#include "transport/cost_budget.h"
+#include "middleware/cost_budget.h"
 
 #include <algorithm>
 #include <cmath>

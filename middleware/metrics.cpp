@@ -1,4 +1,4 @@
-#include "transport/metrics.h"
+#include "middleware/metrics.h"
 
 #include <cstdio>
 #include <memory>

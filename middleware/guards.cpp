@@ -1,4 +1,4 @@
-#include "handlers/guards.h"
+#include "middleware/guards.h"
 
 #include <chrono>
 #include <ctime>
@@ -7,9 +7,8 @@
 
 #include "auth/secrets.h"
 #include "domain/counting.h"
-#include "handlers/handlers.h"
-#include "handlers/request_parsing.h"
-#include "handlers/responses.h"
+#include "middleware/request_parsing.h"
+#include "middleware/responses.h"
 #include "transport/negotiation.h"
 #include "transport/security_headers.h"
 
@@ -491,7 +490,7 @@ void install_guards(httplib::Server &server, App &app, const RouteMethods &route
       return httplib::Server::HandlerResponse::Unhandled;
     const auto allow = allowed_methods(*patterns, req.path);
     if (allow.empty())
-      handlers::show_not_found(app, req, res);
+      address_not_found(app, res);
     else
       method_not_allowed(app, res, allow);
     return httplib::Server::HandlerResponse::Handled;
@@ -506,7 +505,7 @@ void install_guards(httplib::Server &server, App &app, const RouteMethods &route
       if (res.status == 404) {
         const auto allow = allowed_methods(*patterns, req.path);
         if (!allow.empty()) return method_not_allowed(app, res, allow);
-        return handlers::show_not_found(app, req, res);
+        return address_not_found(app, res);
       }
       if (res.status == 413)
         return send_error(app, res, 413, "Too large",

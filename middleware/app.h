@@ -7,13 +7,13 @@
 
 #include "auth/confirmation_rations.h"
 #include "auth/sign_in_throttle.h"
+#include "middleware/cost_budget.h"
+#include "middleware/metrics.h"
+#include "middleware/page_cache.h"
+#include "middleware/rate_limit.h"
 #include "render/png.h"
 #include "render/views.h"
 #include "store/store.h"
-#include "transport/cost_budget.h"
-#include "transport/metrics.h"
-#include "transport/page_cache.h"
-#include "transport/rate_limit.h"
 
 namespace verdict {
 
