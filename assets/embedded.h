@@ -1,4 +1,4 @@
-// Files compiled into the binary (views/, public/, schema.sql, content/) by cmake/embed.cmake,
+// Files compiled into the binary (views/, public/, migrations/, content/) by cmake/embed.cmake,
 // so the executable runs from any folder with nothing beside it.
 #pragma once
 

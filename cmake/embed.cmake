@@ -1,4 +1,4 @@
-# Turns the site's runtime files (views/, public/, schema.sql, content/) into one C++ source
+# Turns the site's runtime files (views/, public/, migrations/, content/) into one C++ source
 # file of byte arrays, so the binary needs nothing beside it at run time (Fossil's mkbuiltin,
 # Go's //go:embed). Run as: cmake -DOUT=file.cpp -DROOT=dir -DFILES=a,b -P embed.cmake
 string(REPLACE "," ";" FILES "${FILES}")

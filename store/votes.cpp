@@ -1,6 +1,6 @@
 // Reader votes: ship/skip on a tool and head-to-head picks on a pair. Each vote is an upsert
 // against a UNIQUE key in the writer's transaction (never check-then-insert), and triggers in
-// schema.sql keep the tallies the pages read.
+// migrations/ keep the tallies the pages read.
 #include <algorithm>
 #include <functional>
 

@@ -374,7 +374,7 @@ std::string write_generated_site(const TempDir &dir, uint64_t seed) {
 std::string write_version_1_site(const TempDir &dir, const std::string &rows) {
   const auto path = (dir.path / "site.db").string();
   sql::Db old(path);
-  old.exec(std::string(embedded("schema.sql")));
+  old.exec(std::string(embedded("migrations/0001-schema.sql")));
   old.exec("PRAGMA user_version = 1");
   old.exec(rows);
   return path;
