@@ -36,7 +36,7 @@ int CostBudget::seconds_until_positive(const Bucket &bucket, double per_second_m
   return std::max(1, static_cast<int>(std::ceil((1 - bucket.held_ms) / per_second_ms)));
 }
 
-std::optional<CostBudget::Refusal> CostBudget::admit(const std::string &client,
+std::optional<CostBudget::Refusal> CostBudget::begin(const std::string &client,
                                                      Clock::time_point now) {
   const double client_rate = in_ms(rates_.per_client_per_second);
   const double client_burst = in_ms(rates_.per_client_burst);
@@ -47,24 +47,28 @@ std::optional<CostBudget::Refusal> CostBudget::admit(const std::string &client,
   if (clients_.size() >= kMaxClients) {
     for (auto it = clients_.begin(); it != clients_.end();) {
       refill(it->second, client_rate, client_burst, now);
-      it = it->second.held_ms >= client_burst ? clients_.erase(it) : std::next(it);
+      const bool idle = it->second.held_ms >= client_burst && it->second.in_progress == 0;
+      it = idle ? clients_.erase(it) : std::next(it);
     }
     if (clients_.size() >= kMaxClients) clients_.clear();
   }
   auto &bucket = clients_[client];
   refill(bucket, client_rate, client_burst, now);
   if (bucket.held_ms <= 0) return Refusal{seconds_until_positive(bucket, client_rate), false};
+  if (bucket.in_progress >= kAtOncePerClient) return Refusal{1, false};
   if (overall_.held_ms <= 0) return Refusal{seconds_until_positive(overall_, overall_rate), true};
+  ++bucket.in_progress;
   return std::nullopt;
 }
 
-void CostBudget::charge(const std::string &client, std::chrono::nanoseconds spent,
+void CostBudget::finish(const std::string &client, std::chrono::nanoseconds spent,
                         Clock::time_point now) {
   const double ms = std::chrono::duration<double, std::milli>(spent).count();
   std::lock_guard lock(mutex_);
   refill(overall_, in_ms(rates_.overall_per_second), in_ms(rates_.overall_burst), now);
   overall_.held_ms -= ms;
   auto &bucket = clients_[client];
+  if (bucket.in_progress > 0) --bucket.in_progress;
   refill(bucket, in_ms(rates_.per_client_per_second), in_ms(rates_.per_client_burst), now);
   bucket.held_ms -= ms;
 }

@@ -3,6 +3,8 @@
 // all clients together have one more, so neither one client nor many together can keep the
 // cores busy with them while every other page stays as fast as ever. Answers given from a
 // cache cost next to nothing, so a reader who asks again what others asked is not charged.
+// An answer is charged once made, so how many are made at once is bounded too: otherwise a
+// client opening many connections would start many before the first was charged.
 #pragma once
 
 #include <chrono>
@@ -25,6 +27,7 @@ public:
   };
   // Per client: a tenth of a core, in bursts of a second. All together: half of a core, in
   // bursts of two seconds.
+  // At once: four per client (beyond that its budget would be spent before it is charged).
   static constexpr Rates kDefaultRates{
       std::chrono::milliseconds(100), std::chrono::milliseconds(1000),
       std::chrono::milliseconds(500), std::chrono::milliseconds(2000)};
@@ -33,14 +36,17 @@ public:
   // New rates, every bucket full again (for tests, and for an owner's settings).
   void set_rates(Rates rates);
 
+  static constexpr size_t kAtOncePerClient = 4;
+
   struct Refusal {
     int wait_seconds; // until the bucket that refused holds time again
     bool whole_site;  // all clients' budget, not this client's
   };
   // Whether `client` may begin a costly answer now: both its bucket and everyone's must hold
-  // some time. The answer's cost is charged once known (charge).
-  std::optional<Refusal> admit(const std::string &client, Clock::time_point now = Clock::now());
-  void charge(const std::string &client, std::chrono::nanoseconds spent,
+  // some time, and fewer than kAtOncePerClient of its own be in progress. When it may, the answer
+  // counts as in progress until `finish` says what it spent, which is then charged.
+  std::optional<Refusal> begin(const std::string &client, Clock::time_point now = Clock::now());
+  void finish(const std::string &client, std::chrono::nanoseconds spent,
               Clock::time_point now = Clock::now());
 
   // Clients remembered at most; past it, full buckets (clients who have not spent lately) are
@@ -51,6 +57,7 @@ private:
   struct Bucket {
     double held_ms = 0; // may go below zero: an answer is charged once it is made
     Clock::time_point filled_at{};
+    size_t in_progress = 0;
   };
   void refill(Bucket &bucket, double per_second_ms, double burst_ms, Clock::time_point now);
   static int seconds_until_positive(const Bucket &bucket, double per_second_ms);

@@ -425,7 +425,7 @@ std::chrono::nanoseconds thread_cpu_time() {
 httplib::Server::Handler costly(App &app, httplib::Server::Handler inner, const char *what) {
   return [&app, inner = std::move(inner), what](const Request &req, Response &res) {
     const auto network = network_of(client_of(app, req));
-    if (const auto refusal = app.cost_budget.admit(network)) {
+    if (const auto refusal = app.cost_budget.begin(network)) {
       if (refusal->whole_site)
         send_error(app, res, 503, "Busy",
                    std::string("The site is answering many ") + what +
@@ -442,10 +442,10 @@ httplib::Server::Handler costly(App &app, httplib::Server::Handler inner, const 
     try {
       inner(req, res);
     } catch (...) {
-      app.cost_budget.charge(network, thread_cpu_time() - started);
+      app.cost_budget.finish(network, thread_cpu_time() - started);
       throw;
     }
-    app.cost_budget.charge(network, thread_cpu_time() - started);
+    app.cost_budget.finish(network, thread_cpu_time() - started);
   };
 }
 

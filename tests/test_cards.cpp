@@ -247,14 +247,16 @@ TEST_CASE("cards: readers asking for cards at once all get the same pictures") {
                                           "card.png"};
   std::vector<std::vector<std::string>> seen(6);
   std::vector<std::thread> readers;
+  int readers_started = 0;
   for (auto &bodies : seen)
-    readers.emplace_back([&site, &cards, &bodies] {
-      auto client = site.client();
-      for (const auto &card : cards) {
-        const auto res = client.Get(card.c_str());
-        bodies.push_back(res && res->status == 200 ? res->body : "");
-      }
-    });
+    readers.emplace_back(
+        [&site, &cards, &bodies, address = "10.40." + std::to_string(++readers_started) + ".7"] {
+          auto client = site.client();
+          for (const auto &card : cards) {
+            const auto res = client.Get(card.c_str(), {{"X-Forwarded-For", address}});
+            bodies.push_back(res && res->status == 200 ? res->body : "");
+          }
+        });
   for (auto &reader : readers)
     reader.join();
   for (const auto &bodies : seen) {

@@ -1,9 +1,9 @@
 #include <catch2/catch.hpp>
 
 #include "handlers/routes.h"
-#include "test_support.h"
 #include "middleware/cost_budget.h"
 #include "middleware/rate_limit.h"
+#include "test_support.h"
 
 using namespace verdict;
 using namespace std::chrono;
@@ -98,20 +98,20 @@ TEST_CASE("cost budget: a client who spent its CPU time waits until it earns mor
   CostBudget budget(
       {milliseconds(100), milliseconds(1000), milliseconds(10000), milliseconds(10000)});
   const auto t0 = steady_clock::now();
-  CHECK_FALSE(budget.admit("10.0.0.0/24", t0));
-  budget.charge("10.0.0.0/24", milliseconds(1500), t0); // one answer may overdraw it
-  const auto refused = budget.admit("10.0.0.0/24", t0);
+  CHECK_FALSE(budget.begin("10.0.0.0/24", t0));
+  budget.finish("10.0.0.0/24", milliseconds(1500), t0); // one answer may overdraw it
+  const auto refused = budget.begin("10.0.0.0/24", t0);
   REQUIRE(refused);
   CHECK_FALSE(refused->whole_site);
   CHECK(refused->wait_seconds == 6); // 500 ms owed, and 1 ms to hold, at 100 ms a second
-  CHECK_FALSE(budget.admit("10.0.1.0/24", t0));
-  CHECK(budget.admit("10.0.0.0/24", t0 + seconds(5)));
-  CHECK_FALSE(budget.admit("10.0.0.0/24", t0 + seconds(6)));
+  CHECK_FALSE(budget.begin("10.0.1.0/24", t0));
+  CHECK(budget.begin("10.0.0.0/24", t0 + seconds(5)));
+  CHECK_FALSE(budget.begin("10.0.0.0/24", t0 + seconds(6)));
   // Earned time is held up to the burst only: a client quiet for an hour has one second.
-  budget.charge("10.0.0.0/24", milliseconds(900), t0 + seconds(3600));
-  CHECK_FALSE(budget.admit("10.0.0.0/24", t0 + seconds(3600)));
-  budget.charge("10.0.0.0/24", milliseconds(200), t0 + seconds(3600));
-  CHECK(budget.admit("10.0.0.0/24", t0 + seconds(3600)));
+  budget.finish("10.0.0.0/24", milliseconds(900), t0 + seconds(3600));
+  CHECK_FALSE(budget.begin("10.0.0.0/24", t0 + seconds(3600)));
+  budget.finish("10.0.0.0/24", milliseconds(200), t0 + seconds(3600));
+  CHECK(budget.begin("10.0.0.0/24", t0 + seconds(3600)));
 }
 
 TEST_CASE("cost budget: many clients together cannot spend more than the whole site's share") {
@@ -119,12 +119,27 @@ TEST_CASE("cost budget: many clients together cannot spend more than the whole s
   const auto t0 = steady_clock::now();
   for (int i = 0; i < 3; ++i) {
     const auto client = "10.0." + std::to_string(i) + ".0/24";
-    REQUIRE_FALSE(budget.admit(client, t0));
-    budget.charge(client, milliseconds(800), t0);
+    REQUIRE_FALSE(budget.begin(client, t0));
+    budget.finish(client, milliseconds(800), t0);
   }
-  const auto refused = budget.admit("10.9.9.0/24", t0); // a fresh client, its bucket full
+  const auto refused = budget.begin("10.9.9.0/24", t0); // a fresh client, its bucket full
   REQUIRE(refused);
   CHECK(refused->whole_site);
   CHECK(refused->wait_seconds == 1);
-  CHECK_FALSE(budget.admit("10.9.9.0/24", t0 + seconds(2)));
+  CHECK_FALSE(budget.begin("10.9.9.0/24", t0 + seconds(2)));
+}
+
+TEST_CASE("cost budget: a client has four costly answers in progress at most, whatever its "
+          "budget holds, and another client is not held up by them") {
+  CostBudget budget;
+  const auto t0 = steady_clock::now();
+  for (int i = 0; i < 4; ++i)
+    CHECK_FALSE(budget.begin("10.0.0.0/24", t0));
+  const auto fifth = budget.begin("10.0.0.0/24", t0);
+  REQUIRE(fifth);
+  CHECK_FALSE(fifth->whole_site);
+  CHECK(fifth->wait_seconds == 1);
+  CHECK_FALSE(budget.begin("10.0.1.0/24", t0));
+  budget.finish("10.0.0.0/24", milliseconds(1), t0);
+  CHECK_FALSE(budget.begin("10.0.0.0/24", t0)); // one finished: its place is free again
 }
