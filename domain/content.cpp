@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "domain/model.h"
 #include "domain/slugs.h"
 
 namespace verdict {
@@ -223,7 +224,7 @@ FieldFaults review_faults(const ContentReview &review) {
   check_text(faults, "tool", review.tool, true, 200);
   check_text(faults, "reviewer", review.reviewer, true, 200);
   check_text(faults, "verdict", review.verdict, true);
-  if (!review.verdict.empty() && review.verdict != "ship" && review.verdict != "skip")
+  if (!review.verdict.empty() && !verdict_from_word(review.verdict))
     faults.emplace_back("verdict", "must be ship or skip");
   check_paragraphs(faults, "quote", review.quote, true);
   return faults;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "domain/content.h"
@@ -12,6 +13,18 @@
 namespace verdict {
 
 enum class Verdict { ship, skip };
+
+// How a verdict is written wherever it is a word: the database, forms, content files, the API,
+// feeds and class names.
+constexpr const char *verdict_word(Verdict verdict) {
+  return verdict == Verdict::ship ? "ship" : "skip";
+}
+// The verdict a word names; none for any other word.
+inline std::optional<Verdict> verdict_from_word(std::string_view word) {
+  if (word == "ship") return Verdict::ship;
+  if (word == "skip") return Verdict::skip;
+  return std::nullopt;
+}
 
 struct Category {
   std::string slug;

@@ -490,7 +490,7 @@ const Section<ContentReview> &reviews() {
         for (const auto &r : app.store.reviewers())
           reviewer.choices.emplace_back(r.slug, r.name + " (" + r.lens + ")");
         desk::FormField verdict{"verdict", "Verdict", Kind::choice};
-        verdict.choices = {{"ship", "Ship"}, {"skip", "Skip"}};
+        verdict.choices = {{verdict_word(Verdict::ship), "Ship"}, {verdict_word(Verdict::skip), "Skip"}};
         return std::vector<desk::FormField>{tool,
                                             reviewer,
                                             verdict,

@@ -72,7 +72,7 @@ void vote_on_tool(App &app, const Request &req, Response &res, std::string_view 
   const auto form = parse_form(req.body, {"verdict", "token", "back"});
   if (!form.ok()) return bad_request(app, res, form.error);
   const auto verdict = form.fields.count("verdict") ? form.fields.at("verdict") : "";
-  if (verdict != "ship" && verdict != "skip" && verdict != "withdraw")
+  if (!verdict_from_word(verdict) && verdict != "withdraw")
     return bad_request(app, res, "The vote must be ship, skip or withdraw.");
   if (form.fields.count("back") && !is_local_return_path(form.fields.at("back")))
     return bad_request(app, res, "The form's return address is not a page of this site.");
@@ -88,8 +88,7 @@ void vote_on_tool(App &app, const Request &req, Response &res, std::string_view 
   if (!on_page) return;
 
   const auto ballot = ballot_for(app, req, res, *on_page);
-  std::optional<Verdict> choice;
-  if (verdict != "withdraw") choice = verdict == "ship" ? Verdict::ship : Verdict::skip;
+  const auto choice = verdict_from_word(verdict); // none: withdraw
   app.store.cast_tool_vote(ballot, tool->id, choice);
   app.recent_writers.note(ballot.voter);
   see_other(res, page + "#tool-" + tool->slug);

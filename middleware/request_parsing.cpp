@@ -7,6 +7,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "domain/cookies.h"
 #include "domain/utf8.h"
 
 namespace verdict {
@@ -166,15 +167,15 @@ std::string hex_cookie(std::string_view header, std::string_view name, size_t le
 } // namespace
 
 std::string voter_from_cookie(std::string_view header) {
-  return hex_cookie(header, "verdict_voter", 32);
+  return hex_cookie(header, cookies::kVoter.name, cookies::kVoter.hex_length);
 }
 
 std::string session_secret_from_cookie(std::string_view header) {
-  return hex_cookie(header, "verdict_session", 64);
+  return hex_cookie(header, cookies::kSession.name, cookies::kSession.hex_length);
 }
 
 std::string known_device_from_cookie(std::string_view header) {
-  return hex_cookie(header, "verdict_device", 48);
+  return hex_cookie(header, cookies::kKnownDevice.name, cookies::kKnownDevice.hex_length);
 }
 
 std::string form_field(std::string_view body, std::string_view name) {

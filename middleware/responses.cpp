@@ -5,6 +5,7 @@
 #include "auth/secrets.h"
 #include "auth/vote_tokens.h"
 #include "domain/clock.h"
+#include "domain/cookies.h"
 #include "domain/counting.h"
 #include "domain/text.h"
 #include "middleware/rate_limit.h"
@@ -131,7 +132,8 @@ std::string voter_for_write(const httplib::Request &req, httplib::Response &res)
   if (!voter.empty()) return voter;
   voter = new_voter_id();
   res.set_header("Set-Cookie",
-                 "verdict_voter=" + voter + "; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax");
+                 std::string(cookies::kVoter.name) + "=" + voter + "; Path=/; Max-Age=" +
+                     std::to_string(cookies::kVoter.max_age_seconds) + "; HttpOnly; SameSite=Lax");
   return voter;
 }
 
@@ -147,7 +149,8 @@ void start_editor_session(App &app, const httplib::Request &req, httplib::Respon
   const int64_t lifetime = int64_t{kSessionHours} * 3600;
   app.store.start_session(auth::secret_hash(secret), editor.id, auth::random_secret(16),
                           unix_now() + lifetime);
-  res.set_header("Set-Cookie", "verdict_session=" + secret + "; Path=/admin; Max-Age=" +
+  res.set_header("Set-Cookie", std::string(cookies::kSession.name) + "=" + secret +
+                                   "; Path=/admin; Max-Age=" +
                                    std::to_string(lifetime) + "; HttpOnly; SameSite=Strict" +
                                    (came_over_https(app, req) ? "; Secure" : ""));
 }
@@ -157,7 +160,7 @@ void remember_known_device(const App &app, const httplib::Request &req, httplib:
   const auto token = auth::known_device_token(app.known_device_key, editor.email,
                                               app.clock() + auth::kKnownDeviceSeconds);
   res.set_header("Set-Cookie",
-                 "verdict_device=" + token +
+                 std::string(cookies::kKnownDevice.name) + "=" + token +
                      "; Path=/admin/login; Max-Age=" + std::to_string(auth::kKnownDeviceSeconds) +
                      "; HttpOnly; SameSite=Strict" + (came_over_https(app, req) ? "; Secure" : ""));
 }
@@ -165,8 +168,8 @@ void remember_known_device(const App &app, const httplib::Request &req, httplib:
 void end_editor_session(App &app, const httplib::Request &req, httplib::Response &res) {
   const auto secret = session_secret_from_cookie(req.get_header_value("Cookie"));
   if (!secret.empty()) app.store.end_session(auth::secret_hash(secret));
-  res.set_header("Set-Cookie", std::string("verdict_session=; Path=/admin; Max-Age=0; HttpOnly; "
-                                           "SameSite=Strict") +
+  res.set_header("Set-Cookie", std::string(cookies::kSession.name) +
+                                   "=; Path=/admin; Max-Age=0; HttpOnly; SameSite=Strict" +
                                    (came_over_https(app, req) ? "; Secure" : ""));
 }
 

@@ -51,7 +51,7 @@ json tool_summary(const Tool &t) {
 json review(const Review &r) {
   return {{"reviewer",
            {{"slug", r.reviewer_slug}, {"name", r.reviewer_name}, {"lens", r.reviewer_lens}}},
-          {"verdict", r.verdict == Verdict::ship ? "ship" : "skip"},
+          {"verdict", verdict_word(r.verdict)},
           {"quote", r.quote}};
 }
 

@@ -33,7 +33,7 @@ const char *verdict_label(Verdict v) {
   return v == Verdict::ship ? "Ship" : "Skip";
 }
 const char *verdict_class(Verdict v) {
-  return v == Verdict::ship ? "ship" : "skip";
+  return verdict_word(v);
 }
 
 std::string percent_text(int64_t part, int64_t total) {

@@ -143,7 +143,7 @@ SearchHit review_hit(sql::Db &db, const std::string &query, int64_t id) {
   hit.reviewer_slug = stmt.text(2);
   hit.reviewer_name = stmt.text(3);
   hit.reviewer_lens = stmt.text(4);
-  hit.verdict = stmt.text(5) == "ship" ? Verdict::ship : Verdict::skip;
+  hit.verdict = verdict_from_word(stmt.text(5)).value_or(Verdict::skip);
   hit.excerpt = stmt.text(6);
   hit.review_position = stmt.int64(7);
   return hit;

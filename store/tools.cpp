@@ -89,7 +89,7 @@ std::optional<Review> queries::review_by(sql::Db &db, int64_t tool_id, int64_t r
 
 Review queries::review_from_row(const sql::Stmt &row) {
   return {row.text(0), row.text(1), row.text(2),
-          row.text(3), row.text(4), row.text(5) == "ship" ? Verdict::ship : Verdict::skip,
+          row.text(3), row.text(4), verdict_from_word(row.text(5)).value_or(Verdict::skip),
           row.text(6)};
 }
 

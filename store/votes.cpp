@@ -13,10 +13,6 @@
 namespace verdict {
 
 namespace {
-const char *verdict_text(Verdict verdict) {
-  return verdict == Verdict::ship ? "ship" : "skip";
-}
-
 constexpr const char *kLoadToolVote =
     "INSERT INTO tool_votes (voter, tool_id, verdict, cast_at) "
     "VALUES (:voter, :tool, :verdict, strftime('%Y-%m-%dT%H:%M:%SZ', :at, 'unixepoch')) "
@@ -30,7 +26,7 @@ constexpr const char *kLoadPairPick =
 
 std::optional<Verdict> verdict_of(const sql::Stmt &row, int column) {
   if (row.is_null(column)) return std::nullopt;
-  return row.text(column) == "ship" ? Verdict::ship : Verdict::skip;
+  return verdict_from_word(row.text(column)).value_or(Verdict::skip);
 }
 
 VoteStanding standing_of(const sql::Stmt &row, int column) {
@@ -191,7 +187,7 @@ VoteStanding Store::cast_tool_vote(const Ballot &ballot, int64_t tool_id,
                               "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE voter = :voter "
                               "AND tool_id = :tool AND verdict <> :verdict");
       change.bind(":voter", ballot.voter).bind(":tool", tool_id);
-      change.bind(":verdict", verdict_text(*verdict)).run();
+      change.bind(":verdict", verdict_word(*verdict)).run();
       return;
     }
     standing = judged(db, ballot, target, found);
@@ -201,7 +197,7 @@ VoteStanding Store::cast_tool_vote(const Ballot &ballot, int64_t tool_id,
                           "network = excluded.network, set_aside = excluded.set_aside, "
                           "cast_at = excluded.cast_at");
     stmt.bind(":voter", ballot.voter).bind(":tool", tool_id);
-    stmt.bind(":verdict", verdict_text(*verdict));
+    stmt.bind(":verdict", verdict_word(*verdict));
     stmt.bind(":network", ballot.network);
     bind_standing(stmt, standing);
     stmt.run();
@@ -281,7 +277,7 @@ void Store::load_votes(const VoteLoad &votes) {
     const auto &vote = votes.tool_votes[i];
     auto stmt = db.cached(kLoadToolVote);
     stmt.bind(":voter", votes.voters.at(vote.voter)).bind(":tool", tool_ids.at(vote.tool));
-    stmt.bind(":verdict", vote.ship ? "ship" : "skip").bind(":at", vote.cast_at).run();
+    stmt.bind(":verdict", verdict_word(vote.ship ? Verdict::ship : Verdict::skip)).bind(":at", vote.cast_at).run();
   });
   in_batches(votes.pair_picks.size(), [&](sql::Db &db, size_t i) {
     const auto &vote = votes.pair_picks[i];
