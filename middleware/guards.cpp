@@ -426,16 +426,18 @@ httplib::Server::Handler costly(App &app, httplib::Server::Handler inner, const 
   return [&app, inner = std::move(inner), what](const Request &req, Response &res) {
     const auto network = network_of(client_of(app, req));
     if (const auto refusal = app.cost_budget.begin(network)) {
-      if (refusal->whole_site)
-        send_error(app, res, 503, "Busy",
-                   std::string("The site is answering many ") + what +
-                       " at the moment. Please try " + "again in " +
-                       std::to_string(refusal->wait_seconds) + " seconds.");
-      else
-        send_error(app, res, 429, "Slow down",
-                   std::string("Too many ") + what + " from your network. Please wait " +
-                       std::to_string(refusal->wait_seconds) + " seconds and try again.");
-      res.set_header("Retry-After", std::to_string(refusal->wait_seconds));
+      // Said in plain text: a refusal must cost next to nothing, or a flood of them would
+      // take the time the budget saved (no layout, no read of the site's name).
+      const auto wait = std::to_string(refusal->wait_seconds);
+      res.status = refusal->whole_site ? 503 : 429;
+      res.set_content(refusal->whole_site
+                          ? std::string("The site is answering many ") + what +
+                                " at the moment. Please try again in " + wait + " seconds.\n"
+                          : std::string("Too many ") + what + " from your network. Please wait " +
+                                wait + " seconds and try again.\n",
+                      "text/plain; charset=utf-8");
+      set_single_header(res, "Cache-Control", "no-store");
+      res.set_header("Retry-After", wait);
       return;
     }
     const auto started = thread_cpu_time();
