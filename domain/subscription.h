@@ -13,6 +13,10 @@ namespace verdict {
 
 // A confirmation link works for 48 hours after its mail is made.
 constexpr int64_t kConfirmationLifetimeSeconds = 48 * 3600;
+// How long that is, as readers are told it ("48 hours").
+inline std::string confirmation_lifetime_text() {
+  return std::to_string(kConfirmationLifetimeSeconds / 3600) + " hours";
+}
 
 // A confirmation mail the SMTP server refuses for good (a 5xx reply) is given up at once; one
 // that fails otherwise is tried again (app/confirmation_mailer.h: 1, 2, 4… minutes apart, at

@@ -8,6 +8,7 @@
 #include "auth/mail_tokens.h"
 #include "auth/secrets.h"
 #include "domain/counting.h"
+#include "domain/subscription.h"
 #include "handlers/handlers.h"
 #include "middleware/request_parsing.h"
 #include "middleware/responses.h"
@@ -119,9 +120,10 @@ void show_subscribed(App &app, const Request &req, Response &res) {
                "Unless this address is on the list already, was sent a confirmation mail lately, "
                "or asked never to be mailed again, a confirmation mail is on its way to it. The "
                "digest starts once you follow its "
-               "link, which works for 48 hours. Every issue has a one-click unsubscribe. An "
-               "address that unsubscribed comes back through the undo button its unsubscribe "
-               "link offers.",
+               "link, which works for " +
+                   confirmation_lifetime_text() +
+                   ". Every issue has a one-click unsubscribe. An address that unsubscribed "
+                   "comes back through the undo button its unsubscribe link offers.",
                false);
 }
 
@@ -136,8 +138,8 @@ void confirmation_refused(App &app, Response &res, ConfirmationCheck check) {
                         false);
   case ConfirmationCheck::expired:
     return send_message(app, res, 410, "This link has expired",
-                        "Confirmation links work for 48 hours. Sign up again and a new one is "
-                        "sent.",
+                        "Confirmation links work for " + confirmation_lifetime_text() +
+                            ". Sign up again and a new one is sent.",
                         true);
   default:
     return send_message(app, res, 404, "This confirmation link is not known",

@@ -3,6 +3,7 @@
 #include "domain/glance.h"
 #include "domain/numbers.h"
 #include "domain/slugs.h"
+#include "domain/subscription.h"
 #include "render/pages.h"
 
 namespace verdict::mail {
@@ -12,6 +13,7 @@ Bodies confirmation(const Views &views, const SiteCopy &site, const std::string 
   data.set("title", site.newsletter_title);
   data.set("site_name", site.site_name);
   data.set("confirm_url", confirm_url);
+  data.set("link_lifetime", confirmation_lifetime_text());
   return {"Confirm your subscription to " + site.newsletter_title,
           views.fragment("mail_confirmation_text", data),
           views.fragment("mail_confirmation_html", data)};

@@ -473,6 +473,11 @@ TEST_CASE("digest: the confirmation mail arrives over SMTP and its link confirms
   const auto link = test::link_starting(text, base + "/confirm/");
   REQUIRE(!link.empty());
   CHECK(html.find("href=\"" + link + "\"") != std::string::npos);
+  // The mail and the page say how long the link works, as the rule has it.
+  const auto lifetime = std::to_string(kConfirmationLifetimeSeconds / 3600) + " hours";
+  CHECK(text.find("within " + lifetime + ":") != std::string::npos);
+  CHECK(html.find("works for " + lifetime) != std::string::npos);
+  CHECK(test::visible_text(landing->body).find("works for " + lifetime) != std::string::npos);
 
   // A link scanner opens every link in the mail's body, as mail providers' do: none of them
   // unsubscribes, so the confirmation link still works after. (Leaving is the
