@@ -168,16 +168,11 @@ void show_search(App &app, const Request &req, Response &res) {
   set_single_header(res, "Cache-Control", "public, max-age=30");
   // Kept for the page epoch: asking again what anyone asked costs no search.
   const auto key = std::to_string(span->number) + " " + search.text;
-  const auto epoch = app.page_epoch.current();
-  if (const auto kept = app.search_pages.find(key, epoch))
-    return send_html(res, kept->body, kept->status);
-  const auto results = app.store.search(search.text, *span);
-  if (past_the_end(app, res, *span, results.hits.items.empty())) return;
-  auto page = std::make_shared<CachedPage>();
-  page->body =
-      pages::search(app.views, search.text, results, app.store.site_copy(), kItemsPageSize);
-  send_html(res, page->body);
-  app.search_pages.put(key, epoch, std::move(page));
+  send_kept_html(app, app.search_pages, key, res, [&]() -> std::optional<std::string> {
+    const auto results = app.store.search(search.text, *span);
+    if (past_the_end(app, res, *span, results.hits.items.empty())) return std::nullopt;
+    return pages::search(app.views, search.text, results, app.store.site_copy(), kItemsPageSize);
+  });
 }
 
 // GET /subscribe — the weekly digest's sign-up form on a page of its own (handlers/newsletter.cpp

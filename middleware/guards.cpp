@@ -440,14 +440,14 @@ httplib::Server::Handler costly(App &app, httplib::Server::Handler inner, const 
       res.set_header("Retry-After", wait);
       return;
     }
-    const auto started = thread_cpu_time();
-    try {
-      inner(req, res);
-    } catch (...) {
-      app.cost_budget.finish(network, thread_cpu_time() - started);
-      throw;
-    }
-    app.cost_budget.finish(network, thread_cpu_time() - started);
+    // Charged however the answer ends, thrown exceptions included.
+    struct Charge {
+      App &app;
+      const std::string &network;
+      std::chrono::nanoseconds started = thread_cpu_time();
+      ~Charge() { app.cost_budget.finish(network, thread_cpu_time() - started); }
+    } charge{app, network};
+    inner(req, res);
   };
 }
 

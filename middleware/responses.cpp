@@ -36,6 +36,18 @@ void send_html(httplib::Response &res, std::string html, int status) {
   res.set_content(std::move(html), "text/html; charset=utf-8");
 }
 
+void send_kept_html(App &app, PageCache &kept, const std::string &key, httplib::Response &res,
+                    const std::function<std::optional<std::string>()> &render) {
+  const auto epoch = app.page_epoch.current();
+  if (const auto page = kept.find(key, epoch)) return send_html(res, page->body, page->status);
+  auto html = render();
+  if (!html) return;
+  auto page = std::make_shared<CachedPage>();
+  page->body = std::move(*html);
+  send_html(res, page->body);
+  kept.put(key, epoch, std::move(page));
+}
+
 void set_single_header(httplib::Response &res, const std::string &name, const std::string &value) {
   res.headers.erase(name);
   res.set_header(name, value);
@@ -150,8 +162,8 @@ void start_editor_session(App &app, const httplib::Request &req, httplib::Respon
   app.store.start_session(auth::secret_hash(secret), editor.id, auth::random_secret(16),
                           unix_now() + lifetime);
   res.set_header("Set-Cookie", std::string(cookies::kSession.name) + "=" + secret +
-                                   "; Path=/admin; Max-Age=" +
-                                   std::to_string(lifetime) + "; HttpOnly; SameSite=Strict" +
+                                   "; Path=/admin; Max-Age=" + std::to_string(lifetime) +
+                                   "; HttpOnly; SameSite=Strict" +
                                    (came_over_https(app, req) ? "; Secure" : ""));
 }
 

@@ -3,6 +3,7 @@
 
 #include <httplib.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,11 @@
 namespace verdict {
 
 void send_html(httplib::Response &res, std::string html, int status = 200);
+// An HTML page kept in `kept` under `key` for the page epoch: the kept one when there is, else
+// the one `render` makes, which is kept; `render` gives nothing when it answered otherwise
+// (a 404, say), and then nothing is kept.
+void send_kept_html(App &app, PageCache &kept, const std::string &key, httplib::Response &res,
+                    const std::function<std::optional<std::string>()> &render);
 // Sets a header that an answer carries once (Cache-Control, X-Robots-Tag): a value set before,
 // by a guard or a helper, is replaced, where httplib's set_header would add a second line.
 void set_single_header(httplib::Response &res, const std::string &name, const std::string &value);

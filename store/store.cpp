@@ -193,8 +193,8 @@ struct Store::Writer {
   // When the file was deleted, moved or replaced: every write acknowledged so far is copied
   // into the file that was served (still open here), once, and the log tells where it is.
   void keep_acknowledged_writes_in_the_served_file(const std::string &problem) {
-    if (served_file_closed_) return;
-    served_file_closed_ = true;
+    if (served_file_kept_) return;
+    served_file_kept_ = true;
     try {
       db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
       std::cerr << "verdict: " << problem << "; every write acknowledged before is in the file "
@@ -308,9 +308,10 @@ struct Store::Writer {
       return;
     }
     generation_.fetch_add(1, std::memory_order_release);
-    if (log_frames_ >= kCheckpointFrames) checkpoint("PASSIVE");
     for (size_t i = 0; i < batch.size(); ++i)
       batch[i].done.set_value(failures[i] ? outcome_of(failures[i]) : Outcome{});
+    // After the answers: the batch is durable already, and its writers need not wait for it.
+    if (log_frames_ >= kCheckpointFrames) checkpoint("PASSIVE");
   }
 
   // SQLite's own default for copying the log into the file (about 4 MiB of pages).
@@ -320,8 +321,8 @@ struct Store::Writer {
   std::string path_;
   database_file::Identity served_ =
       database_file::identity_of(path_).value_or(database_file::Identity{});
-  int log_frames_ = 0; // pages in the log since it was last copied into the file
-  bool served_file_closed_ = false;
+  int log_frames_ = 0;            // pages in the log since it was last copied into the file
+  bool served_file_kept_ = false; // the acknowledged writes were copied into it, once
   std::atomic<uint64_t> &generation_;
   int64_t seen_version_ = 0;                  // PRAGMA data_version when last asked
   std::function<std::string()> file_problem_; // "" while the file is the one opened
