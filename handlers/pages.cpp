@@ -299,6 +299,9 @@ void show_metrics(App &app, const Request &req, Response &res) {
   text += prometheus_sample("verdict_pair_picks_set_aside", "gauge",
                             "Head-to-head picks stored but set aside by the counting rule.",
                             static_cast<double>(figures.pair_picks_set_aside));
+  text += prometheus_sample("verdict_database_reads_total", "counter",
+                            "Reads of the database: one per page rendered, none for a kept page.",
+                            static_cast<double>(app.store.reads_taken()));
   text += prometheus_sample("verdict_page_cache_bytes", "gauge", "Rendered pages kept for readers.",
                             static_cast<double>(app.cache.bytes()));
   text += prometheus_sample("verdict_card_images_bytes", "gauge",

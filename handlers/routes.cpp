@@ -123,6 +123,15 @@ std::vector<Route> route_table(App &app) {
   };
 }
 
+// A page reads the database once: every read its handler makes, the site copy included, comes
+// from one moment (Store::OneRead). Writes answer with a redirect, so only pages need it.
+httplib::Server::Handler one_read(App &app, httplib::Server::Handler page) {
+  return [&app, page = std::move(page)](const httplib::Request &req, httplib::Response &res) {
+    const Store::OneRead moment(app.store);
+    page(req, res);
+  };
+}
+
 } // namespace
 
 void install_routes(httplib::Server &server, App &app) {
@@ -136,7 +145,7 @@ void install_routes(httplib::Server &server, App &app) {
     if (std::string_view(route.method) == "POST")
       server.Post(route.pattern, std::move(handler));
     else
-      server.Get(route.pattern, std::move(handler));
+      server.Get(route.pattern, one_read(app, std::move(handler)));
   }
   guards::install_guards(server, app, methods);
 }

@@ -139,12 +139,12 @@ void Transaction::commit() {
   done_ = true;
 }
 
-ReadSnapshot::ReadSnapshot(Db &db) : db_(db) {
-  db_.cached("BEGIN").run();
+ReadSnapshot::ReadSnapshot(Db &db) : db_(db), outermost_(sqlite3_get_autocommit(db.handle()) != 0) {
+  if (outermost_) db_.cached("BEGIN").run();
 }
 
 ReadSnapshot::~ReadSnapshot() {
-  sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+  if (outermost_) sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
 }
 
 Savepoint::Savepoint(Db &db) : db_(db) {

@@ -95,6 +95,7 @@ Store::ReaderLease::~ReaderLease() {
 }
 
 Store::ReaderLease Store::lease_reader() {
+  reads_taken_.fetch_add(1, std::memory_order_relaxed);
   {
     std::lock_guard lock(readers_->mutex);
     if (!readers_->idle.empty()) {
@@ -113,6 +114,34 @@ Store::ReaderLease Store::lease_reader() {
   // true (store/database_file.h).
   sqlite3_db_config(db->handle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
   return {readers_.get(), std::move(db)};
+}
+
+namespace {
+// The OneRead open on this thread, if any: reads made anywhere below a handler find it here
+// rather than through every function between them.
+thread_local Store::OneRead *open_read = nullptr;
+} // namespace
+
+struct Store::OneRead::Moment {
+  ReaderLease lease;
+  sql::ReadSnapshot snapshot{*lease};
+};
+
+Store::OneRead::OneRead(Store &store) : store_(store), outermost_(open_read == nullptr) {
+  if (outermost_) open_read = this;
+}
+
+Store::OneRead::~OneRead() {
+  if (outermost_) open_read = nullptr;
+}
+
+sql::Db &Store::OneRead::connection() {
+  if (!moment_) moment_.reset(new Moment{store_.lease_reader()});
+  return *moment_->lease;
+}
+
+Store::OneRead *Store::open_read_on_this_thread() {
+  return open_read && &open_read->store_ == this ? open_read : nullptr;
 }
 
 // The one writer. Writes queue up while a commit is in flight; the next transaction takes all
@@ -447,6 +476,9 @@ Store::~Store() {
 }
 
 void Store::write(std::function<void(sql::Db &)> change) {
+  // A write ends the answer's moment: what it reads after sees what it wrote, and no read
+  // transaction of this thread is left open for the write to wait on.
+  if (auto *open = open_read_on_this_thread()) open->moment_.reset();
   writer_->submit(std::move(change));
 }
 

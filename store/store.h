@@ -269,9 +269,36 @@ public:
   ImportSummary import_content(const Content &content);
   Content export_content();
 
-  // Runs `query` on a pooled read-only connection (store/ only).
+  // One moment of the database for a whole answer. While a OneRead lives, every read this
+  // thread makes through this store runs on one connection inside one read transaction, so
+  // the parts of a page, its site copy included, never mix two moments and the page costs one
+  // read. The connection is leased at the first read: an answer that reads nothing costs
+  // nothing. One opened while another is open on the thread adds nothing to it. A write made
+  // while it is open ends the moment; reads after the write begin a new one.
+  class OneRead {
+  public:
+    explicit OneRead(Store &store);
+    ~OneRead();
+    OneRead(const OneRead &) = delete;
+    OneRead &operator=(const OneRead &) = delete;
+
+  private:
+    friend class Store;
+    sql::Db &connection(); // leased and its moment begun at the first read
+    struct Moment;
+    Store &store_;
+    bool outermost_;
+    std::unique_ptr<Moment> moment_;
+  };
+  // How many reads have taken a connection since the store opened: one per OneRead that read
+  // anything, one per read outside any (/metrics; a test holds every page to one).
+  uint64_t reads_taken() const { return reads_taken_.load(std::memory_order_relaxed); }
+
+  // Runs `query` on a pooled read-only connection (store/ only): the thread's OneRead's, when
+  // one is open.
   template <class F> auto read(F &&query) {
     try {
+      if (auto *open = open_read_on_this_thread()) return query(open->connection());
       auto lease = lease_reader();
       return query(*lease);
     } catch (...) {
@@ -295,6 +322,9 @@ private:
     sql::Db &operator*() { return *db; }
   };
   ReaderLease lease_reader();
+  // The OneRead open on this thread for this store, if any.
+  OneRead *open_read_on_this_thread();
+  std::atomic<uint64_t> reads_taken_{0};
   // Why the file opened can no longer be used (deleted, moved, replaced); empty while it can.
   std::string file_problem() const;
   SiteCopy read_site_copy();
