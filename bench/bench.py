@@ -4,12 +4,12 @@
   bench/run [--duration 10] [--reps 3] [--connections 32,64] [--vote-rate 200]
 
 Builds a Release verdict, starts it on loopback with a fresh database, saves the pages it
-serves and has nginx serve those same bytes from files, and has nginx with deploy/'s
-proxy_cache setup in front of verdict. Each repetition runs every scenario once, in the same
-order, at each connection count (wrk -t2, keep-alive, loopback), so noise on this shared
-machine hits them all alike; the table gives medians over the repetitions and each verdict
-figure's ratio to nginx serving the same page's bytes in the same run. bench/README.md
-describes the scenarios.
+serves and has nginx and h2o serve those same bytes from the same files, and has nginx with
+deploy/'s proxy_cache setup in front of verdict. Each repetition runs every scenario once, in
+the same order, at each connection count (wrk -t2, keep-alive, loopback), so noise on this
+shared machine hits them all alike; the table gives medians over the repetitions and each
+figure's ratio to nginx and to h2o serving the same page's bytes in the same run.
+bench/README.md describes the scenarios.
 """
 import argparse, http.client, json, os, re, shlex, shutil, signal, socket, statistics, subprocess
 import sys, tempfile, time, urllib.request
@@ -20,6 +20,7 @@ BUILD = os.path.join(ROOT, "build-bench")
 sys.path.insert(0, BENCH)
 sys.dont_write_bytecode = True  # no bench/__pycache__ in the tree
 import vote_tokens  # noqa: E402  (bench/vote_tokens.py: the vote forms' tokens)
+import h2o_static  # noqa: E402  (bench/h2o_static.py: h2o on the files nginx serves)
 
 PAIR = "cursor-background-agent-vs-codestral-2-1"
 COMPARE = "/compare/" + PAIR
@@ -30,16 +31,26 @@ PAGES = {"comparison": COMPARE, "tool": "/tools/codestral-2-1", "home": "/"}
 MANY_VOTERS_ROW = "verdict: 20,000 voters' comparison page, each request the next voter"
 WRK_TIMEOUT = "10s"  # a request slower than this counts as a socket error (timeout)
 VERDICT_FLAGS = ["--rate-limit", "0", "--threads", "128"]
+# The servers of the saved bytes, each measured in every repetition: verdict's figures are
+# given against each of them ("× nginx", "× h2o").
+STATIC_SERVERS = ("nginx", "h2o")
 
 
 def log(*parts):
     print(*parts, file=sys.stderr, flush=True)
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def free_ports(count):
+    """`count` different ports free on 127.0.0.1: all are held at once while the kernel picks
+    them, so none is picked twice."""
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
 
 
 def get(url, headers=None):
@@ -220,6 +231,7 @@ class Bench:
         self.work = tempfile.mkdtemp(prefix="verdict-bench-")
         self.verdict = None
         self.nginx_pid = None
+        self.h2o = None
         self.results = {}      # (scenario, c) -> [wrk result per rep]
         self.vote_checks = []  # (rep, c, 303 answers, rows added)
         self.mixed = []        # per rep: {"reads": wrk result, "votes": generator result, "rows": n}
@@ -256,9 +268,7 @@ class Bench:
         for sub in ("www/compare", "www/tools", "www/voter/compare", "www/voter/tools", "tmp",
                     "cache"):
             os.makedirs(os.path.join(self.work, sub), exist_ok=True)
-        self.static_port, self.proxy_port = free_port(), free_port()
-        while self.proxy_port == self.static_port:
-            self.proxy_port = free_port()
+        self.static_port, self.proxy_port, h2o_port = free_ports(3)
         with open(os.path.join(ROOT, "deploy", "nginx-verdict.conf")) as f:
             site = bench_site_conf(f.read(), self.port, self.proxy_port, os.path.join(self.work, "cache"))
         conf = os.path.join(self.work, "nginx.conf")
@@ -275,13 +285,15 @@ class Bench:
                 break
             except (OSError, ValueError):
                 time.sleep(0.1)
-        for name, path in PAGES.items():
-            status, _, body = get(self.static_url(path))
-            if status != 200 or body != self.page_bytes[name]:
-                raise SystemExit(f"nginx does not serve the saved {name} page")
-            status, _, body = get(self.static_url("/voter" + path))
-            if status != 200 or body != self.voter_bytes[name]:
-                raise SystemExit(f"nginx does not serve the voter's saved {name} page")
+        # h2o on the same files, as many threads as nginx has workers, saying the same
+        # Content-Type as nginx's static server (default_type text/html, charset utf-8).
+        self.nginx_workers = h2o_static.nginx_worker_count(self.nginx_pid)
+        paths = [*PAGES.values(), *("/voter" + path for path in PAGES.values())]
+        self.h2o = h2o_static.H2o(self.work, h2o_port, self.nginx_workers,
+                                  {path: self.saved_file(path) for path in paths},
+                                  "text/html; charset=utf-8")
+        self.static_bases = {"nginx": f"http://127.0.0.1:{self.static_port}", "h2o": self.h2o.base}
+        self.check_static_servers()
 
     def stop(self):
         if self.nginx_pid:
@@ -289,6 +301,8 @@ class Bench:
                 os.kill(self.nginx_pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass
+        if self.h2o:
+            self.h2o.stop()
         if self.verdict and self.verdict.poll() is None:
             self.verdict.send_signal(signal.SIGTERM)
             try:
@@ -298,17 +312,20 @@ class Bench:
         time.sleep(0.2)
         shutil.rmtree(self.work, ignore_errors=True)
 
-    def static_url(self, path):
-        return f"http://127.0.0.1:{self.static_port}{path}"
+    def saved_file(self, path):
+        """The file that holds the saved answer to `path` (nginx's and h2o's root is www/)."""
+        relative = path + "index.html" if path.endswith("/") else path
+        return os.path.join(self.work, "www", relative.lstrip("/"))
 
     def save_pages(self):
-        """nginx's files = the bytes verdict serves now (tallies move as votes arrive)."""
+        """The static servers' files = the bytes verdict serves now (tallies move as votes
+        arrive)."""
         self.page_bytes = {}
         for name, path in PAGES.items():
             status, _, body = get(self.base + path)
             if status != 200 or not body:
                 raise SystemExit(f"verdict answered {status} for {path}")
-            target = os.path.join(self.work, "www", "index.html" if path == "/" else path.lstrip("/"))
+            target = self.saved_file(path)
             with open(target + ".tmp", "wb") as f:
                 f.write(body)
             os.replace(target + ".tmp", target)
@@ -318,13 +335,19 @@ class Bench:
             status, _, body = get(self.base + path, {"Cookie": "verdict_voter=" + self.voter})
             if status != 200 or not body or body == self.page_bytes[name] and name != "home":
                 raise SystemExit(f"verdict answered {status} for the voter's {path}")
-            target = os.path.join(self.work, "www", "voter",
-                                  "index.html" if path == "/" else path.lstrip("/"))
+            target = self.saved_file("/voter" + path)
             with open(target + ".tmp", "wb") as f:
                 f.write(body)
             os.replace(target + ".tmp", target)
             self.voter_bytes[name] = body
         subprocess.run(["chmod", "-R", "a+rX", self.work], check=True)  # workers may not be root
+
+    def check_static_servers(self):
+        """nginx and h2o answer every path the bench asks them for with the bytes just saved
+        (the same bytes from both, the same Content-Type, uncompressed); stops the run if not."""
+        for name, path in PAGES.items():
+            h2o_static.check_same_bytes(self.static_bases, path, self.page_bytes[name])
+            h2o_static.check_same_bytes(self.static_bases, "/voter" + path, self.voter_bytes[name])
 
     def fetch_vote_tokens(self):
         """Each vote is a reader who loaded the tool's page: its vote form's token, taken from
@@ -359,9 +382,11 @@ class Bench:
         for c in self.args.connections:
             log(f"rep {number}/{self.args.reps}, c={c}")
             self.save_pages()
+            self.check_static_servers()
             self.fetch_vote_tokens()
             for name, path in PAGES.items():
-                self.record(f"nginx: {name} page bytes", c, wrk(self.static_url(path), c, d))
+                for server, base in self.static_bases.items():
+                    self.record(f"{server}: {name} page bytes", c, wrk(base + path, c, d))
                 get(self.base + path)  # render it if a vote retired it
                 self.record(f"verdict: {name} page (warm)", c, wrk(self.base + path, c, d))
                 if name == "comparison":
@@ -369,8 +394,9 @@ class Bench:
                     self.record("nginx proxy_cache → verdict: comparison", c,
                                 wrk(f"http://127.0.0.1:{self.proxy_port}{COMPARE}", c, d))
             for name, path in PAGES.items():
-                self.record(f"nginx: voter's {name} page bytes", c,
-                            wrk(self.static_url("/voter" + path), c, d))
+                for server, base in self.static_bases.items():
+                    self.record(f"{server}: voter's {name} page bytes", c,
+                                wrk(base + "/voter" + path, c, d))
                 self.record(f"verdict: voter's {name} page", c,
                             wrk(self.base + path, c, d, "voter.lua", (self.voter,)))
             self.record(MANY_VOTERS_ROW, c,
@@ -391,9 +417,11 @@ class Bench:
         """Readers at c=64 on the warm comparison page while votes arrive at --vote-rate, each
         on a new connection by a new reader (bench/paced_votes.py)."""
         d, c = self.args.duration, 64
-        if c not in self.args.connections:  # the nginx figure it is compared with, same rep
+        if c not in self.args.connections:  # the figures it is compared with, same rep
             self.save_pages()
-            self.record("nginx: comparison page bytes", c, wrk(self.static_url(COMPARE), c, d))
+            self.check_static_servers()
+            for server, base in self.static_bases.items():
+                self.record(f"{server}: comparison page bytes", c, wrk(base + COMPARE, c, d))
         get(self.base + COMPARE)
         self.wait_for_vote_tokens()
         before = vote_rows(self.db)
@@ -415,12 +443,13 @@ class Bench:
         self.drain = min(0.5, self.args.duration / 5)
         self.start()
         self.first_bytes = {name: len(body) for name, body in self.page_bytes.items()}
-        log(f"verdict on :{self.port}, nginx static on :{self.static_port}, "
-            f"nginx proxy_cache on :{self.proxy_port}; pages: "
+        log(f"verdict on :{self.port}, nginx static on :{self.static_port} "
+            f"({self.nginx_workers} workers), h2o on {self.h2o.base} ({self.nginx_workers} "
+            f"threads), nginx proxy_cache on :{self.proxy_port}; pages: "
             + ", ".join(f"{n} {len(b):,} B" for n, b in self.page_bytes.items()))
         # One unmeasured second each, so the first measured run meets warm processes.
-        wrk(self.static_url(COMPARE), 32, 1)
-        wrk(self.base + COMPARE, 32, 1)
+        for base in [*self.static_bases.values(), self.base]:
+            wrk(base + COMPARE, 32, 1)
         for number in range(1, self.args.reps + 1):
             self.rep(number)
         with open(f"/proc/{self.verdict.pid}/status") as f:
@@ -452,37 +481,43 @@ def report(bench, command, started):
     say("")
     say(f"{started}, {os.cpu_count()} cores, {memory_gib()} GiB, load average before "
         f"{bench.load_before}, after {os.getloadavg()[0]:.2f}; commit {commit()}; "
-        f"{tool_version(['nginx', '-v'])}, {tool_version(['wrk', '-v']).split(' [')[0]}.")
+        f"{tool_version(['nginx', '-v'])} ({bench.nginx_workers} workers), "
+        f"{tool_version(['h2o', '--version'])} ({bench.nginx_workers} threads), "
+        f"{tool_version(['wrk', '-v']).split(' [')[0]}.")
     say(f"{args.reps} repetitions × connections {', '.join(map(str, args.connections))}, "
         f"{args.duration:g} s per run; wrk -t2 --timeout {WRK_TIMEOUT}, keep-alive, 127.0.0.1; "
         f"verdict {' '.join(VERDICT_FLAGS)}; page bytes at the start, then at the last rep: "
         + ", ".join(f"{n} {bench.first_bytes[n]:,} → {len(b):,}" for n, b in bench.page_bytes.items())
         + " (tallies grow with the votes).")
     say("")
-    say("| scenario | c | req/s (median) | each rep | p50 | p99 | errors | × nginx |")
-    say("|---|---|---|---|---|---|---|---|")
-    reference = {}
+    say("| scenario | c | req/s (median) | each rep | p50 | p99 | errors | × nginx | × h2o |")
+    say("|---|---|---|---|---|---|---|---|---|")
+    reference = {}  # (static server, page, c) -> its median req/s serving that page's bytes
     for (scenario, c), runs in bench.results.items():
-        if scenario.startswith("nginx: ") and scenario.endswith(" page bytes"):
-            page = scenario[len("nginx: "):-len(" page bytes")]
-            reference[(page, c)] = median(r["rps"] for r in runs)
+        server, _, what = scenario.partition(": ")
+        if server in STATIC_SERVERS and what.endswith(" page bytes"):
+            reference[(server, what[:-len(" page bytes")], c)] = median(r["rps"] for r in runs)
 
     def row(scenario, c, runs, rate_key="rps", against="comparison"):
         rps = median(r[rate_key] for r in runs)
         each = " / ".join(f"{r[rate_key]:,.0f}" for r in runs)
-        ref = reference.get((against, c))
-        ratio = f"{rps / ref:.2f}" if ref else "—"
+        ratios = []
+        for server in STATIC_SERVERS:
+            ref = reference.get((server, against, c))
+            ratios.append(f"{rps / ref:.2f}" if ref else "—")
         errors = sum(r["errors"] for r in runs)
         say(f"| {scenario} | {c} | {rps:,.0f} | {each} | {fmt_ms(median(r['p50'] for r in runs))} | "
-            f"{fmt_ms(median(r['p99'] for r in runs))} | {errors} | {ratio} |")
+            f"{fmt_ms(median(r['p99'] for r in runs))} | {errors} | {' | '.join(ratios)} |")
 
     order = []
     for name in PAGES:
-        order += [f"nginx: {name} page bytes", f"verdict: {name} page (warm)"]
+        order += [f"{server}: {name} page bytes" for server in STATIC_SERVERS]
+        order.append(f"verdict: {name} page (warm)")
         if name == "comparison":
             order.append("nginx proxy_cache → verdict: comparison")
     for name in PAGES:
-        order += [f"nginx: voter's {name} page bytes", f"verdict: voter's {name} page"]
+        order += [f"{server}: voter's {name} page bytes" for server in STATIC_SERVERS]
+        order.append(f"verdict: voter's {name} page")
     order += [MANY_VOTERS_ROW, "verdict: vote POST (303, durable)"]
     mixed_name = f"mixed: comparison (warm) + {args.vote_rate:g} votes/s"
     for c in sorted({c for _, c in bench.results}):
@@ -491,7 +526,7 @@ def report(bench, command, started):
             if not runs:
                 continue
             page = re.sub(r" page( bytes| \(warm\))?$", "", scenario.split(": ")[1])
-            against = page if (page, c) in reference and "proxy_cache" not in scenario \
+            against = page if ("nginx", page, c) in reference and "proxy_cache" not in scenario \
                 else "comparison"
             if "vote POST" in scenario:
                 row("verdict: vote POST (303, durable) — votes/s", c, runs, "vote_rps")
@@ -500,12 +535,11 @@ def report(bench, command, started):
         if (mixed_name, c) in bench.results:
             row(mixed_name + " (reads)", c, bench.results[(mixed_name, c)])
     say("")
-    say("× nginx: each verdict page, anonymous or a voter's, against nginx serving that page's "
-        "saved bytes; the proxy cache, many voters, votes and mixed reads against nginx serving the "
-        "comparison page's "
-        "bytes; medians of the same runs. errors: non-2xx/3xx answers and socket errors "
-        "(connect, read, write, timeout) summed over the repetitions; for votes, any answer "
-        "but 303.")
+    say("× nginx, × h2o: each page, anonymous or a voter's, against nginx and against h2o serving "
+        "that page's saved bytes (the same files); the proxy cache, many voters, votes and mixed "
+        "reads against them serving the comparison page's bytes; medians of the same runs. "
+        "errors: non-2xx/3xx answers and socket errors (connect, read, write, timeout) summed "
+        "over the repetitions; for votes, any answer but 303.")
     say("")
     say("Durable votes (vote.lua): 303 answers wrk counted, rows added to tool_votes.")
     say("")
@@ -558,7 +592,8 @@ def commit():
 def tool_version(command):
     out = subprocess.run(command, capture_output=True, text=True)
     text = (out.stdout + out.stderr).strip().splitlines()
-    return text[0].replace("nginx version: ", "") if text else command[0]
+    return text[0].replace("nginx version: ", "").replace("h2o version ", "h2o/") if text \
+        else command[0]
 
 
 def connection_list(text):
@@ -582,7 +617,12 @@ def main():
     if args.duration < 1:
         parser.error("--duration: at least 1 s")
     command = "bench/run" + "".join(" " + shlex.quote(a) for a in sys.argv[1:])
-    runs = args.reps * (len(args.connections) * 9 + 1 + (64 not in args.connections))
+    # Per connection count: each page, anonymous and a voter's, from every static server and
+    # verdict; the proxy cache, the many voters, the votes. Then the mixed load, beside the
+    # static servers at c=64 when c=64 is not among the counts.
+    per_count = len(PAGES) * 2 * (len(STATIC_SERVERS) + 1) + 3
+    runs = args.reps * (len(args.connections) * per_count + 1
+                        + len(STATIC_SERVERS) * (64 not in args.connections))
     log(f"{command}: {runs} runs of {args.duration:g} s, about "
         f"{runs * (args.duration + 0.6) / 60:.0f} min after the build")
 
