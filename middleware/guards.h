@@ -1,7 +1,9 @@
 // The guards every request of the site passes through, kept beside the route table rather
 // than in it (STYLE.md): the shared page cache and conditional GETs for pages; same-origin,
 // form-only and rate-limit checks for writes; the security headers, 405 with Allow, and error
-// pages that never show what went wrong inside.
+// pages that never show what went wrong inside. Made in middleware/page_guards.cpp (pages),
+// voter_answers.cpp (a voter's own page), write_guards.cpp (forms, the desk, costly answers)
+// and guards.cpp (what wraps the whole site).
 #pragma once
 
 #include <httplib.h>

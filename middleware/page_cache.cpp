@@ -115,30 +115,21 @@ size_t ShownToVoters::kept_overall() {
 
 std::shared_ptr<const CachedPage> PageCache::find(std::string_view key, uint64_t epoch) const {
   std::shared_lock lock(mutex_);
-  const auto it = entries_.find(key);
-  if (it == entries_.end() || it->second.epoch != epoch) return nullptr;
-  return it->second.page;
+  const auto *entry = entries_.find(key);
+  if (!entry || entry->epoch != epoch) return nullptr;
+  return entry->page;
 }
 
 std::shared_ptr<const CachedPage> PageCache::last_kept(std::string_view key) const {
   std::shared_lock lock(mutex_);
-  const auto it = entries_.find(key);
-  return it == entries_.end() ? nullptr : it->second.page;
+  const auto *entry = entries_.find(key);
+  return entry ? entry->page : nullptr;
 }
 
 void PageCache::put(std::string key, uint64_t epoch, std::shared_ptr<const CachedPage> page) {
-  const auto size = key.size() + page->body.size();
+  const auto body_bytes = page->body.size();
   std::unique_lock lock(mutex_);
-  if (const auto it = entries_.find(key); it != entries_.end()) {
-    bytes_ -= it->first.size() + it->second.page->body.size();
-    entries_.erase(it);
-  }
-  if (bytes_ + size > kMaxBytes) {
-    entries_.clear();
-    bytes_ = 0;
-  }
-  bytes_ += size;
-  entries_[std::move(key)] = {epoch, std::move(page)};
+  entries_.put(std::move(key), {epoch, std::move(page)}, body_bytes);
 }
 
 std::string etag_of(std::string_view body) {

@@ -1,8 +1,8 @@
 // Rendered pages for visitors without cookies, who all see identical bytes. An entry is valid
 // while the page epoch (below) is the one it was rendered under. Keyed by path and a list's
 // page number alone (only pages that exist are kept), so other query strings cannot multiply
-// it, and bounded in bytes: when a new page would pass the bound the cache starts over (every
-// entry can be rendered again; none is precious).
+// it, and bounded in bytes: when a new page would pass the bound the cache starts over
+// (base/bounded_cache.h: every entry can be rendered again; none is precious).
 #pragma once
 
 #include <atomic>
@@ -18,6 +18,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/bounded_cache.h"
+#include "base/text_hash.h"
 #include "render/pages.h"
 #include "transport/written_head.h"
 
@@ -73,13 +75,6 @@ private:
   std::unordered_map<std::string, std::chrono::steady_clock::time_point> last_write_;
 };
 
-// Lets a map keyed by strings be searched with a string_view (a request's target or cookie as
-// the reactor holds it) without copying it.
-struct TextHash {
-  using is_transparent = void;
-  size_t operator()(std::string_view key) const { return std::hash<std::string_view>{}(key); }
-};
-
 // What each voter who has asked for a page is shown in its voter places (which rendering of
 // each), kept on the page so that a voter who comes back to it costs no database read: a
 // reactor that waits on SQLite's locks keeps every connection it owns waiting. It lives and
@@ -128,7 +123,7 @@ public:
   static constexpr size_t kMaxBytes = 32u << 20;
   size_t bytes() const {
     std::shared_lock lock(mutex_);
-    return bytes_;
+    return entries_.bytes();
   }
 
 private:
@@ -136,9 +131,9 @@ private:
     uint64_t epoch;
     std::shared_ptr<const CachedPage> page;
   };
+  // Finds share the lock; a put takes it alone.
   mutable std::shared_mutex mutex_;
-  std::unordered_map<std::string, Entry, TextHash, std::equal_to<>> entries_;
-  size_t bytes_ = 0; // keys and bodies held
+  BoundedCache<Entry> entries_{kMaxBytes}; // weighed by key and body
 };
 
 // A strong validator for `body`: FNV-1a, hex, quoted.

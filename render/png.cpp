@@ -56,34 +56,24 @@ std::string draw(const std::string &svg, int width, int height) {
 
 std::string PngRenderer::png_of(const std::string &svg, int width, int height) {
   const auto key = std::to_string(width) + "x" + std::to_string(height) + "\n" + svg;
-  const auto kept = [&]() -> const std::string * {
-    const auto it = kept_.find(key);
-    return it == kept_.end() ? nullptr : &it->second;
-  };
   {
     std::lock_guard lock(kept_mutex_);
-    if (const auto *png = kept()) return *png;
+    if (const auto *png = kept_.find(key)) return *png;
   }
   std::lock_guard drawing(drawing_);
   {
     std::lock_guard lock(kept_mutex_); // drawn while this request waited its turn?
-    if (const auto *png = kept()) return *png;
+    if (const auto *png = kept_.find(key)) return *png;
   }
   auto png = draw(svg, width, height);
   std::lock_guard lock(kept_mutex_);
-  const auto size = key.size() + png.size();
-  if (bytes_ + size > kMaxBytes) {
-    kept_.clear();
-    bytes_ = 0;
-  }
-  bytes_ += size;
-  kept_.emplace(key, png);
+  kept_.put(key, png, png.size());
   return png;
 }
 
 size_t PngRenderer::bytes() const {
   std::lock_guard lock(kept_mutex_);
-  return bytes_;
+  return kept_.bytes();
 }
 
 } // namespace verdict

@@ -7,7 +7,8 @@
 #include <cstddef>
 #include <mutex>
 #include <string>
-#include <unordered_map>
+
+#include "base/bounded_cache.h"
 
 namespace verdict {
 
@@ -18,15 +19,14 @@ public:
   std::string png_of(const std::string &svg, int width, int height);
 
   // What is kept, keys and pictures: when a new one would pass it, the memory starts over
-  // (each can be drawn again; none is precious). Cards exist for published comparisons only,
-  // so a site needs far less than this.
+  // (base/bounded_cache.h: each can be drawn again; none is precious). Cards exist for published
+  // comparisons only, so a site needs far less than this.
   static constexpr size_t kMaxBytes = 16u << 20;
   size_t bytes() const;
 
 private:
   mutable std::mutex kept_mutex_;
-  std::unordered_map<std::string, std::string> kept_; // "WxH\n" + SVG → PNG
-  size_t bytes_ = 0;
+  BoundedCache<std::string> kept_{kMaxBytes}; // "WxH\n" + SVG → PNG
   // One drawing at a time: the font machinery behind librsvg keeps shared state, and a flood
   // of requests for new cards then takes one core, not all of them.
   std::mutex drawing_;

@@ -37,9 +37,9 @@ std::shared_ptr<const std::string> ResponseCache::find(std::string_view target,
   if (!now) return nullptr;
   const auto key = key_of(target, coding);
   std::shared_lock lock(mutex_);
-  const auto it = entries_.find(key);
-  if (it == entries_.end() || it->second.epoch != *now) return nullptr;
-  return it->second.response;
+  const auto *entry = entries_.find(key);
+  if (!entry || entry->epoch != *now) return nullptr;
+  return entry->response;
 }
 
 void ResponseCache::offer(std::string_view target, Framing::Coding coding,
@@ -47,19 +47,9 @@ void ResponseCache::offer(std::string_view target, Framing::Coding coding,
   if (!epoch || !is_shareable_response(response)) return;
   auto kept = std::make_shared<const std::string>(response);
   auto key = key_of(target, coding);
-  const auto size = key.size() + kept->size();
+  const auto response_bytes = kept->size();
   std::unique_lock lock(mutex_);
-  auto it = entries_.find(key);
-  if (it != entries_.end()) {
-    bytes_ -= it->first.size() + it->second.response->size();
-    entries_.erase(it);
-  }
-  if (bytes_ + size > kMaxBytes) {
-    entries_.clear();
-    bytes_ = 0;
-  }
-  bytes_ += size;
-  entries_.emplace(std::move(key), Entry{*epoch, std::move(kept)});
+  entries_.put(std::move(key), Entry{*epoch, std::move(kept)}, response_bytes);
 }
 
 bool is_shareable_response(std::string_view response) {

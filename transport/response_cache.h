@@ -14,8 +14,8 @@
 #include <shared_mutex>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 
+#include "base/bounded_cache.h"
 #include "transport/request_framing.h"
 
 namespace verdict::transport {
@@ -34,7 +34,7 @@ public:
   void offer(std::string_view target, Framing::Coding coding, std::optional<uint64_t> epoch,
              std::string_view response);
 
-  // 32 MiB, as the page cache; when full it starts over.
+  // 32 MiB, as the page cache; when full it starts over (base/bounded_cache.h).
   static constexpr size_t kMaxBytes = 32u << 20;
 
 private:
@@ -43,9 +43,9 @@ private:
     std::shared_ptr<const std::string> response;
   };
   std::function<uint64_t()> epoch_;
+  // Finds share the lock; an offer takes it alone to keep.
   mutable std::shared_mutex mutex_;
-  std::unordered_map<std::string, Entry> entries_;
-  size_t bytes_ = 0;
+  BoundedCache<Entry> entries_{kMaxBytes}; // weighed by key and response
 };
 
 // Whether a shared cache may keep this answer: 200, `Cache-Control: public`, no Set-Cookie.

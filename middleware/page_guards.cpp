@@ -1,0 +1,207 @@
+// The guards of GET pages (middleware/guards.h): every reader gets the page rendered once per
+// page epoch and kept in the page cache, a voter gets it with their own votes put in
+// (middleware/voter_answers.cpp), and every page answers conditional GETs with its ETag.
+// Pages with absolute addresses and the JSON API are served the same way.
+#include "middleware/guards.h"
+
+#include <functional>
+#include <memory>
+
+#include "middleware/page_answers.h"
+#include "middleware/responses.h"
+#include "transport/negotiation.h"
+
+namespace verdict::guards {
+
+using namespace transport; // the socket layer's types: headers, answers, limits
+
+using httplib::Request;
+using httplib::Response;
+
+namespace {
+
+// The coding the answer in `res` will be sent in: the transport's choice for this request
+// (the one Accept-Encoding httplib is handed names it), unless httplib never compresses the
+// answer's type.
+ContentCoding coding_of(const Request &req, const Response &res) {
+  AcceptEncoding accepted;
+  for (size_t i = 0, n = req.get_header_value_count("Accept-Encoding"); i < n; ++i)
+    accepted.add(req.get_header_value("Accept-Encoding", i));
+  return coding_of_answer(accepted.choice(), res.get_header_value("Content-Type"));
+}
+
+} // namespace
+
+void answer_not_modified_if_matching(const Request &req, Response &res,
+                                     const std::string &identity_etag) {
+  const auto etag = etag_in_coding(identity_etag, coding_of(req, res));
+  res.set_header("ETag", etag);
+  for (size_t i = 0, n = req.get_header_value_count("If-None-Match"); i < n; ++i) {
+    if (!none_match_names(req.get_header_value("If-None-Match", i), etag)) continue;
+    res.status = 304;
+    res.body.clear();
+    return;
+  }
+}
+
+namespace {
+
+// The page cache's key for a request: its path, and its page number past the first page of a
+// list (?page=N); no other query string counts. Empty when `page=` is not a page number: the
+// handler refuses that, and nothing is kept.
+std::string page_cache_key(const Request &req) {
+  const auto number = requested_page(req);
+  if (!number) return {};
+  return *number == 1 ? req.path : req.path + "?page=" + std::to_string(*number);
+}
+
+// Renders a page into the response; for a page that shows a reader's own votes, also returns
+// it with those places cut out.
+using Render = std::function<std::shared_ptr<const pages::PersonalPage>(Response &)>;
+
+// Renders the page as everyone sees it, ready to keep; null when the handler answered
+// something else (an error, a redirect), which is then in `res`.
+std::shared_ptr<const CachedPage> render_shared(const Render &render, Response &res) {
+  Response rendered;
+  rendered.status = 200;
+  auto personal = render(rendered);
+  if (rendered.status != 200) {
+    res = std::move(rendered);
+    return nullptr;
+  }
+  auto page = std::make_shared<CachedPage>();
+  page->status = rendered.status;
+  page->body = std::move(rendered.body);
+  page->etag = etag_of(page->body);
+  page->content_type = rendered.get_header_value("Content-Type");
+  page->personal = std::move(personal);
+  return page;
+}
+
+// Serves a GET page. Every reader gets the page rendered once per page epoch and kept; a
+// voter gets it with their own votes put in its voter places, read fresh for each request,
+// and a voter who has just voted gets it rendered now.
+// A voter's page is private and its ETag differs from the shared page's, so no cache in
+// front can give one reader's page to another.
+void serve_page(App &app, const Request &req, Response &res, const Render &render) {
+  res.set_header("Vary", "Cookie");
+  const auto key = page_cache_key(req);
+  if (key.empty()) { // not a page number: the handler refuses it, and nothing is kept
+    render(res);
+    set_single_header(res, "Cache-Control", kPersonalCaching);
+    return;
+  }
+  const auto voter = voter_of(req);
+  if (!voter.empty() && app.recent_writers.wrote_within(voter, app.page_epoch.max_lag())) {
+    // Just voted: their page is rendered now, so the tallies count their vote.
+    const auto fresh = render_shared(render, res);
+    if (fresh) send_own_page(app, req, res, voter, *fresh);
+    return;
+  }
+  const auto epoch = app.page_epoch.current();
+  auto page = app.cache.find(key, epoch);
+  if (!page) {
+    try {
+      page = render_shared(render, res);
+      if (!page) return;
+      app.cache.put(key, epoch, page);
+    } catch (const StoreUnavailable &) {
+      // The database cannot be read (its file deleted or replaced under the site): the page
+      // as last read beats no page. Not kept under this epoch, so it is read again as soon
+      // as the database can be.
+      page = app.cache.last_kept(key);
+      if (!page) throw;
+      res = Response{};
+      res.set_header("Vary", "Cookie");
+    }
+  }
+  res.status = page->status;
+  if (!voter.empty()) return send_own_page(app, req, res, voter, *page);
+  res.set_content(page->body, page->content_type.c_str());
+  set_single_header(res, "Cache-Control", kAnonymousCaching);
+  answer_not_modified_if_matching(req, res, page->etag);
+}
+
+// Serves a page whose addresses are absolute (absolute_page).
+void serve_absolute(App &app, const Request &req, Response &res, const Render &render) {
+  if (!app.views.base_url().empty()) return serve_page(app, req, res, render);
+  res.status = 200;
+  render(res);
+  if (res.status != 200) return;
+  set_single_header(res, "Cache-Control", "no-cache");
+  answer_not_modified_if_matching(req, res, etag_of(res.body));
+}
+
+using Serve = void (*)(App &, const Request &, Response &, const Render &);
+
+// A page that shows no reader's own votes, served by `serve`.
+httplib::Server::Handler served_by(Serve serve, App &app, Page handler) {
+  return [serve, &app, handler](const Request &req, Response &res) {
+    serve(app, req, res, [&](Response &out) {
+      handler(app, req, out);
+      return nullptr;
+    });
+  };
+}
+
+httplib::Server::Handler slug_served_by(Serve serve, App &app, SlugPage handler) {
+  return [serve, &app, handler](const Request &req, Response &res) {
+    const std::string slug = req.matches[1];
+    serve(app, req, res, [&](Response &out) {
+      handler(app, req, out, slug);
+      return nullptr;
+    });
+  };
+}
+
+} // namespace
+
+httplib::Server::Handler page(App &app, Page handler) {
+  return served_by(serve_page, app, handler);
+}
+
+httplib::Server::Handler slug_page(App &app, SlugPage handler) {
+  return slug_served_by(serve_page, app, handler);
+}
+
+httplib::Server::Handler absolute_page(App &app, Page handler) {
+  return served_by(serve_absolute, app, handler);
+}
+
+httplib::Server::Handler absolute_slug_page(App &app, SlugPage handler) {
+  return slug_served_by(serve_absolute, app, handler);
+}
+
+namespace {
+
+// A page any site's scripts may read (reads only: no credentials are allowed).
+httplib::Server::Handler readable_anywhere(httplib::Server::Handler serve) {
+  return [serve = std::move(serve)](const Request &req, Response &res) {
+    serve(req, res);
+    res.set_header("Access-Control-Allow-Origin", "*");
+  };
+}
+
+} // namespace
+
+httplib::Server::Handler api_read(App &app, Page handler) {
+  return readable_anywhere(page(app, handler));
+}
+
+httplib::Server::Handler api_slug_read(App &app, SlugPage handler) {
+  return readable_anywhere(slug_page(app, handler));
+}
+
+httplib::Server::Handler voter_page(App &app, VoterSlugPage handler) {
+  return [&app, handler](const Request &req, Response &res) {
+    const std::string slug = req.matches[1];
+    serve_page(app, req, res, [&](Response &out) -> std::shared_ptr<const pages::PersonalPage> {
+      auto personal = handler(app, req, out, slug);
+      if (!personal) return nullptr;
+      send_html(out, pages::page_for(*personal, VoterChoices{}));
+      return std::make_shared<const pages::PersonalPage>(std::move(*personal));
+    });
+  };
+}
+
+} // namespace verdict::guards

@@ -1,0 +1,68 @@
+// One reactor of transport/connection_server.h: an epoll loop on its own thread and the
+// connections it owns while they are idle, arriving or being flushed. It reads, frames
+// (transport/request_framing.h), answers from the shared cache itself when it can, and hands a
+// whole request to a worker through the Hub; the worker gives the connection back.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "transport/connection.h"
+
+namespace verdict::transport {
+
+// One epoll loop and the connections it owns. A connection is registered level-triggered for
+// what its state waits on (reading or writing) and for nothing while a worker holds it, so
+// an answer sent whole costs no epoll call. A connection being flushed waits for EPOLLOUT
+// alone: a client that shut its sending side would otherwise report RDHUP on every wait.
+class Reactor {
+public:
+  explicit Reactor(Hub &hub);
+  ~Reactor(); // closes every connection it still owns
+
+  // From httplib's accept thread: a new connection joins this reactor.
+  void adopt(int fd, std::string client);
+  // From a worker: the connection is this reactor's again.
+  void give_back(Connection &c);
+  void wake();
+  void stop();
+
+private:
+  void run();
+  void take_handoffs();
+  void start(int fd, std::string client);
+  void resume(Connection &c);
+  void on_readable(Connection &c);
+  void answer_from_cache(Connection &c);
+  static bool cookie_answer(const CookieAnswers &answers, std::string_view target,
+                            std::string_view cookie, std::string &out);
+  void on_writable(Connection &c);
+  void linger(Connection &c);
+  void on_lingering(Connection &c);
+  void sweep(Clock::time_point now);
+  void dispatch(Connection &c);
+  void watch(Connection &c, uint32_t events);
+  void close_connection(Connection &c);
+
+  Hub &hub_;
+  const int epoll_;
+  const int wake_;
+  std::atomic<bool> stopped_{false};
+  std::unordered_map<int, std::unique_ptr<Connection>> connections_; // this thread only
+
+  std::mutex handoff_mutex_;
+  std::vector<std::pair<int, std::string>> incoming_; // with each one's client
+  std::vector<Connection *> returned_;
+
+  std::thread thread_;
+};
+
+} // namespace verdict::transport
