@@ -6,8 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "domain/counting.h"
+#include "domain/dates.h"
 #include "domain/glance.h"
 #include "domain/numbers.h"
+#include "domain/share_phrase.h"
 #include "domain/slugs.h"
 #include "render/cards.h"
 #include "render/feeds.h"
@@ -34,25 +36,6 @@ const char *verdict_label(Verdict v) {
 }
 const char *verdict_class(Verdict v) {
   return verdict_word(v);
-}
-
-std::string percent_text(int64_t part, int64_t total) {
-  return std::to_string(whole_percent(part, total)) + "%";
-}
-
-int64_t days_from_civil(int y, unsigned m, unsigned d) { // Howard Hinnant's algorithm
-  y -= m <= 2;
-  const int era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return int64_t{era} * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-
-int64_t day_number(const std::string &date) {
-  return days_from_civil(std::stoi(date.substr(0, 4)),
-                         static_cast<unsigned>(std::stoi(date.substr(5, 2))),
-                         static_cast<unsigned>(std::stoi(date.substr(8, 2))));
 }
 
 std::string title_of(const std::string &a, const std::string &b) {
@@ -106,11 +89,7 @@ std::string tool_table(const Views &views, const std::vector<Tool> &tools) {
 }
 
 std::string ship_rate_text(const Reviewer &r) {
-  if (r.verdicts.total == 0) return "No reviews yet";
-  return "Ships " + percent_text(r.verdicts.ships, r.verdicts.total) + " · " +
-         std::to_string(r.verdicts.ships) + " of " +
-         count_phrase(r.verdicts.total, "review", "reviews") +
-         with_interval(r.verdicts.ships, r.verdicts.total);
+  return share_phrase(kReviewerShipRate, r.verdicts.ships, r.verdicts.total);
 }
 
 std::string reviewer_list(const Views &views, const std::vector<Reviewer> &reviewers) {
@@ -182,13 +161,13 @@ std::string tool_card(const Views &views, const Tool &t, const char *side,
   card.set("tagline", t.tagline);
   card.set("description", t.description);
   card.set("entry", t.entry);
-  card.set("panel_percent", t.panel.total ? percent_text(t.panel.ships, t.panel.total) : "—");
+  card.set("panel_percent", t.panel.total ? percent_phrase(t.panel.ships, t.panel.total) : "—");
   card.set("panel_basis", std::to_string(t.panel.ships) + " of " + std::to_string(t.panel.total));
   if (t.community.total == 0) {
     card.set("community_percent", "—");
     card.set("community_basis", "");
   } else {
-    card.set("community_percent", percent_text(t.community.ships, t.community.total));
+    card.set("community_percent", percent_phrase(t.community.ships, t.community.total));
     card.set("community_basis", " · " + count_phrase(t.community.total, "vote", "votes"));
   }
   set_if(card, "panel_interval", with_interval(t.panel.ships, t.panel.total));
@@ -379,16 +358,11 @@ std::string pagination(const Views &views, const std::string &path, int number, 
 }
 
 std::string panel_summary(const ShipTally &panel) {
-  if (panel.total == 0) return "—";
-  return percent_text(panel.ships, panel.total) + " · " + std::to_string(panel.ships) + " of " +
-         std::to_string(panel.total) + with_interval(panel.ships, panel.total);
+  return share_phrase(kPanelTally, panel.ships, panel.total);
 }
 
 std::string community_summary(const ShipTally &votes, const SetAside &set_aside) {
-  if (votes.total == 0) return "—" + with_set_aside(set_aside, 0);
-  return percent_text(votes.ships, votes.total) + " · " +
-         count_phrase(votes.total, "vote", "votes") + with_interval(votes.ships, votes.total) +
-         with_set_aside(set_aside, votes.total);
+  return share_phrase(kCommunityTally, votes.ships, votes.total, set_aside);
 }
 
 Data glance_numbers(const Comparison &comparison, const Glance &glance) {
@@ -402,11 +376,6 @@ Data glance_numbers(const Comparison &comparison, const Glance &glance) {
   data.set("community_a", glance.community_a);
   data.set("community_b", glance.community_b);
   return data;
-}
-
-bool is_stale(const std::string &checked_on, const std::string &today) {
-  if (checked_on.size() != 10 || today.size() != 10) return false;
-  return day_number(today) - day_number(checked_on) > 90;
 }
 
 std::string home(const Views &views, const HomeData &data) {
@@ -468,13 +437,8 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
   page.set("pick_form", pick_form);
   page.set("a_name", a.name);
   page.set("b_name", b.name);
-  const auto share = [&](int64_t n) {
-    return total ? percent_text(n, total) + " · " + count_phrase(n, "vote", "votes") +
-                       with_interval(n, total)
-                 : "—";
-  };
-  page.set("a_share", share(picks.a));
-  page.set("b_share", share(picks.b));
+  page.set("a_share", share_phrase(kPickShare, picks.a, total));
+  page.set("b_share", share_phrase(kPickShare, picks.b, total));
   // With no picks there is no split: no bar at all, rather than one that reads as 50/50.
   page.set("has_picks", bool_data(total > 0));
   if (total > 0) page.set("a_percent", std::to_string(whole_percent(picks.a, total)));
