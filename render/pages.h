@@ -1,6 +1,8 @@
 // Pages as HTML: turns what the store returned into display-ready strings and booleans for
 // the templates (percentages, "3 votes", which button is pressed), then renders them. The
-// templates hold no logic; every decision about what to show is made here.
+// templates hold no logic; every decision about what to show is made here. Made in one file per
+// page family: pages_comparison.cpp, pages_tool.cpp, pages_lists.cpp, pages_search.cpp and
+// pages_site.cpp, from page_parts.h's shared pieces and voter_places.h's vote forms.
 #pragma once
 
 #include <array>
