@@ -1,7 +1,7 @@
 #include "domain/glance.h"
 
-#include "domain/counting.h"
 #include "domain/numbers.h"
+#include "domain/share_phrase.h"
 
 namespace verdict {
 
@@ -16,23 +16,6 @@ Lead lead_of(const ShipTally &a, const ShipTally &b, int64_t at_least) {
   return pa > pb ? Lead::a : pb > pa ? Lead::b : Lead::level;
 }
 
-std::string share(const ShipTally &t, const char *one, const char *many, const char *none) {
-  if (t.total == 0) return none;
-  return std::to_string(whole_percent(t.ships, t.total)) + "% ship · " +
-         (t.total == 1 ? "1 " + std::string(one)
-                       : std::to_string(t.ships) + " of " + std::to_string(t.total) + " " + many) +
-         with_interval(t.ships, t.total);
-}
-
-std::string community_share(const Tool &tool) {
-  const auto &t = tool.community;
-  if (t.total == 0 && tool.community_set_aside.total() == 0) return "No votes yet";
-  if (t.total == 0) return "No votes counted yet" + with_set_aside(tool.community_set_aside, 0);
-  return std::to_string(whole_percent(t.ships, t.total)) + "% ship · " +
-         count_phrase(t.total, "vote", "votes") + with_interval(t.ships, t.total) +
-         with_set_aside(tool.community_set_aside, t.total);
-}
-
 const char *said(std::optional<Verdict> v) {
   return !v ? nullptr : *v == Verdict::ship ? "ships" : "skips";
 }
@@ -43,10 +26,12 @@ Glance glance_of(const Comparison &comparison, const std::vector<Review> &review
                  const std::vector<Review> &reviews_b) {
   const auto &a = comparison.a, &b = comparison.b;
   Glance glance;
-  glance.panel_a = share(a.panel, "review", "reviews", "No reviews yet");
-  glance.panel_b = share(b.panel, "review", "reviews", "No reviews yet");
-  glance.community_a = community_share(a);
-  glance.community_b = community_share(b);
+  glance.panel_a = share_phrase(kGlancePanel, a.panel.ships, a.panel.total);
+  glance.panel_b = share_phrase(kGlancePanel, b.panel.ships, b.panel.total);
+  glance.community_a =
+      share_phrase(kGlanceCommunity, a.community.ships, a.community.total, a.community_set_aside);
+  glance.community_b =
+      share_phrase(kGlanceCommunity, b.community.ships, b.community.total, b.community_set_aside);
 
   // Lens by lens, in panel order: each persona who reviewed either tool.
   std::vector<const Review *> order;

@@ -1,9 +1,11 @@
+// Slug rules (domain/slugs.h): which text is a slug, and how two make a pair.
 #include "domain/slugs.h"
 
 namespace verdict {
 
 bool is_valid_slug(std::string_view slug) {
-  if (slug.empty() || slug.size() > 120 || slug.front() == '-' || slug.back() == '-') return false;
+  if (slug.empty() || slug.size() > kMaxSlugLength || slug.front() == '-' || slug.back() == '-')
+    return false;
   char previous = 0;
   for (char c : slug) {
     const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
@@ -15,12 +17,11 @@ bool is_valid_slug(std::string_view slug) {
 }
 
 std::vector<std::pair<std::string, std::string>> pair_slug_splits(std::string_view pair) {
-  constexpr std::string_view separator = "-vs-";
   std::vector<std::pair<std::string, std::string>> splits;
-  for (auto at = pair.find(separator); at != std::string_view::npos;
-       at = pair.find(separator, at + 1)) {
+  for (auto at = pair.find(kPairSeparator); at != std::string_view::npos;
+       at = pair.find(kPairSeparator, at + 1)) {
     const auto a = pair.substr(0, at);
-    const auto b = pair.substr(at + separator.size());
+    const auto b = pair.substr(at + kPairSeparator.size());
     if (is_valid_slug(a) && is_valid_slug(b)) splits.emplace_back(a, b);
   }
   return splits;
@@ -28,8 +29,8 @@ std::vector<std::pair<std::string, std::string>> pair_slug_splits(std::string_vi
 
 std::string pair_slug(std::string_view a, std::string_view b) {
   std::string slug;
-  slug.reserve(a.size() + b.size() + 4);
-  slug.append(a).append("-vs-").append(b);
+  slug.reserve(a.size() + b.size() + kPairSeparator.size());
+  slug.append(a).append(kPairSeparator).append(b);
   return slug;
 }
 

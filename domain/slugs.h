@@ -3,6 +3,7 @@
 // split more than one way; the caller decides which split names real tools.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -10,7 +11,18 @@
 
 namespace verdict {
 
-// Lowercase ASCII letters and digits in runs joined by single hyphens, at most 120 bytes.
+// The longest slug, in bytes.
+constexpr size_t kMaxSlugLength = 120;
+// What joins two slugs into one name: a comparison's "<a>-vs-<b>", and a review's desk key
+// "<tool>--<reviewer>" (no slug holds "--", so the key splits one way only).
+constexpr std::string_view kPairSeparator = "-vs-";
+constexpr std::string_view kReviewKeySeparator = "--";
+// The longest names made of two slugs.
+constexpr size_t kMaxPairSlugLength = 2 * kMaxSlugLength + kPairSeparator.size();
+constexpr size_t kMaxReviewKeyLength = 2 * kMaxSlugLength + kReviewKeySeparator.size();
+
+// Lowercase ASCII letters and digits in runs joined by single hyphens, at most
+// kMaxSlugLength bytes.
 bool is_valid_slug(std::string_view slug);
 
 // Every way to read `pair` as "<a>-vs-<b>" with both sides valid slugs, leftmost split first.

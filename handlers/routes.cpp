@@ -3,6 +3,7 @@
 // in middleware/guards.h.
 #include "handlers/routes.h"
 
+#include "domain/slugs.h"
 #include "handlers/handlers.h"
 #include "middleware/guards.h"
 
@@ -16,12 +17,18 @@ struct Route {
   httplib::Server::Handler handler;
 };
 
+// A slug-shaped part of an address of at most `length` bytes, as one capture: the length is
+// domain/slugs.h's, so a name longer than any slug (or pair of slugs) finds no route.
+std::string slug_capture(size_t length) {
+  return "([a-z0-9-]{1," + std::to_string(length) + "})";
+}
+
 std::vector<Route> route_table(App &app) {
   using namespace handlers;
   using namespace guards;
-  const std::string slug = "([a-z0-9-]{1,260})";
-  const std::string review = "([a-z0-9-]{1,530})"; // a review's tool--reviewer
-  const std::string pair = "([a-z0-9-]{1,530})";   // a comparison's a-vs-b
+  const std::string slug = slug_capture(kMaxSlugLength);
+  const std::string review = slug_capture(kMaxReviewKeyLength); // a review's tool--reviewer
+  const std::string pair = slug_capture(kMaxPairSlugLength);    // a comparison's a-vs-b
   // The weekly digest's links (auth/mail_tokens.h): a confirmation token, an unsubscribe one.
   const std::string confirm_token = "([0-9a-f]{64})";
   const std::string unsubscribe_token = "([1-9][0-9]{0,17}-[0-9a-f]{32})";
@@ -35,8 +42,8 @@ std::vector<Route> route_table(App &app) {
       {"GET", "/feed\\.xml", absolute_page(app, show_feed)},
       {"GET", "/comparisons", page(app, show_comparisons)},
       {"GET", "/compare", plain(pick_comparison)},
-      {"GET", "/compare/" + slug, voter_page(app, show_comparison)},
-      {"POST", "/compare/" + slug + "/vote", slug_form_write(app, vote_on_pair, "votes")},
+      {"GET", "/compare/" + pair, voter_page(app, show_comparison)},
+      {"POST", "/compare/" + pair + "/vote", slug_form_write(app, vote_on_pair, "votes")},
       {"GET", "/compare/" + pair + "/card\\.svg", slug_page(app, show_comparison_card)},
       {"GET", "/compare/" + pair + "/card\\.png",
        costly(app, slug_page(app, show_comparison_card_png), "card images")},

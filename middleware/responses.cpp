@@ -152,7 +152,7 @@ std::string voter_for_write(const httplib::Request &req, httplib::Response &res)
 std::optional<EditorSession> signed_in_editor(App &app, const httplib::Request &req) {
   const auto secret = session_secret_from_cookie(req.get_header_value("Cookie"));
   if (secret.empty()) return std::nullopt;
-  return app.store.session(auth::secret_hash(secret), unix_now());
+  return app.store.session(auth::secret_hash(secret), app.clock());
 }
 
 void start_editor_session(App &app, const httplib::Request &req, httplib::Response &res,
@@ -160,7 +160,7 @@ void start_editor_session(App &app, const httplib::Request &req, httplib::Respon
   const auto secret = auth::random_secret();
   const int64_t lifetime = int64_t{kSessionHours} * 3600;
   app.store.start_session(auth::secret_hash(secret), editor.id, auth::random_secret(16),
-                          unix_now() + lifetime);
+                          app.clock() + lifetime);
   res.set_header("Set-Cookie", std::string(cookies::kSession.name) + "=" + secret +
                                    "; Path=/admin; Max-Age=" + std::to_string(lifetime) +
                                    "; HttpOnly; SameSite=Strict" +

@@ -1,6 +1,8 @@
 // Pages as HTML: turns what the store returned into display-ready strings and booleans for
 // the templates (percentages, "3 votes", which button is pressed), then renders them. The
-// templates hold no logic; every decision about what to show is made here.
+// templates hold no logic; every decision about what to show is made here. Made in one file per
+// page family: pages_comparison.cpp, pages_tool.cpp, pages_lists.cpp, pages_search.cpp and
+// pages_site.cpp, from page_parts.h's shared pieces and voter_places.h's vote forms.
 #pragma once
 
 #include <array>
@@ -54,9 +56,9 @@ std::string page_for(const PersonalPage &page, const std::vector<size_t> &shown)
 void append_page_for(const PersonalPage &page, const std::vector<size_t> &shown, std::string &out);
 size_t page_length(const PersonalPage &page, const std::vector<size_t> &shown);
 
-// `today` is YYYY-MM-DD; pricing checked more than 90 days before it is marked as possibly stale.
 std::string home(const Views &views, const HomeData &data);
-// A comparison or tool page as `detail.voter` sees it, rendered whole.
+// A comparison or tool page as `detail.voter` sees it, rendered whole. `today` is YYYY-MM-DD;
+// pricing checked too long before it is marked as possibly stale (is_stale, domain/dates.h).
 std::string comparison(const Views &views, const ComparisonDetail &detail, const SiteCopy &site,
                        const std::string &today, const VoteTokens &tokens);
 std::string tool(const Views &views, const ToolDetail &detail, const SiteCopy &site,
@@ -120,7 +122,6 @@ std::string pagination(const Views &views, const std::string &path, int number, 
 std::string panel_summary(const ShipTally &panel); // "75% · 3 of 4" or "—"
 // "67% · 3 votes" or "—", then what was set aside ("· 5 cast, 2 set aside: …") if anything.
 std::string community_summary(const ShipTally &votes, const SetAside &set_aside = {});
-bool is_stale(const std::string &checked_on, const std::string &today);
 
 // The verdict at a glance's bottom line, statement and both sides' numbers, under the names
 // the comparison page and the digest's templates share; the lens-by-lens lines are the page's.

@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include "domain/dates.h"
 #include "domain/numbers.h"
+#include "domain/share_phrase.h"
 #include "domain/slugs.h"
 
 using namespace verdict;
@@ -30,6 +32,37 @@ TEST_CASE("count phrases use the singular only for one") {
   CHECK(count_phrase(1, "vote", "votes") == "1 vote");
   CHECK(count_phrase(0, "vote", "votes") == "0 votes");
   CHECK(count_phrase(3, "vote", "votes") == "3 votes");
+}
+
+TEST_CASE("a share is written in the wording its place names, with its interval and what was "
+          "set aside") {
+  CHECK(share_phrase(kPanelTally, 3, 4) == "75% · 3 of 4");
+  CHECK(share_phrase(kPanelTally, 0, 0) == "—");
+  CHECK(share_phrase(kReviewerShipRate, 3, 4) == "Ships 75% · 3 of 4 reviews");
+  CHECK(share_phrase(kReviewerShipRate, 1, 1) == "Ships 100% · 1 of 1 review");
+  CHECK(share_phrase(kReviewerShipRate, 0, 0) == "No reviews yet");
+  CHECK(share_phrase(kGlancePanel, 3, 4) == "75% ship · 3 of 4 reviews");
+  CHECK(share_phrase(kGlancePanel, 0, 1) == "0% ship · 1 review");
+  CHECK(share_phrase(kCommunityTally, 2, 3) == "67% · 3 votes");
+  CHECK(share_phrase(kCommunityTally, 3, 5) == "60% · 5 votes · 95% interval 23–89%");
+  CHECK(share_phrase(kCommunityTally, 0, 0, {2, 0}) ==
+        "— (2 cast, 2 set aside: more than 3 from one network in a day)");
+  CHECK(share_phrase(kGlanceCommunity, 2, 3) == "67% ship · 3 votes");
+  CHECK(share_phrase(kGlanceCommunity, 0, 0) == "No votes yet");
+  CHECK(share_phrase(kGlanceCommunity, 0, 0, {2, 0}) ==
+        "No votes counted yet (2 cast, 2 set aside: more than 3 from one network in a day)");
+  CHECK(share_phrase(kGlanceCommunity, 1, 1, {0, 1}).starts_with("100% ship · 1 vote (2 cast, "));
+  CHECK(share_phrase(kPickShare, 1, 3) == "33% · 1 vote");
+  CHECK(share_phrase(kPickShare, 0, 0) == "—");
+}
+
+TEST_CASE("a date checked more than 90 days before today is stale, and a missing date never is") {
+  CHECK(kStaleAfterDays == 90);
+  CHECK(day_number("1970-01-01") == 0);
+  CHECK(day_number("2000-03-01") - day_number("2000-02-28") == 2);
+  CHECK_FALSE(is_stale("2026-01-01", "2026-04-01")); // 90 days
+  CHECK(is_stale("2026-01-01", "2026-04-02"));       // 91 days
+  CHECK_FALSE(is_stale("", "2026-04-02"));
 }
 
 TEST_CASE("slugs are lowercase runs joined by single hyphens") {

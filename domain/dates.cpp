@@ -1,0 +1,30 @@
+// Day arithmetic on YYYY-MM-DD dates and the staleness rule (domain/dates.h).
+#include "domain/dates.h"
+
+namespace verdict {
+
+namespace {
+
+int64_t days_from_civil(int y, unsigned m, unsigned d) { // Howard Hinnant's algorithm
+  y -= m <= 2;
+  const int era = (y >= 0 ? y : y - 399) / 400;
+  const unsigned yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return int64_t{era} * 146097 + static_cast<int64_t>(doe) - 719468;
+}
+
+} // namespace
+
+int64_t day_number(const std::string &date) {
+  return days_from_civil(std::stoi(date.substr(0, 4)),
+                         static_cast<unsigned>(std::stoi(date.substr(5, 2))),
+                         static_cast<unsigned>(std::stoi(date.substr(8, 2))));
+}
+
+bool is_stale(const std::string &checked_on, const std::string &today) {
+  if (checked_on.size() != 10 || today.size() != 10) return false;
+  return day_number(today) - day_number(checked_on) > kStaleAfterDays;
+}
+
+} // namespace verdict

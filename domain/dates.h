@@ -1,0 +1,22 @@
+// Dates as the site writes them (YYYY-MM-DD, UTC) and the rule for when a dated fact has gone
+// stale. Pure: "today" is always passed in (domain/clock.h reads the wall clock), so every
+// page of one request, and every test, agrees on which day it is.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace verdict {
+
+// A fact checked more than this many days before today (a tool's pricing) is shown to readers
+// as possibly out of date.
+constexpr int64_t kStaleAfterDays = 90;
+
+// The days from 1970-01-01 to `date` (YYYY-MM-DD), negative before it.
+int64_t day_number(const std::string &date);
+
+// Whether a fact checked on `checked_on` is stale on `today`: more than kStaleAfterDays days
+// between them. Both are YYYY-MM-DD; a date of any other length (none given) is never stale.
+bool is_stale(const std::string &checked_on, const std::string &today);
+
+} // namespace verdict

@@ -1,0 +1,46 @@
+// The wording of a share (domain/share_phrase.h's table), written from its counts.
+#include "domain/share_phrase.h"
+
+#include "domain/counting.h"
+#include "domain/numbers.h"
+
+namespace verdict {
+
+namespace {
+
+std::string basis_phrase(const ShareWording &wording, int64_t part, int64_t total) {
+  switch (wording.basis) {
+  case ShareBasis::one_or_part_of_total:
+    if (total == 1) return count_phrase(total, wording.singular, wording.plural);
+    [[fallthrough]];
+  case ShareBasis::part_of_total:
+    return std::to_string(part) + " of " +
+           (wording.singular ? count_phrase(total, wording.singular, wording.plural)
+                             : std::to_string(total));
+  case ShareBasis::total:
+    return count_phrase(total, wording.singular, wording.plural);
+  case ShareBasis::part:
+    return count_phrase(part, wording.singular, wording.plural);
+  }
+  return {};
+}
+
+} // namespace
+
+std::string percent_phrase(int64_t part, int64_t total) {
+  return std::to_string(whole_percent(part, total)) + "%";
+}
+
+std::string share_phrase(const ShareWording &wording, int64_t part, int64_t total,
+                         const SetAside &set_aside) {
+  if (total == 0) {
+    const bool some_set_aside = set_aside.total() > 0 && !wording.nothing_counted.empty();
+    return std::string(some_set_aside ? wording.nothing_counted : wording.nothing) +
+           with_set_aside(set_aside, 0);
+  }
+  return std::string(wording.before_percent) + percent_phrase(part, total) +
+         std::string(wording.after_percent) + " · " + basis_phrase(wording, part, total) +
+         with_interval(part, total) + with_set_aside(set_aside, total);
+}
+
+} // namespace verdict

@@ -1,0 +1,77 @@
+// How a share of reviews or votes is written as words: the one rule behind every percentage a
+// reader meets beside what it is a share of (lists, tool cards, the verdict at a glance, the
+// head-to-head picks, the digest). Each place names one of the wordings below; the numbers
+// themselves are domain/numbers.h's, what was set aside domain/counting.h's.
+//
+//   wording            | a share                          | a share of nothing
+//   kPanelTally        | 75% · 3 of 4                     | —
+//   kReviewerShipRate  | Ships 75% · 3 of 4 reviews       | No reviews yet
+//   kGlancePanel       | 75% ship · 3 of 4 reviews        | No reviews yet
+//                      | 100% ship · 1 review  (just one) |
+//   kCommunityTally    | 67% · 3 votes                    | —
+//   kGlanceCommunity   | 67% ship · 3 votes               | No votes yet, or with votes set
+//                      |                                  | aside: No votes counted yet
+//   kPickShare         | 60% · 3 votes  (this side's)     | —
+//
+// A share is followed by its interval (" · 95% interval 40–80%", from kMinVotesForInterval
+// counted on), then by what was set aside (" (5 cast, 2 set aside: …)") when anything was; a
+// share of nothing by what was set aside alone.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "domain/model.h"
+
+namespace verdict {
+
+// What follows a share's percent and " · ": the counts the share is made of.
+enum class ShareBasis {
+  part_of_total,        // "3 of 4", or "3 of 4 reviews" with a noun
+  one_or_part_of_total, // "1 review" when there is just one, else as part_of_total
+  total,                // "3 votes": all that were counted
+  part,                 // "3 votes": this side's
+};
+
+struct ShareWording {
+  std::string_view before_percent = {}; // "Ships "
+  std::string_view after_percent = {};  // " ship"
+  ShareBasis basis = ShareBasis::part_of_total;
+  const char *singular = nullptr; // what is counted, "review"; nullptr: the counts stand alone
+  const char *plural = nullptr;
+  std::string_view nothing = "—"; // a share of nothing
+  // A share of nothing when votes were set aside, where that reads otherwise than `nothing`.
+  std::string_view nothing_counted = {};
+};
+
+inline constexpr ShareWording kPanelTally{.basis = ShareBasis::part_of_total};
+inline constexpr ShareWording kReviewerShipRate{.before_percent = "Ships ",
+                                                .basis = ShareBasis::part_of_total,
+                                                .singular = "review",
+                                                .plural = "reviews",
+                                                .nothing = "No reviews yet"};
+inline constexpr ShareWording kGlancePanel{.after_percent = " ship",
+                                           .basis = ShareBasis::one_or_part_of_total,
+                                           .singular = "review",
+                                           .plural = "reviews",
+                                           .nothing = "No reviews yet"};
+inline constexpr ShareWording kCommunityTally{
+    .basis = ShareBasis::total, .singular = "vote", .plural = "votes"};
+inline constexpr ShareWording kGlanceCommunity{.after_percent = " ship",
+                                               .basis = ShareBasis::total,
+                                               .singular = "vote",
+                                               .plural = "votes",
+                                               .nothing = "No votes yet",
+                                               .nothing_counted = "No votes counted yet"};
+inline constexpr ShareWording kPickShare{
+    .basis = ShareBasis::part, .singular = "vote", .plural = "votes"};
+
+// `part` of `total` in `wording`, then its interval and what was set aside (table above).
+std::string share_phrase(const ShareWording &wording, int64_t part, int64_t total,
+                         const SetAside &set_aside = {});
+
+// "75%": part / total as a whole percent (total must be positive).
+std::string percent_phrase(int64_t part, int64_t total);
+
+} // namespace verdict

@@ -1,0 +1,159 @@
+// The pieces several pages are made of (render/page_parts.h), and the display strings pages.h
+// shares: a share as the lists write it, a tool's card, a quote, the sign-up form.
+#include "render/page_parts.h"
+
+#include "domain/counting.h"
+#include "domain/dates.h"
+#include "domain/numbers.h"
+#include "domain/share_phrase.h"
+#include "domain/slugs.h"
+#include "render/pages.h"
+
+namespace verdict::pages {
+
+using kainjow::mustache::list;
+
+namespace parts {
+
+void set_if(Data &data, const std::string &key, const std::string &value) {
+  if (!value.empty()) data.set(key, value);
+}
+
+Data bool_data(bool value) {
+  return value ? Data::type::bool_true : Data::type::bool_false;
+}
+
+const char *verdict_label(Verdict v) {
+  return v == Verdict::ship ? "Ship" : "Skip";
+}
+
+const char *verdict_class(Verdict v) {
+  return verdict_word(v);
+}
+
+std::string title_of(const std::string &a, const std::string &b) {
+  return a + " vs " + b;
+}
+
+std::string page_path(const std::string &path, int number) {
+  if (number == 1) return path;
+  return path + (path.find('?') == std::string::npos ? "?" : "&") +
+         "page=" + std::to_string(number);
+}
+
+std::string page_suffix(int number) {
+  return number == 1 ? std::string() : " · page " + std::to_string(number);
+}
+
+Data comparison_items(const std::vector<ComparisonSummary> &comparisons) {
+  Data items{list{}};
+  for (const auto &c : comparisons) {
+    Data item;
+    item.set("slug", pair_slug(c.a_slug, c.b_slug));
+    item.set("title", title_of(c.a_name, c.b_name));
+    item.set("published_on", c.published_on);
+    items.push_back(item);
+  }
+  return items;
+}
+
+std::string tool_table(const Views &views, const std::vector<Tool> &tools) {
+  Data rows{list{}};
+  for (const auto &t : tools) {
+    Data row;
+    row.set("slug", t.slug);
+    row.set("name", t.name);
+    row.set("tagline", t.tagline);
+    row.set("category", t.category.name);
+    row.set("category_slug", t.category.slug);
+    row.set("entry", t.entry);
+    row.set("panel", panel_summary(t.panel));
+    row.set("community", community_summary(t.community, t.community_set_aside));
+    rows.push_back(row);
+  }
+  Data data;
+  data.set("tools", rows);
+  return views.fragment("tool_table", data);
+}
+
+std::string newsletter(const Views &views, const SiteCopy &site, const std::string &email,
+                       const std::string &problem) {
+  Data data;
+  data.set("title", site.newsletter_title);
+  data.set("lead", site.newsletter_lead);
+  data.set("pitch", site.newsletter_pitch);
+  if (!problem.empty()) {
+    data.set("problem", problem);
+    data.set("email", email);
+  }
+  return views.fragment("newsletter", data);
+}
+
+std::string tool_card(const Views &views, const Tool &t, const char *side,
+                      const std::string &vote_form, bool is_page_heading) {
+  Data card;
+  card.set("page_heading", bool_data(is_page_heading));
+  card.set("side", side);
+  card.set("slug", t.slug);
+  card.set("name", t.name);
+  card.set("category", t.category.name);
+  card.set("category_slug", t.category.slug);
+  card.set("tagline", t.tagline);
+  card.set("description", t.description);
+  card.set("entry", t.entry);
+  card.set("panel_percent", t.panel.total ? percent_phrase(t.panel.ships, t.panel.total) : "—");
+  card.set("panel_basis", std::to_string(t.panel.ships) + " of " + std::to_string(t.panel.total));
+  if (t.community.total == 0) {
+    card.set("community_percent", "—");
+    card.set("community_basis", "");
+  } else {
+    card.set("community_percent", percent_phrase(t.community.ships, t.community.total));
+    card.set("community_basis", " · " + count_phrase(t.community.total, "vote", "votes"));
+  }
+  set_if(card, "panel_interval", with_interval(t.panel.ships, t.panel.total));
+  set_if(card, "community_interval", with_interval(t.community.ships, t.community.total));
+  set_if(card, "community_set_aside", set_aside_phrase(t.community_set_aside, t.community.total));
+  card.set("vote_form", vote_form);
+  return views.fragment("tool_card", card);
+}
+
+void set_pricing_check(Data &data, const Tool &t, const std::string &today) {
+  set_if(data, "checked_on", t.pricing_checked_on);
+  set_if(data, "source", t.pricing_source);
+  if (is_stale(t.pricing_checked_on, today)) data.set("stale", bool_data(true));
+}
+
+Data review_item(const Review &r, const char *side) {
+  Data item;
+  item.set("side", side);
+  item.set("quote", r.quote);
+  item.set("tool_slug", r.tool_slug);
+  item.set("tool_name", r.tool_name);
+  item.set("reviewer_slug", r.reviewer_slug);
+  item.set("reviewer_name", r.reviewer_name);
+  item.set("reviewer_lens", r.reviewer_lens);
+  item.set("verdict", verdict_class(r.verdict));
+  item.set("verdict_label", verdict_label(r.verdict));
+  return item;
+}
+
+nlohmann::ordered_json software(const Tool &t) {
+  nlohmann::ordered_json app = {{"@type", "SoftwareApplication"},
+                                {"name", t.name},
+                                {"applicationCategory", t.category.name},
+                                {"description", t.tagline}};
+  if (!t.url.empty()) app["url"] = t.url;
+  return app;
+}
+
+} // namespace parts
+
+std::string panel_summary(const ShipTally &panel) {
+  return share_phrase(kPanelTally, panel.ships, panel.total);
+}
+
+std::string community_summary(const ShipTally &votes, const SetAside &set_aside) {
+  return share_phrase(kCommunityTally, votes.ships, votes.total, set_aside);
+}
+
+} // namespace verdict::pages

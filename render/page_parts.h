@@ -1,0 +1,51 @@
+// The pieces several pages are made of, for the page files (render/pages_*.cpp) only: mustache
+// values, page addresses and titles, and the fragments more than one page shows (a tool's card,
+// a quote, the tool table, the sign-up form). Every page function itself is in pages.h.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "domain/model.h"
+#include "render/views.h"
+
+namespace verdict::pages::parts {
+
+// Sections in mustache render for any string, even an empty one, so optional values are
+// only set when there is something to show.
+void set_if(Data &data, const std::string &key, const std::string &value);
+Data bool_data(bool value);
+
+const char *verdict_label(Verdict v); // "Ship", "Skip"
+const char *verdict_class(Verdict v); // "ship", "skip"
+
+// A comparison's title: "Codestral 2.1 vs Cursor Background Agent".
+std::string title_of(const std::string &a, const std::string &b);
+// The address of page `number` of the list at `path` (which may carry a query of its own):
+// page 1 is the bare path.
+std::string page_path(const std::string &path, int number);
+// What a page past the first adds to its title.
+std::string page_suffix(int number);
+
+// Links to comparisons, as the front page, the archive and a tool's page list them.
+Data comparison_items(const std::vector<ComparisonSummary> &comparisons);
+// Tools with the panel's and the community's numbers.
+std::string tool_table(const Views &views, const std::vector<Tool> &tools);
+// The sign-up form; a refused address comes back with `problem` beside it, as typed.
+std::string newsletter(const Views &views, const SiteCopy &site, const std::string &email = "",
+                       const std::string &problem = "");
+// A tool's card holding `vote_form`. `is_page_heading`: the card is the page's own subject (a
+// tool's page), so its name is the h1.
+std::string tool_card(const Views &views, const Tool &t, const char *side,
+                      const std::string &vote_form, bool is_page_heading = false);
+// When a tool's pricing was checked and where, marked stale when that was too long before
+// `today` (is_stale, domain/dates.h).
+void set_pricing_check(Data &data, const Tool &t, const std::string &today);
+// One of the panel's quotes, on side "a" or "b" of a page.
+Data review_item(const Review &r, const char *side);
+// A tool as schema.org's SoftwareApplication.
+nlohmann::ordered_json software(const Tool &t);
+
+} // namespace verdict::pages::parts

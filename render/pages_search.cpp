@@ -1,0 +1,130 @@
+// The search page: its form, the hits (tools and the panel's quotes) with their matches
+// marked, and the address of the page that shows each hit.
+#include "render/pages.h"
+
+#include <cctype>
+
+#include "domain/numbers.h"
+#include "render/page_parts.h"
+
+namespace verdict::pages {
+
+using kainjow::mustache::list;
+using namespace parts;
+
+namespace {
+
+// `text` as one value of an address's query: every byte but letters, digits and -._~
+// percent-encoded.
+std::string query_value(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (std::isalnum(byte) || c == '-' || c == '.' || c == '_' || c == '~') {
+      out += c;
+    } else {
+      out += '%';
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0xf];
+    }
+  }
+  return out;
+}
+
+// The address of a search hit's page: a tool's, or the page of its tool showing the quote,
+// at the quote (tool.mustache gives each quote an id).
+std::string hit_link(const SearchHit &hit, int reviews_per_page) {
+  const auto tool = "/tools/" + hit.tool_slug;
+  if (hit.kind == SearchHit::Kind::tool) return tool;
+  const auto page = static_cast<int>(hit.review_position / reviews_per_page) + 1;
+  return page_path(tool, page) + "#review-" + hit.reviewer_slug;
+}
+
+Data search_item(const SearchHit &hit, int reviews_per_page) {
+  const bool is_tool = hit.kind == SearchHit::Kind::tool;
+  // A quote's result names its reviewer, lens and verdict as the quote does on a page.
+  Data item = is_tool ? Data{}
+                      : review_item({hit.tool_slug,
+                                     hit.tool_name,
+                                     hit.reviewer_slug,
+                                     hit.reviewer_name,
+                                     hit.reviewer_lens,
+                                     hit.verdict,
+                                     {}},
+                                    "a");
+  item.set("is_tool", bool_data(is_tool));
+  item.set("is_review", bool_data(!is_tool));
+  item.set("link", hit_link(hit, reviews_per_page));
+  item.set("marked_excerpt", marked_html(hit.excerpt));
+  if (is_tool) {
+    item.set("marked_title", marked_html(hit.tool_name));
+    item.set("marked_tagline", marked_html(hit.tagline));
+  }
+  return item;
+}
+
+} // namespace
+
+std::string marked_html(std::string_view marked) {
+  std::string html;
+  html.reserve(marked.size());
+  bool in_mark = false;
+  for (const char c : marked) {
+    switch (c) {
+    case kMatchStart:
+      if (!in_mark) html += "<mark>";
+      in_mark = true;
+      break;
+    case kMatchEnd:
+      if (in_mark) html += "</mark>";
+      in_mark = false;
+      break;
+    case '&':
+      html += "&amp;";
+      break;
+    case '<':
+      html += "&lt;";
+      break;
+    case '>':
+      html += "&gt;";
+      break;
+    case '"':
+      html += "&quot;";
+      break;
+    case '\'':
+      html += "&apos;";
+      break;
+    default:
+      html += c;
+    }
+  }
+  if (in_mark) html += "</mark>";
+  return html;
+}
+
+std::string search(const Views &views, const std::string &query, const SearchResults &results,
+                   const SiteCopy &site, int reviews_per_page) {
+  const auto &hits = results.hits;
+  const auto path = query.empty() ? std::string("/search") : "/search?q=" + query_value(query);
+  Data page;
+  page.set("query", query);
+  page.set("no_query", bool_data(query.empty()));
+  page.set("no_results", bool_data(!query.empty() && results.total == 0));
+  if (results.total > 0)
+    page.set("count", count_phrase(results.total, "result", "results") + " for “" + query + "”");
+  Data items{list{}};
+  for (const auto &hit : hits.items)
+    items.push_back(search_item(hit, reviews_per_page));
+  page.set("results", items);
+  page.set("has_results", bool_data(!hits.items.empty()));
+  page.set("pagination", pagination(views, path, hits.number, hits.has_next));
+  const auto title = query.empty() ? std::string("Search") : "Search: " + query;
+  PageMeta meta{title + page_suffix(hits.number) + " · " + site.site_name,
+                "Search the tools and the panel's reviews.", page_path(path, hits.number)};
+  // Not noindex: result pages are reached only through the search form, which crawlers do not
+  // submit, so no crawler meets them unless someone links one, and then it is worth listing.
+  return views.page("search", page, meta, site);
+}
+
+} // namespace verdict::pages

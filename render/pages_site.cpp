@@ -1,0 +1,105 @@
+// The site's own pages: how the numbers are made (methodology), short messages (errors,
+// thank-yous), the digest's sign-up, confirmation and unsubscribe pages, and the sitemap.
+#include "render/pages.h"
+
+#include "domain/counting.h"
+#include "domain/numbers.h"
+#include "render/page_parts.h"
+
+namespace verdict::pages {
+
+using kainjow::mustache::list;
+using namespace parts;
+
+std::string sitemap(const Views &views, const std::string &base,
+                    const std::vector<SitemapEntry> &entries) {
+  Data urls{list{}};
+  for (const auto &entry : entries) {
+    Data url;
+    url.set("loc", base + entry.path);
+    set_if(url, "lastmod", entry.last_modified);
+    urls.push_back(url);
+  }
+  Data data;
+  data.set("urls", urls);
+  return views.fragment("sitemap", data);
+}
+
+std::string methodology(const Views &views, const std::vector<Reviewer> &panel,
+                        const SiteCopy &site) {
+  Data page;
+  Data reviewers{list{}};
+  for (const auto &reviewer : panel) {
+    Data item;
+    item.set("slug", reviewer.slug);
+    item.set("name", reviewer.name);
+    item.set("lens", reviewer.lens);
+    item.set("rate", reviewer.verdicts.total == 0 ? std::string("— · no reviews yet")
+                                                  : panel_summary(reviewer.verdicts));
+    reviewers.push_back(item);
+  }
+  page.set("reviewers", reviewers);
+  page.set("has_reviewers", bool_data(!panel.empty()));
+  page.set("min_votes", std::to_string(kMinVotesForInterval));
+  page.set("per_network", std::to_string(kCountedVotersPerNetworkPerDay));
+  page.set("networks", "an IPv4 /" + std::to_string(kIpv4NetworkBits) + " or an IPv6 /" +
+                           std::to_string(kIpv6NetworkBits));
+  page.set("page_lifetime", count_phrase(kVotePageLifetimeSeconds / 3600, "hour", "hours"));
+  page.set("reading_time", count_phrase(kSecondsToReadAPage, "second", "seconds"));
+  page.set("set_aside_example", community_summary({24, 37}, {12, 0}));
+  return views.page("methodology", page,
+                    {"Methodology · " + site.site_name,
+                     "How every percentage on the site is made, and what the site never does.",
+                     "/methodology"},
+                    site);
+}
+
+std::string message(const Views &views, const SiteCopy &site, const std::string &eyebrow,
+                    const std::string &heading, const std::string &text, const std::string &link,
+                    const std::string &link_label) {
+  Data page;
+  page.set("eyebrow", eyebrow);
+  page.set("heading", heading);
+  page.set("message", text);
+  page.set("link", link);
+  page.set("link_label", link_label);
+  return views.page("message", page, {heading + " · " + site.site_name, text, link}, site);
+}
+
+std::string subscribe(const Views &views, const SiteCopy &site, const std::string &email,
+                      const std::string &problem) {
+  Data page;
+  page.set("heading", problem.empty() ? site.newsletter_title : "Check the address");
+  page.set("dek", problem.empty() ? site.newsletter_pitch
+                                  : "The address could not be used; it is below as you typed it.");
+  page.set("newsletter", newsletter(views, site, email, problem));
+  return views.page(
+      "subscribe", page,
+      {site.newsletter_title + " · " + site.site_name, site.newsletter_lead, "/subscribe"}, site);
+}
+
+std::string confirm(const Views &views, const SiteCopy &site, const std::string &token) {
+  Data page;
+  page.set("title", site.newsletter_title);
+  page.set("token", token);
+  return views.page(
+      "confirm", page,
+      {"Confirm your subscription · " + site.site_name, site.newsletter_lead, "/subscribe", true},
+      site);
+}
+
+std::string unsubscribed(const Views &views, const SiteCopy &site, const std::string &heading,
+                         const std::string &text, const std::string &undo_token) {
+  Data page;
+  page.set("title", site.newsletter_title);
+  page.set("heading", heading);
+  page.set("message", text);
+  if (!undo_token.empty()) {
+    page.set("undo", true);
+    page.set("token", undo_token);
+  }
+  return views.page("unsubscribed", page,
+                    {heading + " · " + site.site_name, text, "/subscribe", true}, site);
+}
+
+} // namespace verdict::pages
