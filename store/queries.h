@@ -2,8 +2,10 @@
 // page's reads share one connection. Internal to store/.
 #pragma once
 
+#include "domain/content.h"
 #include "domain/model.h"
 #include "store/sqlite.h"
+#include "store/store.h"
 
 namespace verdict::queries {
 
@@ -32,12 +34,43 @@ template <class T> Paged<T> paged(std::vector<T> rows, PageSpan span) {
 }
 
 std::optional<Tool> tool_by_slug(sql::Db &db, std::string_view slug);
-// The id of the item with this slug; NotFound ("no tool has the address x") when none has.
+// The id `sql` (with one :slug) reads for `slug`; NotFound naming the `noun` ("no tool has
+// the address x") when it reads none.
+inline int64_t id_with_slug(sql::Db &db, const char *sql, const char *noun,
+                            const std::string &slug) {
+  auto stmt = db.cached(sql);
+  stmt.bind(":slug", slug);
+  if (!stmt.step()) throw NotFound(std::string("no ") + noun + " has the address " + slug);
+  return stmt.int64(0);
+}
+// The id of the item with this slug, each in its aggregate's file; NotFound when none has.
 int64_t category_id(sql::Db &db, const std::string &slug);
 int64_t tool_id(sql::Db &db, const std::string &slug);
 int64_t reviewer_id(sql::Db &db, const std::string &slug);
-// Adds `entry` (its id and time are the database's) to the edit log, inside the caller's write.
+
+// Adds `entry` (its id and time are the database's) to the edit log, inside the caller's write
+// (store/edit_log.cpp).
 void log_edit(sql::Db &db, const EditEntry &entry);
+// Logs a change of one item from `before` to `after` (absent for a creation or a deletion),
+// unless it changed nothing.
+template <class Item>
+void log_change(sql::Db &db, std::string_view editor, const char *kind, const std::string &subject,
+                const std::optional<Item> &before, const std::optional<Item> &after) {
+  const auto was = before ? item_json(*before) : "";
+  const auto is = after ? item_json(*after) : "";
+  if (was == is) return;
+  const char *action = !before ? "created" : !after ? "deleted" : "updated";
+  log_edit(db, {0, "", std::string(editor), action, kind, subject, was, is});
+}
+
+// Old addresses of renamed items (store/renames.cpp); `kind` is "tool", "reviewer" or
+// "category". A rename leaves the old slug leading to the new one.
+void record_rename(sql::Db &db, const char *kind, const std::string &old_slug,
+                   const std::string &new_slug);
+// An address taken by an item is that item's alone: it no longer leads to another.
+void address_taken(sql::Db &db, const char *kind, const std::string &slug);
+// A deleted item's old addresses lead nowhere any more.
+void forget_renames(sql::Db &db, const char *kind, const std::string &slug);
 // Columns: tool slug, tool name, reviewer slug, name, lens, verdict, quote.
 Review review_from_row(const sql::Stmt &row);
 // In panel order; `limit` -1 reads them all.
