@@ -11,17 +11,18 @@ namespace verdict {
 
 namespace {
 
-// What a list of comparisons shows of each (ComparisonSummary), read by summaries().
+// What a list of comparisons shows of each (ComparisonSummary), read by summary_from_row().
 #define SUMMARY_COLUMNS                                                                            \
   "SELECT a.slug, a.name, b.slug, b.name, c.published_on, c.id "                                   \
   "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id JOIN tools b ON b.id = c.tool_b_id "
 
-std::vector<ComparisonSummary> summaries(sql::Stmt &stmt) {
-  std::vector<ComparisonSummary> list;
-  while (stmt.step())
-    list.push_back(
-        {stmt.text(0), stmt.text(1), stmt.text(2), stmt.text(3), stmt.text(4), stmt.int64(5)});
-  return list;
+ComparisonSummary summary_from_row(const sql::Stmt &row) {
+  return {row.text(0), row.text(1), row.text(2), row.text(3), row.text(4), row.int64(5)};
+}
+
+// Columns: tool a's slug, tool b's slug, published on ('' for a draft), intro, bottom line.
+ContentComparison record_from_row(const sql::Stmt &row) {
+  return {row.text(0), row.text(1), row.text(2), row.text(3), row.text(4)};
 }
 
 // The editor's record of the pair `a` then `b`, in that order.
@@ -33,7 +34,7 @@ std::optional<ContentComparison> comparison_at(sql::Db &db, std::string_view a,
                         "WHERE ta.slug = :a AND tb.slug = :b");
   stmt.bind(":a", a).bind(":b", b);
   if (!stmt.step()) return std::nullopt;
-  return ContentComparison{stmt.text(0), stmt.text(1), stmt.text(2), stmt.text(3), stmt.text(4)};
+  return record_from_row(stmt);
 }
 
 // The record a desk address ("a-vs-b", in the editor's order) names.
@@ -107,15 +108,15 @@ std::vector<ComparisonSummary> queries::newest_published(sql::Db &db, int64_t li
                         "LIMIT :limit OFFSET :offset) "
                         "ORDER BY c.published_on DESC, c.id DESC");
   stmt.bind(":limit", limit).bind(":offset", offset);
-  return summaries(stmt);
+  return rows_of(stmt, summary_from_row);
 }
 
 Paged<ComparisonSummary> Store::published_comparisons(PageSpan span) {
   return read([&](sql::Db &db) {
     sql::ReadSnapshot snapshot(db); // the version read is the version of the rows read
     const auto version = list_version(db, "published_comparisons");
-    const int64_t limit = span.size + 1;
-    const auto from_start = [&](const std::pair<std::string, int64_t> &start, int64_t offset) {
+    const auto from_start = [&](const std::pair<std::string, int64_t> &start, int64_t limit,
+                                int64_t skip) {
       // Found in the date index by the start's date; rows of that date newer than the start
       // (a handful) are stepped over.
       auto stmt = db.cached(SUMMARY_COLUMNS
@@ -124,16 +125,17 @@ Paged<ComparisonSummary> Store::published_comparisons(PageSpan span) {
                             "ORDER BY published_on DESC, id DESC LIMIT :limit OFFSET :offset) "
                             "ORDER BY c.published_on DESC, c.id DESC");
       stmt.bind(":on", start.first).bind(":id", start.second);
-      stmt.bind(":limit", limit).bind(":offset", offset);
-      return summaries(stmt);
+      stmt.bind(":limit", limit).bind(":offset", skip);
+      return queries::rows_of(stmt, summary_from_row);
     };
-    const auto from_top = [&](int64_t offset) {
+    const auto from_top = [&](int64_t limit, int64_t offset) {
       return queries::newest_published(db, limit, offset);
     };
     const auto key_of = [](const ComparisonSummary &c) { return std::pair(c.published_on, c.id); };
-    return queries::paged(
-        read_page(page_starts_->published_comparisons, version, span, from_start, from_top, key_of),
-        span);
+    return queries::paged(span, [&](int64_t limit, int64_t offset) {
+      return read_page(page_starts_->published_comparisons, version, limit, offset, from_start,
+                       from_top, key_of);
+    });
   });
 }
 
@@ -149,9 +151,8 @@ Paged<ComparisonSummary> queries::comparisons_with_tool(sql::Db &db, int64_t too
                         "WHERE tool_b_id = :tool AND published_on IS NOT NULL "
                         "ORDER BY 2 DESC, 1 DESC LIMIT :limit OFFSET :offset)) "
                         "ORDER BY c.published_on DESC, c.id DESC");
-  stmt.bind(":tool", tool_id).bind(":limit", int64_t{span.size} + 1);
-  stmt.bind(":offset", span.offset());
-  return paged(summaries(stmt), span);
+  stmt.bind(":tool", tool_id);
+  return paged(stmt, span, summary_from_row);
 }
 
 std::vector<ComparisonSummary> queries::comparisons_reviewed_by(sql::Db &db, int64_t reviewer_id,
@@ -170,7 +171,7 @@ std::vector<ComparisonSummary> queries::comparisons_reviewed_by(sql::Db &db, int
                         "ORDER BY 2 DESC, 1 DESC LIMIT :limit)) "
                         "ORDER BY c.published_on DESC, c.id DESC");
   stmt.bind(":reviewer", reviewer_id).bind(":limit", limit);
-  return summaries(stmt);
+  return rows_of(stmt, summary_from_row);
 }
 
 } // namespace verdict
@@ -214,7 +215,6 @@ std::optional<ContentComparison> Store::comparison_content(std::string_view pair
 
 Paged<ContentComparison> Store::comparisons_at_desk(PageSpan span) {
   return read([&](sql::Db &db) {
-    std::vector<ContentComparison> rows;
     // Drafts first, then the published newest first: the desk's work is at the top.
     auto stmt = db.cached("SELECT ta.slug, tb.slug, ifnull(c.published_on, ''), c.intro, "
                           "c.bottom_line /* every row: the desk's list of comparisons */ "
@@ -222,10 +222,7 @@ Paged<ContentComparison> Store::comparisons_at_desk(PageSpan span) {
                           "JOIN tools tb ON tb.id = c.tool_b_id "
                           "ORDER BY c.published_on IS NOT NULL, c.published_on DESC, c.id DESC "
                           "LIMIT :limit OFFSET :offset");
-    stmt.bind(":limit", int64_t{span.size} + 1).bind(":offset", span.offset());
-    while (stmt.step())
-      rows.push_back({stmt.text(0), stmt.text(1), stmt.text(2), stmt.text(3), stmt.text(4)});
-    return queries::paged(std::move(rows), span);
+    return queries::paged(stmt, span, record_from_row);
   });
 }
 

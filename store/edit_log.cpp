@@ -25,15 +25,13 @@ void queries::log_edit(sql::Db &db, const EditEntry &entry) {
 
 Paged<EditEntry> Store::edit_log(PageSpan span) {
   return read([&](sql::Db &db) {
-    std::vector<EditEntry> rows;
     auto stmt = db.cached("SELECT id, at, editor, action, kind, subject, ifnull(before, ''), "
                           "ifnull(after, '') FROM edit_log ORDER BY id DESC "
                           "LIMIT :limit OFFSET :offset");
-    stmt.bind(":limit", int64_t{span.size} + 1).bind(":offset", span.offset());
-    while (stmt.step())
-      rows.push_back({stmt.int64(0), stmt.text(1), stmt.text(2), stmt.text(3), stmt.text(4),
-                      stmt.text(5), stmt.text(6), stmt.text(7)});
-    return queries::paged(std::move(rows), span);
+    return queries::paged(stmt, span, [](const sql::Stmt &row) {
+      return EditEntry{row.int64(0), row.text(1), row.text(2), row.text(3),
+                       row.text(4),  row.text(5), row.text(6), row.text(7)};
+    });
   });
 }
 

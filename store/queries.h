@@ -2,6 +2,9 @@
 // page's reads share one connection. Internal to store/.
 #pragma once
 
+#include <type_traits>
+#include <vector>
+
 #include "domain/content.h"
 #include "domain/model.h"
 #include "store/sqlite.h"
@@ -23,14 +26,34 @@ struct ResolvedPair {
   bool canonical_order = true; // false when the address names the pair the other way round
 };
 
-// One page of rows read with LIMIT span.size + 1: the extra row only says a next page exists.
-template <class T> Paged<T> paged(std::vector<T> rows, PageSpan span) {
-  Paged<T> page{std::move(rows), span.number, false};
+// Every row `stmt` reads, each made into an item by `from_row`.
+template <class FromRow> auto rows_of(sql::Stmt &stmt, FromRow from_row) {
+  std::vector<std::invoke_result_t<FromRow &, const sql::Stmt &>> rows;
+  while (stmt.step())
+    rows.push_back(from_row(stmt));
+  return rows;
+}
+
+// One page of a list: every paged list is read through here. `read_rows(limit, offset)` reads
+// at most `limit` rows from row `offset` on; it is asked for one row more than the page holds,
+// and that extra row only says a next page exists.
+template <class ReadRows> auto paged(PageSpan span, ReadRows read_rows) {
+  auto rows = read_rows(int64_t{span.size} + 1, span.offset());
+  Paged<typename decltype(rows)::value_type> page{std::move(rows), span.number, false};
   if (page.items.size() > static_cast<size_t>(span.size)) {
     page.has_next = true;
     page.items.resize(static_cast<size_t>(span.size));
   }
   return page;
+}
+
+// The same read by `stmt`, whose :limit and :offset are bound here (its other parameters are
+// the caller's); `from_row` makes each row's item.
+template <class FromRow> auto paged(sql::Stmt &stmt, PageSpan span, FromRow from_row) {
+  return paged(span, [&](int64_t limit, int64_t offset) {
+    stmt.bind(":limit", limit).bind(":offset", offset);
+    return rows_of(stmt, from_row);
+  });
 }
 
 std::optional<Tool> tool_by_slug(sql::Db &db, std::string_view slug);

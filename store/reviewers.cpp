@@ -16,10 +16,7 @@ std::vector<Reviewer> reviewers_in_panel_order(sql::Db &db, int64_t limit, int64
   auto stmt = db.cached("SELECT id, slug, name, lens, bio, ships, reviews FROM reviewers "
                         "ORDER BY panel_order, id LIMIT :limit OFFSET :offset");
   stmt.bind(":limit", limit).bind(":offset", offset);
-  std::vector<Reviewer> reviewers;
-  while (stmt.step())
-    reviewers.push_back(reviewer_from_row(stmt));
-  return reviewers;
+  return queries::rows_of(stmt, reviewer_from_row);
 }
 
 std::optional<ContentReviewer> reviewer_at(sql::Db &db, std::string_view slug) {
@@ -40,7 +37,9 @@ std::vector<Reviewer> Store::reviewers() {
 
 Paged<Reviewer> Store::reviewers(PageSpan span) {
   return read([&](sql::Db &db) {
-    return queries::paged(reviewers_in_panel_order(db, span.size + 1, span.offset()), span);
+    return queries::paged(span, [&](int64_t limit, int64_t offset) {
+      return reviewers_in_panel_order(db, limit, offset);
+    });
   });
 }
 

@@ -9,6 +9,11 @@ namespace verdict {
 
 namespace {
 
+// Columns: tool slug, reviewer slug, verdict, quote.
+ContentReview content_review_from_row(const sql::Stmt &row) {
+  return {row.text(0), row.text(1), row.text(2), row.text(3)};
+}
+
 std::optional<ContentReview> review_at(sql::Db &db, const std::string &tool,
                                        const std::string &reviewer) {
   auto stmt = db.cached("SELECT t.slug, r.slug, v.verdict, v.quote FROM reviews v "
@@ -16,7 +21,7 @@ std::optional<ContentReview> review_at(sql::Db &db, const std::string &tool,
                         "WHERE t.slug = :tool AND r.slug = :reviewer");
   stmt.bind(":tool", tool).bind(":reviewer", reviewer);
   if (!stmt.step()) return std::nullopt;
-  return ContentReview{stmt.text(0), stmt.text(1), stmt.text(2), stmt.text(3)};
+  return content_review_from_row(stmt);
 }
 
 } // namespace
@@ -35,10 +40,7 @@ std::vector<Review> queries::reviews_of_tool(sql::Db &db, int64_t tool_id, int64
                         "WHERE v.tool_id = :tool ORDER BY r.panel_order, r.id "
                         "LIMIT :limit OFFSET :offset");
   stmt.bind(":tool", tool_id).bind(":limit", limit).bind(":offset", offset);
-  std::vector<Review> reviews;
-  while (stmt.step())
-    reviews.push_back(review_from_row(stmt));
-  return reviews;
+  return rows_of(stmt, review_from_row);
 }
 
 Paged<Review> queries::reviews_of_tool(sql::Db &db, const Tool &tool, PageSpan span) {
@@ -46,18 +48,16 @@ Paged<Review> queries::reviews_of_tool(sql::Db &db, const Tool &tool, PageSpan s
   // end beats sorting every review. A tool few reviewed: sorting its few reviews is cheaper
   // than walking the whole panel.
   if (tool.panel.total <= kFewReviews)
-    return paged(reviews_of_tool(db, tool.id, span.size + 1, span.offset()), span);
+    return paged(span, [&](int64_t limit, int64_t offset) {
+      return reviews_of_tool(db, tool.id, limit, offset);
+    });
   auto stmt = db.cached("SELECT t.slug, t.name, r.slug, r.name, r.lens, v.verdict, v.quote "
                         "FROM reviewers r CROSS JOIN reviews v "
                         "ON v.reviewer_id = r.id AND v.tool_id = :tool "
                         "JOIN tools t ON t.id = v.tool_id ORDER BY r.panel_order, r.id "
                         "LIMIT :limit OFFSET :offset");
-  stmt.bind(":tool", tool.id).bind(":limit", int64_t{span.size} + 1);
-  stmt.bind(":offset", span.offset());
-  std::vector<Review> reviews;
-  while (stmt.step())
-    reviews.push_back(review_from_row(stmt));
-  return paged(std::move(reviews), span);
+  stmt.bind(":tool", tool.id);
+  return paged(stmt, span, review_from_row);
 }
 
 std::optional<Review> queries::review_by(sql::Db &db, int64_t tool_id, int64_t reviewer_id) {
@@ -84,12 +84,8 @@ Paged<Review> Store::reviews_by_reviewer(int64_t reviewer_id, PageSpan span) {
                           "ON named.id = mine.tool_id WHERE mine.reviewer_id = :reviewer "
                           "ORDER BY named.name, named.slug LIMIT :limit OFFSET :offset) "
                           "ORDER BY t.name, t.slug");
-    stmt.bind(":reviewer", reviewer_id).bind(":limit", int64_t{span.size} + 1);
-    stmt.bind(":offset", span.offset());
-    std::vector<Review> reviews;
-    while (stmt.step())
-      reviews.push_back(queries::review_from_row(stmt));
-    return queries::paged(std::move(reviews), span);
+    stmt.bind(":reviewer", reviewer_id);
+    return queries::paged(stmt, span, queries::review_from_row);
   });
 }
 
@@ -100,16 +96,12 @@ std::optional<ContentReview> Store::review_content(std::string_view tool,
 
 Paged<ContentReview> Store::reviews_at_desk(PageSpan span) {
   return read([&](sql::Db &db) {
-    std::vector<ContentReview> rows;
     auto stmt = db.cached("SELECT t.slug, r.slug, v.verdict, v.quote "
                           "/* every row: newest first, up to the desk's page */ FROM reviews v "
                           "JOIN tools t ON t.id = v.tool_id "
                           "JOIN reviewers r ON r.id = v.reviewer_id "
                           "ORDER BY v.id DESC LIMIT :limit OFFSET :offset");
-    stmt.bind(":limit", int64_t{span.size} + 1).bind(":offset", span.offset());
-    while (stmt.step())
-      rows.push_back({stmt.text(0), stmt.text(1), stmt.text(2), stmt.text(3)});
-    return queries::paged(std::move(rows), span);
+    return queries::paged(stmt, span, content_review_from_row);
   });
 }
 

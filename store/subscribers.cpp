@@ -256,19 +256,17 @@ std::vector<std::string> Store::subscriber_emails() {
 
 Paged<Subscriber> Store::subscribers(PageSpan span) {
   return read([&](sql::Db &db) {
-    std::vector<Subscriber> rows;
     // A confirmation mail given up (no next attempt) is shown with its last error.
     auto stmt = db.cached("SELECT s.id, s.email, s.subscribed_at, s.status, o.last_error "
                           "/* every row: newest first, up to the desk's page */ FROM subscribers s "
                           "LEFT JOIN confirmation_outbox o ON o.subscriber_id = s.id "
                           "AND o.next_attempt_at IS NULL ORDER BY s.id DESC "
                           "LIMIT :limit OFFSET :offset");
-    stmt.bind(":limit", int64_t{span.size} + 1).bind(":offset", span.offset());
-    while (stmt.step()) {
-      rows.push_back(subscriber_from_row(stmt));
-      if (!stmt.is_null(4)) rows.back().mail_problem = stmt.text(4);
-    }
-    return queries::paged(std::move(rows), span);
+    return queries::paged(stmt, span, [](const sql::Stmt &row) {
+      auto subscriber = subscriber_from_row(row);
+      if (!row.is_null(4)) subscriber.mail_problem = row.text(4);
+      return subscriber;
+    });
   });
 }
 

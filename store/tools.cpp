@@ -85,10 +85,7 @@ std::vector<Tool> queries::tools_by_name(sql::Db &db, int64_t limit, int64_t off
       db.cached("SELECT " TOOL_COLUMNS "WHERE t.id IN (SELECT id FROM tools ORDER BY name, slug "
                 "LIMIT :limit OFFSET :offset) ORDER BY t.name, t.slug");
   stmt.bind(":limit", limit).bind(":offset", offset);
-  std::vector<Tool> tools;
-  while (stmt.step())
-    tools.push_back(tool_from_row(stmt));
-  return tools;
+  return rows_of(stmt, tool_from_row);
 }
 
 int64_t queries::tool_count_up_to(sql::Db &db, int64_t limit) {
@@ -105,24 +102,25 @@ Paged<Tool> Store::tools_by_name(PageSpan span) {
   return read([&](sql::Db &db) {
     sql::ReadSnapshot snapshot(db); // the version read is the version of the rows read
     const auto version = list_version(db, "tools_by_name");
-    const int64_t limit = span.size + 1;
-    const auto from_start = [&](const std::pair<std::string, std::string> &start, int64_t offset) {
+    const auto from_start = [&](const std::pair<std::string, std::string> &start, int64_t limit,
+                                int64_t skip) {
       // Found in the (name, slug) index by the start's key, then as from the top.
       auto stmt = db.cached(
           "SELECT " TOOL_COLUMNS "WHERE t.id IN (SELECT id FROM tools "
           "WHERE (name, slug) >= (:name, :slug) ORDER BY name, slug LIMIT :limit OFFSET :offset) "
           "ORDER BY t.name, t.slug");
       stmt.bind(":name", start.first).bind(":slug", start.second);
-      stmt.bind(":limit", limit).bind(":offset", offset);
-      std::vector<Tool> tools;
-      while (stmt.step())
-        tools.push_back(tool_from_row(stmt));
-      return tools;
+      stmt.bind(":limit", limit).bind(":offset", skip);
+      return queries::rows_of(stmt, tool_from_row);
     };
-    const auto from_top = [&](int64_t offset) { return queries::tools_by_name(db, limit, offset); };
+    const auto from_top = [&](int64_t limit, int64_t offset) {
+      return queries::tools_by_name(db, limit, offset);
+    };
     const auto key_of = [](const Tool &tool) { return std::pair(tool.name, tool.slug); };
-    return queries::paged(
-        read_page(page_starts_->tools_by_name, version, span, from_start, from_top, key_of), span);
+    return queries::paged(span, [&](int64_t limit, int64_t offset) {
+      return read_page(page_starts_->tools_by_name, version, limit, offset, from_start, from_top,
+                       key_of);
+    });
   });
 }
 
@@ -154,12 +152,8 @@ Paged<Tool> Store::tools_in_category(std::string_view category_slug, PageSpan sp
         db.cached("SELECT " TOOL_COLUMNS "WHERE t.id IN (SELECT id FROM tools WHERE category_id = "
                   "(SELECT id FROM categories WHERE slug = :slug) ORDER BY name, slug "
                   "LIMIT :limit OFFSET :offset) ORDER BY t.name, t.slug");
-    stmt.bind(":slug", category_slug).bind(":limit", int64_t{span.size} + 1);
-    stmt.bind(":offset", span.offset());
-    std::vector<Tool> tools;
-    while (stmt.step())
-      tools.push_back(tool_from_row(stmt));
-    return queries::paged(std::move(tools), span);
+    stmt.bind(":slug", category_slug);
+    return queries::paged(stmt, span, tool_from_row);
   });
 }
 
