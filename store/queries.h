@@ -96,11 +96,9 @@ void address_taken(sql::Db &db, const char *kind, const std::string &slug);
 void forget_renames(sql::Db &db, const char *kind, const std::string &slug);
 // Columns: tool slug, tool name, reviewer slug, name, lens, verdict, quote.
 Review review_from_row(const sql::Stmt &row);
-// In panel order; `limit` -1 reads them all.
-std::vector<Review> reviews_of_tool(sql::Db &db, int64_t tool_id, int64_t limit = -1,
-                                    int64_t offset = 0);
 // A tool's reviews this many or fewer are sorted; more are read walking the panel in order.
 constexpr int64_t kFewReviews = 100;
+// A page of the tool's reviews, in panel order.
 Paged<Review> reviews_of_tool(sql::Db &db, const Tool &tool, PageSpan span);
 // One reviewer's review of one tool, if they wrote one.
 std::optional<Review> review_by(sql::Db &db, int64_t tool_id, int64_t reviewer_id);
@@ -109,7 +107,6 @@ std::optional<Reviewer> reviewer_by_slug(sql::Db &db, std::string_view slug);
 std::vector<Tool> tools_by_name(sql::Db &db, int64_t limit = -1, int64_t offset = 0);
 // How many tools the site has, counting no further than `limit`.
 int64_t tool_count_up_to(sql::Db &db, int64_t limit);
-std::optional<Verdict> tool_vote_of(sql::Db &db, std::string_view voter, int64_t tool_id);
 // A voter's vote on one tool, as on_a and on_a_standing.
 VoterChoices voter_choices_on_tool(sql::Db &db, std::string_view voter, int64_t tool_id);
 // The newest published comparisons, newest first (by date, then the row's order).

@@ -32,30 +32,21 @@ Review queries::review_from_row(const sql::Stmt &row) {
           row.text(6)};
 }
 
-std::vector<Review> queries::reviews_of_tool(sql::Db &db, int64_t tool_id, int64_t limit,
-                                             int64_t offset) {
-  auto stmt = db.cached("SELECT t.slug, t.name, r.slug, r.name, r.lens, v.verdict, v.quote "
-                        "FROM reviews v JOIN reviewers r ON r.id = v.reviewer_id "
-                        "JOIN tools t ON t.id = v.tool_id "
-                        "WHERE v.tool_id = :tool ORDER BY r.panel_order, r.id "
-                        "LIMIT :limit OFFSET :offset");
-  stmt.bind(":tool", tool_id).bind(":limit", limit).bind(":offset", offset);
-  return rows_of(stmt, review_from_row);
-}
-
 Paged<Review> queries::reviews_of_tool(sql::Db &db, const Tool &tool, PageSpan span) {
   // A tool most of the panel reviewed: walking the panel in order and stopping at the page's
   // end beats sorting every review. A tool few reviewed: sorting its few reviews is cheaper
   // than walking the whole panel.
-  if (tool.panel.total <= kFewReviews)
-    return paged(span, [&](int64_t limit, int64_t offset) {
-      return reviews_of_tool(db, tool.id, limit, offset);
-    });
-  auto stmt = db.cached("SELECT t.slug, t.name, r.slug, r.name, r.lens, v.verdict, v.quote "
-                        "FROM reviewers r CROSS JOIN reviews v "
-                        "ON v.reviewer_id = r.id AND v.tool_id = :tool "
-                        "JOIN tools t ON t.id = v.tool_id ORDER BY r.panel_order, r.id "
-                        "LIMIT :limit OFFSET :offset");
+  auto stmt = tool.panel.total <= kFewReviews
+                  ? db.cached("SELECT t.slug, t.name, r.slug, r.name, r.lens, v.verdict, v.quote "
+                              "FROM reviews v JOIN reviewers r ON r.id = v.reviewer_id "
+                              "JOIN tools t ON t.id = v.tool_id "
+                              "WHERE v.tool_id = :tool ORDER BY r.panel_order, r.id "
+                              "LIMIT :limit OFFSET :offset")
+                  : db.cached("SELECT t.slug, t.name, r.slug, r.name, r.lens, v.verdict, v.quote "
+                              "FROM reviewers r CROSS JOIN reviews v "
+                              "ON v.reviewer_id = r.id AND v.tool_id = :tool "
+                              "JOIN tools t ON t.id = v.tool_id ORDER BY r.panel_order, r.id "
+                              "LIMIT :limit OFFSET :offset");
   stmt.bind(":tool", tool.id);
   return paged(stmt, span, review_from_row);
 }
@@ -68,10 +59,6 @@ std::optional<Review> queries::review_by(sql::Db &db, int64_t tool_id, int64_t r
   stmt.bind(":tool", tool_id).bind(":reviewer", reviewer_id);
   if (!stmt.step()) return std::nullopt;
   return review_from_row(stmt);
-}
-
-std::vector<Review> Store::reviews_of_tool(int64_t tool_id) {
-  return read([&](sql::Db &db) { return queries::reviews_of_tool(db, tool_id); });
 }
 
 Paged<Review> Store::reviews_by_reviewer(int64_t reviewer_id, PageSpan span) {

@@ -47,12 +47,6 @@ struct Refused : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// How the writer's connection commits, read back from SQLite itself.
-struct Durability {
-  std::string journal_mode; // "wal" for a file database
-  int synchronous = 0;      // 2 = FULL: every commit is synced before it is acknowledged
-};
-
 class Store {
 public:
   // Opens the database at `path`, creating it from the embedded schema or upgrading it as
@@ -64,11 +58,7 @@ public:
 
   // Increases after every committed write; caches of rendered pages key on it.
   uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
-  bool has_content();
   int schema_version();
-  // The version every database is upgraded to when opened: one per schema migration.
-  static int latest_schema_version();
-  Durability durability();
   // Whether the database can take a write now: the file at the path is still the one opened,
   // and a small write reached the disk (checked at most once a second). "" when healthy,
   // otherwise what is wrong.
@@ -114,7 +104,6 @@ public:
   void delete_tool(std::string_view slug, std::string_view editor);
 
   // Reviews (store/reviews.cpp)
-  std::vector<Review> reviews_of_tool(int64_t tool_id); // every review, in panel order
   Paged<Review> reviews_by_reviewer(int64_t reviewer_id, PageSpan span); // by tool name
   // Reviews at the desk, named by their tool and reviewer; the desk lists the newest first.
   // Creating or moving a review onto a tool its reviewer already reviewed throws
@@ -178,9 +167,7 @@ public:
   SearchResults search(std::string_view text, PageSpan span);
 
   // Votes (store/votes.cpp)
-  PairTally pair_tally(int64_t a_id, int64_t b_id);
   VoterChoices voter_choices(std::string_view voter, int64_t a_id, int64_t b_id);
-  std::optional<Verdict> tool_vote_of(std::string_view voter, int64_t tool_id);
   // A voter's vote on one tool and its standing, as on_a and on_a_standing.
   VoterChoices voter_choices_on_tool(std::string_view voter, int64_t tool_id);
   // Records, changes (same voter, same tool) or, with no verdict, withdraws a vote, judged
@@ -205,10 +192,8 @@ public:
   // is kept (mail_rationed).
   SubscriptionRequest request_subscription(std::string_view email, int64_t now,
                                            const std::function<bool()> &may_mail = {});
-  // Confirmation mails owed whose time has come, the longest waiting first; and how many are
-  // owed and not given up, in all.
+  // Confirmation mails owed whose time has come, the longest waiting first.
   std::vector<ConfirmationDue> confirmations_due(int64_t now, int64_t limit);
-  int64_t confirmations_waiting();
   // Before a confirmation mail goes out: its token's hash and expiry replace any earlier
   // link's. False (and the mail is owed no more) when the address is no longer pending.
   bool start_confirmation(int64_t subscriber_id, std::string_view token_hash, int64_t expires_at);
@@ -227,9 +212,7 @@ public:
   Resubscription resubscribe(int64_t id);
   // The secret kept under `name`, keeping `if_new` first when there is none yet.
   std::string site_secret(std::string_view name, std::string_view if_new);
-  int64_t subscriber_count(); // every address, whatever its status
   SubscriberCounts subscriber_counts();
-  std::vector<std::string> subscriber_emails(); // in the order they subscribed
   Paged<Subscriber> subscribers(PageSpan span); // newest first, with their mail problems
   std::vector<Subscriber> all_subscribers();    // in the order they subscribed
   std::optional<Subscriber> subscriber(int64_t id);

@@ -92,15 +92,6 @@ std::vector<ConfirmationDue> Store::confirmations_due(int64_t now, int64_t limit
   });
 }
 
-int64_t Store::confirmations_waiting() {
-  return read([](sql::Db &db) {
-    auto stmt =
-        db.cached("SELECT count(*) FROM confirmation_outbox WHERE next_attempt_at IS NOT NULL");
-    stmt.step();
-    return stmt.int64(0);
-  });
-}
-
 bool Store::start_confirmation(int64_t subscriber_id, std::string_view token_hash,
                                int64_t expires_at) {
   bool pending = false;
@@ -224,10 +215,6 @@ std::string Store::site_secret(std::string_view name, std::string_view if_new) {
   return kept;
 }
 
-int64_t Store::subscriber_count() {
-  return subscriber_counts().total();
-}
-
 SubscriberCounts Store::subscriber_counts() {
   return read([](sql::Db &db) {
     auto stmt = db.cached("SELECT status, count(*) FROM subscribers GROUP BY status");
@@ -240,17 +227,6 @@ SubscriberCounts Store::subscriber_counts() {
       count = stmt.int64(1);
     }
     return counts;
-  });
-}
-
-std::vector<std::string> Store::subscriber_emails() {
-  return read([](sql::Db &db) {
-    auto stmt = db.cached("SELECT email /* every row: the whole list */ FROM subscribers "
-                          "ORDER BY id");
-    std::vector<std::string> emails;
-    while (stmt.step())
-      emails.push_back(stmt.text(0));
-    return emails;
   });
 }
 
