@@ -188,7 +188,7 @@ std::optional<Comparison> Store::resolve_pair(std::string_view pair_slug, bool &
 }
 
 std::optional<ComparisonDetail> Store::comparison_detail(std::string_view pair_slug,
-                                                         std::string_view voter, PageSpan span) {
+                                                         PageSpan span) {
   // One connection for the whole page, so its parts come from the same moment.
   return read([&](sql::Db &db) -> std::optional<ComparisonDetail> {
     auto pair = queries::resolve_pair(db, pair_slug);
@@ -204,9 +204,13 @@ std::optional<ComparisonDetail> Store::comparison_detail(std::string_view pair_s
     detail.page = span.number;
     detail.has_next = reviews_a.has_next || reviews_b.has_next;
     detail.picks = queries::pair_tally(db, a, b);
-    if (!voter.empty()) detail.voter = queries::voter_choices(db, voter, a, b);
     return detail;
   });
+}
+
+std::optional<ComparisonDetail> Store::comparison_detail(std::string_view pair_slug,
+                                                         std::string_view, PageSpan span) {
+  return comparison_detail(pair_slug, span);
 }
 
 std::optional<ContentComparison> Store::comparison_content(std::string_view pair) {

@@ -92,10 +92,10 @@ public:
   std::vector<Tool> tools_by_name(); // every tool
   Paged<Tool> tools_by_name(PageSpan span);
   Paged<Tool> tools_in_category(std::string_view category_slug, PageSpan span); // by name
-  // `span` pages both its reviews and its comparisons; the other tools are listed for the
-  // compare-with picker only while there are at most `picker_limit` of them.
-  std::optional<ToolDetail> tool_detail(std::string_view slug, std::string_view voter,
-                                        PageSpan span, int picker_limit);
+  // A tool page: `span` pages both its reviews and its comparisons; the other tools are listed
+  // for the compare-with picker only while there are at most `picker_limit` of them. The page
+  // is everyone's: a voter's own vote is read apart (voter_choices_on_tool).
+  std::optional<ToolDetail> tool_detail(std::string_view slug, PageSpan span, int picker_limit);
   // A tool in the content file's terms. Deleting one deletes its reviews, votes and
   // comparisons with it; a changed slug leaves the old address leading to the new.
   std::optional<ContentTool> tool_content(std::string_view slug);
@@ -128,14 +128,19 @@ public:
 
   // Comparisons (store/comparisons.cpp)
   Paged<ComparisonSummary> published_comparisons(PageSpan span); // newest first
-  // Reads a pair page for `pair_slug` ("<a>-vs-<b>", where either slug may contain "-vs-");
-  // empty when the slug names no two distinct tools. `voter` may be empty.
   // Just the pair an address names: its tools (in the address's order) and the editor's
   // record; sets `canonical_order` to false when the address is the pair's other order.
   std::optional<Comparison> resolve_pair(std::string_view pair_slug, bool &canonical_order);
-  // `span` pages both tools' reviews.
+  // Reads a pair page for `pair_slug` ("<a>-vs-<b>", where either slug may contain "-vs-");
+  // empty when the slug names no two distinct tools. `span` pages both tools' reviews. The
+  // page is everyone's: a voter's own votes are read apart (voter_choices).
+  std::optional<ComparisonDetail> comparison_detail(std::string_view pair_slug, PageSpan span = {});
+  // Transitional, for handlers/admin.cpp alone, which still passes the voter this call no
+  // longer takes (always ""): the same as comparison_detail(pair_slug, span). Remove it once
+  // that file calls comparison_detail(pair_slug).
   std::optional<ComparisonDetail> comparison_detail(std::string_view pair_slug,
-                                                    std::string_view voter, PageSpan span = {});
+                                                    std::string_view always_empty_voter,
+                                                    PageSpan span = {});
   // The editor's comparisons, named by their desk address "a-vs-b" in the editor's order.
   // Publishing sets the date; a comparison without one is a draft. The log says "published"
   // or "unpublished" beside the change itself.

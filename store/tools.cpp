@@ -124,8 +124,8 @@ Paged<Tool> Store::tools_by_name(PageSpan span) {
   });
 }
 
-std::optional<ToolDetail> Store::tool_detail(std::string_view slug, std::string_view voter,
-                                             PageSpan span, int picker_limit) {
+std::optional<ToolDetail> Store::tool_detail(std::string_view slug, PageSpan span,
+                                             int picker_limit) {
   // One connection for the whole page, so its parts come from the same moment.
   return read([&](sql::Db &db) -> std::optional<ToolDetail> {
     auto tool = queries::tool_by_slug(db, slug);
@@ -133,7 +133,6 @@ std::optional<ToolDetail> Store::tool_detail(std::string_view slug, std::string_
     ToolDetail detail;
     detail.reviews = queries::reviews_of_tool(db, *tool, span);
     detail.comparisons = queries::comparisons_with_tool(db, tool->id, span);
-    if (!voter.empty()) detail.voter = queries::voter_choices_on_tool(db, voter, tool->id);
     // The picker offers the others as a list only while they are few (the tool itself is
     // among the tools counted).
     detail.others_complete = queries::tool_count_up_to(db, picker_limit + 2) <= picker_limit + 1;

@@ -54,7 +54,7 @@ TEST_CASE("panel ship percent comes out as the seeds print it") {
 
 TEST_CASE("a tool's reviews come in panel order with their verdicts") {
   auto store = test::seeded_store();
-  const auto reviews = store->tool_detail("mistral-3-small", "", {}, 0)->reviews.items;
+  const auto reviews = store->tool_detail("mistral-3-small", {}, 0)->reviews.items;
   REQUIRE(reviews.size() == 4);
   CHECK(reviews[0].reviewer_slug == "builder");
   CHECK(reviews[1].reviewer_slug == "skeptic");
@@ -117,20 +117,20 @@ TEST_CASE("a vote on a tool that does not exist is refused and writes nothing") 
 
 TEST_CASE("a comparison is found by either order of its pair") {
   auto store = test::seeded_store();
-  const auto forward = store->comparison_detail("cursor-background-agent-vs-codestral-2-1", "");
+  const auto forward = store->comparison_detail("cursor-background-agent-vs-codestral-2-1");
   REQUIRE(forward);
   CHECK(forward->canonical_order);
   CHECK(forward->comparison.published);
   CHECK(forward->reviews_a.size() == 4);
-  const auto reverse = store->comparison_detail("codestral-2-1-vs-cursor-background-agent", "");
+  const auto reverse = store->comparison_detail("codestral-2-1-vs-cursor-background-agent");
   REQUIRE(reverse);
   CHECK_FALSE(reverse->canonical_order);
-  const auto unpublished = store->comparison_detail("mistral-3-small-vs-codestral-2-1", "");
+  const auto unpublished = store->comparison_detail("mistral-3-small-vs-codestral-2-1");
   REQUIRE(unpublished);
   CHECK_FALSE(unpublished->comparison.published);
   CHECK_FALSE(unpublished->canonical_order); // alphabetical order is canonical
-  CHECK_FALSE(store->comparison_detail("codestral-2-1-vs-codestral-2-1", ""));
-  CHECK_FALSE(store->comparison_detail("nothing-vs-nowhere", ""));
+  CHECK_FALSE(store->comparison_detail("codestral-2-1-vs-codestral-2-1"));
+  CHECK_FALSE(store->comparison_detail("nothing-vs-nowhere"));
 }
 
 TEST_CASE("tool slugs that contain -vs- still resolve") {
@@ -146,7 +146,7 @@ TEST_CASE("tool slugs that contain -vs- still resolve") {
   tool.entry = "Free";
   extra.tools = {tool};
   store->import_content(extra);
-  const auto detail = store->comparison_detail("humans-vs-bots-vs-codestral-2-1", "");
+  const auto detail = store->comparison_detail("humans-vs-bots-vs-codestral-2-1");
   REQUIRE(detail);
   CHECK(detail->comparison.a.slug == "humans-vs-bots");
   CHECK(detail->comparison.b.slug == "codestral-2-1");

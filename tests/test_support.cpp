@@ -78,7 +78,7 @@ PairTally pair_tally(Store &store, int64_t a_id, int64_t b_id) {
     if (tool.id == a_id) a_slug = tool.slug;
     if (tool.id == b_id) b_slug = tool.slug;
   }
-  const auto detail = store.comparison_detail(pair_slug(a_slug, b_slug), "");
+  const auto detail = store.comparison_detail(pair_slug(a_slug, b_slug));
   if (!detail) throw std::runtime_error("no pair of tools " + a_slug + " and " + b_slug);
   return detail->picks;
 }
