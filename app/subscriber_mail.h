@@ -18,7 +18,6 @@ struct MailSetup {
   std::string from;               // the address mails come from
   std::string base_url;           // every link in a mail is absolute under it
   std::string unsubscribe_mailto; // the address List-Unsubscribe's mailto: names; empty: `from`
-  bool can_send() const { return !smtp.url.empty(); }
 };
 
 // The link that unsubscribes `subscriber` in one request (and takes RFC 8058's POST).

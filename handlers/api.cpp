@@ -32,7 +32,7 @@ void api_tools(App &app, const Request &req, Response &res) {
 
 // GET /api/tools/:slug — one tool, its pricing read and its first page of reviews.
 void api_tool(App &app, const Request &, Response &res, std::string_view slug) {
-  const auto detail = app.store.tool_detail(slug, "", {1, kApiPageSize}, 0);
+  const auto detail = app.store.tool_detail(slug, {1, kApiPageSize}, 0);
   if (!detail) {
     // Every address of a renamed tool follows it, the API's as its pages'.
     if (const auto renamed = app.store.renamed_slug("tool", slug))
@@ -44,7 +44,7 @@ void api_tool(App &app, const Request &, Response &res, std::string_view slug) {
 
 // GET /api/compare/:pair — a pair, in the order its address names them.
 void api_comparison(App &app, const Request &, Response &res, std::string_view pair) {
-  const auto detail = app.store.comparison_detail(pair, "", {1, kApiPageSize});
+  const auto detail = app.store.comparison_detail(pair, {1, kApiPageSize});
   if (!detail) {
     if (const auto renamed = app.store.pair_after_renames(pair))
       return moved_permanently(res, "/api/compare/" + *renamed);

@@ -56,7 +56,7 @@ std::optional<pages::PersonalPage> show_comparison(App &app, const Request &req,
                                                    std::string_view pair) {
   const auto span = list_page(app, req, res, kItemsPageSize);
   if (!span) return std::nullopt;
-  const auto detail = app.store.comparison_detail(pair, "", *span);
+  const auto detail = app.store.comparison_detail(pair, *span);
   if (!detail) {
     answer_unknown_pair(app, res, pair);
     return std::nullopt;
@@ -95,7 +95,7 @@ std::optional<pages::PersonalPage> show_tool(App &app, const Request &req, Respo
                                              std::string_view slug) {
   const auto span = list_page(app, req, res, kItemsPageSize);
   if (!span) return std::nullopt;
-  const auto detail = app.store.tool_detail(slug, "", *span, kPickerLimit);
+  const auto detail = app.store.tool_detail(slug, *span, kPickerLimit);
   if (!detail) {
     answer_unknown_tool(app, res, slug);
     return std::nullopt;

@@ -1,4 +1,6 @@
-// Comparisons: the pairs the editor has written up, published or not.
+// Comparisons: the pairs the editor has written up, published or not. Readers' lists and
+// pair pages, and the desk's list and changes, each written with its edit log entry (which
+// also says when a change published or unpublished one).
 #include "domain/slugs.h"
 #include "store/page_starts.h"
 #include "store/queries.h"
@@ -9,18 +11,56 @@ namespace verdict {
 
 namespace {
 
-// What a list of comparisons shows of each (ComparisonSummary), read by summaries().
+// What a list of comparisons shows of each (ComparisonSummary), read by summary_from_row().
 #define SUMMARY_COLUMNS                                                                            \
   "SELECT a.slug, a.name, b.slug, b.name, c.published_on, c.id "                                   \
   "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id JOIN tools b ON b.id = c.tool_b_id "
 
-std::vector<ComparisonSummary> summaries(sql::Stmt &stmt) {
-  std::vector<ComparisonSummary> list;
-  while (stmt.step())
-    list.push_back(
-        {stmt.text(0), stmt.text(1), stmt.text(2), stmt.text(3), stmt.text(4), stmt.int64(5)});
-  return list;
+ComparisonSummary summary_from_row(const sql::Stmt &row) {
+  return {row.text(0), row.text(1), row.text(2), row.text(3), row.text(4), row.int64(5)};
 }
+
+// Columns: tool a's slug, tool b's slug, published on ('' for a draft), intro, bottom line.
+ContentComparison record_from_row(const sql::Stmt &row) {
+  return {row.text(0), row.text(1), row.text(2), row.text(3), row.text(4)};
+}
+
+// The editor's record of the pair `a` then `b`, in that order.
+std::optional<ContentComparison> comparison_at(sql::Db &db, std::string_view a,
+                                               std::string_view b) {
+  auto stmt = db.cached("SELECT ta.slug, tb.slug, ifnull(c.published_on, ''), c.intro, "
+                        "c.bottom_line FROM comparisons c "
+                        "JOIN tools ta ON ta.id = c.tool_a_id JOIN tools tb ON tb.id = c.tool_b_id "
+                        "WHERE ta.slug = :a AND tb.slug = :b");
+  stmt.bind(":a", a).bind(":b", b);
+  if (!stmt.step()) return std::nullopt;
+  return record_from_row(stmt);
+}
+
+// The record a desk address ("a-vs-b", in the editor's order) names.
+std::optional<ContentComparison> comparison_named(sql::Db &db, std::string_view pair) {
+  for (const auto &[a, b] : pair_slug_splits(pair))
+    if (auto found = comparison_at(db, a, b)) return found;
+  return std::nullopt;
+}
+
+void bind_comparison(sql::Stmt &stmt, sql::Db &db, const ContentComparison &comparison) {
+  stmt.bind(":a", queries::tool_id(db, comparison.a))
+      .bind(":b", queries::tool_id(db, comparison.b));
+  stmt.bind(":intro", comparison.intro).bind(":bottom_line", comparison.bottom_line);
+  if (comparison.published_on.empty())
+    stmt.bind_null(":published");
+  else
+    stmt.bind(":published", comparison.published_on);
+}
+
+const char *publishing_action(const std::optional<ContentComparison> &before,
+                              const ContentComparison &after) {
+  const bool was = before && !before->published_on.empty();
+  const bool is = !after.published_on.empty();
+  return !was && is ? "published" : was && !is ? "unpublished" : nullptr;
+}
+
 } // namespace
 
 std::optional<queries::PairRecord> queries::comparison_of_pair(sql::Db &db, int64_t x, int64_t y) {
@@ -68,15 +108,15 @@ std::vector<ComparisonSummary> queries::newest_published(sql::Db &db, int64_t li
                         "LIMIT :limit OFFSET :offset) "
                         "ORDER BY c.published_on DESC, c.id DESC");
   stmt.bind(":limit", limit).bind(":offset", offset);
-  return summaries(stmt);
+  return rows_of(stmt, summary_from_row);
 }
 
 Paged<ComparisonSummary> Store::published_comparisons(PageSpan span) {
   return read([&](sql::Db &db) {
     sql::ReadSnapshot snapshot(db); // the version read is the version of the rows read
     const auto version = list_version(db, "published_comparisons");
-    const int64_t limit = span.size + 1;
-    const auto from_start = [&](const std::pair<std::string, int64_t> &start, int64_t offset) {
+    const auto from_start = [&](const std::pair<std::string, int64_t> &start, int64_t limit,
+                                int64_t skip) {
       // Found in the date index by the start's date; rows of that date newer than the start
       // (a handful) are stepped over.
       auto stmt = db.cached(SUMMARY_COLUMNS
@@ -85,16 +125,17 @@ Paged<ComparisonSummary> Store::published_comparisons(PageSpan span) {
                             "ORDER BY published_on DESC, id DESC LIMIT :limit OFFSET :offset) "
                             "ORDER BY c.published_on DESC, c.id DESC");
       stmt.bind(":on", start.first).bind(":id", start.second);
-      stmt.bind(":limit", limit).bind(":offset", offset);
-      return summaries(stmt);
+      stmt.bind(":limit", limit).bind(":offset", skip);
+      return queries::rows_of(stmt, summary_from_row);
     };
-    const auto from_top = [&](int64_t offset) {
+    const auto from_top = [&](int64_t limit, int64_t offset) {
       return queries::newest_published(db, limit, offset);
     };
     const auto key_of = [](const ComparisonSummary &c) { return std::pair(c.published_on, c.id); };
-    return queries::paged(
-        read_page(page_starts_->published_comparisons, version, span, from_start, from_top, key_of),
-        span);
+    return queries::paged(span, [&](int64_t limit, int64_t offset) {
+      return read_page(page_starts_->published_comparisons, version, limit, offset, from_start,
+                       from_top, key_of);
+    });
   });
 }
 
@@ -110,9 +151,8 @@ Paged<ComparisonSummary> queries::comparisons_with_tool(sql::Db &db, int64_t too
                         "WHERE tool_b_id = :tool AND published_on IS NOT NULL "
                         "ORDER BY 2 DESC, 1 DESC LIMIT :limit OFFSET :offset)) "
                         "ORDER BY c.published_on DESC, c.id DESC");
-  stmt.bind(":tool", tool_id).bind(":limit", int64_t{span.size} + 1);
-  stmt.bind(":offset", span.offset());
-  return paged(summaries(stmt), span);
+  stmt.bind(":tool", tool_id);
+  return paged(stmt, span, summary_from_row);
 }
 
 std::vector<ComparisonSummary> queries::comparisons_reviewed_by(sql::Db &db, int64_t reviewer_id,
@@ -131,7 +171,7 @@ std::vector<ComparisonSummary> queries::comparisons_reviewed_by(sql::Db &db, int
                         "ORDER BY 2 DESC, 1 DESC LIMIT :limit)) "
                         "ORDER BY c.published_on DESC, c.id DESC");
   stmt.bind(":reviewer", reviewer_id).bind(":limit", limit);
-  return summaries(stmt);
+  return rows_of(stmt, summary_from_row);
 }
 
 } // namespace verdict
@@ -148,7 +188,7 @@ std::optional<Comparison> Store::resolve_pair(std::string_view pair_slug, bool &
 }
 
 std::optional<ComparisonDetail> Store::comparison_detail(std::string_view pair_slug,
-                                                         std::string_view voter, PageSpan span) {
+                                                         PageSpan span) {
   // One connection for the whole page, so its parts come from the same moment.
   return read([&](sql::Db &db) -> std::optional<ComparisonDetail> {
     auto pair = queries::resolve_pair(db, pair_slug);
@@ -164,8 +204,80 @@ std::optional<ComparisonDetail> Store::comparison_detail(std::string_view pair_s
     detail.page = span.number;
     detail.has_next = reviews_a.has_next || reviews_b.has_next;
     detail.picks = queries::pair_tally(db, a, b);
-    if (!voter.empty()) detail.voter = queries::voter_choices(db, voter, a, b);
     return detail;
+  });
+}
+
+std::optional<ComparisonDetail> Store::comparison_detail(std::string_view pair_slug,
+                                                         std::string_view, PageSpan span) {
+  return comparison_detail(pair_slug, span);
+}
+
+std::optional<ContentComparison> Store::comparison_content(std::string_view pair) {
+  return read([&](sql::Db &db) { return comparison_named(db, pair); });
+}
+
+Paged<ContentComparison> Store::comparisons_at_desk(PageSpan span) {
+  return read([&](sql::Db &db) {
+    // Drafts first, then the published newest first: the desk's work is at the top.
+    auto stmt = db.cached("SELECT ta.slug, tb.slug, ifnull(c.published_on, ''), c.intro, "
+                          "c.bottom_line /* every row: the desk's list of comparisons */ "
+                          "FROM comparisons c JOIN tools ta ON ta.id = c.tool_a_id "
+                          "JOIN tools tb ON tb.id = c.tool_b_id "
+                          "ORDER BY c.published_on IS NOT NULL, c.published_on DESC, c.id DESC "
+                          "LIMIT :limit OFFSET :offset");
+    return queries::paged(stmt, span, record_from_row);
+  });
+}
+
+void Store::create_comparison(const ContentComparison &comparison, std::string_view editor) {
+  write([&](sql::Db &db) {
+    const auto a = queries::tool_id(db, comparison.a), b = queries::tool_id(db, comparison.b);
+    if (queries::comparison_of_pair(db, a, b))
+      throw AlreadyExists(comparison.a + " and " + comparison.b + " are already compared");
+    auto stmt = db.cached("INSERT INTO comparisons (tool_a_id, tool_b_id, published_on, intro, "
+                          "bottom_line) VALUES (:a, :b, :published, :intro, :bottom_line)");
+    bind_comparison(stmt, db, comparison);
+    stmt.run();
+    const auto subject = pair_slug(comparison.a, comparison.b);
+    queries::log_change<ContentComparison>(db, editor, "comparison", subject, std::nullopt,
+                                           comparison);
+    if (const auto action = publishing_action(std::nullopt, comparison))
+      queries::log_edit(db, {0, "", std::string(editor), action, "comparison", subject, "", ""});
+  });
+}
+
+void Store::update_comparison(std::string_view pair, const ContentComparison &comparison,
+                              std::string_view editor) {
+  write([&](sql::Db &db) {
+    const auto before = comparison_named(db, pair);
+    if (!before) throw NotFound("there is no comparison " + std::string(pair));
+    const auto a = queries::tool_id(db, comparison.a), b = queries::tool_id(db, comparison.b);
+    const auto old_a = queries::tool_id(db, before->a), old_b = queries::tool_id(db, before->b);
+    if (std::minmax(a, b) != std::minmax(old_a, old_b) && queries::comparison_of_pair(db, a, b))
+      throw AlreadyExists(comparison.a + " and " + comparison.b + " are already compared");
+    auto stmt = db.cached("UPDATE comparisons SET tool_a_id = :a, tool_b_id = :b, "
+                          "published_on = :published, intro = :intro, bottom_line = :bottom_line "
+                          "WHERE tool_a_id = :old_a AND tool_b_id = :old_b");
+    bind_comparison(stmt, db, comparison);
+    stmt.bind(":old_a", old_a).bind(":old_b", old_b).run();
+    const auto subject = pair_slug(comparison.a, comparison.b);
+    queries::log_change<ContentComparison>(db, editor, "comparison", subject, before, comparison);
+    if (const auto action = publishing_action(before, comparison))
+      queries::log_edit(db, {0, "", std::string(editor), action, "comparison", subject, "", ""});
+  });
+}
+
+void Store::delete_comparison(std::string_view pair, std::string_view editor) {
+  write([&](sql::Db &db) {
+    const auto before = comparison_named(db, pair);
+    if (!before) throw NotFound("there is no comparison " + std::string(pair));
+    auto stmt = db.cached("DELETE FROM comparisons WHERE tool_a_id = :a AND tool_b_id = :b");
+    stmt.bind(":a", queries::tool_id(db, before->a))
+        .bind(":b", queries::tool_id(db, before->b))
+        .run();
+    queries::log_change<ContentComparison>(db, editor, "comparison",
+                                           pair_slug(before->a, before->b), before, std::nullopt);
   });
 }
 

@@ -1,9 +1,8 @@
-// Editors, their sessions and the edit log.
+// Editors and their sessions: who may sign in at the desk, and the browsers signed in.
 #include <algorithm>
 #include <cctype>
 
 #include "domain/text.h"
-#include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 
@@ -108,20 +107,6 @@ void Store::end_session(std::string_view secret_hash) {
   write([&](sql::Db &db) {
     auto stmt = db.cached("DELETE FROM sessions WHERE secret_hash = :hash");
     stmt.bind(":hash", hash).run();
-  });
-}
-
-Paged<EditEntry> Store::edit_log(PageSpan span) {
-  return read([&](sql::Db &db) {
-    std::vector<EditEntry> rows;
-    auto stmt = db.cached("SELECT id, at, editor, action, kind, subject, ifnull(before, ''), "
-                          "ifnull(after, '') FROM edit_log ORDER BY id DESC "
-                          "LIMIT :limit OFFSET :offset");
-    stmt.bind(":limit", int64_t{span.size} + 1).bind(":offset", span.offset());
-    while (stmt.step())
-      rows.push_back({stmt.int64(0), stmt.text(1), stmt.text(2), stmt.text(3), stmt.text(4),
-                      stmt.text(5), stmt.text(6), stmt.text(7)});
-    return queries::paged(std::move(rows), span);
   });
 }
 

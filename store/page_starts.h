@@ -57,19 +57,22 @@ private:
 // The version of list `list` in list_versions, read on the connection the page is read on.
 int64_t list_version(sql::Db &db, const char *list);
 
-// One page of a list read with `span.size + 1` rows (queries::paged), from the nearest learnt
-// start: `from_start(key, offset)` reads from the row at `key` on, skipping `offset` rows;
-// `from_top(offset)` reads the list from its first row. Must run inside a sql::ReadSnapshot
-// that read `version`. Learns where this page starts and, from the extra row, the next one.
+// The rows of one page of a list (queries::paged's `read_rows`: at most `limit` rows from
+// `position` on, one more than the page holds), read from the nearest learnt start:
+// `from_start(key, limit, skip)` reads from the row at `key` on, skipping `skip` rows;
+// `from_top(limit, offset)` reads the list from its first row. Must run inside a
+// sql::ReadSnapshot that read `version`. Learns where this page starts and, from the extra row,
+// the next one.
 template <class Key, class FromStart, class FromTop, class KeyOf>
-auto read_page(PageStarts<Key> &starts, int64_t version, PageSpan span, FromStart from_start,
-               FromTop from_top, KeyOf key_of) {
-  const auto position = span.offset();
+auto read_page(PageStarts<Key> &starts, int64_t version, int64_t limit, int64_t position,
+               FromStart from_start, FromTop from_top, KeyOf key_of) {
   const auto start = starts.nearest(version, position);
-  auto rows = start ? from_start(start->key, position - start->position) : from_top(position);
+  auto rows =
+      start ? from_start(start->key, limit, position - start->position) : from_top(limit, position);
+  const auto page_size = limit - 1; // the last row read is the next page's first
   if (!rows.empty()) starts.learn(version, position, key_of(rows.front()));
-  if (rows.size() > static_cast<size_t>(span.size))
-    starts.learn(version, position + span.size, key_of(rows.back()));
+  if (rows.size() > static_cast<size_t>(page_size))
+    starts.learn(version, position + page_size, key_of(rows.back()));
   return rows;
 }
 

@@ -2,8 +2,13 @@
 // page's reads share one connection. Internal to store/.
 #pragma once
 
+#include <type_traits>
+#include <vector>
+
+#include "domain/content.h"
 #include "domain/model.h"
 #include "store/sqlite.h"
+#include "store/store.h"
 
 namespace verdict::queries {
 
@@ -21,9 +26,20 @@ struct ResolvedPair {
   bool canonical_order = true; // false when the address names the pair the other way round
 };
 
-// One page of rows read with LIMIT span.size + 1: the extra row only says a next page exists.
-template <class T> Paged<T> paged(std::vector<T> rows, PageSpan span) {
-  Paged<T> page{std::move(rows), span.number, false};
+// Every row `stmt` reads, each made into an item by `from_row`.
+template <class FromRow> auto rows_of(sql::Stmt &stmt, FromRow from_row) {
+  std::vector<std::invoke_result_t<FromRow &, const sql::Stmt &>> rows;
+  while (stmt.step())
+    rows.push_back(from_row(stmt));
+  return rows;
+}
+
+// One page of a list: every paged list is read through here. `read_rows(limit, offset)` reads
+// at most `limit` rows from row `offset` on; it is asked for one row more than the page holds,
+// and that extra row only says a next page exists.
+template <class ReadRows> auto paged(PageSpan span, ReadRows read_rows) {
+  auto rows = read_rows(int64_t{span.size} + 1, span.offset());
+  Paged<typename decltype(rows)::value_type> page{std::move(rows), span.number, false};
   if (page.items.size() > static_cast<size_t>(span.size)) {
     page.has_next = true;
     page.items.resize(static_cast<size_t>(span.size));
@@ -31,20 +47,58 @@ template <class T> Paged<T> paged(std::vector<T> rows, PageSpan span) {
   return page;
 }
 
+// The same read by `stmt`, whose :limit and :offset are bound here (its other parameters are
+// the caller's); `from_row` makes each row's item.
+template <class FromRow> auto paged(sql::Stmt &stmt, PageSpan span, FromRow from_row) {
+  return paged(span, [&](int64_t limit, int64_t offset) {
+    stmt.bind(":limit", limit).bind(":offset", offset);
+    return rows_of(stmt, from_row);
+  });
+}
+
 std::optional<Tool> tool_by_slug(sql::Db &db, std::string_view slug);
-// The id of the item with this slug; NotFound ("no tool has the address x") when none has.
+// The id `sql` (with one :slug) reads for `slug`; NotFound naming the `noun` ("no tool has
+// the address x") when it reads none.
+inline int64_t id_with_slug(sql::Db &db, const char *sql, const char *noun,
+                            const std::string &slug) {
+  auto stmt = db.cached(sql);
+  stmt.bind(":slug", slug);
+  if (!stmt.step()) throw NotFound(std::string("no ") + noun + " has the address " + slug);
+  return stmt.int64(0);
+}
+// The id of the item with this slug, each in its aggregate's file; NotFound when none has.
 int64_t category_id(sql::Db &db, const std::string &slug);
 int64_t tool_id(sql::Db &db, const std::string &slug);
 int64_t reviewer_id(sql::Db &db, const std::string &slug);
-// Adds `entry` (its id and time are the database's) to the edit log, inside the caller's write.
+
+// Adds `entry` (its id and time are the database's) to the edit log, inside the caller's write
+// (store/edit_log.cpp).
 void log_edit(sql::Db &db, const EditEntry &entry);
+// Logs a change of one item from `before` to `after` (absent for a creation or a deletion),
+// unless it changed nothing.
+template <class Item>
+void log_change(sql::Db &db, std::string_view editor, const char *kind, const std::string &subject,
+                const std::optional<Item> &before, const std::optional<Item> &after) {
+  const auto was = before ? item_json(*before) : "";
+  const auto is = after ? item_json(*after) : "";
+  if (was == is) return;
+  const char *action = !before ? "created" : !after ? "deleted" : "updated";
+  log_edit(db, {0, "", std::string(editor), action, kind, subject, was, is});
+}
+
+// Old addresses of renamed items (store/renames.cpp); `kind` is "tool", "reviewer" or
+// "category". A rename leaves the old slug leading to the new one.
+void record_rename(sql::Db &db, const char *kind, const std::string &old_slug,
+                   const std::string &new_slug);
+// An address taken by an item is that item's alone: it no longer leads to another.
+void address_taken(sql::Db &db, const char *kind, const std::string &slug);
+// A deleted item's old addresses lead nowhere any more.
+void forget_renames(sql::Db &db, const char *kind, const std::string &slug);
 // Columns: tool slug, tool name, reviewer slug, name, lens, verdict, quote.
 Review review_from_row(const sql::Stmt &row);
-// In panel order; `limit` -1 reads them all.
-std::vector<Review> reviews_of_tool(sql::Db &db, int64_t tool_id, int64_t limit = -1,
-                                    int64_t offset = 0);
 // A tool's reviews this many or fewer are sorted; more are read walking the panel in order.
 constexpr int64_t kFewReviews = 100;
+// A page of the tool's reviews, in panel order.
 Paged<Review> reviews_of_tool(sql::Db &db, const Tool &tool, PageSpan span);
 // One reviewer's review of one tool, if they wrote one.
 std::optional<Review> review_by(sql::Db &db, int64_t tool_id, int64_t reviewer_id);
@@ -53,7 +107,6 @@ std::optional<Reviewer> reviewer_by_slug(sql::Db &db, std::string_view slug);
 std::vector<Tool> tools_by_name(sql::Db &db, int64_t limit = -1, int64_t offset = 0);
 // How many tools the site has, counting no further than `limit`.
 int64_t tool_count_up_to(sql::Db &db, int64_t limit);
-std::optional<Verdict> tool_vote_of(sql::Db &db, std::string_view voter, int64_t tool_id);
 // A voter's vote on one tool, as on_a and on_a_standing.
 VoterChoices voter_choices_on_tool(sql::Db &db, std::string_view voter, int64_t tool_id);
 // The newest published comparisons, newest first (by date, then the row's order).

@@ -1,4 +1,5 @@
-// The reviewer panel.
+// The reviewer panel: its personas in panel order, one reviewer as their page shows them,
+// and the editor's changes to them, each written with its edit log entry.
 #include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -15,12 +16,20 @@ std::vector<Reviewer> reviewers_in_panel_order(sql::Db &db, int64_t limit, int64
   auto stmt = db.cached("SELECT id, slug, name, lens, bio, ships, reviews FROM reviewers "
                         "ORDER BY panel_order, id LIMIT :limit OFFSET :offset");
   stmt.bind(":limit", limit).bind(":offset", offset);
-  std::vector<Reviewer> reviewers;
-  while (stmt.step())
-    reviewers.push_back(reviewer_from_row(stmt));
-  return reviewers;
+  return queries::rows_of(stmt, reviewer_from_row);
+}
+
+std::optional<ContentReviewer> reviewer_at(sql::Db &db, std::string_view slug) {
+  auto stmt = db.cached("SELECT slug, name, lens, bio FROM reviewers WHERE slug = :slug");
+  stmt.bind(":slug", slug);
+  if (!stmt.step()) return std::nullopt;
+  return ContentReviewer{stmt.text(0), stmt.text(1), stmt.text(2), stmt.text(3)};
 }
 } // namespace
+
+int64_t queries::reviewer_id(sql::Db &db, const std::string &slug) {
+  return id_with_slug(db, "SELECT id FROM reviewers WHERE slug = :slug", "reviewer", slug);
+}
 
 std::vector<Reviewer> Store::reviewers() {
   return read([](sql::Db &db) { return reviewers_in_panel_order(db, -1, 0); });
@@ -28,7 +37,9 @@ std::vector<Reviewer> Store::reviewers() {
 
 Paged<Reviewer> Store::reviewers(PageSpan span) {
   return read([&](sql::Db &db) {
-    return queries::paged(reviewers_in_panel_order(db, span.size + 1, span.offset()), span);
+    return queries::paged(span, [&](int64_t limit, int64_t offset) {
+      return reviewers_in_panel_order(db, limit, offset);
+    });
   });
 }
 
@@ -44,22 +55,52 @@ std::optional<Reviewer> Store::reviewer_by_slug(std::string_view slug) {
   return read([&](sql::Db &db) { return queries::reviewer_by_slug(db, slug); });
 }
 
-Paged<Review> Store::reviews_by_reviewer(int64_t reviewer_id, PageSpan span) {
-  return read([&](sql::Db &db) {
-    // Sorted by tool name on the keys alone; only the page's reviews (and quotes) are read.
-    auto stmt = db.cached("SELECT t.slug, t.name, r.slug, r.name, r.lens, v.verdict, v.quote "
-                          "FROM reviews v JOIN reviewers r ON r.id = v.reviewer_id "
-                          "JOIN tools t ON t.id = v.tool_id WHERE v.id IN ("
-                          "SELECT mine.id FROM reviews mine JOIN tools named "
-                          "ON named.id = mine.tool_id WHERE mine.reviewer_id = :reviewer "
-                          "ORDER BY named.name, named.slug LIMIT :limit OFFSET :offset) "
-                          "ORDER BY t.name, t.slug");
-    stmt.bind(":reviewer", reviewer_id).bind(":limit", int64_t{span.size} + 1);
-    stmt.bind(":offset", span.offset());
-    std::vector<Review> reviews;
-    while (stmt.step())
-      reviews.push_back(queries::review_from_row(stmt));
-    return queries::paged(std::move(reviews), span);
+std::optional<ContentReviewer> Store::reviewer_content(std::string_view slug) {
+  return read([&](sql::Db &db) { return reviewer_at(db, slug); });
+}
+
+void Store::create_reviewer(const ContentReviewer &reviewer, std::string_view editor) {
+  write([&](sql::Db &db) {
+    if (reviewer_at(db, reviewer.slug))
+      throw AlreadyExists("another reviewer already has the address " + reviewer.slug);
+    // A new reviewer joins the end of the panel.
+    auto stmt = db.cached("INSERT INTO reviewers (slug, name, lens, bio, panel_order) VALUES "
+                          "(:slug, :name, :lens, :bio, (SELECT ifnull(max(panel_order), 0) + 1 "
+                          "/* every row: a panel of a few personas */ FROM reviewers))");
+    stmt.bind(":slug", reviewer.slug).bind(":name", reviewer.name).bind(":lens", reviewer.lens);
+    stmt.bind(":bio", reviewer.bio).run();
+    // The address may have been another reviewer's before it was renamed: it is this one's now.
+    queries::address_taken(db, "reviewer", reviewer.slug);
+    queries::log_change<ContentReviewer>(db, editor, "reviewer", reviewer.slug, std::nullopt,
+                                         reviewer);
+  });
+}
+
+void Store::update_reviewer(std::string_view slug, const ContentReviewer &reviewer,
+                            std::string_view editor) {
+  write([&](sql::Db &db) {
+    const auto before = reviewer_at(db, slug);
+    if (!before) throw NotFound("no reviewer has the address " + std::string(slug));
+    if (reviewer.slug != slug && reviewer_at(db, reviewer.slug))
+      throw AlreadyExists("another reviewer already has the address " + reviewer.slug);
+    auto stmt = db.cached("UPDATE reviewers SET slug = :new_slug, name = :name, lens = :lens, "
+                          "bio = :bio WHERE slug = :slug");
+    stmt.bind(":new_slug", reviewer.slug).bind(":name", reviewer.name);
+    stmt.bind(":lens", reviewer.lens).bind(":bio", reviewer.bio).bind(":slug", slug).run();
+    if (reviewer.slug != slug) queries::record_rename(db, "reviewer", before->slug, reviewer.slug);
+    queries::log_change<ContentReviewer>(db, editor, "reviewer", reviewer.slug, before, reviewer);
+  });
+}
+
+void Store::delete_reviewer(std::string_view slug, std::string_view editor) {
+  write([&](sql::Db &db) {
+    const auto before = reviewer_at(db, slug);
+    if (!before) throw NotFound("no reviewer has the address " + std::string(slug));
+    auto stmt = db.cached("DELETE FROM reviewers WHERE slug = :slug"); // reviews cascade
+    stmt.bind(":slug", slug).run();
+    queries::forget_renames(db, "reviewer", before->slug);
+    queries::log_change<ContentReviewer>(db, editor, "reviewer", before->slug, before,
+                                         std::nullopt);
   });
 }
 

@@ -158,8 +158,7 @@ SearchResults Store::search(std::string_view text, PageSpan span) {
     const auto query = match_expression(db, text);
     if (query.empty()) return results;
     sql::ReadSnapshot snapshot(db); // the ranking and the texts read are of one moment
-    std::vector<RankedHit> ranked;
-    {
+    const auto page = [&] {
       // Ranked first, texts after for the page's hits alone: an excerpt costs reading and
       // tokenizing its text again. bm25 weighs a match in a tool's name above one in its
       // tagline above one in its description; a quote counts as a description does. Ties go
@@ -171,15 +170,13 @@ SearchResults Store::search(std::string_view text, PageSpan span) {
                     "UNION ALL SELECT 1, rowid, bm25(review_search, 1.0) "
                     "FROM review_search WHERE review_search MATCH :query) "
                     "ORDER BY score, kind, id LIMIT :limit OFFSET :offset");
-      stmt.bind(":query", query).bind(":limit", int64_t{span.size} + 1);
-      stmt.bind(":offset", span.offset());
-      while (stmt.step()) {
-        ranked.push_back(
-            {stmt.int64(0) == 0 ? SearchHit::Kind::tool : SearchHit::Kind::review, stmt.int64(1)});
-        results.total = stmt.int64(2);
-      }
-    }
-    const auto page = queries::paged(std::move(ranked), span);
+      stmt.bind(":query", query);
+      return queries::paged(stmt, span, [&](const sql::Stmt &row) {
+        results.total = row.int64(2);
+        return RankedHit{row.int64(0) == 0 ? SearchHit::Kind::tool : SearchHit::Kind::review,
+                         row.int64(1)};
+      });
+    }();
     results.hits.has_next = page.has_next;
     for (const auto &hit : page.items)
       results.hits.items.push_back(hit.kind == SearchHit::Kind::tool

@@ -1,4 +1,6 @@
-// Site copy kept in the settings table, so the publication's words live in its content.
+// The site as a whole: its copy, kept in the settings table so the publication's words live
+// in its content; the sitemap; and the counts and figures of everything in it (/metrics, the
+// desk's front page).
 #include <sys/stat.h>
 
 #include "domain/slugs.h"
@@ -90,6 +92,27 @@ StoreFigures Store::figures() {
     if (stat((path_ + suffix).c_str(), &info) == 0) figures.database_bytes += info.st_size;
   }
   return figures;
+}
+
+DeskCounts Store::desk_counts() {
+  return read([](sql::Db &db) {
+    const auto count = [&db](const char *sql) {
+      auto stmt = db.prepare(sql);
+      stmt.step();
+      return stmt.int64(0);
+    };
+    DeskCounts counts;
+    // Each count reads a whole table (or its smallest index): the desk is opened rarely.
+    counts.categories = count("SELECT count(*) /* every row: desk counts */ FROM categories");
+    counts.tools = count("SELECT count(*) /* every row: desk counts */ FROM tools");
+    counts.reviewers = count("SELECT count(*) /* every row: desk counts */ FROM reviewers");
+    counts.reviews = count("SELECT count(*) /* every row: desk counts */ FROM reviews");
+    counts.comparisons = count("SELECT count(*) /* every row: desk counts */ FROM comparisons");
+    counts.published = count("SELECT count(*) /* every row: desk counts */ FROM comparisons "
+                             "WHERE published_on IS NOT NULL");
+    counts.subscribers = count("SELECT count(*) /* every row: desk counts */ FROM subscribers");
+    return counts;
+  });
 }
 
 } // namespace verdict

@@ -18,7 +18,6 @@ namespace verdict::sql {
 struct Error : std::runtime_error {
   int code;
   Error(int code_, const std::string &message) : std::runtime_error(message), code(code_) {}
-  bool is_constraint() const { return (code & 0xff) == SQLITE_CONSTRAINT; }
 };
 
 class Stmt {

@@ -482,30 +482,11 @@ void Store::write(std::function<void(sql::Db &)> change) {
   writer_->submit(std::move(change));
 }
 
-bool Store::has_content() {
-  return read([](sql::Db &db) { return db.cached("SELECT 1 FROM tools LIMIT 1").step(); });
-}
-
-Durability Store::durability() {
-  Durability settings;
-  write([&](sql::Db &db) {
-    auto journal = db.prepare("PRAGMA journal_mode");
-    if (journal.step()) settings.journal_mode = journal.text(0);
-    auto synchronous = db.prepare("PRAGMA synchronous");
-    if (synchronous.step()) settings.synchronous = static_cast<int>(synchronous.int64(0));
-  });
-  return settings;
-}
-
 int64_t list_version(sql::Db &db, const char *list) {
   auto stmt = db.cached("SELECT version FROM list_versions WHERE list = :list");
   stmt.bind(":list", list);
   if (!stmt.step()) throw std::runtime_error(std::string("no version for list ") + list);
   return stmt.int64(0);
-}
-
-int Store::latest_schema_version() {
-  return static_cast<int>(migrations().size());
 }
 
 int Store::schema_version() {

@@ -47,12 +47,6 @@ struct Refused : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// How the writer's connection commits, read back from SQLite itself.
-struct Durability {
-  std::string journal_mode; // "wal" for a file database
-  int synchronous = 0;      // 2 = FULL: every commit is synced before it is acknowledged
-};
-
 class Store {
 public:
   // Opens the database at `path`, creating it from the embedded schema or upgrading it as
@@ -64,47 +58,105 @@ public:
 
   // Increases after every committed write; caches of rendered pages key on it.
   uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
-  bool has_content();
   int schema_version();
-  // The version every database is upgraded to when opened: one per schema migration.
-  static int latest_schema_version();
-  Durability durability();
   // Whether the database can take a write now: the file at the path is still the one opened,
   // and a small write reached the disk (checked at most once a second). "" when healthy,
   // otherwise what is wrong.
   std::string health_problem();
 
-  // Site copy (store/site.cpp)
+  // The site as a whole (store/site.cpp): its copy, every address a search engine should
+  // know (the lists, each published comparison with its date, each tool and each reviewer),
+  // votes and picks standing now (summed from the tallies) with the database's size on disk,
+  // and the desk's counts of everything.
   SiteCopy site_copy();
+  std::vector<SitemapEntry> sitemap_entries();
+  StoreFigures figures();
+  DeskCounts desk_counts();
 
-  // Tools and reviews (store/tools.cpp)
+  // The editor's changes below are each written with its edit log entry, in `editor`'s name;
+  // a change that changes nothing is not logged.
+
+  // Categories (store/categories.cpp).
+  std::optional<CategoryListing> category_by_slug(std::string_view slug); // with its tool count
+  std::vector<CategoryListing> categories_with_tool_counts();             // by name
+  std::optional<ContentCategory> category(std::string_view slug);
+  // Throw AlreadyExists when the slug is another category's, NotFound when `slug` names none,
+  // Refused when a category to delete still has tools.
+  void create_category(const ContentCategory &category, std::string_view editor);
+  void update_category(std::string_view slug, const ContentCategory &category,
+                       std::string_view editor);
+  void delete_category(std::string_view slug, std::string_view editor);
+
+  // Tools (store/tools.cpp)
   std::optional<Tool> tool_by_slug(std::string_view slug);
   std::vector<Tool> tools_by_name(); // every tool
   Paged<Tool> tools_by_name(PageSpan span);
-  std::vector<Review> reviews_of_tool(int64_t tool_id); // every review, in panel order
-  std::optional<CategoryListing> category_by_slug(std::string_view slug); // with its tool count
   Paged<Tool> tools_in_category(std::string_view category_slug, PageSpan span); // by name
+  // A tool page: `span` pages both its reviews and its comparisons; the other tools are listed
+  // for the compare-with picker only while there are at most `picker_limit` of them. The page
+  // is everyone's: a voter's own vote is read apart (voter_choices_on_tool).
+  std::optional<ToolDetail> tool_detail(std::string_view slug, PageSpan span, int picker_limit);
+  // A tool in the content file's terms. Deleting one deletes its reviews, votes and
+  // comparisons with it; a changed slug leaves the old address leading to the new.
+  std::optional<ContentTool> tool_content(std::string_view slug);
+  void create_tool(const ContentTool &tool, std::string_view editor);
+  void update_tool(std::string_view slug, const ContentTool &tool, std::string_view editor);
+  void delete_tool(std::string_view slug, std::string_view editor);
+
+  // Reviews (store/reviews.cpp)
+  Paged<Review> reviews_by_reviewer(int64_t reviewer_id, PageSpan span); // by tool name
+  // Reviews at the desk, named by their tool and reviewer; the desk lists the newest first.
+  // Creating or moving a review onto a tool its reviewer already reviewed throws
+  // AlreadyExists.
+  std::optional<ContentReview> review_content(std::string_view tool, std::string_view reviewer);
+  Paged<ContentReview> reviews_at_desk(PageSpan span);
+  void create_review(const ContentReview &review, std::string_view editor);
+  void update_review(std::string_view tool, std::string_view reviewer, const ContentReview &review,
+                     std::string_view editor);
+  void delete_review(std::string_view tool, std::string_view reviewer, std::string_view editor);
 
   // Reviewers (store/reviewers.cpp)
   std::vector<Reviewer> reviewers(); // the whole panel, in panel order
   Paged<Reviewer> reviewers(PageSpan span);
   std::optional<Reviewer> reviewer_by_slug(std::string_view slug);
-  Paged<Review> reviews_by_reviewer(int64_t reviewer_id, PageSpan span); // by tool name
+  // A new one joins the end of the panel; deleting one deletes their reviews.
+  std::optional<ContentReviewer> reviewer_content(std::string_view slug);
+  void create_reviewer(const ContentReviewer &reviewer, std::string_view editor);
+  void update_reviewer(std::string_view slug, const ContentReviewer &reviewer,
+                       std::string_view editor);
+  void delete_reviewer(std::string_view slug, std::string_view editor);
 
   // Comparisons (store/comparisons.cpp)
   Paged<ComparisonSummary> published_comparisons(PageSpan span); // newest first
-  // Reads a pair page for `pair_slug` ("<a>-vs-<b>", where either slug may contain "-vs-");
-  // empty when the slug names no two distinct tools. `voter` may be empty.
   // Just the pair an address names: its tools (in the address's order) and the editor's
   // record; sets `canonical_order` to false when the address is the pair's other order.
   std::optional<Comparison> resolve_pair(std::string_view pair_slug, bool &canonical_order);
-  // `span` pages both tools' reviews.
+  // Reads a pair page for `pair_slug` ("<a>-vs-<b>", where either slug may contain "-vs-");
+  // empty when the slug names no two distinct tools. `span` pages both tools' reviews. The
+  // page is everyone's: a voter's own votes are read apart (voter_choices).
+  std::optional<ComparisonDetail> comparison_detail(std::string_view pair_slug, PageSpan span = {});
+  // Transitional, for handlers/admin.cpp alone, which still passes the voter this call no
+  // longer takes (always ""): the same as comparison_detail(pair_slug, span). Remove it once
+  // that file calls comparison_detail(pair_slug).
   std::optional<ComparisonDetail> comparison_detail(std::string_view pair_slug,
-                                                    std::string_view voter, PageSpan span = {});
-  // `span` pages both its reviews and its comparisons; the other tools are listed for the
-  // compare-with picker only while there are at most `picker_limit` of them.
-  std::optional<ToolDetail> tool_detail(std::string_view slug, std::string_view voter,
-                                        PageSpan span, int picker_limit);
+                                                    std::string_view always_empty_voter,
+                                                    PageSpan span = {});
+  // The editor's comparisons, named by their desk address "a-vs-b" in the editor's order.
+  // Publishing sets the date; a comparison without one is a draft. The log says "published"
+  // or "unpublished" beside the change itself.
+  std::optional<ContentComparison> comparison_content(std::string_view pair);
+  Paged<ContentComparison> comparisons_at_desk(PageSpan span); // drafts first, then newest
+  void create_comparison(const ContentComparison &comparison, std::string_view editor);
+  void update_comparison(std::string_view pair, const ContentComparison &comparison,
+                         std::string_view editor);
+  void delete_comparison(std::string_view pair, std::string_view editor);
+
+  // Old addresses of renamed items (store/renames.cpp).
+  // Where an item's old address leads since it was renamed ("tool", "reviewer", "category").
+  std::optional<std::string> renamed_slug(std::string_view kind, std::string_view slug);
+  // A comparison's address with renamed tools' old slugs in it, as it reads now; empty when
+  // no renamed tool is in it.
+  std::optional<std::string> pair_after_renames(std::string_view pair);
 
   // Feeds (store/feeds.cpp), each of at most `limit` published comparisons, newest first.
   std::vector<FeedEntry> latest_comparisons_feed(int limit);
@@ -120,9 +172,7 @@ public:
   SearchResults search(std::string_view text, PageSpan span);
 
   // Votes (store/votes.cpp)
-  PairTally pair_tally(int64_t a_id, int64_t b_id);
   VoterChoices voter_choices(std::string_view voter, int64_t a_id, int64_t b_id);
-  std::optional<Verdict> tool_vote_of(std::string_view voter, int64_t tool_id);
   // A voter's vote on one tool and its standing, as on_a and on_a_standing.
   VoterChoices voter_choices_on_tool(std::string_view voter, int64_t tool_id);
   // Records, changes (same voter, same tool) or, with no verdict, withdraws a vote, judged
@@ -147,10 +197,8 @@ public:
   // is kept (mail_rationed).
   SubscriptionRequest request_subscription(std::string_view email, int64_t now,
                                            const std::function<bool()> &may_mail = {});
-  // Confirmation mails owed whose time has come, the longest waiting first; and how many are
-  // owed and not given up, in all.
+  // Confirmation mails owed whose time has come, the longest waiting first.
   std::vector<ConfirmationDue> confirmations_due(int64_t now, int64_t limit);
-  int64_t confirmations_waiting();
   // Before a confirmation mail goes out: its token's hash and expiry replace any earlier
   // link's. False (and the mail is owed no more) when the address is no longer pending.
   bool start_confirmation(int64_t subscriber_id, std::string_view token_hash, int64_t expires_at);
@@ -169,9 +217,7 @@ public:
   Resubscription resubscribe(int64_t id);
   // The secret kept under `name`, keeping `if_new` first when there is none yet.
   std::string site_secret(std::string_view name, std::string_view if_new);
-  int64_t subscriber_count(); // every address, whatever its status
   SubscriberCounts subscriber_counts();
-  std::vector<std::string> subscriber_emails(); // in the order they subscribed
   Paged<Subscriber> subscribers(PageSpan span); // newest first, with their mail problems
   std::vector<Subscriber> all_subscribers();    // in the order they subscribed
   std::optional<Subscriber> subscriber(int64_t id);
@@ -195,8 +241,8 @@ public:
   void digest_send_failed(int64_t digest_id, int64_t subscriber_id, SendFailure failure,
                           std::string_view error);
 
-  // Editors, their sessions and the edit log (store/editors.cpp). Addresses are kept in
-  // lower case; `email` arguments may be in any case.
+  // Editors and their sessions (store/editors.cpp). Addresses are kept in lower case;
+  // `email` arguments may be in any case.
   // Throws AlreadyExists when the address has an editor.
   void add_editor(std::string_view email, std::string_view password_hash);
   std::vector<Editor> editors(); // in the order they were added
@@ -210,60 +256,9 @@ public:
   // The session kept under `secret_hash`, unless it expired by `now` (seconds since 1970).
   std::optional<EditorSession> session(std::string_view secret_hash, int64_t now);
   void end_session(std::string_view secret_hash);
-  Paged<EditEntry> edit_log(PageSpan span); // newest first
 
-  // Votes and picks standing now (summed from the tallies) and the database's size on disk.
-  StoreFigures figures();
-
-  // Every address a search engine should know: the lists, each published comparison (with
-  // its date), each tool and each reviewer (store/site.cpp).
-  std::vector<SitemapEntry> sitemap_entries();
-
-  // The editor's desk (store/desk.cpp). Each change is written with its edit log entry, in
-  // `editor`'s name; a change that changes nothing is not logged.
-  DeskCounts desk_counts();
-  std::vector<CategoryListing> categories_with_tool_counts(); // by name
-  std::optional<ContentCategory> category(std::string_view slug);
-  // Throw AlreadyExists when the slug is another category's, NotFound when `slug` names none,
-  // Refused when a category to delete still has tools.
-  void create_category(const ContentCategory &category, std::string_view editor);
-  void update_category(std::string_view slug, const ContentCategory &category,
-                       std::string_view editor);
-  void delete_category(std::string_view slug, std::string_view editor);
-  // A tool in the content file's terms. Deleting one deletes its reviews, votes and
-  // comparisons with it; a changed slug leaves the old address leading to the new.
-  std::optional<ContentTool> tool_content(std::string_view slug);
-  void create_tool(const ContentTool &tool, std::string_view editor);
-  void update_tool(std::string_view slug, const ContentTool &tool, std::string_view editor);
-  void delete_tool(std::string_view slug, std::string_view editor);
-  // Reviewers: a new one joins the end of the panel; deleting one deletes their reviews.
-  std::optional<ContentReviewer> reviewer_content(std::string_view slug);
-  void create_reviewer(const ContentReviewer &reviewer, std::string_view editor);
-  void update_reviewer(std::string_view slug, const ContentReviewer &reviewer,
-                       std::string_view editor);
-  void delete_reviewer(std::string_view slug, std::string_view editor);
-  // Reviews, named by their tool and reviewer; the desk lists the newest first. Creating or
-  // moving a review onto a tool its reviewer already reviewed throws AlreadyExists.
-  std::optional<ContentReview> review_content(std::string_view tool, std::string_view reviewer);
-  Paged<ContentReview> reviews_at_desk(PageSpan span);
-  void create_review(const ContentReview &review, std::string_view editor);
-  void update_review(std::string_view tool, std::string_view reviewer, const ContentReview &review,
-                     std::string_view editor);
-  void delete_review(std::string_view tool, std::string_view reviewer, std::string_view editor);
-  // The editor's comparisons, named by their desk address "a-vs-b" in the editor's order.
-  // Publishing sets the date; a comparison without one is a draft. The log says "published"
-  // or "unpublished" beside the change itself.
-  std::optional<ContentComparison> comparison_content(std::string_view pair);
-  Paged<ContentComparison> comparisons_at_desk(PageSpan span); // drafts first, then newest
-  void create_comparison(const ContentComparison &comparison, std::string_view editor);
-  void update_comparison(std::string_view pair, const ContentComparison &comparison,
-                         std::string_view editor);
-  void delete_comparison(std::string_view pair, std::string_view editor);
-  // Where an item's old address leads since it was renamed ("tool", "reviewer", "category").
-  std::optional<std::string> renamed_slug(std::string_view kind, std::string_view slug);
-  // A comparison's address with renamed tools' old slugs in it, as it reads now; empty when
-  // no renamed tool is in it.
-  std::optional<std::string> pair_after_renames(std::string_view pair);
+  // The edit log (store/edit_log.cpp), newest first.
+  Paged<EditEntry> edit_log(PageSpan span);
 
   // Content as a file (store/content.cpp)
   ImportSummary import_content(const Content &content);

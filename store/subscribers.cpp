@@ -92,15 +92,6 @@ std::vector<ConfirmationDue> Store::confirmations_due(int64_t now, int64_t limit
   });
 }
 
-int64_t Store::confirmations_waiting() {
-  return read([](sql::Db &db) {
-    auto stmt =
-        db.cached("SELECT count(*) FROM confirmation_outbox WHERE next_attempt_at IS NOT NULL");
-    stmt.step();
-    return stmt.int64(0);
-  });
-}
-
 bool Store::start_confirmation(int64_t subscriber_id, std::string_view token_hash,
                                int64_t expires_at) {
   bool pending = false;
@@ -224,10 +215,6 @@ std::string Store::site_secret(std::string_view name, std::string_view if_new) {
   return kept;
 }
 
-int64_t Store::subscriber_count() {
-  return subscriber_counts().total();
-}
-
 SubscriberCounts Store::subscriber_counts() {
   return read([](sql::Db &db) {
     auto stmt = db.cached("SELECT status, count(*) FROM subscribers GROUP BY status");
@@ -243,32 +230,19 @@ SubscriberCounts Store::subscriber_counts() {
   });
 }
 
-std::vector<std::string> Store::subscriber_emails() {
-  return read([](sql::Db &db) {
-    auto stmt = db.cached("SELECT email /* every row: the whole list */ FROM subscribers "
-                          "ORDER BY id");
-    std::vector<std::string> emails;
-    while (stmt.step())
-      emails.push_back(stmt.text(0));
-    return emails;
-  });
-}
-
 Paged<Subscriber> Store::subscribers(PageSpan span) {
   return read([&](sql::Db &db) {
-    std::vector<Subscriber> rows;
     // A confirmation mail given up (no next attempt) is shown with its last error.
     auto stmt = db.cached("SELECT s.id, s.email, s.subscribed_at, s.status, o.last_error "
                           "/* every row: newest first, up to the desk's page */ FROM subscribers s "
                           "LEFT JOIN confirmation_outbox o ON o.subscriber_id = s.id "
                           "AND o.next_attempt_at IS NULL ORDER BY s.id DESC "
                           "LIMIT :limit OFFSET :offset");
-    stmt.bind(":limit", int64_t{span.size} + 1).bind(":offset", span.offset());
-    while (stmt.step()) {
-      rows.push_back(subscriber_from_row(stmt));
-      if (!stmt.is_null(4)) rows.back().mail_problem = stmt.text(4);
-    }
-    return queries::paged(std::move(rows), span);
+    return queries::paged(stmt, span, [](const sql::Stmt &row) {
+      auto subscriber = subscriber_from_row(row);
+      if (!row.is_null(4)) subscriber.mail_problem = row.text(4);
+      return subscriber;
+    });
   });
 }
 

@@ -1,4 +1,6 @@
-// Tools and their reviews.
+// Tools: one tool as its page shows it (with a page of its reviews and comparisons), the
+// lists of them by name and by category, and the editor's changes to them in the content
+// file's terms, each written with its edit log entry.
 #include "store/page_starts.h"
 #include "store/queries.h"
 #include "store/sqlite.h"
@@ -35,62 +37,41 @@ Tool tool_from_row(const sql::Stmt &row) {
   return tool;
 }
 
+std::optional<ContentTool> tool_at(sql::Db &db, std::string_view slug) {
+  auto stmt = db.cached(
+      "SELECT t.slug, t.name, c.slug, t.tagline, t.description, t.entry, t.vendor, t.url, "
+      "t.pricing_notes, ifnull(t.pricing_checked_on, ''), t.pricing_source "
+      "FROM tools t JOIN categories c ON c.id = t.category_id WHERE t.slug = :slug");
+  stmt.bind(":slug", slug);
+  if (!stmt.step()) return std::nullopt;
+  return ContentTool{stmt.text(0), stmt.text(1), stmt.text(2), stmt.text(3),
+                     stmt.text(4), stmt.text(5), stmt.text(6), stmt.text(7),
+                     stmt.text(8), stmt.text(9), stmt.text(10)};
+}
+
+void bind_tool(sql::Stmt &stmt, sql::Db &db, const ContentTool &tool) {
+  stmt.bind(":slug", tool.slug).bind(":name", tool.name);
+  stmt.bind(":category", queries::category_id(db, tool.category));
+  stmt.bind(":tagline", tool.tagline).bind(":description", tool.description);
+  stmt.bind(":entry", tool.entry).bind(":vendor", tool.vendor).bind(":url", tool.url);
+  stmt.bind(":pricing_notes", tool.pricing_notes).bind(":source", tool.pricing_source);
+  if (tool.pricing_checked_on.empty())
+    stmt.bind_null(":checked");
+  else
+    stmt.bind(":checked", tool.pricing_checked_on);
+}
+
 } // namespace
+
+int64_t queries::tool_id(sql::Db &db, const std::string &slug) {
+  return id_with_slug(db, "SELECT id FROM tools WHERE slug = :slug", "tool", slug);
+}
 
 std::optional<Tool> queries::tool_by_slug(sql::Db &db, std::string_view slug) {
   auto stmt = db.cached("SELECT " TOOL_COLUMNS "WHERE t.slug = :slug");
   stmt.bind(":slug", slug);
   if (!stmt.step()) return std::nullopt;
   return tool_from_row(stmt);
-}
-
-std::vector<Review> queries::reviews_of_tool(sql::Db &db, int64_t tool_id, int64_t limit,
-                                             int64_t offset) {
-  auto stmt = db.cached("SELECT t.slug, t.name, r.slug, r.name, r.lens, v.verdict, v.quote "
-                        "FROM reviews v JOIN reviewers r ON r.id = v.reviewer_id "
-                        "JOIN tools t ON t.id = v.tool_id "
-                        "WHERE v.tool_id = :tool ORDER BY r.panel_order, r.id "
-                        "LIMIT :limit OFFSET :offset");
-  stmt.bind(":tool", tool_id).bind(":limit", limit).bind(":offset", offset);
-  std::vector<Review> reviews;
-  while (stmt.step())
-    reviews.push_back(review_from_row(stmt));
-  return reviews;
-}
-
-Paged<Review> queries::reviews_of_tool(sql::Db &db, const Tool &tool, PageSpan span) {
-  // A tool most of the panel reviewed: walking the panel in order and stopping at the page's
-  // end beats sorting every review. A tool few reviewed: sorting its few reviews is cheaper
-  // than walking the whole panel.
-  if (tool.panel.total <= kFewReviews)
-    return paged(reviews_of_tool(db, tool.id, span.size + 1, span.offset()), span);
-  auto stmt = db.cached("SELECT t.slug, t.name, r.slug, r.name, r.lens, v.verdict, v.quote "
-                        "FROM reviewers r CROSS JOIN reviews v "
-                        "ON v.reviewer_id = r.id AND v.tool_id = :tool "
-                        "JOIN tools t ON t.id = v.tool_id ORDER BY r.panel_order, r.id "
-                        "LIMIT :limit OFFSET :offset");
-  stmt.bind(":tool", tool.id).bind(":limit", int64_t{span.size} + 1);
-  stmt.bind(":offset", span.offset());
-  std::vector<Review> reviews;
-  while (stmt.step())
-    reviews.push_back(review_from_row(stmt));
-  return paged(std::move(reviews), span);
-}
-
-std::optional<Review> queries::review_by(sql::Db &db, int64_t tool_id, int64_t reviewer_id) {
-  auto stmt = db.cached("SELECT t.slug, t.name, r.slug, r.name, r.lens, v.verdict, v.quote "
-                        "FROM reviews v JOIN reviewers r ON r.id = v.reviewer_id "
-                        "JOIN tools t ON t.id = v.tool_id "
-                        "WHERE v.tool_id = :tool AND v.reviewer_id = :reviewer");
-  stmt.bind(":tool", tool_id).bind(":reviewer", reviewer_id);
-  if (!stmt.step()) return std::nullopt;
-  return review_from_row(stmt);
-}
-
-Review queries::review_from_row(const sql::Stmt &row) {
-  return {row.text(0), row.text(1), row.text(2),
-          row.text(3), row.text(4), verdict_from_word(row.text(5)).value_or(Verdict::skip),
-          row.text(6)};
 }
 
 std::optional<Tool> Store::tool_by_slug(std::string_view slug) {
@@ -104,10 +85,7 @@ std::vector<Tool> queries::tools_by_name(sql::Db &db, int64_t limit, int64_t off
       db.cached("SELECT " TOOL_COLUMNS "WHERE t.id IN (SELECT id FROM tools ORDER BY name, slug "
                 "LIMIT :limit OFFSET :offset) ORDER BY t.name, t.slug");
   stmt.bind(":limit", limit).bind(":offset", offset);
-  std::vector<Tool> tools;
-  while (stmt.step())
-    tools.push_back(tool_from_row(stmt));
-  return tools;
+  return rows_of(stmt, tool_from_row);
 }
 
 int64_t queries::tool_count_up_to(sql::Db &db, int64_t limit) {
@@ -124,33 +102,30 @@ Paged<Tool> Store::tools_by_name(PageSpan span) {
   return read([&](sql::Db &db) {
     sql::ReadSnapshot snapshot(db); // the version read is the version of the rows read
     const auto version = list_version(db, "tools_by_name");
-    const int64_t limit = span.size + 1;
-    const auto from_start = [&](const std::pair<std::string, std::string> &start, int64_t offset) {
+    const auto from_start = [&](const std::pair<std::string, std::string> &start, int64_t limit,
+                                int64_t skip) {
       // Found in the (name, slug) index by the start's key, then as from the top.
       auto stmt = db.cached(
           "SELECT " TOOL_COLUMNS "WHERE t.id IN (SELECT id FROM tools "
           "WHERE (name, slug) >= (:name, :slug) ORDER BY name, slug LIMIT :limit OFFSET :offset) "
           "ORDER BY t.name, t.slug");
       stmt.bind(":name", start.first).bind(":slug", start.second);
-      stmt.bind(":limit", limit).bind(":offset", offset);
-      std::vector<Tool> tools;
-      while (stmt.step())
-        tools.push_back(tool_from_row(stmt));
-      return tools;
+      stmt.bind(":limit", limit).bind(":offset", skip);
+      return queries::rows_of(stmt, tool_from_row);
     };
-    const auto from_top = [&](int64_t offset) { return queries::tools_by_name(db, limit, offset); };
+    const auto from_top = [&](int64_t limit, int64_t offset) {
+      return queries::tools_by_name(db, limit, offset);
+    };
     const auto key_of = [](const Tool &tool) { return std::pair(tool.name, tool.slug); };
-    return queries::paged(
-        read_page(page_starts_->tools_by_name, version, span, from_start, from_top, key_of), span);
+    return queries::paged(span, [&](int64_t limit, int64_t offset) {
+      return read_page(page_starts_->tools_by_name, version, limit, offset, from_start, from_top,
+                       key_of);
+    });
   });
 }
 
-std::vector<Review> Store::reviews_of_tool(int64_t tool_id) {
-  return read([&](sql::Db &db) { return queries::reviews_of_tool(db, tool_id); });
-}
-
-std::optional<ToolDetail> Store::tool_detail(std::string_view slug, std::string_view voter,
-                                             PageSpan span, int picker_limit) {
+std::optional<ToolDetail> Store::tool_detail(std::string_view slug, PageSpan span,
+                                             int picker_limit) {
   // One connection for the whole page, so its parts come from the same moment.
   return read([&](sql::Db &db) -> std::optional<ToolDetail> {
     auto tool = queries::tool_by_slug(db, slug);
@@ -158,7 +133,6 @@ std::optional<ToolDetail> Store::tool_detail(std::string_view slug, std::string_
     ToolDetail detail;
     detail.reviews = queries::reviews_of_tool(db, *tool, span);
     detail.comparisons = queries::comparisons_with_tool(db, tool->id, span);
-    if (!voter.empty()) detail.voter = queries::voter_choices_on_tool(db, voter, tool->id);
     // The picker offers the others as a list only while they are few (the tool itself is
     // among the tools counted).
     detail.others_complete = queries::tool_count_up_to(db, picker_limit + 2) <= picker_limit + 1;
@@ -170,16 +144,6 @@ std::optional<ToolDetail> Store::tool_detail(std::string_view slug, std::string_
   });
 }
 
-std::optional<CategoryListing> Store::category_by_slug(std::string_view slug) {
-  return read([&](sql::Db &db) -> std::optional<CategoryListing> {
-    auto stmt = db.cached("SELECT c.slug, c.name, (SELECT count(*) FROM tools t "
-                          "WHERE t.category_id = c.id) FROM categories c WHERE c.slug = :slug");
-    stmt.bind(":slug", slug);
-    if (!stmt.step()) return std::nullopt;
-    return CategoryListing{{stmt.text(0), stmt.text(1)}, stmt.int64(2)};
-  });
-}
-
 Paged<Tool> Store::tools_in_category(std::string_view category_slug, PageSpan span) {
   return read([&](sql::Db &db) {
     // The page is found in the (category, name) index; only its rows are read whole.
@@ -187,12 +151,57 @@ Paged<Tool> Store::tools_in_category(std::string_view category_slug, PageSpan sp
         db.cached("SELECT " TOOL_COLUMNS "WHERE t.id IN (SELECT id FROM tools WHERE category_id = "
                   "(SELECT id FROM categories WHERE slug = :slug) ORDER BY name, slug "
                   "LIMIT :limit OFFSET :offset) ORDER BY t.name, t.slug");
-    stmt.bind(":slug", category_slug).bind(":limit", int64_t{span.size} + 1);
-    stmt.bind(":offset", span.offset());
-    std::vector<Tool> tools;
-    while (stmt.step())
-      tools.push_back(tool_from_row(stmt));
-    return queries::paged(std::move(tools), span);
+    stmt.bind(":slug", category_slug);
+    return queries::paged(stmt, span, tool_from_row);
+  });
+}
+
+std::optional<ContentTool> Store::tool_content(std::string_view slug) {
+  return read([&](sql::Db &db) { return tool_at(db, slug); });
+}
+
+void Store::create_tool(const ContentTool &tool, std::string_view editor) {
+  write([&](sql::Db &db) {
+    if (tool_at(db, tool.slug))
+      throw AlreadyExists("another tool already has the address " + tool.slug);
+    auto stmt = db.cached(
+        "INSERT INTO tools (slug, name, category_id, tagline, description, entry, vendor, url, "
+        "pricing_notes, pricing_checked_on, pricing_source) VALUES (:slug, :name, :category, "
+        ":tagline, :description, :entry, :vendor, :url, :pricing_notes, :checked, :source)");
+    bind_tool(stmt, db, tool);
+    stmt.run();
+    // The address may have been another tool's before it was renamed: it is this one's now.
+    queries::address_taken(db, "tool", tool.slug);
+    queries::log_change<ContentTool>(db, editor, "tool", tool.slug, std::nullopt, tool);
+  });
+}
+
+void Store::update_tool(std::string_view slug, const ContentTool &tool, std::string_view editor) {
+  write([&](sql::Db &db) {
+    const auto before = tool_at(db, slug);
+    if (!before) throw NotFound("no tool has the address " + std::string(slug));
+    if (tool.slug != slug && tool_at(db, tool.slug))
+      throw AlreadyExists("another tool already has the address " + tool.slug);
+    auto stmt = db.cached(
+        "UPDATE tools SET slug = :slug, name = :name, category_id = :category, "
+        "tagline = :tagline, description = :description, entry = :entry, vendor = :vendor, "
+        "url = :url, pricing_notes = :pricing_notes, pricing_checked_on = :checked, "
+        "pricing_source = :source WHERE slug = :old_slug");
+    bind_tool(stmt, db, tool);
+    stmt.bind(":old_slug", slug).run();
+    if (tool.slug != slug) queries::record_rename(db, "tool", before->slug, tool.slug);
+    queries::log_change<ContentTool>(db, editor, "tool", tool.slug, before, tool);
+  });
+}
+
+void Store::delete_tool(std::string_view slug, std::string_view editor) {
+  write([&](sql::Db &db) {
+    const auto before = tool_at(db, slug);
+    if (!before) throw NotFound("no tool has the address " + std::string(slug));
+    auto stmt = db.cached("DELETE FROM tools WHERE slug = :slug"); // reviews and votes cascade
+    stmt.bind(":slug", slug).run();
+    queries::forget_renames(db, "tool", before->slug);
+    queries::log_change<ContentTool>(db, editor, "tool", before->slug, before, std::nullopt);
   });
 }
 

@@ -125,10 +125,6 @@ VoterChoices queries::voter_choices(sql::Db &db, std::string_view voter, int64_t
   return choices;
 }
 
-PairTally Store::pair_tally(int64_t a_id, int64_t b_id) {
-  return read([&](sql::Db &db) { return queries::pair_tally(db, a_id, b_id); });
-}
-
 VoterChoices Store::voter_choices(std::string_view voter, int64_t a_id, int64_t b_id) {
   return read([&](sql::Db &db) { return queries::voter_choices(db, voter, a_id, b_id); });
 }
@@ -143,14 +139,6 @@ VoterChoices queries::voter_choices_on_tool(sql::Db &db, std::string_view voter,
     choices.on_a_standing = standing_of(stmt, 1);
   }
   return choices;
-}
-
-std::optional<Verdict> queries::tool_vote_of(sql::Db &db, std::string_view voter, int64_t tool_id) {
-  return voter_choices_on_tool(db, voter, tool_id).on_a;
-}
-
-std::optional<Verdict> Store::tool_vote_of(std::string_view voter, int64_t tool_id) {
-  return read([&](sql::Db &db) { return queries::tool_vote_of(db, voter, tool_id); });
 }
 
 VoterChoices Store::voter_choices_on_tool(std::string_view voter, int64_t tool_id) {
@@ -277,7 +265,9 @@ void Store::load_votes(const VoteLoad &votes) {
     const auto &vote = votes.tool_votes[i];
     auto stmt = db.cached(kLoadToolVote);
     stmt.bind(":voter", votes.voters.at(vote.voter)).bind(":tool", tool_ids.at(vote.tool));
-    stmt.bind(":verdict", verdict_word(vote.ship ? Verdict::ship : Verdict::skip)).bind(":at", vote.cast_at).run();
+    stmt.bind(":verdict", verdict_word(vote.ship ? Verdict::ship : Verdict::skip))
+        .bind(":at", vote.cast_at)
+        .run();
   });
   in_batches(votes.pair_picks.size(), [&](sql::Db &db, size_t i) {
     const auto &vote = votes.pair_picks[i];

@@ -337,7 +337,7 @@ TEST_CASE("counting: every page type, image, feed, API answer and the digest tha
     }
   CHECK(found);
 
-  const auto detail = site.store().comparison_detail(kPair, "");
+  const auto detail = site.store().comparison_detail(kPair);
   REQUIRE(detail);
   const auto mail =
       mail::digest(site.app().views, site.store().site_copy(), {DigestItem{1, detail->comparison}},

@@ -524,7 +524,7 @@ TEST_CASE("desk: a vote sent to a renamed tool's old address counts for the tool
   CHECK(tool->community.ships == 1);
   const auto a = site.store().tool_by_slug("cursor-background-agent");
   REQUIRE(a);
-  const auto tally = site.store().pair_tally(a->id, tool->id);
+  const auto tally = test::pair_tally(site.store(), a->id, tool->id);
   CHECK(tally.a + tally.b == 1);
 
   const auto api_tool = client.Get("/api/tools/codestral-2-1");
@@ -679,7 +679,7 @@ TEST_CASE("desk: the subscriber list counts, exports as CSV a spreadsheet cannot
             .find("will be taken off the list and forgotten") != std::string::npos);
   const auto erased = test::post_at_desk(client, session, path, "");
   CHECK(erased->status == 303);
-  CHECK(site.store().subscriber_count() == 2);
+  CHECK(site.store().subscriber_counts().total() == 2);
   const auto log = site.store().edit_log({1, 1}).items;
   REQUIRE(log.size() == 1);
   CHECK(log[0].kind == "subscriber");

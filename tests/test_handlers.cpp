@@ -63,7 +63,7 @@ TEST_CASE("handler: a returning voter keeps their id and no new cookie is set") 
   CHECK_FALSE(res.has_header("Set-Cookie"));
   CHECK(res.get_header_value("Location") == "/tools/codestral-2-1#tool-codestral-2-1");
   const auto id = f.store->tool_by_slug("codestral-2-1")->id;
-  CHECK(f.store->tool_vote_of(std::string(32, 'a'), id) == Verdict::skip);
+  CHECK(f.store->voter_choices_on_tool(std::string(32, 'a'), id).on_a == Verdict::skip);
 }
 
 TEST_CASE("handler: bad votes get a 4xx page that says what was wrong, and nothing is written") {
@@ -104,8 +104,8 @@ TEST_CASE("handler: a head-to-head pick counts for the side named in the address
   CHECK(res.status == 303);
   CHECK(res.get_header_value("Location") ==
         "/compare/cursor-background-agent-vs-codestral-2-1#community");
-  CHECK(f.store->pair_tally(a, b).b == 1);
-  CHECK(f.store->pair_tally(a, b).a == 0);
+  CHECK(test::pair_tally(*f.store, a, b).b == 1);
+  CHECK(test::pair_tally(*f.store, a, b).a == 0);
 }
 
 TEST_CASE("handler: subscribing validates the address and a duplicate is not an error") {
@@ -119,7 +119,7 @@ TEST_CASE("handler: subscribing validates the address and a duplicate is not an 
   CHECK(again.status == 303);
   CHECK(bad.status == 400);
   CHECK(test::visible_text(bad.body).find("does not look right") != std::string::npos);
-  CHECK(f.store->subscriber_count() == 1);
+  CHECK(f.store->subscriber_counts().total() == 1);
 }
 
 TEST_CASE(

@@ -298,8 +298,8 @@ TEST_CASE("http: a 2 MiB body of any content type gets 413 and writes nothing") 
   CHECK(site.store().tool_by_slug("codestral-2-1")->community.total == 0);
   const auto a = site.store().tool_by_slug("cursor-background-agent")->id;
   const auto b = site.store().tool_by_slug("codestral-2-1")->id;
-  CHECK(site.store().pair_tally(a, b).a == 0);
-  CHECK(site.store().subscriber_count() == 0);
+  CHECK(test::pair_tally(site.store(), a, b).a == 0);
+  CHECK(site.store().subscriber_counts().total() == 0);
 }
 
 TEST_CASE("http: a write that is not an HTML form gets 415 and writes nothing") {
@@ -464,7 +464,7 @@ TEST_CASE("http: a tool page shows its pricing read, every review and its compar
   const auto tool = site.store().tool_by_slug("codestral-2-1");
   CHECK(text.find(tool->pricing_notes.substr(0, 60)) != std::string::npos);
   CHECK(text.find("Checked " + tool->pricing_checked_on) != std::string::npos);
-  for (const auto &review : site.store().reviews_of_tool(tool->id))
+  for (const auto &review : test::reviews_of_tool(site.store(), tool->slug))
     CHECK(text.find(review.quote.substr(0, 80)) != std::string::npos);
   CHECK(page->body.find("href=\"/compare/cursor-background-agent-vs-codestral-2-1\"") !=
         std::string::npos);
@@ -479,13 +479,13 @@ TEST_CASE("http: a head-to-head pick can be changed and withdrawn") {
   CHECK(test::post_form(client, std::string(kPage) + "/vote", "pick=b", voter)->status == 303);
   const auto a = site.store().tool_by_slug("cursor-background-agent")->id;
   const auto b = site.store().tool_by_slug("codestral-2-1")->id;
-  CHECK(site.store().pair_tally(a, b).a == 0);
-  CHECK(site.store().pair_tally(a, b).b == 1);
+  CHECK(test::pair_tally(site.store(), a, b).a == 0);
+  CHECK(test::pair_tally(site.store(), a, b).b == 1);
   const auto own = client.Get(kPage, {{"Cookie", "verdict_voter=" + voter}})->body;
   CHECK(own.find("value=\"b\" aria-pressed=\"true\"") != std::string::npos);
   CHECK(test::post_form(client, std::string(kPage) + "/vote", "pick=withdraw", voter)->status ==
         303);
-  CHECK(site.store().pair_tally(a, b).b == 0);
+  CHECK(test::pair_tally(site.store(), a, b).b == 0);
   CHECK(test::post_form(client, std::string(kPage) + "/vote", "pick=c")->status == 400);
 }
 
@@ -512,10 +512,10 @@ TEST_CASE("http: a subscription lands on the confirmation page and is kept once"
   CHECK(res->status == 303);
   CHECK(res->get_header_value("Location").rfind("/subscribed?m=", 0) == 0);
   CHECK(test::post_form(client, "/subscribe", "email=Reader%40Example.com")->status == 303);
-  CHECK(site.store().subscriber_count() == 1);
+  CHECK(site.store().subscriber_counts().total() == 1);
   const auto long_address = std::string(60, 'r') + "%40" + std::string(60, 'e') + ".example.com";
   CHECK(test::post_form(client, "/subscribe", "email=" + long_address)->status == 303);
-  CHECK(site.store().subscriber_emails() ==
+  CHECK(test::subscriber_emails(site.store()) ==
         std::vector<std::string>{"reader@example.com", std::string(60, 'r') + "@" +
                                                            std::string(60, 'e') + ".example.com"});
   // Only a form: the sign-up refuses other bodies like every write.
@@ -525,7 +525,7 @@ TEST_CASE("http: a subscription lands on the confirmation page and is kept once"
             ->status == 415);
   const auto bad = test::post_form(client, "/subscribe", "email=not-an-address");
   CHECK(bad->status == 400);
-  CHECK(site.store().subscriber_count() == 2);
+  CHECK(site.store().subscriber_counts().total() == 2);
 }
 
 TEST_CASE("http: a page asked for in ranges is sent whole, never larger than it is") {

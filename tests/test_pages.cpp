@@ -53,7 +53,7 @@ TEST_CASE("pages: the front page lists published comparisons newest first, draft
 TEST_CASE("pages: reviews follow the panel order, and a re-ordered panel reorders them") {
   test::SiteServer site;
   auto client = site.client();
-  const auto reviews = site.store().reviews_of_tool(site.store().tool_by_slug("codestral-2-1")->id);
+  const auto reviews = test::reviews_of_tool(site.store(), "codestral-2-1");
   REQUIRE(reviews.size() >= 2);
   const auto first = reviews.front().reviewer_name, last = reviews.back().reviewer_name;
   const auto before = test::visible_text(client.Get("/tools/codestral-2-1")->body);
@@ -137,7 +137,7 @@ TEST_CASE("pages: a pick sent to the reverse address counts for the side it name
   CHECK(res->get_header_value("Location") == kPage + "#community");
   const auto a = site.store().tool_by_slug("cursor-background-agent")->id;
   const auto b = site.store().tool_by_slug("codestral-2-1")->id;
-  CHECK(site.store().pair_tally(a, b).b == 1); // "a" of the reverse address is Codestral
+  CHECK(test::pair_tally(site.store(), a, b).b == 1); // "a" of the reverse address is Codestral
 }
 
 TEST_CASE("pages: an address two ways readable names the pair with the shortest first slug") {

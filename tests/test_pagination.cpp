@@ -246,7 +246,7 @@ TEST_CASE("generator: every generated vote is counted once in the tallies the pa
     tool_votes += tool.community.total;
   for (const auto &comparison : site.content.comparisons) {
     const auto a = store.tool_by_slug(comparison.a), b = store.tool_by_slug(comparison.b);
-    const auto tally = store.pair_tally(a->id, b->id);
+    const auto tally = test::pair_tally(store, a->id, b->id);
     pair_picks += tally.a + tally.b;
   }
   CHECK(tool_votes == static_cast<int64_t>(site.votes.tool_votes.size()));
@@ -294,7 +294,7 @@ TEST_CASE("pagination: a tool's and a reviewer's reviews and a scorecard are spl
   REQUIRE(most.panel.total > 100);
 
   std::vector<std::string> expected;
-  for (const auto &review : site.store().reviews_of_tool(most.id))
+  for (const auto &review : test::reviews_of_tool(site.store(), most.slug))
     expected.push_back(review.reviewer_slug);
   const auto quote_by = std::regex(R"re(<p class="quote-by"><a href="/reviewers/([a-z0-9-]+)">)re");
   const auto tool_pages = walk(client, "/tools/" + most.slug, quote_by);
@@ -319,7 +319,8 @@ TEST_CASE("pagination: a tool's and a reviewer's reviews and a scorecard are spl
                  R"re(\s*<p class="quote-by"><a href="/reviewers/[a-z0-9-]+))re"));
   check_each_once(scorecard, scorecard.items);
   CHECK(scorecard.pages.size() >= 3);
-  CHECK(scorecard.items.size() == expected.size() + site.store().reviews_of_tool(other.id).size());
+  CHECK(scorecard.items.size() ==
+        expected.size() + test::reviews_of_tool(site.store(), other.slug).size());
 }
 
 TEST_CASE("pagination: a page number that is not one is refused, and pages cache apart") {

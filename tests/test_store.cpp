@@ -36,7 +36,7 @@ TEST_CASE("the seeded store holds every listing, review and comparison of the se
   CHECK(skips == 3);
   CHECK(store->published_comparisons({1, 100}).items.size() == 5);
   CHECK(store->reviewers().size() == 7);
-  CHECK(store->schema_version() == Store::latest_schema_version());
+  CHECK(store->schema_version() == test::latest_schema_version());
 }
 
 TEST_CASE("panel ship percent comes out as the seeds print it") {
@@ -54,8 +54,7 @@ TEST_CASE("panel ship percent comes out as the seeds print it") {
 
 TEST_CASE("a tool's reviews come in panel order with their verdicts") {
   auto store = test::seeded_store();
-  const auto tool = store->tool_by_slug("mistral-3-small");
-  const auto reviews = store->reviews_of_tool(tool->id);
+  const auto reviews = store->tool_detail("mistral-3-small", {}, 0)->reviews.items;
   REQUIRE(reviews.size() == 4);
   CHECK(reviews[0].reviewer_slug == "builder");
   CHECK(reviews[1].reviewer_slug == "skeptic");
@@ -74,7 +73,7 @@ TEST_CASE("second vote by the same voter replaces the first, and withdrawing rem
   auto tool = store->tool_by_slug("codestral-2-1");
   CHECK(tool->community.total == 1);
   CHECK(tool->community.ships == 0);
-  CHECK(store->tool_vote_of(kVoter1, id) == Verdict::skip);
+  CHECK(store->voter_choices_on_tool(kVoter1, id).on_a == Verdict::skip);
 
   store->cast_tool_vote(test::ballot_of(kVoter2), id, Verdict::ship);
   tool = store->tool_by_slug("codestral-2-1");
@@ -85,7 +84,7 @@ TEST_CASE("second vote by the same voter replaces the first, and withdrawing rem
   tool = store->tool_by_slug("codestral-2-1");
   CHECK(tool->community.total == 1);
   CHECK(tool->community.ships == 1);
-  CHECK_FALSE(store->tool_vote_of(kVoter1, id).has_value());
+  CHECK_FALSE(store->voter_choices_on_tool(kVoter1, id).on_a.has_value());
 }
 
 TEST_CASE("head-to-head picks are one per voter per pair, whichever order the pair is named") {
@@ -94,17 +93,17 @@ TEST_CASE("head-to-head picks are one per voter per pair, whichever order the pa
   const auto b = store->tool_by_slug("codestral-2-1")->id;
   store->cast_pair_vote(test::ballot_of(kVoter1), a, b, a);
   store->cast_pair_vote(test::ballot_of(kVoter2), b, a, b);
-  CHECK(store->pair_tally(a, b).a == 1);
-  CHECK(store->pair_tally(a, b).b == 1);
-  CHECK(store->pair_tally(b, a).a == 1);
+  CHECK(test::pair_tally(*store, a, b).a == 1);
+  CHECK(test::pair_tally(*store, a, b).b == 1);
+  CHECK(test::pair_tally(*store, b, a).a == 1);
 
   store->cast_pair_vote(test::ballot_of(kVoter1), b, a, b); // the same voter changes their pick
-  CHECK(store->pair_tally(a, b).a == 0);
-  CHECK(store->pair_tally(a, b).b == 2);
+  CHECK(test::pair_tally(*store, a, b).a == 0);
+  CHECK(test::pair_tally(*store, a, b).b == 2);
   CHECK(store->voter_choices(kVoter1, a, b).pick == b);
 
   store->cast_pair_vote(test::ballot_of(kVoter2), a, b, std::nullopt);
-  CHECK(store->pair_tally(a, b).b == 1);
+  CHECK(test::pair_tally(*store, a, b).b == 1);
 }
 
 TEST_CASE("a vote on a tool that does not exist is refused and writes nothing") {
@@ -118,20 +117,20 @@ TEST_CASE("a vote on a tool that does not exist is refused and writes nothing") 
 
 TEST_CASE("a comparison is found by either order of its pair") {
   auto store = test::seeded_store();
-  const auto forward = store->comparison_detail("cursor-background-agent-vs-codestral-2-1", "");
+  const auto forward = store->comparison_detail("cursor-background-agent-vs-codestral-2-1");
   REQUIRE(forward);
   CHECK(forward->canonical_order);
   CHECK(forward->comparison.published);
   CHECK(forward->reviews_a.size() == 4);
-  const auto reverse = store->comparison_detail("codestral-2-1-vs-cursor-background-agent", "");
+  const auto reverse = store->comparison_detail("codestral-2-1-vs-cursor-background-agent");
   REQUIRE(reverse);
   CHECK_FALSE(reverse->canonical_order);
-  const auto unpublished = store->comparison_detail("mistral-3-small-vs-codestral-2-1", "");
+  const auto unpublished = store->comparison_detail("mistral-3-small-vs-codestral-2-1");
   REQUIRE(unpublished);
   CHECK_FALSE(unpublished->comparison.published);
   CHECK_FALSE(unpublished->canonical_order); // alphabetical order is canonical
-  CHECK_FALSE(store->comparison_detail("codestral-2-1-vs-codestral-2-1", ""));
-  CHECK_FALSE(store->comparison_detail("nothing-vs-nowhere", ""));
+  CHECK_FALSE(store->comparison_detail("codestral-2-1-vs-codestral-2-1"));
+  CHECK_FALSE(store->comparison_detail("nothing-vs-nowhere"));
 }
 
 TEST_CASE("tool slugs that contain -vs- still resolve") {
@@ -147,7 +146,7 @@ TEST_CASE("tool slugs that contain -vs- still resolve") {
   tool.entry = "Free";
   extra.tools = {tool};
   store->import_content(extra);
-  const auto detail = store->comparison_detail("humans-vs-bots-vs-codestral-2-1", "");
+  const auto detail = store->comparison_detail("humans-vs-bots-vs-codestral-2-1");
   REQUIRE(detail);
   CHECK(detail->comparison.a.slug == "humans-vs-bots");
   CHECK(detail->comparison.b.slug == "codestral-2-1");
@@ -157,7 +156,7 @@ TEST_CASE("a subscriber already on the list is not an error and is not added twi
   auto store = test::seeded_store();
   store->request_subscription("reader@example.com", 0);
   store->request_subscription("Reader@Example.com", 0);
-  CHECK(store->subscriber_count() == 1);
+  CHECK(store->subscriber_counts().total() == 1);
 }
 
 TEST_CASE("importing the same content twice changes nothing and export round-trips") {
@@ -176,7 +175,7 @@ TEST_CASE("importing the same content twice changes nothing and export round-tri
 TEST_CASE("a file database commits in WAL mode with synchronous=FULL") {
   test::TempDir dir;
   Store store((dir.path / "site.db").string());
-  const auto settings = store.durability();
+  const auto settings = test::durability(store);
   CHECK(settings.journal_mode == "wal");
   CHECK(settings.synchronous == 2); // FULL
 }
@@ -260,14 +259,14 @@ TEST_CASE("tallies always equal the votes behind them, whatever readers do in wh
   int64_t for_a = 0, for_b = 0;
   for (const auto &[voter, tool] : picked)
     (tool == ids[0] ? for_a : for_b) += 1;
-  CHECK(store->pair_tally(ids[0], ids[1]).a == for_a);
-  CHECK(store->pair_tally(ids[0], ids[1]).b == for_b);
-  CHECK(store->pair_tally(ids[1], ids[0]).a == for_b);
+  CHECK(test::pair_tally(*store, ids[0], ids[1]).a == for_a);
+  CHECK(test::pair_tally(*store, ids[0], ids[1]).b == for_b);
+  CHECK(test::pair_tally(*store, ids[1], ids[0]).a == for_b);
   int64_t other_for_0 = 0, other_for_2 = 0;
   for (const auto &[voter, tool] : picked_other)
     (tool == ids[0] ? other_for_0 : other_for_2) += 1;
-  CHECK(store->pair_tally(ids[0], ids[2]).a == other_for_0);
-  CHECK(store->pair_tally(ids[0], ids[2]).b == other_for_2);
+  CHECK(test::pair_tally(*store, ids[0], ids[2]).a == other_for_0);
+  CHECK(test::pair_tally(*store, ids[0], ids[2]).b == other_for_2);
 }
 
 TEST_CASE("a re-import updates every field it carries, the panel order and a pair's order") {
@@ -336,7 +335,7 @@ TEST_CASE("the schema itself refuses rows that break the content model") {
     CHECK_THROWS(store->write([&](sql::Db &db) { db.exec(statement); }));
   }
   CHECK(content_to_json(store->export_content()) == before);
-  CHECK(store->subscriber_count() == 0);
+  CHECK(store->subscriber_counts().total() == 0);
 }
 
 TEST_CASE("every write goes through the writer: a read connection refuses to write") {
@@ -374,7 +373,7 @@ TEST_CASE("a database at schema version 1 is upgraded in place when opened") {
                                       "description, entry) VALUES ('kept', 'Kept', 1, 't', 'd', "
                                       "'Free')");
   Store store(path);
-  CHECK(store.schema_version() == Store::latest_schema_version());
+  CHECK(store.schema_version() == test::latest_schema_version());
   CHECK(store.tool_by_slug("kept")->name == "Kept");
   CHECK_THROWS(store.write(
       [](sql::Db &db) { db.exec("UPDATE tools SET pricing_checked_on = '2026-13-01'"); }));

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -26,6 +27,7 @@
 #include "bench/generate_site.h"
 #include "domain/clock.h"
 #include "domain/counting.h"
+#include "domain/slugs.h"
 #include "handlers/routes.h"
 #include "store/sqlite.h"
 
@@ -47,6 +49,68 @@ int64_t reader_clock() {
 
 std::unique_ptr<Store> seeded_store() {
   return open_site_database(":memory:");
+}
+
+std::vector<Review> reviews_of_tool(Store &store, const std::string &tool_slug) {
+  // From the content export, which reads every review by a query no page uses, so a page's
+  // order and paging can be checked against it.
+  const auto content = store.export_content();
+  std::string tool_name;
+  for (const auto &tool : content.tools)
+    if (tool.slug == tool_slug) tool_name = tool.name;
+  std::map<std::string, const ContentReview *> by_reviewer;
+  for (const auto &review : content.reviews)
+    if (review.tool == tool_slug) by_reviewer[review.reviewer] = &review;
+  std::vector<Review> reviews;
+  for (const auto &reviewer : content.reviewers) { // in panel order
+    const auto found = by_reviewer.find(reviewer.slug);
+    if (found == by_reviewer.end()) continue;
+    const auto &review = *found->second;
+    reviews.push_back({tool_slug, tool_name, reviewer.slug, reviewer.name, reviewer.lens,
+                       verdict_from_word(review.verdict).value_or(Verdict::skip), review.quote});
+  }
+  return reviews;
+}
+
+PairTally pair_tally(Store &store, int64_t a_id, int64_t b_id) {
+  std::string a_slug, b_slug;
+  for (const auto &tool : store.tools_by_name()) {
+    if (tool.id == a_id) a_slug = tool.slug;
+    if (tool.id == b_id) b_slug = tool.slug;
+  }
+  const auto detail = store.comparison_detail(pair_slug(a_slug, b_slug));
+  if (!detail) throw std::runtime_error("no pair of tools " + a_slug + " and " + b_slug);
+  return detail->picks;
+}
+
+std::vector<std::string> subscriber_emails(Store &store) {
+  std::vector<std::string> emails;
+  for (const auto &subscriber : store.all_subscribers())
+    emails.push_back(subscriber.email);
+  return emails;
+}
+
+int64_t confirmations_waiting(Store &store) {
+  // Every mail owed and not given up is due by the end of time.
+  constexpr auto kEver = std::numeric_limits<int64_t>::max();
+  return static_cast<int64_t>(store.confirmations_due(kEver, kEver).size());
+}
+
+Durability durability(Store &store) {
+  Durability settings;
+  store.write([&](sql::Db &db) {
+    auto journal = db.prepare("PRAGMA journal_mode");
+    if (journal.step()) settings.journal_mode = journal.text(0);
+    auto synchronous = db.prepare("PRAGMA synchronous");
+    if (synchronous.step()) settings.synchronous = static_cast<int>(synchronous.int64(0));
+  });
+  return settings;
+}
+
+int latest_schema_version() {
+  return static_cast<int>(
+      std::count_if(embedded_files().begin(), embedded_files().end(),
+                    [](const EmbeddedFile &file) { return file.path.starts_with("migrations/"); }));
 }
 
 std::string decode_entities(const std::string &html) {

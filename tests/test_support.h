@@ -23,6 +23,25 @@ namespace verdict::test {
 // A store on a fresh in-memory database holding the bundled seed content.
 std::unique_ptr<Store> seeded_store();
 
+// What tests read of the store that no page reads in this form, each made of the store's
+// public calls only: the product needs no Store member for it.
+// Every review of the tool, in panel order, read from the content export.
+std::vector<Review> reviews_of_tool(Store &store, const std::string &tool_slug);
+// The picks standing on the pair, with `a_id`'s as a, as the pair's page reads them.
+PairTally pair_tally(Store &store, int64_t a_id, int64_t b_id);
+// Every subscriber's address, in the order they subscribed.
+std::vector<std::string> subscriber_emails(Store &store);
+// Confirmation mails owed and not given up, whether due now or later.
+int64_t confirmations_waiting(Store &store);
+// How the writer's connection commits, read back from SQLite itself.
+struct Durability {
+  std::string journal_mode; // "wal" for a file database
+  int synchronous = 0;      // 2 = FULL: every commit is synced before it is acknowledged
+};
+Durability durability(Store &store);
+// The version every database is upgraded to when opened: one per embedded schema migration.
+int latest_schema_version();
+
 // The page's text as a reader sees it: tags removed, entities decoded, whitespace collapsed.
 std::string visible_text(const std::string &html);
 // The HTML with its character references decoded and its tags kept (attributes included).

@@ -342,7 +342,7 @@ TEST_CASE("transport: pipelined requests are answered in order, a bad one last o
   CHECK(health < subscribed);
   CHECK(subscribed < refused);
   CHECK(refused != std::string::npos);
-  CHECK(site.store().subscriber_count() == 1);
+  CHECK(site.store().subscriber_counts().total() == 1);
 }
 
 TEST_CASE("framing: limits hold to the byte, and connection tokens are read as lists") {

@@ -5,11 +5,11 @@
 
 #include <thread>
 
+#include "middleware/page_cache.h"
 #include "middleware/request_parsing.h"
 #include "middleware/responses.h"
 #include "render/pages.h"
 #include "test_support.h"
-#include "middleware/page_cache.h"
 
 using namespace verdict;
 
@@ -65,14 +65,18 @@ TEST_CASE("voter pages: each voter's comparison and tool pages are the whole ren
   const auto today = site.app().today();
   for (const auto &voter : voters) {
     INFO(voter);
-    const auto detail = site.store().comparison_detail(kPair, voter);
+    auto detail = site.store().comparison_detail(kPair);
     REQUIRE(detail);
+    // The page with this voter's own votes pressed, as their own page shows them.
+    const auto &pair = detail->comparison;
+    detail->voter = site.store().voter_choices(voter, pair.a.id, pair.b.id);
     CHECK(own_page(client, kComparison, voter) ==
           pages::comparison(site.app().views, *detail, site_copy, today,
                             vote_tokens_for(site.app(), detail->comparison)));
     for (const std::string slug : {"cursor-background-agent", "codestral-2-1"}) {
-      const auto tool = site.store().tool_detail(slug, voter, {}, 100);
+      auto tool = site.store().tool_detail(slug, {}, 100);
       REQUIRE(tool);
+      tool->voter = site.store().voter_choices_on_tool(voter, tool->tool.id);
       CHECK(own_page(client, "/tools/" + slug, voter) ==
             pages::tool(site.app().views, *tool, site_copy, today,
                         vote_token_for(site.app(), tool->tool)));

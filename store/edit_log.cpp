@@ -1,0 +1,38 @@
+// The edit log: what each editor changed at the desk, when, and the item before and after.
+// Every change is logged inside the write that makes it (queries::log_change), so the log
+// never tells of a change that did not happen nor misses one that did.
+#include "store/queries.h"
+#include "store/sqlite.h"
+#include "store/store.h"
+
+namespace verdict {
+
+void queries::log_edit(sql::Db &db, const EditEntry &entry) {
+  auto stmt = db.cached("INSERT INTO edit_log (editor, action, kind, subject, before, after) "
+                        "VALUES (:editor, :action, :kind, :subject, :before, :after)");
+  stmt.bind(":editor", entry.editor).bind(":action", entry.action).bind(":kind", entry.kind);
+  stmt.bind(":subject", entry.subject);
+  if (entry.before.empty())
+    stmt.bind_null(":before");
+  else
+    stmt.bind(":before", entry.before);
+  if (entry.after.empty())
+    stmt.bind_null(":after");
+  else
+    stmt.bind(":after", entry.after);
+  stmt.run();
+}
+
+Paged<EditEntry> Store::edit_log(PageSpan span) {
+  return read([&](sql::Db &db) {
+    auto stmt = db.cached("SELECT id, at, editor, action, kind, subject, ifnull(before, ''), "
+                          "ifnull(after, '') FROM edit_log ORDER BY id DESC "
+                          "LIMIT :limit OFFSET :offset");
+    return queries::paged(stmt, span, [](const sql::Stmt &row) {
+      return EditEntry{row.int64(0), row.text(1), row.text(2), row.text(3),
+                       row.text(4),  row.text(5), row.text(6), row.text(7)};
+    });
+  });
+}
+
+} // namespace verdict

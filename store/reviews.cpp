@@ -1,0 +1,146 @@
+// The panel's reviews: each reviewer's verdict and quote on a tool. Read in panel order on a
+// tool's page, by tool name on a reviewer's page, newest first at the desk; the editor's
+// changes are each written with their edit log entry.
+#include "store/queries.h"
+#include "store/sqlite.h"
+#include "store/store.h"
+
+namespace verdict {
+
+namespace {
+
+// Columns: tool slug, reviewer slug, verdict, quote.
+ContentReview content_review_from_row(const sql::Stmt &row) {
+  return {row.text(0), row.text(1), row.text(2), row.text(3)};
+}
+
+std::optional<ContentReview> review_at(sql::Db &db, const std::string &tool,
+                                       const std::string &reviewer) {
+  auto stmt = db.cached("SELECT t.slug, r.slug, v.verdict, v.quote FROM reviews v "
+                        "JOIN tools t ON t.id = v.tool_id JOIN reviewers r ON r.id = v.reviewer_id "
+                        "WHERE t.slug = :tool AND r.slug = :reviewer");
+  stmt.bind(":tool", tool).bind(":reviewer", reviewer);
+  if (!stmt.step()) return std::nullopt;
+  return content_review_from_row(stmt);
+}
+
+} // namespace
+
+Review queries::review_from_row(const sql::Stmt &row) {
+  return {row.text(0), row.text(1), row.text(2),
+          row.text(3), row.text(4), verdict_from_word(row.text(5)).value_or(Verdict::skip),
+          row.text(6)};
+}
+
+Paged<Review> queries::reviews_of_tool(sql::Db &db, const Tool &tool, PageSpan span) {
+  // A tool most of the panel reviewed: walking the panel in order and stopping at the page's
+  // end beats sorting every review. A tool few reviewed: sorting its few reviews is cheaper
+  // than walking the whole panel.
+  auto stmt = tool.panel.total <= kFewReviews
+                  ? db.cached("SELECT t.slug, t.name, r.slug, r.name, r.lens, v.verdict, v.quote "
+                              "FROM reviews v JOIN reviewers r ON r.id = v.reviewer_id "
+                              "JOIN tools t ON t.id = v.tool_id "
+                              "WHERE v.tool_id = :tool ORDER BY r.panel_order, r.id "
+                              "LIMIT :limit OFFSET :offset")
+                  : db.cached("SELECT t.slug, t.name, r.slug, r.name, r.lens, v.verdict, v.quote "
+                              "FROM reviewers r CROSS JOIN reviews v "
+                              "ON v.reviewer_id = r.id AND v.tool_id = :tool "
+                              "JOIN tools t ON t.id = v.tool_id ORDER BY r.panel_order, r.id "
+                              "LIMIT :limit OFFSET :offset");
+  stmt.bind(":tool", tool.id);
+  return paged(stmt, span, review_from_row);
+}
+
+std::optional<Review> queries::review_by(sql::Db &db, int64_t tool_id, int64_t reviewer_id) {
+  auto stmt = db.cached("SELECT t.slug, t.name, r.slug, r.name, r.lens, v.verdict, v.quote "
+                        "FROM reviews v JOIN reviewers r ON r.id = v.reviewer_id "
+                        "JOIN tools t ON t.id = v.tool_id "
+                        "WHERE v.tool_id = :tool AND v.reviewer_id = :reviewer");
+  stmt.bind(":tool", tool_id).bind(":reviewer", reviewer_id);
+  if (!stmt.step()) return std::nullopt;
+  return review_from_row(stmt);
+}
+
+Paged<Review> Store::reviews_by_reviewer(int64_t reviewer_id, PageSpan span) {
+  return read([&](sql::Db &db) {
+    // Sorted by tool name on the keys alone; only the page's reviews (and quotes) are read.
+    auto stmt = db.cached("SELECT t.slug, t.name, r.slug, r.name, r.lens, v.verdict, v.quote "
+                          "FROM reviews v JOIN reviewers r ON r.id = v.reviewer_id "
+                          "JOIN tools t ON t.id = v.tool_id WHERE v.id IN ("
+                          "SELECT mine.id FROM reviews mine JOIN tools named "
+                          "ON named.id = mine.tool_id WHERE mine.reviewer_id = :reviewer "
+                          "ORDER BY named.name, named.slug LIMIT :limit OFFSET :offset) "
+                          "ORDER BY t.name, t.slug");
+    stmt.bind(":reviewer", reviewer_id);
+    return queries::paged(stmt, span, queries::review_from_row);
+  });
+}
+
+std::optional<ContentReview> Store::review_content(std::string_view tool,
+                                                   std::string_view reviewer) {
+  return read([&](sql::Db &db) { return review_at(db, std::string(tool), std::string(reviewer)); });
+}
+
+Paged<ContentReview> Store::reviews_at_desk(PageSpan span) {
+  return read([&](sql::Db &db) {
+    auto stmt = db.cached("SELECT t.slug, r.slug, v.verdict, v.quote "
+                          "/* every row: newest first, up to the desk's page */ FROM reviews v "
+                          "JOIN tools t ON t.id = v.tool_id "
+                          "JOIN reviewers r ON r.id = v.reviewer_id "
+                          "ORDER BY v.id DESC LIMIT :limit OFFSET :offset");
+    return queries::paged(stmt, span, content_review_from_row);
+  });
+}
+
+void Store::create_review(const ContentReview &review, std::string_view editor) {
+  write([&](sql::Db &db) {
+    const auto tool = queries::tool_id(db, review.tool);
+    const auto reviewer = queries::reviewer_id(db, review.reviewer);
+    if (review_at(db, review.tool, review.reviewer))
+      throw AlreadyExists(review.reviewer + " has already reviewed " + review.tool);
+    auto stmt = db.cached("INSERT INTO reviews (tool_id, reviewer_id, verdict, quote) "
+                          "VALUES (:tool, :reviewer, :verdict, :quote)");
+    stmt.bind(":tool", tool).bind(":reviewer", reviewer);
+    stmt.bind(":verdict", review.verdict).bind(":quote", review.quote).run();
+    queries::log_change<ContentReview>(db, editor, "review", review.reviewer + " on " + review.tool,
+                                       std::nullopt, review);
+  });
+}
+
+void Store::update_review(std::string_view tool_slug, std::string_view reviewer_slug,
+                          const ContentReview &review, std::string_view editor) {
+  write([&](sql::Db &db) {
+    const auto before = review_at(db, std::string(tool_slug), std::string(reviewer_slug));
+    if (!before) throw NotFound("there is no such review");
+    const auto tool = queries::tool_id(db, review.tool);
+    const auto reviewer = queries::reviewer_id(db, review.reviewer);
+    if ((review.tool != tool_slug || review.reviewer != reviewer_slug) &&
+        review_at(db, review.tool, review.reviewer))
+      throw AlreadyExists(review.reviewer + " has already reviewed " + review.tool);
+    auto stmt = db.cached(
+        "UPDATE reviews SET tool_id = :tool, reviewer_id = :reviewer, verdict = :verdict, "
+        "quote = :quote WHERE tool_id = (SELECT id FROM tools WHERE slug = :old_tool) AND "
+        "reviewer_id = (SELECT id FROM reviewers WHERE slug = :old_reviewer)");
+    stmt.bind(":tool", tool).bind(":reviewer", reviewer).bind(":verdict", review.verdict);
+    stmt.bind(":quote", review.quote).bind(":old_tool", tool_slug);
+    stmt.bind(":old_reviewer", reviewer_slug).run();
+    queries::log_change<ContentReview>(db, editor, "review", review.reviewer + " on " + review.tool,
+                                       before, review);
+  });
+}
+
+void Store::delete_review(std::string_view tool_slug, std::string_view reviewer_slug,
+                          std::string_view editor) {
+  write([&](sql::Db &db) {
+    const auto before = review_at(db, std::string(tool_slug), std::string(reviewer_slug));
+    if (!before) throw NotFound("there is no such review");
+    auto stmt = db.cached(
+        "DELETE FROM reviews WHERE tool_id = (SELECT id FROM tools WHERE slug = :tool) AND "
+        "reviewer_id = (SELECT id FROM reviewers WHERE slug = :reviewer)");
+    stmt.bind(":tool", tool_slug).bind(":reviewer", reviewer_slug).run();
+    queries::log_change<ContentReview>(
+        db, editor, "review", before->reviewer + " on " + before->tool, before, std::nullopt);
+  });
+}
+
+} // namespace verdict
