@@ -21,8 +21,8 @@ const Section<ContentComparison> &comparisons() {
             tool_field(app, "b", "Second tool"),
             {"published_on", "Published on", Kind::date, false,
              "Empty keeps it a draft, unlisted; a date publishes it on the front page."},
-            {"intro", "Intro", Kind::long_text, false, "What the comparison is about."},
-            {"bottom_line", "Bottom line", Kind::long_text, false,
+            {"intro", "Intro", Kind::text, false, "What the comparison is about."},
+            {"bottom_line", "Bottom line", Kind::text, false,
              "The editor's answer to \"which one should you ship with?\", shown at the top of "
              "the page; at most 2000 characters."}};
       },

@@ -61,6 +61,8 @@ template <class Item> struct Section {
   const char *noun;      // "tool"
   const char *plural;    // "Tools"
   const char *list_path; // "/admin/tools"
+  // The form's fields in order. A text field the content model keeps as paragraphs
+  // (domain/content.h) becomes a textarea by itself (form_fields_of), so none says so here.
   std::function<std::vector<desk::FormField>(App &)> fields;
   std::function<Item(const Values &)> from_values;
   std::function<FieldFaults(const Item &)> faults;
@@ -77,6 +79,12 @@ template <class Item> struct Section {
   std::function<std::string(const Item &)> preview_path = {};
 };
 
+// The section's fields as its form shows and reads them.
+template <class Item>
+std::vector<desk::FormField> form_fields_of(App &app, const Section<Item> &section) {
+  return desk::with_paragraph_fields<Item>(section.fields(app));
+}
+
 template <class Item>
 desk::ItemForm form_for(App &app, const Section<Item> &section, const std::string &editing,
                         const Values &values) {
@@ -84,7 +92,7 @@ desk::ItemForm form_for(App &app, const Section<Item> &section, const std::strin
   form.noun = section.noun;
   form.list_path = section.list_path;
   form.editing = editing;
-  form.fields = section.fields(app);
+  form.fields = form_fields_of(app, section);
   form.values = values;
   return form;
 }
@@ -120,7 +128,7 @@ template <class Item>
 void save_item(App &app, const Request &req, Response &res, const EditorSession &session,
                const Section<Item> &section) {
   const std::string editing = req.matches.size() > 1 ? std::string(req.matches[1]) : "";
-  const auto fields = section.fields(app);
+  const auto fields = form_fields_of(app, section);
   std::vector<std::string_view> allowed = {"csrf"}, multi_line;
   for (const auto &field : fields) {
     allowed.push_back(field.name);

@@ -18,7 +18,7 @@ const Section<ContentReviewer> &reviewers() {
             kSlugField,
             {"lens", "Lens", Kind::text, true,
              "What this persona weighs first, e.g. \"ships fast, fixes later\"."},
-            {"bio", "About", Kind::long_text, false}};
+            {"bio", "About", Kind::text, false}};
       },
       [](const Values &v) {
         return ContentReviewer{field_of(v, "slug"), field_of(v, "name"), field_of(v, "lens"),

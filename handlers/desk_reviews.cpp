@@ -37,11 +37,11 @@ const Section<ContentReview> &reviews() {
         desk::FormField verdict{"verdict", "Verdict", Kind::choice};
         verdict.choices = {{verdict_word(Verdict::ship), "Ship"},
                            {verdict_word(Verdict::skip), "Skip"}};
-        return std::vector<desk::FormField>{tool,
-                                            reviewer,
-                                            verdict,
-                                            {"quote", "Quote", Kind::long_text, true,
-                                             "The reviewer's words, as the page shows them."}};
+        return std::vector<desk::FormField>{
+            tool,
+            reviewer,
+            verdict,
+            {"quote", "Quote", Kind::text, true, "The reviewer's words, as the page shows them."}};
       },
       [](const Values &v) {
         return ContentReview{field_of(v, "tool"), field_of(v, "reviewer"), field_of(v, "verdict"),

@@ -26,11 +26,11 @@ const Section<ContentTool> &tools() {
             category,
             {"tagline", "Tagline", Kind::text, true,
              "One line under the name, at most 300 characters."},
-            {"description", "Description", Kind::long_text},
+            {"description", "Description"},
             entry,
             {"vendor", "Vendor", Kind::text, false},
             {"url", "Website", Kind::text, false, "An http:// or https:// address."},
-            {"pricing_notes", "Pricing read", Kind::long_text, false,
+            {"pricing_notes", "Pricing read", Kind::text, false,
              "What it costs, in the editor's words."},
             {"pricing_checked_on", "Pricing checked on", Kind::date, false,
              "The day the pricing was read, YYYY-MM-DD; after 90 days readers are told it may be "
