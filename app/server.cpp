@@ -14,9 +14,9 @@
 #include "app/confirmation_mailer.h"
 #include "assets/embedded.h"
 #include "domain/content.h"
+#include "handlers/routes.h"
 #include "middleware/guards.h"
 #include "middleware/responses.h"
-#include "handlers/routes.h"
 #include "render/views.h"
 
 namespace verdict {

@@ -139,9 +139,7 @@ std::string reason_of(const json::exception &e) {
 
 namespace {
 
-// Whether a text field is one line (a name, a title) or paragraphs (a description, a quote):
-// the same rule as the desk's forms, whose textareas are the paragraph fields, so whatever a
-// file brings in can be saved unchanged at the desk.
+// Whether a text field is one line (a name, a title) or paragraphs (a description, a quote).
 enum class Lines { one, paragraphs };
 
 bool is_control(char c) {
@@ -163,9 +161,13 @@ void check_text(FieldFaults &faults, const char *key, const std::string &value, 
     faults.emplace_back(key, "must not hold control characters (line breaks are fine)");
 }
 
-void check_paragraphs(FieldFaults &faults, const char *key, const std::string &value, bool required,
-                      size_t max_length = 20000) {
-  check_text(faults, key, value, required, max_length, Lines::paragraphs);
+// A text field of an Item: paragraphs when the Item's kParagraphFields names it (domain/content.h,
+// the list the desk's forms follow too), else one line.
+template <class Item>
+void check_field(FieldFaults &faults, const char *key, const std::string &value, bool required,
+                 size_t max_length = 20000) {
+  check_text(faults, key, value, required, max_length,
+             holds_paragraphs<Item>(key) ? Lines::paragraphs : Lines::one);
 }
 
 void check_slug(FieldFaults &faults, const char *key, const std::string &value) {
@@ -183,34 +185,34 @@ void check_date(FieldFaults &faults, const char *key, const std::string &value) 
 FieldFaults category_faults(const ContentCategory &category) {
   FieldFaults faults;
   check_slug(faults, "slug", category.slug);
-  check_text(faults, "name", category.name, true, 200);
+  check_field<ContentCategory>(faults, "name", category.name, true, 200);
   return faults;
 }
 
 FieldFaults reviewer_faults(const ContentReviewer &reviewer) {
   FieldFaults faults;
   check_slug(faults, "slug", reviewer.slug);
-  check_text(faults, "name", reviewer.name, true, 200);
-  check_text(faults, "lens", reviewer.lens, true, 200);
-  check_paragraphs(faults, "bio", reviewer.bio, false);
+  check_field<ContentReviewer>(faults, "name", reviewer.name, true, 200);
+  check_field<ContentReviewer>(faults, "lens", reviewer.lens, true, 200);
+  check_field<ContentReviewer>(faults, "bio", reviewer.bio, false);
   return faults;
 }
 
 FieldFaults tool_faults(const ContentTool &tool) {
   FieldFaults faults;
   check_slug(faults, "slug", tool.slug);
-  check_text(faults, "name", tool.name, true, 200);
-  check_text(faults, "category", tool.category, true, 200);
-  check_text(faults, "tagline", tool.tagline, true, 300);
-  check_paragraphs(faults, "description", tool.description, true);
-  check_text(faults, "entry", tool.entry, true);
+  check_field<ContentTool>(faults, "name", tool.name, true, 200);
+  check_field<ContentTool>(faults, "category", tool.category, true, 200);
+  check_field<ContentTool>(faults, "tagline", tool.tagline, true, 300);
+  check_field<ContentTool>(faults, "description", tool.description, true);
+  check_field<ContentTool>(faults, "entry", tool.entry, true);
   if (!tool.entry.empty() &&
       std::find(kEntryKinds.begin(), kEntryKinds.end(), tool.entry) == kEntryKinds.end())
     faults.emplace_back("entry", "must be one of " + joined(kEntryKinds));
-  check_text(faults, "vendor", tool.vendor, false, 200);
-  check_text(faults, "url", tool.url, false, 2000);
-  check_paragraphs(faults, "pricing_notes", tool.pricing_notes, false);
-  check_text(faults, "pricing_source", tool.pricing_source, false, 2000);
+  check_field<ContentTool>(faults, "vendor", tool.vendor, false, 200);
+  check_field<ContentTool>(faults, "url", tool.url, false, 2000);
+  check_field<ContentTool>(faults, "pricing_notes", tool.pricing_notes, false);
+  check_field<ContentTool>(faults, "pricing_source", tool.pricing_source, false, 2000);
   for (const auto &[key, address] :
        {std::pair{"url", tool.url}, std::pair{"pricing_source", tool.pricing_source}})
     if (!address.empty() && address.size() <= 2000 && !is_web_address(address))
@@ -221,24 +223,24 @@ FieldFaults tool_faults(const ContentTool &tool) {
 
 FieldFaults review_faults(const ContentReview &review) {
   FieldFaults faults;
-  check_text(faults, "tool", review.tool, true, 200);
-  check_text(faults, "reviewer", review.reviewer, true, 200);
-  check_text(faults, "verdict", review.verdict, true);
+  check_field<ContentReview>(faults, "tool", review.tool, true, 200);
+  check_field<ContentReview>(faults, "reviewer", review.reviewer, true, 200);
+  check_field<ContentReview>(faults, "verdict", review.verdict, true);
   if (!review.verdict.empty() && !verdict_from_word(review.verdict))
     faults.emplace_back("verdict", "must be ship or skip");
-  check_paragraphs(faults, "quote", review.quote, true);
+  check_field<ContentReview>(faults, "quote", review.quote, true);
   return faults;
 }
 
 FieldFaults comparison_faults(const ContentComparison &comparison) {
   FieldFaults faults;
-  check_text(faults, "a", comparison.a, true, 200);
-  check_text(faults, "b", comparison.b, true, 200);
+  check_field<ContentComparison>(faults, "a", comparison.a, true, 200);
+  check_field<ContentComparison>(faults, "b", comparison.b, true, 200);
   if (!comparison.a.empty() && comparison.a == comparison.b)
     faults.emplace_back("b", "must differ from the first tool (a)");
   check_date(faults, "published_on", comparison.published_on);
-  check_paragraphs(faults, "intro", comparison.intro, false);
-  check_paragraphs(faults, "bottom_line", comparison.bottom_line, false, 2000);
+  check_field<ContentComparison>(faults, "intro", comparison.intro, false);
+  check_field<ContentComparison>(faults, "bottom_line", comparison.bottom_line, false, 2000);
   return faults;
 }
 

@@ -4,6 +4,8 @@
 // e.g. "tools[3].entry: must be one of Free, Paid, Freemium, Open weights".
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -13,23 +15,38 @@
 
 namespace verdict {
 
+// Each kind names its paragraph fields (kParagraphFields): texts that may hold line breaks, a
+// description or a quote. Every other text field is one line (a name, a title, an address).
+// The content file's checks and the desk's forms, whose textareas these are, both read these
+// lists (holds_paragraphs), so whatever a file brings in can be saved unchanged at the desk.
 struct ContentCategory {
   std::string slug, name;
+  static constexpr std::array<std::string_view, 0> kParagraphFields = {};
 };
 struct ContentReviewer {
   std::string slug, name, lens, bio;
+  static constexpr std::array<std::string_view, 1> kParagraphFields = {"bio"};
 };
 struct ContentTool {
   std::string slug, name, category, tagline, description, entry, vendor, url;
   std::string pricing_notes, pricing_checked_on, pricing_source;
+  static constexpr std::array<std::string_view, 2> kParagraphFields = {"description",
+                                                                       "pricing_notes"};
 };
 struct ContentReview {
   std::string tool, reviewer, verdict, quote;
+  static constexpr std::array<std::string_view, 1> kParagraphFields = {"quote"};
 };
 struct ContentComparison {
   std::string a, b, published_on, intro;
   std::string bottom_line; // written only when there is one
+  static constexpr std::array<std::string_view, 2> kParagraphFields = {"intro", "bottom_line"};
 };
+
+// Whether an Item's field (ContentTool's "description") holds paragraphs rather than one line.
+template <class Item> constexpr bool holds_paragraphs(std::string_view field) {
+  return std::ranges::find(Item::kParagraphFields, field) != Item::kParagraphFields.end();
+}
 
 struct Content {
   std::map<std::string, std::string> site; // SiteCopy fields by name

@@ -66,8 +66,9 @@ void unsubscribe_by_link(App &app, const Request &req, Response &res);
 void unsubscribe_one_click(App &app, const Request &req, Response &res, std::string_view token);
 void undo_unsubscribe(App &app, const Request &req, Response &res, std::string_view token);
 
-// The editor's desk (handlers/admin.cpp). Sign-in is open to all; the rest are for a
-// signed-in editor, whom the guards pass in.
+// The editor's desk (handlers/desk_*.cpp, a file per section; handlers/desk_forms.h holds what
+// the sections share). Sign-in is open to all; the rest are for a signed-in editor, whom the
+// guards pass in.
 void show_sign_in(App &app, const Request &req, Response &res);
 void sign_in(App &app, const Request &req, Response &res);
 void sign_out(App &app, const Request &req, Response &res, const EditorSession &session);

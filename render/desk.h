@@ -48,7 +48,8 @@ std::string item_list(const Views &views, const SiteCopy &site, const Bar &bar,
 // One field of a desk form.
 struct FormField {
   // long_text is a textarea, the one kind whose value may hold line breaks (parse_form's
-  // multi_line); every other kind is one line.
+  // multi_line); every other kind is one line. Which text fields are long_text the content
+  // model says, not the form (with_paragraph_fields).
   enum class Kind { text, long_text, choice, date };
   FormField(std::string name_, std::string label_, Kind kind_ = Kind::text, bool required_ = true,
             std::string hint_ = {})
@@ -60,6 +61,15 @@ struct FormField {
   std::string hint;
   std::vector<std::pair<std::string, std::string>> choices; // value, label
 };
+// An Item's form fields with each text field the content model keeps as paragraphs
+// (Item::kParagraphFields, domain/content.h) made a textarea; the others as they were.
+template <class Item> std::vector<FormField> with_paragraph_fields(std::vector<FormField> fields) {
+  for (auto &field : fields)
+    if (field.kind == FormField::Kind::text && holds_paragraphs<Item>(field.name))
+      field.kind = FormField::Kind::long_text;
+  return fields;
+}
+
 // A desk form for one item, new when `editing` is empty; values as typed or as stored, and
 // each field's fault beside it.
 struct ItemForm {

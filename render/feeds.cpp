@@ -52,9 +52,8 @@ std::string reviewer_summary(const Reviewer &reviewer, const FeedEntry &entry,
                          ".");
   for (const auto *reviews : {&entry.reviews_a, &entry.reviews_b})
     for (const auto &review : *reviews)
-      paragraphs.push_back("On " + review.tool_name + ", " +
-                           verdict_word(review.verdict) + ": \u201c" +
-                           review.quote + "\u201d");
+      paragraphs.push_back("On " + review.tool_name + ", " + verdict_word(review.verdict) +
+                           ": \u201c" + review.quote + "\u201d");
   paragraphs.push_back(glance.statement);
   return joined_paragraphs(paragraphs);
 }

@@ -208,11 +208,6 @@ std::optional<ComparisonDetail> Store::comparison_detail(std::string_view pair_s
   });
 }
 
-std::optional<ComparisonDetail> Store::comparison_detail(std::string_view pair_slug,
-                                                         std::string_view, PageSpan span) {
-  return comparison_detail(pair_slug, span);
-}
-
 std::optional<ContentComparison> Store::comparison_content(std::string_view pair) {
   return read([&](sql::Db &db) { return comparison_named(db, pair); });
 }

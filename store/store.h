@@ -135,12 +135,6 @@ public:
   // empty when the slug names no two distinct tools. `span` pages both tools' reviews. The
   // page is everyone's: a voter's own votes are read apart (voter_choices).
   std::optional<ComparisonDetail> comparison_detail(std::string_view pair_slug, PageSpan span = {});
-  // Transitional, for handlers/admin.cpp alone, which still passes the voter this call no
-  // longer takes (always ""): the same as comparison_detail(pair_slug, span). Remove it once
-  // that file calls comparison_detail(pair_slug).
-  std::optional<ComparisonDetail> comparison_detail(std::string_view pair_slug,
-                                                    std::string_view always_empty_voter,
-                                                    PageSpan span = {});
   // The editor's comparisons, named by their desk address "a-vs-b" in the editor's order.
   // Publishing sets the date; a comparison without one is a draft. The log says "published"
   // or "unpublished" beside the change itself.

@@ -566,7 +566,7 @@ public:
   }
   std::atomic<int64_t> answered{0};
   std::atomic<int64_t> unanswered{0};
-  std::atomic<int64_t> failed{0}; // answered with a status no reader should ever get (500…)
+  std::atomic<int64_t> failed{0};    // answered with a status no reader should ever get (500…)
   std::vector<std::string> failures; // what those were: address, status, body's start
   std::mutex mutex_;
 

@@ -11,9 +11,9 @@
 #include <set>
 #include <utility>
 
+#include "middleware/page_cache.h"
 #include "test_support.h"
 #include "transport/negotiation.h"
-#include "middleware/page_cache.h"
 #include "transport/response_cache.h"
 
 using namespace verdict;

@@ -1,0 +1,75 @@
+// The editor's desk's categories: their list with each one's tool count, and the section table
+// (handlers/desk_forms.h) that gives their forms, checks and store calls.
+#include "handlers/desk_forms.h"
+
+namespace verdict::handlers {
+
+namespace {
+
+const Section<ContentCategory> &categories() {
+  static const Section<ContentCategory> section{
+      "category",
+      "Categories",
+      "/admin/categories",
+      [](App &) {
+        return std::vector<desk::FormField>{{"name", "Name"}, kSlugField};
+      },
+      [](const Values &v) {
+        return ContentCategory{field_of(v, "slug"), field_of(v, "name")};
+      },
+      category_faults,
+      [](const ContentCategory &c) { return c.name; },
+      [](App &app, const std::string &key) { return app.store.category(key); },
+      [](App &app, const ContentCategory &c, const std::string &editor) {
+        app.store.create_category(c, editor);
+      },
+      [](App &app, const std::string &key, const ContentCategory &c, const std::string &editor) {
+        app.store.update_category(key, c, editor);
+      },
+      [](App &app, const std::string &key, const std::string &editor) {
+        app.store.delete_category(key, editor);
+      },
+      [](App &, const ContentCategory &) { return std::string(); },
+      [](const ContentCategory &c) { return c.slug; }};
+  return section;
+}
+
+} // namespace
+
+// GET /admin/categories — every category, with how many tools each holds.
+void show_categories(App &app, const Request &req, Response &res, const EditorSession &session) {
+  desk::ItemList list;
+  list.plural = "Categories";
+  list.list_path = "/admin/categories";
+  list.new_label = "New category";
+  list.columns = {"Address", "Tools"};
+  list.saved = saved_note(req, "category");
+  for (const auto &listing : app.store.categories_with_tool_counts())
+    list.rows.push_back({listing.category.slug,
+                         listing.category.name,
+                         {listing.category.slug, std::to_string(listing.tools)}});
+  send_html(res,
+            desk::item_list(app.views, app.store.site_copy(), bar_for(session, "category"), list));
+}
+
+// GET /admin/categories/new, /admin/categories/:slug; POST /admin/categories (create),
+// /admin/categories/:slug (save)   name, slug   csrf
+// GET and POST /admin/categories/:slug/delete   csrf
+void new_category(App &app, const Request &, Response &res, const EditorSession &session) {
+  show_new_item(app, res, session, categories());
+}
+void edit_category(App &app, const Request &req, Response &res, const EditorSession &session) {
+  show_item(app, req, res, session, categories());
+}
+void save_category(App &app, const Request &req, Response &res, const EditorSession &session) {
+  save_item(app, req, res, session, categories());
+}
+void confirm_category_deletion(App &app, const Request &req, Response &res,
+                               const EditorSession &session) {
+  confirm_item_deletion(app, req, res, session, categories());
+}
+void delete_category(App &app, const Request &req, Response &res, const EditorSession &session) {
+  delete_item(app, req, res, session, categories());
+}
+
+} // namespace verdict::handlers

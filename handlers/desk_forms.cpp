@@ -1,0 +1,63 @@
+// What the editor's desk's sections share that is not a template: the desk's bar, reading a
+// form's fields, the note after a save, and the fields more than one section asks for.
+#include "handlers/desk_forms.h"
+
+#include "domain/utf8.h"
+
+namespace verdict::handlers {
+
+namespace {
+
+// The longest an item's key (a slug, a pair, a review's tool--reviewer) is said back from an
+// address: the longest a route takes.
+constexpr size_t kShownKeyBytes = 530;
+
+// Tools are offered as a list while there are few enough to scroll; past that, by address.
+constexpr size_t kToolChoicesAtMost = 500;
+
+} // namespace
+
+desk::Bar bar_for(const EditorSession &session, const char *section) {
+  return {session.email, session.csrf_token, section};
+}
+
+void bad_form(App &app, Response &res, const std::string &message) {
+  send_error(app, res, 400, "That form could not be used", message);
+}
+
+std::string field_of(const Values &fields, const char *name) {
+  const auto it = fields.find(name);
+  return it == fields.end() ? std::string() : it->second;
+}
+
+void show_change_now(App &app) {
+  app.page_epoch.show_now();
+}
+
+// The address names the item saved, in any bytes anyone puts there, so it is said back only
+// made printable and cut short.
+std::string saved_note(const Request &req, const char *noun) {
+  const auto saved = req.get_param_value("saved");
+  return saved.empty() ? ""
+                       : std::string("Saved the ") + noun + " " +
+                             reflectable_text(saved, kShownKeyBytes) + ".";
+}
+
+const desk::FormField kSlugField{
+    "slug", "Address", desk::FormField::Kind::text, true,
+    "Its part of the page's address: lowercase letters, digits and single hyphens."};
+
+desk::FormField tool_field(App &app, const char *name, const char *label) {
+  desk::FormField tool{name, label, desk::FormField::Kind::choice};
+  const auto all = app.store.tools_by_name({1, static_cast<int>(kToolChoicesAtMost)});
+  if (all.has_next) {
+    tool.kind = desk::FormField::Kind::text;
+    tool.hint = "The tool's address, e.g. codestral-2-1.";
+  } else {
+    for (const auto &t : all.items)
+      tool.choices.emplace_back(t.slug, t.name);
+  }
+  return tool;
+}
+
+} // namespace verdict::handlers

@@ -1,0 +1,217 @@
+// What the editor's desk's sections share. Each kind of content (categories, tools, reviewers,
+// reviews, comparisons) is a section of the desk with the same pages: a list, a form to create
+// one, a form to edit one, and a confirmed deletion. What differs is described by a Section,
+// whose table lives in the section's own file (handlers/desk_tools.cpp…); the pages themselves
+// are the templates below, so every section reads its forms and answers the same way.
+// Every page here is reached through middleware/guards.h's admin_page and admin_write, which
+// have already found the signed-in editor and checked the form's token.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "domain/content.h"
+#include "handlers/handlers.h"
+#include "middleware/request_parsing.h"
+#include "middleware/responses.h"
+#include "render/desk.h"
+
+namespace verdict::handlers {
+
+// A page of a desk list: the log, tools, reviews, comparisons, subscribers.
+constexpr int kDeskListPageSize = 50;
+
+using Values = std::map<std::string, std::string>;
+
+desk::Bar bar_for(const EditorSession &session, const char *section);
+
+// A form that could not be read at all (an unknown field, bytes that are not text): 400.
+void bad_form(App &app, Response &res, const std::string &message);
+
+// The value of the field `name`, empty when the form has none.
+std::string field_of(const Values &fields, const char *name);
+
+// After a change: every reader's next page shows it, not one page epoch later.
+void show_change_now(App &app);
+
+// The note a list shows after a save of a `noun` ("Saved the tool …."), empty when none.
+std::string saved_note(const Request &req, const char *noun);
+
+// An item's address field, as the sections whose items have a slug ask for it.
+extern const desk::FormField kSlugField;
+
+// A field that picks one tool: a list of every tool while there are few, else its address.
+desk::FormField tool_field(App &app, const char *name, const char *label);
+
+// An item's fields by name, as the content file writes them: a form's values when editing it.
+template <class Item> Values values_of(const Item &item) {
+  const auto fields = nlohmann::json::parse(item_json(item));
+  Values values;
+  for (const auto &[name, value] : fields.items())
+    values[name] = value.template get<std::string>();
+  return values;
+}
+
+template <class Item> struct Section {
+  const char *noun;      // "tool"
+  const char *plural;    // "Tools"
+  const char *list_path; // "/admin/tools"
+  // The form's fields in order. A text field the content model keeps as paragraphs
+  // (domain/content.h) becomes a textarea by itself (form_fields_of), so none says so here.
+  std::function<std::vector<desk::FormField>(App &)> fields;
+  std::function<Item(const Values &)> from_values;
+  std::function<FieldFaults(const Item &)> faults;
+  std::function<std::string(const Item &)> name_of;
+  std::function<std::optional<Item>(App &, const std::string &key)> read;
+  std::function<void(App &, const Item &, const std::string &editor)> create;
+  std::function<void(App &, const std::string &key, const Item &, const std::string &editor)>
+      update;
+  std::function<void(App &, const std::string &key, const std::string &editor)> remove;
+  // What deleting it takes with it, said on the confirm page.
+  std::function<std::string(App &, const Item &)> deletion_note;
+  std::function<std::string(const Item &)> key_of;
+  // Where the item can be seen as readers will see it; none when not set.
+  std::function<std::string(const Item &)> preview_path = {};
+};
+
+// The section's fields as its form shows and reads them.
+template <class Item>
+std::vector<desk::FormField> form_fields_of(App &app, const Section<Item> &section) {
+  return desk::with_paragraph_fields<Item>(section.fields(app));
+}
+
+template <class Item>
+desk::ItemForm form_for(App &app, const Section<Item> &section, const std::string &editing,
+                        const Values &values) {
+  desk::ItemForm form;
+  form.noun = section.noun;
+  form.list_path = section.list_path;
+  form.editing = editing;
+  form.fields = form_fields_of(app, section);
+  form.values = values;
+  return form;
+}
+
+template <class Item> void not_found_in(App &app, Response &res, const Section<Item> &section) {
+  send_error(app, res, 404, "Not found",
+             std::string("There is no ") + section.noun + " at this address.");
+}
+
+template <class Item>
+void show_new_item(App &app, Response &res, const EditorSession &session,
+                   const Section<Item> &section) {
+  send_html(res, desk::item_form(app.views, app.store.site_copy(), bar_for(session, section.noun),
+                                 form_for(app, section, "", {})));
+}
+
+template <class Item>
+void show_item(App &app, const Request &req, Response &res, const EditorSession &session,
+               const Section<Item> &section) {
+  const std::string key = req.matches[1];
+  const auto item = section.read(app, key);
+  if (!item) return not_found_in(app, res, section);
+  auto form = form_for(app, section, key, values_of(*item));
+  form.title = section.name_of(*item);
+  if (section.preview_path) form.preview = section.preview_path(*item);
+  send_html(
+      res, desk::item_form(app.views, app.store.site_copy(), bar_for(session, section.noun), form));
+}
+
+// POST to the list's address (a new item) or to an item's (its changes): the form's fields by
+// the content file's rules, written with an edit log entry, or the form again with each fault.
+template <class Item>
+void save_item(App &app, const Request &req, Response &res, const EditorSession &session,
+               const Section<Item> &section) {
+  const std::string editing = req.matches.size() > 1 ? std::string(req.matches[1]) : "";
+  const auto fields = form_fields_of(app, section);
+  std::vector<std::string_view> allowed = {"csrf"}, multi_line;
+  for (const auto &field : fields) {
+    allowed.push_back(field.name);
+    if (field.kind == desk::FormField::Kind::long_text) multi_line.push_back(field.name);
+  }
+  const auto parsed = parse_form(req.body, allowed, multi_line);
+  if (!parsed.ok()) return bad_form(app, res, parsed.error);
+  auto values = parsed.fields;
+  values.erase("csrf");
+  const auto item = section.from_values(values);
+  auto form = form_for(app, section, editing, values);
+  form.title = section.name_of(item);
+  form.faults = section.faults(item);
+  const auto show_again = [&](int status) {
+    send_html(
+        res,
+        desk::item_form(app.views, app.store.site_copy(), bar_for(session, section.noun), form),
+        status);
+  };
+  if (!form.faults.empty()) return show_again(400);
+  try {
+    if (editing.empty())
+      section.create(app, item, session.email);
+    else
+      section.update(app, editing, item, session.email);
+  } catch (const AlreadyExists &) {
+    form.faults.emplace_back("slug", std::string("is taken: another ") + section.noun +
+                                         " has this address");
+    return show_again(409);
+  } catch (const NotFound &e) {
+    if (!editing.empty() && !section.read(app, editing)) return not_found_in(app, res, section);
+    form.problem = std::string(e.what()) + "."; // something it names has gone meanwhile
+    return show_again(409);
+  }
+  show_change_now(app);
+  see_other(res, std::string(section.list_path) + "?saved=" + section.key_of(item));
+}
+
+template <class Item>
+desk::Confirmation deletion_of(App &app, const Section<Item> &section, const std::string &key,
+                               const Item &item) {
+  const auto name = section.name_of(item);
+  return {std::string("Deleting a ") + section.noun,
+          "Delete " + name,
+          "The " + std::string(section.noun) + " " + name + " will be deleted" +
+              section.deletion_note(app, item) + ". The edit log keeps what it was.",
+          std::string(section.list_path) + "/" + key + "/delete",
+          section.list_path,
+          ""};
+}
+
+template <class Item>
+void confirm_item_deletion(App &app, const Request &req, Response &res,
+                           const EditorSession &session, const Section<Item> &section) {
+  const std::string key = req.matches[1];
+  const auto item = section.read(app, key);
+  if (!item) return not_found_in(app, res, section);
+  send_html(res, desk::confirm(app.views, app.store.site_copy(), bar_for(session, section.noun),
+                               deletion_of(app, section, key, *item)));
+}
+
+template <class Item>
+void delete_item(App &app, const Request &req, Response &res, const EditorSession &session,
+                 const Section<Item> &section) {
+  const std::string key = req.matches[1];
+  const auto parsed = parse_form(req.body, {"csrf"});
+  if (!parsed.ok()) return bad_form(app, res, parsed.error);
+  const auto item = section.read(app, key);
+  if (!item) return not_found_in(app, res, section);
+  try {
+    section.remove(app, key, session.email);
+  } catch (const Refused &e) {
+    auto refused = deletion_of(app, section, key, *item);
+    refused.question = "The " + std::string(section.noun) + " " + section.name_of(*item) +
+                       " cannot be deleted yet.";
+    refused.problem = std::string(e.what()) + ".";
+    return send_html(
+        res,
+        desk::confirm(app.views, app.store.site_copy(), bar_for(session, section.noun), refused),
+        409);
+  }
+  show_change_now(app);
+  see_other(res, section.list_path);
+}
+
+} // namespace verdict::handlers

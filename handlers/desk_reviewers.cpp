@@ -1,0 +1,86 @@
+// The editor's desk's reviewers, the panel's personas: their list in panel order, and the
+// section table (handlers/desk_forms.h) that gives their form, checks and store calls.
+#include "handlers/desk_forms.h"
+
+namespace verdict::handlers {
+
+namespace {
+
+const Section<ContentReviewer> &reviewers() {
+  using Kind = desk::FormField::Kind;
+  static const Section<ContentReviewer> section{
+      "reviewer",
+      "Reviewers",
+      "/admin/reviewers",
+      [](App &) {
+        return std::vector<desk::FormField>{
+            {"name", "Name"},
+            kSlugField,
+            {"lens", "Lens", Kind::text, true,
+             "What this persona weighs first, e.g. \"ships fast, fixes later\"."},
+            {"bio", "About", Kind::text, false}};
+      },
+      [](const Values &v) {
+        return ContentReviewer{field_of(v, "slug"), field_of(v, "name"), field_of(v, "lens"),
+                               field_of(v, "bio")};
+      },
+      reviewer_faults,
+      [](const ContentReviewer &r) { return r.name; },
+      [](App &app, const std::string &key) { return app.store.reviewer_content(key); },
+      [](App &app, const ContentReviewer &r, const std::string &editor) {
+        app.store.create_reviewer(r, editor);
+      },
+      [](App &app, const std::string &key, const ContentReviewer &r, const std::string &editor) {
+        app.store.update_reviewer(key, r, editor);
+      },
+      [](App &app, const std::string &key, const std::string &editor) {
+        app.store.delete_reviewer(key, editor);
+      },
+      [](App &app, const ContentReviewer &r) {
+        const auto reviewer = app.store.reviewer_by_slug(r.slug);
+        return reviewer ? ", with their " + std::to_string(reviewer->verdicts.total) + " reviews"
+                        : std::string();
+      },
+      [](const ContentReviewer &r) { return r.slug; }};
+  return section;
+}
+
+} // namespace
+
+// GET /admin/reviewers — the panel, in panel order.
+void show_reviewers_at_desk(App &app, const Request &req, Response &res,
+                            const EditorSession &session) {
+  desk::ItemList list;
+  list.plural = "Reviewers";
+  list.list_path = "/admin/reviewers";
+  list.new_label = "New reviewer";
+  list.columns = {"Lens", "Reviews"};
+  list.saved = saved_note(req, "reviewer");
+  for (const auto &reviewer : app.store.reviewers())
+    list.rows.push_back(
+        {reviewer.slug, reviewer.name, {reviewer.lens, std::to_string(reviewer.verdicts.total)}});
+  send_html(res,
+            desk::item_list(app.views, app.store.site_copy(), bar_for(session, "reviewer"), list));
+}
+
+// GET /admin/reviewers/new, /admin/reviewers/:slug; POST /admin/reviewers (create),
+// /admin/reviewers/:slug (save)   name, slug, lens, bio   csrf
+// GET and POST /admin/reviewers/:slug/delete   csrf
+void new_reviewer(App &app, const Request &, Response &res, const EditorSession &session) {
+  show_new_item(app, res, session, reviewers());
+}
+void edit_reviewer(App &app, const Request &req, Response &res, const EditorSession &session) {
+  show_item(app, req, res, session, reviewers());
+}
+void save_reviewer(App &app, const Request &req, Response &res, const EditorSession &session) {
+  save_item(app, req, res, session, reviewers());
+}
+void confirm_reviewer_deletion(App &app, const Request &req, Response &res,
+                               const EditorSession &session) {
+  confirm_item_deletion(app, req, res, session, reviewers());
+}
+void delete_reviewer(App &app, const Request &req, Response &res, const EditorSession &session) {
+  delete_item(app, req, res, session, reviewers());
+}
+
+} // namespace verdict::handlers

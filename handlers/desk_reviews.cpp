@@ -1,0 +1,117 @@
+// The editor's desk's reviews, one reviewer's verdict on one tool: their list, newest first,
+// their desk address (tool--reviewer), and the section table (handlers/desk_forms.h) that gives
+// their form, checks and store calls.
+#include "domain/counting.h"
+#include "domain/slugs.h"
+#include "handlers/desk_forms.h"
+#include "render/pages.h"
+
+namespace verdict::handlers {
+
+namespace {
+
+// A review's part of its desk address: its tool's and reviewer's slugs, joined by
+// kReviewKeySeparator, which no slug holds.
+std::string review_key(const ContentReview &review) {
+  return review.tool + std::string(kReviewKeySeparator) + review.reviewer;
+}
+
+std::optional<std::pair<std::string, std::string>> review_of_key(const std::string &key) {
+  const auto join = key.find(kReviewKeySeparator);
+  if (join == std::string::npos) return std::nullopt;
+  return std::pair{key.substr(0, join), key.substr(join + kReviewKeySeparator.size())};
+}
+
+const Section<ContentReview> &reviews() {
+  using Kind = desk::FormField::Kind;
+  static const Section<ContentReview> section{
+      "review",
+      "Reviews",
+      "/admin/reviews",
+      [](App &app) {
+        const auto tool = tool_field(app, "tool", "Tool");
+        desk::FormField reviewer{"reviewer", "Reviewer", Kind::choice};
+        for (const auto &r : app.store.reviewers())
+          reviewer.choices.emplace_back(r.slug, r.name + " (" + r.lens + ")");
+        desk::FormField verdict{"verdict", "Verdict", Kind::choice};
+        verdict.choices = {{verdict_word(Verdict::ship), "Ship"},
+                           {verdict_word(Verdict::skip), "Skip"}};
+        return std::vector<desk::FormField>{
+            tool,
+            reviewer,
+            verdict,
+            {"quote", "Quote", Kind::text, true, "The reviewer's words, as the page shows them."}};
+      },
+      [](const Values &v) {
+        return ContentReview{field_of(v, "tool"), field_of(v, "reviewer"), field_of(v, "verdict"),
+                             field_of(v, "quote")};
+      },
+      review_faults,
+      [](const ContentReview &r) { return r.reviewer + " on " + r.tool; },
+      [](App &app, const std::string &key) -> std::optional<ContentReview> {
+        const auto parts = review_of_key(key);
+        if (!parts) return std::nullopt;
+        return app.store.review_content(parts->first, parts->second);
+      },
+      [](App &app, const ContentReview &r, const std::string &editor) {
+        app.store.create_review(r, editor);
+      },
+      [](App &app, const std::string &key, const ContentReview &r, const std::string &editor) {
+        const auto parts = review_of_key(key);
+        if (!parts) throw NotFound("there is no such review");
+        app.store.update_review(parts->first, parts->second, r, editor);
+      },
+      [](App &app, const std::string &key, const std::string &editor) {
+        const auto parts = review_of_key(key);
+        if (!parts) throw NotFound("there is no such review");
+        app.store.delete_review(parts->first, parts->second, editor);
+      },
+      [](App &, const ContentReview &) { return std::string(); },
+      review_key};
+  return section;
+}
+
+} // namespace
+
+// GET /admin/reviews — every review, newest first, a page at a time.   page=N
+void show_reviews_at_desk(App &app, const Request &req, Response &res,
+                          const EditorSession &session) {
+  const auto span = list_page(app, req, res, kDeskListPageSize);
+  if (!span) return;
+  const auto page = app.store.reviews_at_desk(*span);
+  desk::ItemList list;
+  list.plural = "Reviews";
+  list.list_path = "/admin/reviews";
+  list.new_label = "New review";
+  list.columns = {"Verdict", "Quote"};
+  list.saved = saved_note(req, "review");
+  list.pagination = pages::pagination(app.views, "/admin/reviews", page.number, page.has_next);
+  for (const auto &review : page.items)
+    list.rows.push_back({review_key(review),
+                         review.reviewer + " on " + review.tool,
+                         {review.verdict, review.quote}});
+  send_html(res,
+            desk::item_list(app.views, app.store.site_copy(), bar_for(session, "review"), list));
+}
+
+// GET /admin/reviews/new, /admin/reviews/:tool--:reviewer; POST /admin/reviews (create),
+// /admin/reviews/:tool--:reviewer (save)   tool, reviewer, verdict, quote   csrf
+// GET and POST /admin/reviews/:tool--:reviewer/delete   csrf
+void new_review(App &app, const Request &, Response &res, const EditorSession &session) {
+  show_new_item(app, res, session, reviews());
+}
+void edit_review(App &app, const Request &req, Response &res, const EditorSession &session) {
+  show_item(app, req, res, session, reviews());
+}
+void save_review(App &app, const Request &req, Response &res, const EditorSession &session) {
+  save_item(app, req, res, session, reviews());
+}
+void confirm_review_deletion(App &app, const Request &req, Response &res,
+                             const EditorSession &session) {
+  confirm_item_deletion(app, req, res, session, reviews());
+}
+void delete_review(App &app, const Request &req, Response &res, const EditorSession &session) {
+  delete_item(app, req, res, session, reviews());
+}
+
+} // namespace verdict::handlers

@@ -1,0 +1,101 @@
+// The editor's desk's door and front page: signing in (slowed after failures by
+// auth/sign_in_throttle.h), signing out, and the desk's home with its counts and latest changes.
+#include <chrono>
+
+#include "auth/secrets.h"
+#include "domain/counting.h"
+#include "handlers/desk_forms.h"
+
+namespace verdict::handlers {
+
+namespace {
+
+// Where sign-in may send an editor afterwards: a desk page, never anywhere else.
+std::string desk_path_or_front(const std::string &path) {
+  return path.starts_with("/admin/") && is_local_return_path(path) ? path : "/admin";
+}
+
+// Why sign-in is held back, and where the editor can still sign in from.
+std::string throttled_message(auth::SignInThrottle::HeldBy held_by, std::chrono::seconds wait) {
+  using HeldBy = auth::SignInThrottle::HeldBy;
+  const auto minutes = std::to_string((wait.count() + 59) / 60);
+  switch (held_by) {
+  case HeldBy::account_from_network:
+    return "Too many failed sign-ins for this address from your network. Try again in " + minutes +
+           " minutes, or from a browser that has signed in here before.";
+  case HeldBy::network:
+    return "Too many failed sign-ins from your network. Try again in " + minutes + " minutes.";
+  case HeldBy::account:
+    return "Too many failed sign-ins for this address from many networks. A browser that has "
+           "signed in here before can sign in now; others can try again in " +
+           minutes + " minutes.";
+  case HeldBy::device:
+  case HeldBy::nothing:
+    break;
+  }
+  return "Too many failed sign-ins from this browser. Try again in " + minutes + " minutes.";
+}
+
+} // namespace
+
+// GET /admin/login — the sign-in form, or the desk for an editor already signed in.
+//   next=/admin/…   where to go once signed in
+void show_sign_in(App &app, const Request &req, Response &res) {
+  set_single_header(res, "Cache-Control", "no-store");
+  if (signed_in_editor(app, req)) return see_other(res, "/admin");
+  desk::SignInForm form;
+  form.next = desk_path_or_front(req.get_param_value("next"));
+  send_html(res, desk::sign_in(app.views, app.store.site_copy(), form));
+}
+
+// POST /admin/login — sign an editor in (auth/sign_in_throttle.h slows failures).
+//   email=…   password=…   next=/admin/…   (a known-device cookie skips the account's limits)
+void sign_in(App &app, const Request &req, Response &res) {
+  set_single_header(res, "Cache-Control", "no-store");
+  const auto form = parse_form(req.body, {"email", "password", "next"});
+  if (!form.ok()) return bad_form(app, res, form.error);
+  desk::SignInForm again{field_of(form.fields, "email"),
+                         desk_path_or_front(field_of(form.fields, "next")), ""};
+  const auto network = network_of(client_of(app, req));
+  auto device = known_device_from_cookie(req.get_header_value("Cookie"));
+  if (!auth::known_device_token_holds(app.known_device_key, device, again.email, app.clock()))
+    device.clear();
+  const auto show_again = [&](int status, std::string problem) {
+    again.problem = std::move(problem);
+    send_html(res, desk::sign_in(app.views, app.store.site_copy(), again), status);
+  };
+  if (const auto wait = app.sign_in_throttle.wait(network, again.email, device);
+      wait.seconds.count() > 0) {
+    res.set_header("Retry-After", std::to_string(wait.seconds.count()));
+    return show_again(429, throttled_message(wait.held_by, wait.seconds));
+  }
+  // An unknown address is checked against a hash too, so both answers take as long.
+  const auto editor =
+      is_valid_email(again.email) ? app.store.editor_by_email(again.email) : std::nullopt;
+  const auto &hash = editor ? editor->password_hash : auth::hash_matching_nothing();
+  if (!auth::password_matches(hash, field_of(form.fields, "password")) || !editor) {
+    app.sign_in_throttle.failed(network, again.email, device);
+    return show_again(401, "That email address and password do not match an editor.");
+  }
+  app.sign_in_throttle.succeeded(network, again.email);
+  if (auth::needs_rehash(editor->password_hash))
+    app.store.set_editor_password(editor->email,
+                                  auth::hash_password(field_of(form.fields, "password")));
+  start_editor_session(app, req, res, *editor);
+  remember_known_device(app, req, res, *editor);
+  see_other(res, again.next);
+}
+
+// POST /admin/logout — end this browser's session.   csrf
+void sign_out(App &app, const Request &req, Response &res, const EditorSession &) {
+  end_editor_session(app, req, res);
+  see_other(res, "/admin/login");
+}
+
+// GET /admin — the desk's front page: how much of each kind there is, and the latest changes.
+void show_desk(App &app, const Request &, Response &res, const EditorSession &session) {
+  send_html(res, desk::front(app.views, app.store.site_copy(), bar_for(session, "desk"),
+                             app.store.desk_counts(), app.store.edit_log({1, 10}).items));
+}
+
+} // namespace verdict::handlers

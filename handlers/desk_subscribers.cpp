@@ -1,0 +1,86 @@
+// The editor's desk's subscribers to the weekly digest: their list with the counts by status,
+// its export as CSV, and erasing one address (the edit log records that one was erased, not
+// which).
+#include "domain/csv.h"
+#include "handlers/desk_forms.h"
+#include "render/pages.h"
+
+namespace verdict::handlers {
+
+// GET /admin/subscribers — how many, and who, newest first.   page=N
+void show_subscribers(App &app, const Request &req, Response &res, const EditorSession &session) {
+  const auto span = list_page(app, req, res, kDeskListPageSize);
+  if (!span) return;
+  const auto page = app.store.subscribers(*span);
+  const auto counts = app.store.subscriber_counts();
+  const auto count = counts.total();
+  desk::ItemList list;
+  list.plural = "Subscribers";
+  list.list_path = "/admin/subscribers";
+  list.columns = {"Subscribed", "Status"};
+  list.saved = req.get_param_value("erased").empty() ? "" : "The address is erased.";
+  list.pagination = pages::pagination(app.views, "/admin/subscribers", page.number, page.has_next);
+  list.editable = false;
+  list.lead = std::to_string(count) + (count == 1 ? " address is" : " addresses are") +
+              " on the weekly digest's list: " + std::to_string(counts.confirmed) +
+              " confirmed (they get the digest), " + std::to_string(counts.pending) +
+              " waiting for confirmation, " + std::to_string(counts.unsubscribed) +
+              " unsubscribed.";
+  list.extra_link = "/admin/subscribers.csv";
+  list.extra_label = "Export the list (CSV)";
+  for (const auto &subscriber : page.items)
+    list.rows.push_back({std::to_string(subscriber.id),
+                         subscriber.email,
+                         {subscriber.subscribed_at,
+                          subscriber.mail_problem.empty()
+                              ? subscriber.status
+                              : subscriber.status + ": its confirmation mail was given up (" +
+                                    subscriber.mail_problem + ")"}});
+  send_html(
+      res, desk::item_list(app.views, app.store.site_copy(), bar_for(session, "subscriber"), list));
+}
+
+// GET /admin/subscribers.csv — the whole list as a spreadsheet opens it.
+void export_subscribers(App &app, const Request &, Response &res, const EditorSession &) {
+  res.set_content(subscribers_csv(app.store.all_subscribers()), "text/csv; charset=utf-8");
+  res.set_header("Content-Disposition", "attachment; filename=\"subscribers.csv\"");
+}
+
+namespace {
+
+std::optional<Subscriber> subscriber_at(App &app, const Request &req, Response &res) {
+  const std::string id = req.matches[1];
+  const auto subscriber =
+      id.size() <= 18 ? app.store.subscriber(std::stoll(id)) : std::optional<Subscriber>();
+  if (!subscriber)
+    send_error(app, res, 404, "Not found", "There is no subscriber at this address.");
+  return subscriber;
+}
+
+} // namespace
+
+// GET /admin/subscribers/:id/delete — are you sure?
+void confirm_subscriber_erasure(App &app, const Request &req, Response &res,
+                                const EditorSession &session) {
+  const auto subscriber = subscriber_at(app, req, res);
+  if (!subscriber) return;
+  const auto id = std::to_string(subscriber->id);
+  send_html(res, desk::confirm(app.views, app.store.site_copy(), bar_for(session, "subscriber"),
+                               {"Erasing a subscriber", "Erase " + subscriber->email,
+                                subscriber->email +
+                                    " will be taken off the list and forgotten: the edit log "
+                                    "records that one address was erased, not which.",
+                                "/admin/subscribers/" + id + "/delete", "/admin/subscribers", ""}));
+}
+
+// POST /admin/subscribers/:id/delete   csrf
+void erase_subscriber(App &app, const Request &req, Response &res, const EditorSession &session) {
+  const auto parsed = parse_form(req.body, {"csrf"});
+  if (!parsed.ok()) return bad_form(app, res, parsed.error);
+  const auto subscriber = subscriber_at(app, req, res);
+  if (!subscriber) return;
+  app.store.erase_subscriber(subscriber->id, session.email);
+  see_other(res, "/admin/subscribers?erased=1");
+}
+
+} // namespace verdict::handlers

@@ -1,0 +1,116 @@
+// The editor's desk's tools: their list by name, and the section table (handlers/desk_forms.h)
+// that gives their form, checks, store calls and what deleting one takes with it.
+#include "domain/dates.h"
+#include "domain/numbers.h"
+#include "handlers/desk_forms.h"
+#include "render/pages.h"
+
+namespace verdict::handlers {
+
+namespace {
+
+const Section<ContentTool> &tools() {
+  using Kind = desk::FormField::Kind;
+  static const Section<ContentTool> section{
+      "tool",
+      "Tools",
+      "/admin/tools",
+      [](App &app) {
+        desk::FormField category{"category", "Category", Kind::choice};
+        for (const auto &listing : app.store.categories_with_tool_counts())
+          category.choices.emplace_back(listing.category.slug, listing.category.name);
+        desk::FormField entry{"entry", "Way in", Kind::choice};
+        for (const auto &kind : kEntryKinds)
+          entry.choices.emplace_back(kind, kind);
+        return std::vector<desk::FormField>{
+            {"name", "Name"},
+            kSlugField,
+            category,
+            {"tagline", "Tagline", Kind::text, true,
+             "One line under the name, at most 300 characters."},
+            {"description", "Description"},
+            entry,
+            {"vendor", "Vendor", Kind::text, false},
+            {"url", "Website", Kind::text, false, "An http:// or https:// address."},
+            {"pricing_notes", "Pricing read", Kind::text, false,
+             "What it costs, in the editor's words."},
+            {"pricing_checked_on", "Pricing checked on", Kind::date, false,
+             "The day the pricing was read, YYYY-MM-DD; after " +
+                 count_phrase(kStaleAfterDays, "day", "days") +
+                 " readers are told it may be stale."},
+            {"pricing_source", "Pricing source", Kind::text, false,
+             "The page the pricing was read from."}};
+      },
+      [](const Values &v) {
+        return ContentTool{field_of(v, "slug"),          field_of(v, "name"),
+                           field_of(v, "category"),      field_of(v, "tagline"),
+                           field_of(v, "description"),   field_of(v, "entry"),
+                           field_of(v, "vendor"),        field_of(v, "url"),
+                           field_of(v, "pricing_notes"), field_of(v, "pricing_checked_on"),
+                           field_of(v, "pricing_source")};
+      },
+      tool_faults,
+      [](const ContentTool &t) { return t.name; },
+      [](App &app, const std::string &key) { return app.store.tool_content(key); },
+      [](App &app, const ContentTool &t, const std::string &editor) {
+        app.store.create_tool(t, editor);
+      },
+      [](App &app, const std::string &key, const ContentTool &t, const std::string &editor) {
+        app.store.update_tool(key, t, editor);
+      },
+      [](App &app, const std::string &key, const std::string &editor) {
+        app.store.delete_tool(key, editor);
+      },
+      [](App &app, const ContentTool &t) {
+        const auto tool = app.store.tool_by_slug(t.slug);
+        if (!tool) return std::string();
+        return ", with its " + std::to_string(tool->panel.total) + " panel reviews, " +
+               std::to_string(tool->community.total) +
+               " reader votes and every comparison it is in";
+      },
+      [](const ContentTool &t) { return t.slug; }};
+  return section;
+}
+
+} // namespace
+
+// GET /admin/tools — every tool by name, a page at a time.   page=N
+void show_tools_at_desk(App &app, const Request &req, Response &res, const EditorSession &session) {
+  const auto span = list_page(app, req, res, kDeskListPageSize);
+  if (!span) return;
+  const auto page = app.store.tools_by_name(*span);
+  desk::ItemList list;
+  list.plural = "Tools";
+  list.list_path = "/admin/tools";
+  list.new_label = "New tool";
+  list.columns = {"Category", "Way in", "Reviews"};
+  list.saved = saved_note(req, "tool");
+  list.pagination = pages::pagination(app.views, "/admin/tools", page.number, page.has_next);
+  for (const auto &tool : page.items)
+    list.rows.push_back(
+        {tool.slug, tool.name, {tool.category.name, tool.entry, std::to_string(tool.panel.total)}});
+  send_html(res, desk::item_list(app.views, app.store.site_copy(), bar_for(session, "tool"), list));
+}
+
+// GET /admin/tools/new, /admin/tools/:slug; POST /admin/tools (create), /admin/tools/:slug
+// (save)   name, slug, category, tagline, description, entry, vendor, url, pricing_notes,
+// pricing_checked_on, pricing_source   csrf
+// GET and POST /admin/tools/:slug/delete   csrf
+void new_tool(App &app, const Request &, Response &res, const EditorSession &session) {
+  show_new_item(app, res, session, tools());
+}
+void edit_tool(App &app, const Request &req, Response &res, const EditorSession &session) {
+  show_item(app, req, res, session, tools());
+}
+void save_tool(App &app, const Request &req, Response &res, const EditorSession &session) {
+  save_item(app, req, res, session, tools());
+}
+void confirm_tool_deletion(App &app, const Request &req, Response &res,
+                           const EditorSession &session) {
+  confirm_item_deletion(app, req, res, session, tools());
+}
+void delete_tool(App &app, const Request &req, Response &res, const EditorSession &session) {
+  delete_item(app, req, res, session, tools());
+}
+
+} // namespace verdict::handlers
