@@ -8,14 +8,15 @@
 // The rule, for a vote on one target (a tool, or a head-to-head pair), cast on one UTC day
 // from a page the server issued (auth/vote_tokens.h refuses votes from anywhere else):
 //
-//   | sent after the page was made | voters of its network counted on the target that day | the
-//   vote   |
-//   |------------------------------|------------------------------------------------------|------------|
-//   | under kSecondsToReadAPage    | any                                                  |
-//   too_fast   | | at least that                | this voter is already one of them | counted    |
-//   | at least that                | fewer than kCountedVotersPerNetworkPerDay            | counted
-//   | | at least that                | kCountedVotersPerNetworkPerDay or more               |
-//   network    |
+//   | sent after its page was made | its network's voters counted on the target | vote      |
+//   |------------------------------|---------------------------------------------|-----------|
+//   | under kSecondsToReadAPage    | any                                         | too_fast  |
+//   | at least that                | this voter is already one of them           | counted   |
+//   | at least that                | fewer than kCountedVotersPerNetworkPerDay   | counted   |
+//   | at least that                | kCountedVotersPerNetworkPerDay or more      | network   |
+//
+//   Voters counted on the UTC day the vote is cast; too_fast and network name why a vote
+//   is set aside.
 //
 // A counted vote stays counted when its voter changes it (their place was taken once); a
 // set-aside vote is judged again whenever its voter sends it again, so a reader who was too
