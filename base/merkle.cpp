@@ -74,6 +74,15 @@ void subproof(uint64_t m, uint64_t begin, uint64_t n, bool whole, const PerfectS
   }
 }
 
+// RFC 9162's step in both checks: fn and sn shifted right together until fn's lowest bit is
+// set or fn is 0.
+void shift_to_set_bit(uint64_t &fn, uint64_t &sn) {
+  while (!(fn & 1) && fn != 0) {
+    fn >>= 1;
+    sn >>= 1;
+  }
+}
+
 } // namespace
 
 Hash leaf_hash(std::string_view entry) {
@@ -124,11 +133,7 @@ bool inclusion_holds(uint64_t leaf, uint64_t size, const Hash &leaf_hash,
     if (sn == 0) return false;
     if ((fn & 1) || fn == sn) {
       r = node_hash(p, r);
-      if (!(fn & 1))
-        while (!(fn & 1) && fn != 0) {
-          fn >>= 1;
-          sn >>= 1;
-        }
+      if (!(fn & 1)) shift_to_set_bit(fn, sn);
     } else {
       r = node_hash(r, p);
     }
@@ -158,11 +163,7 @@ bool consistency_holds(uint64_t old_size, uint64_t size, const Hash &old_root, c
     if ((fn & 1) || fn == sn) {
       fr = node_hash(c, fr);
       sr = node_hash(c, sr);
-      if (!(fn & 1))
-        while (!(fn & 1) && fn != 0) {
-          fn >>= 1;
-          sn >>= 1;
-        }
+      if (!(fn & 1)) shift_to_set_bit(fn, sn);
     } else {
       sr = node_hash(sr, c);
     }
