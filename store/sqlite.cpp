@@ -69,6 +69,12 @@ std::string Stmt::text(int column) const {
   return std::string(bytes, static_cast<size_t>(sqlite3_column_bytes(stmt_, column)));
 }
 
+std::string_view Stmt::blob(int column) const {
+  const auto *bytes = static_cast<const char *>(sqlite3_column_blob(stmt_, column));
+  if (!bytes) return {};
+  return {bytes, static_cast<size_t>(sqlite3_column_bytes(stmt_, column))};
+}
+
 bool Stmt::is_null(int column) const {
   return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
 }

@@ -44,6 +44,8 @@ public:
 
   int64_t int64(int column) const;
   std::string text(int column) const;
+  // A BLOB column's bytes, valid until the statement steps again or is reset.
+  std::string_view blob(int column) const;
   bool is_null(int column) const;
 
 private:

@@ -15,6 +15,7 @@
 #include "store/database_file.h"
 #include "store/page_starts.h"
 #include "store/sqlite.h"
+#include "store/vote_log.h"
 
 namespace verdict {
 
@@ -50,6 +51,7 @@ void configure_writer(sql::Db &db, bool in_memory) {
     db.exec("PRAGMA synchronous = FULL");
   }
   db.exec("PRAGMA foreign_keys = ON");
+  vote_log::add_functions(db);
 }
 
 void upgrade_schema(sql::Db &db) {

@@ -18,6 +18,7 @@
 
 #include "domain/content.h"
 #include "domain/model.h"
+#include "store/vote_log.h"
 
 namespace verdict {
 
@@ -177,6 +178,11 @@ public:
   // The same for a head-to-head pick; `pick` is a or b.
   VoteStanding cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id,
                               std::optional<int64_t> pick);
+
+  // The vote log (store/vote_log.h): its entries from leaf `from` on, at most `limit`, and its
+  // size and root now.
+  std::vector<VoteLogEntry> vote_log(uint64_t from, size_t limit);
+  VoteLogHead vote_log_head();
 
   // Loads votes in bulk through the same tables, keys and tally triggers as single votes,
   // a few large transactions at a time; a vote on a tool or pair already voted by the same

@@ -29,6 +29,7 @@
 #include "store/maintenance.h"
 #include "store/sqlite.h"
 #include "store/store.h"
+#include "store/vote_log.h"
 #include "test_support.h"
 
 using namespace verdict;
@@ -411,9 +412,12 @@ TEST_CASE("process: check finds a vote for a tool that does not exist") {
   test::TempDir dir;
   const auto db = (dir.path / "site.db").string();
   import_bundled_content(db);
-  // A connection without foreign key enforcement, as any other SQLite tool opens the file.
-  sql::Db(db).exec("INSERT INTO tool_votes (voter, tool_id, verdict) VALUES ('" +
-                   std::string(32, 'a') + "', 999, 'ship')");
+  // A connection without foreign key enforcement, as any other SQLite tool opens the file,
+  // given the functions the vote log's triggers call (store/vote_log.h).
+  sql::Db raw(db);
+  vote_log::add_functions(raw);
+  raw.exec("INSERT INTO tool_votes (voter, tool_id, verdict) VALUES ('" + std::string(32, 'a') +
+           "', 999, 'ship')");
   std::string said;
   CHECK(run_binary({"check", "--db", db}, &said) == 1);
   CHECK(said.find("foreign key fault in tool_votes") != std::string::npos);

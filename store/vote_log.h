@@ -1,0 +1,37 @@
+// The vote log: every vote event, appended in the vote's own transaction by the triggers of
+// migrations/0010-vote-log.sql, as the leaves of an RFC 6962 Merkle tree (base/merkle.h), so
+// anyone can check that the published numbers are what the votes say and that no vote was
+// changed or removed afterwards. Its entries carry no reader data (see the migration).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "base/merkle.h"
+
+namespace verdict {
+
+namespace sql {
+class Db;
+}
+
+struct VoteLogEntry {
+  uint64_t leaf = 0;   // from 0
+  std::string entry;   // the JSON object the leaf hash is made of
+  merkle::Hash hash{}; // its RFC 6962 leaf hash, as kept
+};
+
+// The log as it stands: how many entries, and the root of their tree.
+struct VoteLogHead {
+  uint64_t size = 0;
+  merkle::Hash root{};
+};
+
+namespace vote_log {
+// The SQL functions the log's triggers call: verdict_keyed_hash(key, message) (auth's keyed
+// hash) and rfc6962_leaf_hash(entry). On the writer's connection before its schema is brought
+// up to date; a connection without them cannot write a vote.
+void add_functions(sql::Db &db);
+} // namespace vote_log
+
+} // namespace verdict

@@ -1,0 +1,151 @@
+// The vote log (store/vote_log.h, migrations/0010-vote-log.sql): every vote event appended in
+// the vote's own transaction, as an RFC 6962 leaf, with no reader data in it.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "base/merkle.h"
+#include "domain/counting.h"
+#include "store/sqlite.h"
+#include "store/store.h"
+#include "test_support.h"
+
+using namespace verdict;
+using nlohmann::json;
+
+namespace {
+
+const std::string kVoter1 = "11111111111111111111111111111111";
+const std::string kVoter2 = "22222222222222222222222222222222";
+
+std::vector<json> entries_of(Store &store) {
+  std::vector<json> entries;
+  for (const auto &logged : store.vote_log(0, 1000))
+    entries.push_back(json::parse(logged.entry));
+  return entries;
+}
+
+} // namespace
+
+TEST_CASE("vote log: every vote event on a tool or a pair is an entry — cast, changed, "
+          "withdrawn — with its choice and standing, in order") {
+  auto store = test::seeded_store();
+  const auto a = store->tool_by_slug("cursor-background-agent")->id;
+  const auto b = store->tool_by_slug("codestral-2-1")->id;
+  const auto tool = "tool:" + std::to_string(b);
+  const auto pair = "pair:" + std::to_string(std::min(a, b)) + "-" + std::to_string(std::max(a, b));
+
+  store->cast_tool_vote(test::ballot_of(kVoter1), b, Verdict::ship);
+  store->cast_tool_vote(test::ballot_of(kVoter1), b, Verdict::ship); // the same again: no event
+  store->cast_tool_vote(test::ballot_of(kVoter1), b, Verdict::skip);
+  store->cast_tool_vote(test::ballot_of(kVoter1), b, std::nullopt);
+  auto quick = test::ballot_of(kVoter2);
+  quick.seconds_on_page = 0;
+  CHECK(store->cast_pair_vote(quick, a, b, a) == SetAsideReason::too_fast);
+  CHECK_FALSE(store->cast_pair_vote(test::ballot_of(kVoter2), a, b, b)); // sent again, counted
+  store->cast_pair_vote(test::ballot_of(kVoter2), a, b, std::nullopt);
+
+  const auto entries = entries_of(*store);
+  REQUIRE(entries.size() == 6);
+  const std::vector<std::tuple<std::string, std::string, json, json>> expected = {
+      {tool, "cast", "ship", nullptr},       {tool, "changed", "skip", nullptr},
+      {tool, "withdrawn", nullptr, nullptr}, {pair, "cast", a, "too_fast"},
+      {pair, "changed", b, nullptr},         {pair, "withdrawn", nullptr, nullptr}};
+  for (size_t i = 0; i < expected.size(); ++i) {
+    INFO("entry " << i << ": " << entries[i].dump());
+    const auto &[target, event, choice, set_aside] = expected[i];
+    CHECK(entries[i]["target"] == target);
+    CHECK(entries[i]["event"] == event);
+    CHECK(entries[i]["choice"] == choice);
+    CHECK(entries[i]["set_aside"] == set_aside);
+    CHECK(entries[i]["at"].get<std::string>().size() == 20); // 2026-11-24T16:00:00Z
+  }
+}
+
+TEST_CASE("vote log: entries are numbered from 0 with no gap, each kept with its RFC 6962 leaf "
+          "hash, and the head's root is the tree of those leaves") {
+  auto store = test::seeded_store();
+  const auto id = store->tool_by_slug("codestral-2-1")->id;
+  for (int i = 0; i < 9; ++i)
+    store->cast_tool_vote(test::ballot_of(std::string(31, 'a') + std::to_string(i)), id,
+                          i % 2 ? Verdict::ship : Verdict::skip);
+  const auto logged = store->vote_log(0, 1000);
+  REQUIRE(logged.size() == 9);
+  std::vector<merkle::Hash> leaves;
+  for (size_t i = 0; i < logged.size(); ++i) {
+    CHECK(logged[i].leaf == i);
+    CHECK(logged[i].hash == merkle::leaf_hash(logged[i].entry));
+    leaves.push_back(logged[i].hash);
+  }
+  CHECK(store->vote_log(4, 2).front().leaf == 4);
+  CHECK(store->vote_log(4, 2).size() == 2);
+  const auto head = store->vote_log_head();
+  CHECK(head.size == 9);
+  CHECK(head.root == merkle::root(9, merkle::over(leaves)));
+}
+
+TEST_CASE("vote log: an entry holds no reader data — the voter and the network only as keyed "
+          "hashes, the same for one voter's events and different between voters") {
+  auto store = test::seeded_store();
+  const auto a = store->tool_by_slug("cursor-background-agent")->id;
+  const auto b = store->tool_by_slug("codestral-2-1")->id;
+  const std::string network = "203.0.113.0/24";
+  store->cast_tool_vote(test::ballot_of(kVoter1, network), a, Verdict::ship);
+  store->cast_tool_vote(test::ballot_of(kVoter1, network), b, Verdict::skip);
+  store->cast_tool_vote(test::ballot_of(kVoter2, network), a, Verdict::ship);
+  const auto logged = store->vote_log(0, 10);
+  REQUIRE(logged.size() == 3);
+  for (const auto &entry : logged) {
+    INFO(entry.entry);
+    CHECK(entry.entry.find(kVoter1) == std::string::npos);
+    CHECK(entry.entry.find(kVoter2) == std::string::npos);
+    CHECK(entry.entry.find("203.0.113") == std::string::npos);
+    CHECK(json::parse(entry.entry)["voter"].get<std::string>().size() == 32);
+    CHECK(json::parse(entry.entry)["network"].get<std::string>().size() == 32);
+  }
+  const auto voter_of = [&](size_t i) { return json::parse(logged[i].entry)["voter"]; };
+  CHECK(voter_of(0) == voter_of(1));
+  CHECK(voter_of(0) != voter_of(2));
+}
+
+TEST_CASE("vote log: a batch whose commit fails leaves no entry behind, and the next vote takes "
+          "the next leaf") {
+  auto store = test::seeded_store();
+  const auto id = store->tool_by_slug("codestral-2-1")->id;
+  store->cast_tool_vote(test::ballot_of(kVoter1), id, Verdict::ship);
+  CHECK_THROWS(store->write([&](sql::Db &db) {
+    db.exec("PRAGMA defer_foreign_keys = ON");
+    db.exec("INSERT INTO tool_votes (voter, tool_id, verdict) VALUES ('" + kVoter2 +
+            "', 999, 'ship')");
+  }));
+  CHECK(store->vote_log_head().size == 1);
+  store->cast_tool_vote(test::ballot_of(kVoter2), id, Verdict::skip);
+  const auto logged = store->vote_log(0, 10);
+  REQUIRE(logged.size() == 2);
+  CHECK(logged[1].leaf == 1);
+  CHECK(json::parse(logged[1].entry)["choice"] == "skip");
+}
+
+TEST_CASE("vote log: a database from before the log opens it with every vote already cast") {
+  test::TempDir dir;
+  const auto voter = "'" + kVoter1 + "'";
+  const auto path = test::write_version_1_site(
+      dir, "INSERT INTO categories (slug, name) VALUES ('dev', 'Dev');"
+           "INSERT INTO tools (slug, name, category_id, tagline, description, entry) VALUES "
+           "('one', 'One', 1, 't', 'd', 'Free'), ('two', 'Two', 1, 't', 'd', 'Free');"
+           "INSERT INTO tool_votes (voter, tool_id, verdict, cast_at) VALUES (" +
+               voter +
+               ", 2, 'skip', '2026-01-02T00:00:00Z');"
+               "INSERT INTO pair_votes (voter, low_tool_id, high_tool_id, pick_tool_id, "
+               "cast_at) VALUES (" +
+               voter + ", 1, 2, 2, '2026-01-01T00:00:00Z');");
+  Store store(path);
+  const auto entries = entries_of(store);
+  REQUIRE(entries.size() == 2);
+  CHECK(entries[0]["target"] == "pair:1-2"); // the older first
+  CHECK(entries[0]["choice"] == 2);
+  CHECK(entries[1]["target"] == "tool:2");
+  CHECK(entries[1]["choice"] == "skip");
+  CHECK(entries[1]["network"].is_null()); // cast before the counting rule kept networks
+  CHECK(entries[0]["voter"] == entries[1]["voter"]);
+  CHECK(store.vote_log_head().size == 2);
+}
