@@ -81,18 +81,23 @@ std::string secret_hash(std::string_view secret) {
   return hex(digest, sizeof digest);
 }
 
-std::string keyed_hash(std::string_view key, std::string_view message) {
+KeyedHasher::KeyedHasher(std::string_view key) {
   start_sodium();
-  unsigned char key_bytes[crypto_generichash_KEYBYTES_MAX];
-  size_t key_length = 0;
-  if (sodium_hex2bin(key_bytes, sizeof key_bytes, key.data(), key.size(), nullptr, &key_length,
+  if (sodium_hex2bin(key_.data(), key_.size(), key.data(), key.size(), nullptr, &key_length_,
                      nullptr) != 0 ||
-      key_length < crypto_generichash_KEYBYTES_MIN)
+      key_length_ < crypto_generichash_KEYBYTES_MIN)
     throw std::runtime_error("a key must be at least 16 random bytes as hex");
+}
+
+std::string KeyedHasher::operator()(std::string_view message) const {
   unsigned char digest[kKeyedHashBytes];
   crypto_generichash(digest, sizeof digest, reinterpret_cast<const unsigned char *>(message.data()),
-                     message.size(), key_bytes, key_length);
+                     message.size(), key_.data(), key_length_);
   return hex(digest, sizeof digest);
+}
+
+std::string keyed_hash(std::string_view key, std::string_view message) {
+  return KeyedHasher(key)(message);
 }
 
 } // namespace verdict::auth

@@ -4,6 +4,7 @@
 // kept in the database.
 #pragma once
 
+#include <array>
 #include <string>
 #include <string_view>
 
@@ -39,5 +40,16 @@ std::string secret_hash(std::string_view secret);
 // random_secret() (hex, at least 16 bytes).
 constexpr size_t kKeyedHashBytes = 16; // 128 bits: far beyond guessing, short enough for a link
 std::string keyed_hash(std::string_view key, std::string_view message);
+
+// The same keyed hash with its key read once, for many messages under one key.
+class KeyedHasher {
+public:
+  explicit KeyedHasher(std::string_view key); // throws as keyed_hash does
+  std::string operator()(std::string_view message) const;
+
+private:
+  std::array<unsigned char, 64> key_{}; // crypto_generichash_KEYBYTES_MAX
+  size_t key_length_ = 0;
+};
 
 } // namespace verdict::auth

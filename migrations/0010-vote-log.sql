@@ -1,11 +1,11 @@
 -- The vote log (store/vote_log.h): every vote event — cast, changed, withdrawn; counted or
 -- set aside and why — appended by these triggers in the transaction that wrote the vote, so
 -- no write of a vote, by any path, escapes it. Entries are the leaves of an RFC 6962 Merkle
--- tree (base/merkle.h): `leaf` counts from 0, `hash` is the entry's leaf hash. An entry holds
--- no reader data: the voter and the network are keyed hashes under the site secret
--- 'vote_log' (made here), so they match nothing kept elsewhere in the file. The functions
--- verdict_keyed_hash and rfc6962_leaf_hash are the store's (store/vote_log.cpp): a
--- connection without them cannot write a vote, which is as it should be.
+-- tree (base/merkle.h), `leaf` counting from 0; their hashes are made where the tree is read,
+-- not while a vote waits. An entry holds no reader data: the voter and the network are keyed
+-- hashes under the site secret 'vote_log' (made here), so they match nothing kept elsewhere
+-- in the file. vote_log_pseudonym is the store's function (store/vote_log.cpp): a connection
+-- without it cannot write a vote, which is as it should be.
 --
 -- An entry, one JSON object, keys in this order:
 --   {"at":"2026-11-24T16:00:00Z","target":"tool:12","event":"cast","choice":"ship",
@@ -19,8 +19,7 @@ INSERT INTO site_secrets (name, value) VALUES ('vote_log', lower(hex(randomblob(
 
 CREATE TABLE vote_log (
   leaf  INTEGER PRIMARY KEY CHECK (leaf >= 0),
-  entry TEXT NOT NULL,
-  hash  BLOB NOT NULL CHECK (length(hash) = 32)
+  entry TEXT NOT NULL
 );
 
 -- Where a vote event is written: one row inserted here appends one entry, made in one place.
@@ -29,13 +28,12 @@ CREATE VIEW vote_events AS
          NULL AS voter, NULL AS network
    WHERE 0;
 CREATE TRIGGER vote_event_appended INSTEAD OF INSERT ON vote_events BEGIN
-  INSERT INTO vote_log (leaf, entry, hash)
-  SELECT (SELECT coalesce(max(leaf) + 1, 0) FROM vote_log), entry, rfc6962_leaf_hash(entry)
-    FROM (SELECT json_object('at', NEW.at, 'target', NEW.target, 'event', NEW.event,
-                             'choice', NEW.choice, 'set_aside', NEW.set_aside,
-                             'voter', verdict_keyed_hash(key, NEW.voter),
-                             'network', verdict_keyed_hash(key, NEW.network)) AS entry
-            FROM (SELECT value AS key FROM site_secrets WHERE name = 'vote_log'));
+  INSERT INTO vote_log (leaf, entry)
+  VALUES ((SELECT coalesce(max(leaf) + 1, 0) FROM vote_log),
+          json_object('at', NEW.at, 'target', NEW.target, 'event', NEW.event,
+                      'choice', NEW.choice, 'set_aside', NEW.set_aside,
+                      'voter', vote_log_pseudonym(NEW.voter),
+                      'network', vote_log_pseudonym(NEW.network)));
 END;
 
 -- The votes already cast open the log, oldest first, as cast.

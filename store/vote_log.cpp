@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <optional>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
 
@@ -19,48 +21,52 @@ std::string_view text_argument(sqlite3_value *value) {
                : std::string_view();
 }
 
-// verdict_keyed_hash(key, message): auth::keyed_hash, as hex text; NULL for a NULL message.
-void keyed_hash_function(sqlite3_context *context, int, sqlite3_value **arguments) {
-  if (sqlite3_value_type(arguments[1]) == SQLITE_NULL) return sqlite3_result_null(context);
+// The log's pseudonyms on one connection: its key, read from site_secrets at the first call.
+struct Pseudonyms {
+  std::optional<auth::KeyedHasher> hasher;
+};
+
+// vote_log_pseudonym(message): the keyed hash of a voter or network under the site secret
+// 'vote_log', as hex text; NULL for NULL. The key is read once per connection: a vote costs
+// the writer a hash, not a lookup and a hex decoding as well.
+void pseudonym_function(sqlite3_context *context, int, sqlite3_value **arguments) {
+  if (sqlite3_value_type(arguments[0]) == SQLITE_NULL) return sqlite3_result_null(context);
+  auto &pseudonyms = *static_cast<Pseudonyms *>(sqlite3_user_data(context));
   try {
-    const auto hash = auth::keyed_hash(text_argument(arguments[0]), text_argument(arguments[1]));
+    if (!pseudonyms.hasher) {
+      auto *db = sqlite3_context_db_handle(context);
+      sqlite3_stmt *prepared = nullptr;
+      sqlite3_prepare_v2(db, "SELECT value FROM site_secrets WHERE name = 'vote_log'", -1,
+                         &prepared, nullptr);
+      sql::Stmt key(db, prepared, true);
+      if (!prepared || !key.step()) throw std::runtime_error("the vote log has no key");
+      pseudonyms.hasher.emplace(key.text(0));
+    }
+    const auto hash = (*pseudonyms.hasher)(text_argument(arguments[0]));
     sqlite3_result_text(context, hash.data(), static_cast<int>(hash.size()), SQLITE_TRANSIENT);
   } catch (const std::exception &e) {
     sqlite3_result_error(context, e.what(), -1);
   }
 }
 
-// rfc6962_leaf_hash(entry): the entry's leaf hash, 32 bytes.
-void leaf_hash_function(sqlite3_context *context, int, sqlite3_value **arguments) {
-  const auto hash = merkle::leaf_hash(text_argument(arguments[0]));
-  sqlite3_result_blob(context, hash.data(), static_cast<int>(hash.size()), SQLITE_TRANSIENT);
-}
-
-merkle::Hash hash_of(const sql::Stmt &row, int column) {
-  merkle::Hash hash{};
-  const auto bytes = row.blob(column);
-  std::copy_n(bytes.begin(), std::min(bytes.size(), hash.size()), hash.begin());
-  return hash;
-}
-
 } // namespace
 
 void vote_log::add_functions(sql::Db &db) {
-  constexpr int kFlags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
-  sqlite3_create_function_v2(db.handle(), "verdict_keyed_hash", 2, kFlags, nullptr,
-                             keyed_hash_function, nullptr, nullptr, nullptr);
-  sqlite3_create_function_v2(db.handle(), "rfc6962_leaf_hash", 1, kFlags, nullptr,
-                             leaf_hash_function, nullptr, nullptr, nullptr);
+  sqlite3_create_function_v2(
+      db.handle(), "vote_log_pseudonym", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, new Pseudonyms,
+      pseudonym_function, nullptr, nullptr,
+      [](void *pseudonyms) { delete static_cast<Pseudonyms *>(pseudonyms); });
 }
 
 std::vector<VoteLogEntry> Store::vote_log(uint64_t from, size_t limit) {
   return read([&](sql::Db &db) {
-    auto stmt = db.cached("SELECT leaf, entry, hash FROM vote_log WHERE leaf >= :from "
+    auto stmt = db.cached("SELECT leaf, entry FROM vote_log WHERE leaf >= :from "
                           "ORDER BY leaf LIMIT :limit");
     stmt.bind(":from", static_cast<int64_t>(from)).bind(":limit", static_cast<int64_t>(limit));
     std::vector<VoteLogEntry> entries;
     while (stmt.step())
-      entries.push_back({static_cast<uint64_t>(stmt.int64(0)), stmt.text(1), hash_of(stmt, 2)});
+      entries.push_back(
+          {static_cast<uint64_t>(stmt.int64(0)), stmt.text(1), merkle::leaf_hash(stmt.text(1))});
     return entries;
   });
 }
@@ -68,10 +74,10 @@ std::vector<VoteLogEntry> Store::vote_log(uint64_t from, size_t limit) {
 VoteLogHead Store::vote_log_head() {
   return read([&](sql::Db &db) {
     auto stmt = db.cached(
-        "SELECT hash /* every row: a root is made of every leaf */ FROM vote_log ORDER BY leaf");
+        "SELECT entry /* every row: a root is made of every leaf */ FROM vote_log ORDER BY leaf");
     std::vector<merkle::Hash> leaves;
     while (stmt.step())
-      leaves.push_back(hash_of(stmt, 0));
+      leaves.push_back(merkle::leaf_hash(stmt.text(0)));
     const auto size = leaves.size();
     return VoteLogHead{size, merkle::root(size, merkle::over(std::move(leaves)))};
   });

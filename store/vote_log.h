@@ -18,7 +18,7 @@ class Db;
 struct VoteLogEntry {
   uint64_t leaf = 0;   // from 0
   std::string entry;   // the JSON object the leaf hash is made of
-  merkle::Hash hash{}; // its RFC 6962 leaf hash, as kept
+  merkle::Hash hash{}; // its RFC 6962 leaf hash
 };
 
 // The log as it stands: how many entries, and the root of their tree.
@@ -28,9 +28,9 @@ struct VoteLogHead {
 };
 
 namespace vote_log {
-// The SQL functions the log's triggers call: verdict_keyed_hash(key, message) (auth's keyed
-// hash) and rfc6962_leaf_hash(entry). On the writer's connection before its schema is brought
-// up to date; a connection without them cannot write a vote.
+// The SQL function the log's triggers call: vote_log_pseudonym(voter or network), the keyed
+// hash under the log's own key. On the writer's connection before its schema is brought
+// up to date; a connection without it cannot write a vote.
 void add_functions(sql::Db &db);
 } // namespace vote_log
 
