@@ -41,6 +41,13 @@ Stmt &Stmt::bind(const char *name, std::string_view value) {
   return *this;
 }
 
+Stmt &Stmt::bind_blob(const char *name, const void *bytes, size_t size) {
+  if (int rc = sqlite3_bind_blob64(stmt_, index_of(name), bytes, size, SQLITE_TRANSIENT);
+      rc != SQLITE_OK)
+    fail(db_, rc);
+  return *this;
+}
+
 Stmt &Stmt::bind_null(const char *name) {
   if (int rc = sqlite3_bind_null(stmt_, index_of(name)); rc != SQLITE_OK) fail(db_, rc);
   return *this;

@@ -36,6 +36,7 @@ public:
     return bind(name, std::string_view(value));
   }
   Stmt &bind_null(const char *name);
+  Stmt &bind_blob(const char *name, const void *bytes, size_t size);
 
   // Advances one row: true while a row is available, false when done. Throws on error.
   bool step();

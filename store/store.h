@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "domain/checkpoint.h"
 #include "domain/content.h"
 #include "domain/model.h"
 #include "store/vote_log.h"
@@ -183,6 +184,14 @@ public:
   // size and root now.
   std::vector<VoteLogEntry> vote_log(uint64_t from, size_t limit);
   VoteLogHead vote_log_head();
+  // Seals the log as it stands (hashes its new leaves and the subtrees they complete) and
+  // keeps a checkpoint of it, signed with `signing_key` (auth/log_signing.h), made at `now`.
+  Checkpoint make_checkpoint(std::string_view signing_key, int64_t now);
+  std::optional<Checkpoint> latest_checkpoint();
+  // RFC 6962 proofs in the tree of the first `size` leaves, for sizes up to the last seal;
+  // NotFound past it, or for a leaf or an older size the tree does not have.
+  std::vector<merkle::Hash> inclusion_proof(uint64_t leaf, uint64_t size);
+  std::vector<merkle::Hash> consistency_proof(uint64_t old_size, uint64_t size);
 
   // Loads votes in bulk through the same tables, keys and tally triggers as single votes,
   // a few large transactions at a time; a vote on a tool or pair already voted by the same

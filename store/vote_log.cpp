@@ -2,12 +2,15 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <vector>
 
+#include "auth/log_signing.h"
 #include "auth/secrets.h"
+#include "domain/checkpoint.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 
@@ -80,6 +83,118 @@ VoteLogHead Store::vote_log_head() {
       leaves.push_back(merkle::leaf_hash(stmt.text(0)));
     const auto size = leaves.size();
     return VoteLogHead{size, merkle::root(size, merkle::over(std::move(leaves)))};
+  });
+}
+
+} // namespace verdict
+
+namespace verdict {
+
+namespace {
+
+merkle::Hash node_at(sql::Db &db, int level, uint64_t index) {
+  auto stmt = db.cached("SELECT hash FROM vote_log_nodes WHERE level = :level AND idx = :idx");
+  stmt.bind(":level", int64_t{level}).bind(":idx", static_cast<int64_t>(index));
+  if (!stmt.step()) throw std::logic_error("a node of the vote log's tree was never sealed");
+  merkle::Hash hash{};
+  const auto bytes = stmt.blob(0);
+  std::copy_n(bytes.begin(), std::min(bytes.size(), hash.size()), hash.begin());
+  return hash;
+}
+
+merkle::PerfectSubtree sealed_tree(sql::Db &db) {
+  return [&db](int level, uint64_t index) { return node_at(db, level, index); };
+}
+
+void keep_node(sql::Db &db, int level, uint64_t index, const merkle::Hash &hash) {
+  auto stmt = db.cached("INSERT INTO vote_log_nodes (level, idx, hash) VALUES (:level, :idx, "
+                        ":hash)");
+  stmt.bind(":level", int64_t{level}).bind(":idx", static_cast<int64_t>(index));
+  stmt.bind_blob(":hash", hash.data(), hash.size()).run();
+}
+
+uint64_t count_of(sql::Db &db, const char *sql) {
+  auto stmt = db.cached(sql);
+  stmt.step();
+  return static_cast<uint64_t>(stmt.int64(0));
+}
+
+// Leaves sealed so far: those whose hashes are in vote_log_nodes.
+uint64_t sealed_size(sql::Db &db) {
+  return count_of(db, "SELECT coalesce(max(idx) + 1, 0) FROM vote_log_nodes WHERE level = 0");
+}
+
+// Hashes the leaves appended since the last seal and every perfect subtree they complete.
+uint64_t seal(sql::Db &db) {
+  const auto sealed = sealed_size(db);
+  const auto size = count_of(db, "SELECT coalesce(max(leaf) + 1, 0) FROM vote_log");
+  auto entries = db.cached("SELECT leaf, entry FROM vote_log WHERE leaf >= :from ORDER BY leaf");
+  entries.bind(":from", static_cast<int64_t>(sealed));
+  std::vector<std::pair<uint64_t, merkle::Hash>> leaves;
+  while (entries.step())
+    leaves.emplace_back(static_cast<uint64_t>(entries.int64(0)),
+                        merkle::leaf_hash(entries.text(1)));
+  for (const auto &[leaf, hash] : leaves)
+    keep_node(db, 0, leaf, hash);
+  for (int level = 1; (size >> level) > 0; ++level)
+    for (auto index = sealed >> level; index < (size >> level); ++index)
+      keep_node(db, level, index,
+                merkle::node_hash(node_at(db, level - 1, 2 * index),
+                                  node_at(db, level - 1, 2 * index + 1)));
+  return size;
+}
+
+Checkpoint checkpoint_of(const sql::Stmt &row) {
+  Checkpoint checkpoint;
+  checkpoint.size = static_cast<uint64_t>(row.int64(0));
+  checkpoint.root = merkle::from_hex(row.text(1)).value_or(merkle::Hash{});
+  checkpoint.made_at = row.int64(2);
+  checkpoint.signature = row.text(3);
+  return checkpoint;
+}
+
+} // namespace
+
+Checkpoint Store::make_checkpoint(std::string_view signing_key, int64_t now) {
+  Checkpoint checkpoint;
+  write([&](sql::Db &db) {
+    checkpoint.size = seal(db);
+    checkpoint.root = merkle::root(checkpoint.size, sealed_tree(db));
+    checkpoint.made_at = now;
+    checkpoint.signature = auth::signature_of(signing_key, checkpoint_text(checkpoint));
+    auto stmt = db.cached("INSERT INTO checkpoints (size, root, made_at, signature) "
+                          "VALUES (:size, :root, :made_at, :signature)");
+    stmt.bind(":size", static_cast<int64_t>(checkpoint.size))
+        .bind(":root", merkle::hex(checkpoint.root))
+        .bind(":made_at", checkpoint.made_at)
+        .bind(":signature", checkpoint.signature)
+        .run();
+  });
+  return checkpoint;
+}
+
+std::optional<Checkpoint> Store::latest_checkpoint() {
+  return read([](sql::Db &db) -> std::optional<Checkpoint> {
+    auto stmt = db.cached("SELECT size, root, made_at, signature FROM checkpoints "
+                          "ORDER BY id DESC LIMIT 1");
+    if (!stmt.step()) return std::nullopt;
+    return checkpoint_of(stmt);
+  });
+}
+
+std::vector<merkle::Hash> Store::inclusion_proof(uint64_t leaf, uint64_t size) {
+  return read([&](sql::Db &db) {
+    if (size > sealed_size(db) || leaf >= size)
+      throw NotFound("no checkpoint's tree holds that leaf at that size");
+    return merkle::inclusion_proof(leaf, size, sealed_tree(db));
+  });
+}
+
+std::vector<merkle::Hash> Store::consistency_proof(uint64_t old_size, uint64_t size) {
+  return read([&](sql::Db &db) {
+    if (size > sealed_size(db) || old_size > size)
+      throw NotFound("no checkpoint's tree has those sizes");
+    return merkle::consistency_proof(old_size, size, sealed_tree(db));
   });
 }
 

@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "auth/log_signing.h"
 #include "auth/mail_tokens.h"
 #include "auth/secrets.h"
 #include "domain/content.h"
@@ -162,6 +163,10 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   store.voter_choices_on_tool(voter, tool.id);
   CHECK(!store.vote_log(1, 10).empty());
   CHECK(store.vote_log_head().size > 0);
+  const auto checkpoint = store.make_checkpoint(auth::new_signing_key(), 1);
+  CHECK(store.latest_checkpoint()->size == checkpoint.size);
+  CHECK(!store.inclusion_proof(0, checkpoint.size).empty());
+  CHECK(!store.consistency_proof(1, checkpoint.size).empty());
   CHECK(store.subscriber_counts().total() == 1);
   CHECK(test::subscriber_emails(store).size() == 1);
   // The weekly digest: sign-up, confirmation mails, links, and a digest's sends.

@@ -3,7 +3,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "auth/log_signing.h"
 #include "base/merkle.h"
+#include "domain/checkpoint.h"
 #include "domain/counting.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -148,4 +150,88 @@ TEST_CASE("vote log: a database from before the log opens it with every vote alr
   CHECK(entries[1]["network"].is_null()); // cast before the counting rule kept networks
   CHECK(entries[0]["voter"] == entries[1]["voter"]);
   CHECK(store.vote_log_head().size == 2);
+}
+
+namespace {
+
+void cast_votes(Store &store, int from, int count) {
+  const auto id = store.tool_by_slug("codestral-2-1")->id;
+  for (int i = from; i < from + count; ++i) {
+    auto voter = std::to_string(i);
+    voter = std::string(32 - voter.size(), 'c') + voter;
+    store.cast_tool_vote(test::ballot_of(voter), id, i % 3 ? Verdict::ship : Verdict::skip);
+  }
+}
+
+std::vector<merkle::Hash> leaf_hashes(Store &store) {
+  std::vector<merkle::Hash> leaves;
+  for (const auto &logged : store.vote_log(0, 100000))
+    leaves.push_back(merkle::leaf_hash(logged.entry));
+  return leaves;
+}
+
+} // namespace
+
+TEST_CASE("vote log: a checkpoint signs the log's size and root, and the signature holds under "
+          "the site's public key only, for that text only") {
+  auto store = test::seeded_store();
+  cast_votes(*store, 0, 13);
+  const auto key = auth::new_signing_key();
+  const auto checkpoint = store->make_checkpoint(key, 1'800'000'000);
+  CHECK(checkpoint.size == 13);
+  CHECK(checkpoint.root == merkle::root(13, merkle::over(leaf_hashes(*store))));
+  CHECK(store->latest_checkpoint()->root == checkpoint.root);
+  CHECK(store->latest_checkpoint()->signature == checkpoint.signature);
+  const auto text = checkpoint_text(checkpoint);
+  CHECK(text == "verdict vote log\n13\n" + merkle::hex(checkpoint.root) + "\n1800000000\n");
+  CHECK(auth::signature_holds(auth::public_key_of(key), text, checkpoint.signature));
+  CHECK_FALSE(auth::signature_holds(auth::public_key_of(auth::new_signing_key()), text,
+                                    checkpoint.signature));
+  auto other = checkpoint;
+  other.size = 12;
+  CHECK_FALSE(auth::signature_holds(auth::public_key_of(key), checkpoint_text(other),
+                                    checkpoint.signature));
+  CHECK_FALSE(auth::signature_holds(auth::public_key_of(key), text, std::string(128, '0')));
+  CHECK_FALSE(auth::signature_holds("not a key", text, checkpoint.signature));
+}
+
+TEST_CASE("vote log: every leaf of a checkpoint has an inclusion proof that holds against its "
+          "root, and a later checkpoint is proved consistent with an earlier one") {
+  auto store = test::seeded_store();
+  const auto key = auth::new_signing_key();
+  cast_votes(*store, 0, 21);
+  const auto first = store->make_checkpoint(key, 1);
+  cast_votes(*store, 21, 18);
+  const auto second = store->make_checkpoint(key, 2);
+  REQUIRE(first.size == 21);
+  REQUIRE(second.size == 39);
+  const auto leaves = leaf_hashes(*store);
+  CHECK(second.root == merkle::root(39, merkle::over(leaves)));
+  for (uint64_t leaf = 0; leaf < second.size; ++leaf) {
+    INFO("leaf " << leaf);
+    CHECK(merkle::inclusion_holds(leaf, second.size, leaves[leaf],
+                                  store->inclusion_proof(leaf, second.size), second.root));
+    if (leaf < first.size)
+      CHECK(merkle::inclusion_holds(leaf, first.size, leaves[leaf],
+                                    store->inclusion_proof(leaf, first.size), first.root));
+  }
+  CHECK(merkle::consistency_holds(first.size, second.size, first.root, second.root,
+                                  store->consistency_proof(first.size, second.size)));
+  // Past the last checkpoint there is no sealed tree to prove anything in.
+  cast_votes(*store, 39, 1);
+  CHECK_THROWS_AS(store->inclusion_proof(39, 40), NotFound);
+  CHECK_THROWS_AS(store->inclusion_proof(39, 39), NotFound);
+  CHECK_THROWS_AS(store->consistency_proof(39, 40), NotFound);
+  CHECK_THROWS_AS(store->consistency_proof(30, 20), NotFound);
+}
+
+TEST_CASE("vote log: an entry changed in the file after a checkpoint no longer makes the "
+          "checkpoint's root") {
+  auto store = test::seeded_store();
+  cast_votes(*store, 0, 8);
+  const auto checkpoint = store->make_checkpoint(auth::new_signing_key(), 1);
+  store->write([](sql::Db &db) {
+    db.exec("UPDATE vote_log SET entry = replace(entry, '\"ship\"', '\"skip\"') WHERE leaf = 2");
+  });
+  CHECK(merkle::root(8, merkle::over(leaf_hashes(*store))) != checkpoint.root);
 }

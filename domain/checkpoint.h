@@ -1,0 +1,30 @@
+// A checkpoint of the vote log: its size and root at a moment, signed by the site (Ed25519,
+// auth/log_signing.h). Anyone holding two checkpoints can ask for a consistency proof between
+// them (base/merkle.h): the later log is the earlier one with entries added, nothing changed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "base/merkle.h"
+
+namespace verdict {
+
+struct Checkpoint {
+  uint64_t size = 0;
+  merkle::Hash root{};
+  int64_t made_at = 0;   // seconds since 1970
+  std::string signature; // hex, of checkpoint_text
+};
+
+// What is signed, four lines:
+//   verdict vote log
+//   <size>
+//   <root, 64 hex digits>
+//   <made_at>
+std::string checkpoint_text(const Checkpoint &checkpoint);
+
+// How often the site makes one on its own (`verdict checkpoint` makes one at any time).
+constexpr int64_t kCheckpointEverySeconds = 24 * 3600;
+
+} // namespace verdict
