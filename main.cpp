@@ -11,6 +11,8 @@
 #include "app/editor_commands.h"
 #include "app/options.h"
 #include "app/server.h"
+#include "auth/log_signing.h"
+#include "domain/clock.h"
 #include "domain/content.h"
 #include "domain/csv.h"
 #include "store/maintenance.h"
@@ -121,6 +123,15 @@ int run(const Options &options) {
       std::cerr << "verdict check: " << problem << "\n";
     if (problems.empty()) std::cout << "ok\n";
     return problems.empty() ? 0 : 1;
+  }
+  if (options.command == "checkpoint") {
+    require_database(options.db);
+    Store store(options.db);
+    const auto checkpoint = store.make_checkpoint(store.log_signing_key(), unix_now());
+    std::cout << "checkpoint: " << checkpoint.size << " entries, root "
+              << merkle::hex(checkpoint.root) << ", signed by "
+              << auth::public_key_of(store.log_signing_key()) << "\n";
+    return 0;
   }
   if (options.command == "user") {
     if (options.files[0] != "add") require_database(options.db);

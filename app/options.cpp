@@ -142,6 +142,9 @@ const std::vector<Command> &commands() {
        "unless --force is given.\n"},
       {"check", "verdict check --db PATH",
        "Checks the database's integrity and its keys; prints ok, or each fault and exits 1.\n"},
+      {"checkpoint", "verdict checkpoint --db PATH",
+       "Signs a checkpoint of the vote log now (its size and root; /transparency), as the site\n"
+       "does once a day on its own. Safe while the site serves.\n"},
       {"backup", "verdict backup --db PATH OUT",
        "Writes a consistent copy of the database to OUT (which must not exist) while the site\n"
        "runs.\n"},
@@ -325,6 +328,7 @@ Options parse_options(const std::vector<std::string> &args,
   if (options.command == "serve" && n != 0) options.error = "serve takes no arguments";
   if (options.command == "backup" && n != 1) options.error = "backup needs one OUT file";
   if (options.command == "check" && n != 0) options.error = "check takes no arguments";
+  if (options.command == "checkpoint" && n != 0) options.error = "checkpoint takes no arguments";
   if (options.command == "import" && n != 1) options.error = "import needs one FILE";
   if (options.command == "export" && n > 1) options.error = "export takes at most one FILE";
   if (options.command == "user") {

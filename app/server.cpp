@@ -11,6 +11,7 @@
 #include <iostream>
 #include <thread>
 
+#include "app/checkpointer.h"
 #include "app/confirmation_mailer.h"
 #include "assets/embedded.h"
 #include "domain/content.h"
@@ -138,6 +139,8 @@ int serve(const Options &options) {
     app.newsletter.sends_mail = true;
     app.newsletter.mail_queued = [&mailer] { mailer->wake(); };
   }
+  // The vote log is checkpointed once a day, and at start when a day has passed since.
+  auto checkpointer = std::make_unique<Checkpointer>(*store, app.log_signing_key, app.clock);
   // Under a steady stream of votes, anonymous pages are rendered again once a second rather
   // than for every vote; voters see their own votes at once (bench/README.md says why).
   app.page_epoch.set_max_lag(std::chrono::seconds(1));
@@ -174,7 +177,8 @@ int serve(const Options &options) {
     signal_waiter.join();
   }
   mailer.reset(); // after the mail in hand, before the database closes
-  store.reset();  // the last connection closing checkpoints the WAL into the .db file
+  checkpointer.reset();
+  store.reset(); // the last connection closing checkpoints the WAL into the .db file
   std::cerr << "Verdict stopped cleanly.\n";
   return 0;
 }

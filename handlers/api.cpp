@@ -10,11 +10,6 @@ namespace {
 
 constexpr int kApiPageSize = 100;
 
-void send_json(Response &res, std::string json, int status = 200) {
-  res.status = status;
-  res.set_content(std::move(json), "application/json; charset=utf-8");
-}
-
 void json_not_found(Response &res, const std::string &message) {
   send_json(res, api::error(message), 404);
 }

@@ -47,6 +47,11 @@ void api_tools(App &app, const Request &req, Response &res);
 void api_tool(App &app, const Request &req, Response &res, std::string_view slug);
 void api_comparison(App &app, const Request &req, Response &res, std::string_view pair);
 
+// The vote log and its checkpoints, as JSON (handlers/transparency.cpp)
+void transparency_checkpoint(App &app, const Request &req, Response &res);
+void transparency_log(App &app, const Request &req, Response &res);
+void transparency_proof(App &app, const Request &req, Response &res);
+
 // Images: share cards and badges (handlers/cards.cpp)
 void show_comparison_card(App &app, const Request &req, Response &res, std::string_view pair);
 void show_comparison_card_png(App &app, const Request &req, Response &res, std::string_view pair);

@@ -53,6 +53,9 @@ struct App {
   } newsletter;
   // Reader votes (handlers/votes.cpp), under the counting rule of domain/counting.h. Both keys
   // are kept in the database, so tokens outlive a restart and networks keep their names.
+  // Signs the vote log's checkpoints (auth/log_signing.h); kept in the database, made at the
+  // first start, so the public key readers check against never changes.
+  std::string log_signing_key;
   struct Votes {
     std::string token_key;   // signs the token each vote form carries (auth/vote_tokens.h)
     std::string network_key; // keys the hash under which a voter's network is stored

@@ -55,6 +55,10 @@ httplib::Server::Handler admin_write(App &app, AdminPage handler);
 // any site (Access-Control-Allow-Origin: *, reads only).
 httplib::Server::Handler api_read(App &app, Page handler);
 httplib::Server::Handler api_slug_read(App &app, SlugPage handler);
+// The same for an answer that depends on its whole query string (the vote log's entries and
+// proofs): readable from any site, rendered for each request, never kept in the page cache,
+// whose key is a path and a page number.
+httplib::Server::Handler api_query_read(App &app, Page handler);
 // A form POST, refused unless it comes from this site, is an HTML form and is within the
 // client's writes per minute; `what` names what the form sends, for the refusal ("Too many
 // votes from your address in a minute").

@@ -192,6 +192,11 @@ httplib::Server::Handler api_slug_read(App &app, SlugPage handler) {
   return readable_anywhere(slug_page(app, handler));
 }
 
+httplib::Server::Handler api_query_read(App &app, Page handler) {
+  return readable_anywhere(
+      [&app, handler](const Request &req, Response &res) { handler(app, req, res); });
+}
+
 httplib::Server::Handler voter_page(App &app, VoterSlugPage handler) {
   return [&app, handler](const Request &req, Response &res) {
     const std::string slug = req.matches[1];

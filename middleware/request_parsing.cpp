@@ -273,6 +273,15 @@ std::optional<int> parse_page_number(const std::vector<std::string> &values) {
   return std::stoi(text);
 }
 
+std::optional<uint64_t> parse_log_number(const std::vector<std::string> &values) {
+  if (values.size() != 1) return std::nullopt;
+  const auto &text = values.front();
+  if (text.empty() || text.size() > 15 || (text[0] == '0' && text.size() > 1) ||
+      !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  return std::stoull(text);
+}
+
 SearchText parse_search_text(const std::vector<std::string> &values) {
   if (values.empty()) return {};
   if (values.size() > 1) return {{}, "Search for one text at a time: the address has q twice."};

@@ -62,6 +62,9 @@ bool is_local_return_path(std::string_view path);
 // one value of decimal digits without a leading zero (at most 7 of them) is that page.
 // Empty for anything else, which is not a page number.
 std::optional<int> parse_page_number(const std::vector<std::string> &values);
+// One whole number from 0 written plainly ("0", "17"; not "017", "+1" or "1e3"), at most 15
+// digits: a position or size in the vote log. Empty for anything else, absence included.
+std::optional<uint64_t> parse_log_number(const std::vector<std::string> &values);
 
 // What a reader typed into a search box (the `q` parameter, given every value it came with):
 // none is an empty search; one of valid UTF-8 (domain/utf8.h) and at most kMaxSearchCharacters

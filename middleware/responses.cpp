@@ -29,6 +29,7 @@ App::App(Store &store_, const Views &views_, int writes_per_minute, std::string 
   votes.token_key = store.site_secret("vote_tokens", auth::random_secret());
   votes.network_key = store.site_secret("voter_networks", auth::random_secret());
   known_device_key = store.site_secret("known_devices", auth::random_secret());
+  log_signing_key = store.log_signing_key();
 }
 
 void send_html(httplib::Response &res, std::string html, int status) {
@@ -221,6 +222,11 @@ std::vector<std::string> param_values(const httplib::Request &req, const char *n
   for (size_t i = 0; i < req.get_param_value_count(name); ++i)
     values.push_back(req.get_param_value(name, i));
   return values;
+}
+
+void send_json(httplib::Response &res, std::string json, int status) {
+  res.status = status;
+  res.set_content(std::move(json), "application/json; charset=utf-8");
 }
 
 std::optional<int> requested_page(const httplib::Request &req) {

@@ -75,6 +75,8 @@ std::optional<Audience> metrics_audience(const App &app, const httplib::Request 
 
 // Every value the request's query gives parameter `name`, in order.
 std::vector<std::string> param_values(const httplib::Request &req, const char *name);
+// A JSON answer (the API's and the vote log's).
+void send_json(httplib::Response &res, std::string json, int status = 200);
 
 // The page of a list the request asks for with `?page=N` (1 when absent); empty when the
 // parameter is not a page number.

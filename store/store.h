@@ -16,9 +16,9 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/checkpoint.h"
 #include "domain/content.h"
 #include "domain/model.h"
+#include "domain/vote_log.h"
 #include "store/vote_log.h"
 
 namespace verdict {
@@ -187,6 +187,8 @@ public:
   // Seals the log as it stands (hashes its new leaves and the subtrees they complete) and
   // keeps a checkpoint of it, signed with `signing_key` (auth/log_signing.h), made at `now`.
   Checkpoint make_checkpoint(std::string_view signing_key, int64_t now);
+  // The site's key for signing checkpoints, made at the first call and kept in the database.
+  std::string log_signing_key();
   std::optional<Checkpoint> latest_checkpoint();
   // RFC 6962 proofs in the tree of the first `size` leaves, for sizes up to the last seal;
   // NotFound past it, or for a leaf or an older size the tree does not have.

@@ -10,7 +10,7 @@
 
 #include "auth/log_signing.h"
 #include "auth/secrets.h"
-#include "domain/checkpoint.h"
+#include "domain/vote_log.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 
@@ -171,6 +171,10 @@ Checkpoint Store::make_checkpoint(std::string_view signing_key, int64_t now) {
         .run();
   });
   return checkpoint;
+}
+
+std::string Store::log_signing_key() {
+  return site_secret("vote_log_signing", auth::new_signing_key());
 }
 
 std::optional<Checkpoint> Store::latest_checkpoint() {

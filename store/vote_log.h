@@ -4,28 +4,13 @@
 // changed or removed afterwards. Its entries carry no reader data (see the migration).
 #pragma once
 
-#include <cstdint>
-#include <string>
-
-#include "base/merkle.h"
+#include "domain/vote_log.h"
 
 namespace verdict {
 
 namespace sql {
 class Db;
 }
-
-struct VoteLogEntry {
-  uint64_t leaf = 0;   // from 0
-  std::string entry;   // the JSON object the leaf hash is made of
-  merkle::Hash hash{}; // its RFC 6962 leaf hash
-};
-
-// The log as it stands: how many entries, and the root of their tree.
-struct VoteLogHead {
-  uint64_t size = 0;
-  merkle::Hash root{};
-};
 
 namespace vote_log {
 // The SQL function the log's triggers call: vote_log_pseudonym(voter or network), the keyed

@@ -5,8 +5,8 @@
 
 #include "auth/log_signing.h"
 #include "base/merkle.h"
-#include "domain/checkpoint.h"
 #include "domain/counting.h"
+#include "domain/vote_log.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 #include "test_support.h"
@@ -234,4 +234,62 @@ TEST_CASE("vote log: an entry changed in the file after a checkpoint no longer m
     db.exec("UPDATE vote_log SET entry = replace(entry, '\"ship\"', '\"skip\"') WHERE leaf = 2");
   });
   CHECK(merkle::root(8, merkle::over(leaf_hashes(*store))) != checkpoint.root);
+}
+
+TEST_CASE("vote log: /transparency serves the signed checkpoint, the entries and proofs that "
+          "check against it, and says what was wrong with a bad question") {
+  test::SiteServer site;
+  auto client = site.client();
+  CHECK(client.Get("/transparency/checkpoint")->status == 404);
+  for (int i = 0; i < 5; ++i)
+    REQUIRE(test::post_form(client, "/tools/codestral-2-1/vote",
+                            i % 2 ? "verdict=ship" : "verdict=skip",
+                            std::string(31, 'd') + std::to_string(i))
+                ->status == 303);
+  site.store().make_checkpoint(site.app().log_signing_key, 1'800'000'000);
+
+  const auto answer = client.Get("/transparency/checkpoint");
+  REQUIRE(answer->status == 200);
+  CHECK(answer->get_header_value("Content-Type") == "application/json; charset=utf-8");
+  const auto checkpoint = json::parse(answer->body);
+  CHECK(checkpoint["size"] == 5);
+  CHECK(auth::signature_holds(checkpoint["public_key"].get<std::string>(),
+                              checkpoint["signed_text"].get<std::string>(),
+                              checkpoint["signature"].get<std::string>()));
+  const auto root = merkle::from_hex(checkpoint["root"].get<std::string>());
+  REQUIRE(root);
+
+  const auto log = json::parse(client.Get("/transparency/log?from=0")->body);
+  REQUIRE(log["entries"].size() == 5);
+  CHECK(log["next"].is_null());
+  std::vector<merkle::Hash> leaves;
+  for (const auto &logged : log["entries"])
+    leaves.push_back(merkle::leaf_hash(logged["entry"].get<std::string>()));
+  CHECK(merkle::root(5, merkle::over(leaves)) == *root);
+  CHECK(json::parse(client.Get("/transparency/log?from=3")->body)["entries"].size() == 2);
+
+  const auto proof = json::parse(client.Get("/transparency/proof?leaf=3&size=5")->body);
+  std::vector<merkle::Hash> path;
+  for (const auto &step : proof["path"])
+    path.push_back(*merkle::from_hex(step.get<std::string>()));
+  CHECK(proof["leaf_hash"] == merkle::hex(leaves[3]));
+  CHECK(merkle::inclusion_holds(3, 5, leaves[3], path, *root));
+  const auto consistency = json::parse(client.Get("/transparency/proof?from=2&size=5")->body);
+  std::vector<merkle::Hash> steps;
+  for (const auto &step : consistency["proof"])
+    steps.push_back(*merkle::from_hex(step.get<std::string>()));
+  CHECK(merkle::consistency_holds(2, 5, merkle::root(2, merkle::over(leaves)), *root, steps));
+
+  for (const auto *bad :
+       {"/transparency/log?from=-1", "/transparency/log?from=01", "/transparency/log?from=1&from=2",
+        "/transparency/proof", "/transparency/proof?leaf=1",
+        "/transparency/proof?leaf=1&from=1&size=5", "/transparency/proof?leaf=x&size=5"}) {
+    INFO(bad);
+    const auto refused = client.Get(bad);
+    CHECK(refused->status == 400);
+    CHECK(json::parse(refused->body)["error"].get<std::string>().size() > 10);
+  }
+  CHECK(client.Get("/transparency/proof?leaf=5&size=5")->status == 404);
+  CHECK(client.Get("/transparency/proof?leaf=0&size=6")->status == 404);
+  CHECK(client.Get("/transparency/proof?from=6&size=5")->status == 404);
 }

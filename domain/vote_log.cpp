@@ -1,4 +1,4 @@
-#include "domain/checkpoint.h"
+#include "domain/vote_log.h"
 
 namespace verdict {
 
