@@ -47,6 +47,10 @@ void api_tools(App &app, const Request &req, Response &res);
 void api_tool(App &app, const Request &req, Response &res, std::string_view slug);
 void api_comparison(App &app, const Request &req, Response &res, std::string_view pair);
 
+// Open data (handlers/data.cpp): the vote log's tallies per target per day.
+void data_tallies_csv(App &app, const Request &req, Response &res);
+void data_tallies_json(App &app, const Request &req, Response &res);
+
 // Images: share cards and badges (handlers/cards.cpp)
 void show_comparison_card(App &app, const Request &req, Response &res, std::string_view pair);
 void show_comparison_card_png(App &app, const Request &req, Response &res, std::string_view pair);

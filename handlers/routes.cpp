@@ -121,6 +121,11 @@ std::vector<Route> route_table(App &app) {
       {"GET", "/api/tools", api_read(app, api_tools)},
       {"GET", "/api/tools/" + slug, api_slug_read(app, api_tool)},
       {"GET", "/api/compare/" + pair, api_slug_read(app, api_comparison)},
+      // Replayed from the whole vote log: kept per page epoch, and costly when it is not.
+      {"GET", "/data/tallies\\.csv",
+       costly(app, open_data_read(app, data_tallies_csv), "data downloads")},
+      {"GET", "/data/tallies\\.json",
+       costly(app, open_data_read(app, data_tallies_json), "data downloads")},
       {"GET", "/robots\\.txt", plain(show_robots)},
       {"GET", "/sitemap\\.xml", plain(show_sitemap)},
       {"GET", "/favicon\\.ico", plain(show_favicon)},

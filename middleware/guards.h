@@ -55,6 +55,9 @@ httplib::Server::Handler admin_write(App &app, AdminPage handler);
 // any site (Access-Control-Allow-Origin: *, reads only).
 httplib::Server::Handler api_read(App &app, Page handler);
 httplib::Server::Handler api_slug_read(App &app, SlugPage handler);
+// Open data (/data/…): read as the API is, with its licence named in a Link header
+// (rel="license", domain/tallies.h) on every answer, the kept ones included.
+httplib::Server::Handler open_data_read(App &app, Page handler);
 // A form POST, refused unless it comes from this site, is an HTML form and is within the
 // client's writes per minute; `what` names what the form sends, for the refusal ("Too many
 // votes from your address in a minute").

@@ -25,6 +25,7 @@ namespace verdict {
 namespace sql {
 class Db;
 }
+struct VoteEvent; // domain/tallies.h
 
 // Thrown by a write that names something that does not exist (an unknown tool id, say).
 struct NotFound : std::runtime_error {
@@ -183,6 +184,9 @@ public:
   // size and root now.
   std::vector<VoteLogEntry> vote_log(uint64_t from, size_t limit);
   VoteLogHead vote_log_head();
+  // Every entry of the log in leaf order, read as the tallies' replay needs it
+  // (domain/tallies.h), one at a time: the log is never held whole. Returns how many.
+  uint64_t vote_events(const std::function<void(const VoteEvent &)> &each);
 
   // Loads votes in bulk through the same tables, keys and tally triggers as single votes,
   // a few large transactions at a time; a vote on a tool or pair already voted by the same

@@ -15,6 +15,7 @@
 #include "auth/mail_tokens.h"
 #include "auth/secrets.h"
 #include "domain/content.h"
+#include "domain/tallies.h"
 #include "store/maintenance.h"
 #include "store/statement_log.h"
 #include "test_support.h"
@@ -162,6 +163,7 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   store.voter_choices_on_tool(voter, tool.id);
   CHECK(!store.vote_log(1, 10).empty());
   CHECK(store.vote_log_head().size > 0);
+  CHECK(store.vote_events([](const VoteEvent &) {}) == store.vote_log_head().size);
   CHECK(store.subscriber_counts().total() == 1);
   CHECK(test::subscriber_emails(store).size() == 1);
   // The weekly digest: sign-up, confirmation mails, links, and a digest's sends.
