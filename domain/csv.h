@@ -3,14 +3,19 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "domain/model.h"
 
 namespace verdict {
 
-// Every field quoted; a field a spreadsheet would take for a formula (=, +, -, @) is led by an
-// apostrophe, so opening the file never runs one.
+// One field quoted (RFC 4180); text a spreadsheet would take for a formula (=, +, -, @) is led
+// by an apostrophe, so opening the file never runs one.
+std::string csv_field(std::string_view value);
+
+// Every field quoted (csv_field); a field a spreadsheet would take for a formula (=, +, -, @) is
+// led by an apostrophe, so opening the file never runs one.
 std::string subscribers_csv(const std::vector<Subscriber> &subscribers);
 
 } // namespace verdict

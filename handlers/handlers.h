@@ -51,6 +51,9 @@ void api_comparison(App &app, const Request &req, Response &res, std::string_vie
 void transparency_checkpoint(App &app, const Request &req, Response &res);
 void transparency_log(App &app, const Request &req, Response &res);
 void transparency_proof(App &app, const Request &req, Response &res);
+// Open data (handlers/data.cpp): the vote log's tallies per target per day.
+void data_tallies_csv(App &app, const Request &req, Response &res);
+void data_tallies_json(App &app, const Request &req, Response &res);
 
 // Images: share cards and badges (handlers/cards.cpp)
 void show_comparison_card(App &app, const Request &req, Response &res, std::string_view pair);

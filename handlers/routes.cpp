@@ -124,6 +124,11 @@ std::vector<Route> route_table(App &app) {
       {"GET", "/transparency/checkpoint", api_read(app, transparency_checkpoint)},
       {"GET", "/transparency/log", api_query_read(app, transparency_log)},
       {"GET", "/transparency/proof", api_query_read(app, transparency_proof)},
+      // Replayed from the whole vote log: kept per page epoch, and costly when it is not.
+      {"GET", "/data/tallies\\.csv",
+       costly(app, open_data_read(app, data_tallies_csv), "data downloads")},
+      {"GET", "/data/tallies\\.json",
+       costly(app, open_data_read(app, data_tallies_json), "data downloads")},
       {"GET", "/robots\\.txt", plain(show_robots)},
       {"GET", "/sitemap\\.xml", plain(show_sitemap)},
       {"GET", "/favicon\\.ico", plain(show_favicon)},

@@ -59,6 +59,9 @@ httplib::Server::Handler api_slug_read(App &app, SlugPage handler);
 // proofs): readable from any site, rendered for each request, never kept in the page cache,
 // whose key is a path and a page number.
 httplib::Server::Handler api_query_read(App &app, Page handler);
+// Open data (/data/…): read as the API is, with its licence named in a Link header
+// (rel="license", domain/tallies.h) on every answer, the kept ones included.
+httplib::Server::Handler open_data_read(App &app, Page handler);
 // A form POST, refused unless it comes from this site, is an HTML form and is within the
 // client's writes per minute; `what` names what the form sends, for the refusal ("Too many
 // votes from your address in a minute").

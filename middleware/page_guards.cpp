@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 
+#include "domain/tallies.h"
 #include "middleware/page_answers.h"
 #include "middleware/responses.h"
 #include "transport/negotiation.h"
@@ -195,6 +196,13 @@ httplib::Server::Handler api_slug_read(App &app, SlugPage handler) {
 httplib::Server::Handler api_query_read(App &app, Page handler) {
   return readable_anywhere(
       [&app, handler](const Request &req, Response &res) { handler(app, req, res); });
+}
+
+httplib::Server::Handler open_data_read(App &app, Page handler) {
+  return [serve = api_read(app, handler)](const Request &req, Response &res) {
+    serve(req, res);
+    res.set_header("Link", std::string("<") + kTalliesLicenceUrl + ">; rel=\"license\"");
+  };
 }
 
 httplib::Server::Handler voter_page(App &app, VoterSlugPage handler) {

@@ -26,6 +26,7 @@ namespace verdict {
 namespace sql {
 class Db;
 }
+struct VoteEvent; // domain/tallies.h
 
 // Thrown by a write that names something that does not exist (an unknown tool id, say).
 struct NotFound : std::runtime_error {
@@ -194,6 +195,9 @@ public:
   // NotFound past it, or for a leaf or an older size the tree does not have.
   std::vector<merkle::Hash> inclusion_proof(uint64_t leaf, uint64_t size);
   std::vector<merkle::Hash> consistency_proof(uint64_t old_size, uint64_t size);
+  // Every entry of the log in leaf order, read as the tallies' replay needs it
+  // (domain/tallies.h), one at a time: the log is never held whole. Returns how many.
+  uint64_t vote_events(const std::function<void(const VoteEvent &)> &each);
 
   // Loads votes in bulk through the same tables, keys and tally triggers as single votes,
   // a few large transactions at a time; a vote on a tool or pair already voted by the same

@@ -10,6 +10,8 @@
 
 #include "auth/log_signing.h"
 #include "auth/secrets.h"
+#include "domain/counting.h"
+#include "domain/tallies.h"
 #include "domain/vote_log.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -83,6 +85,35 @@ VoteLogHead Store::vote_log_head() {
       leaves.push_back(merkle::leaf_hash(stmt.text(0)));
     const auto size = leaves.size();
     return VoteLogHead{size, merkle::root(size, merkle::over(std::move(leaves)))};
+  });
+}
+
+uint64_t Store::vote_events(const std::function<void(const VoteEvent &)> &each) {
+  return read([&](sql::Db &db) {
+    auto stmt = db.cached(
+        "SELECT substr(json_extract(entry, '$.at'), 1, 10), json_extract(entry, '$.target'), "
+        "json_extract(entry, '$.event') = 'withdrawn', json_extract(entry, '$.choice'), "
+        "json_extract(entry, '$.set_aside'), json_extract(entry, '$.voter') "
+        "/* every row: the tallies are the whole log replayed */ FROM vote_log ORDER BY leaf");
+    uint64_t entries = 0;
+    VoteEvent event;
+    while (stmt.step()) {
+      const auto code = stmt.text(1);
+      const auto target = vote_target_from_code(code);
+      if (!target) throw std::runtime_error("the vote log names no target: " + code);
+      event.day = stmt.text(0);
+      event.target = *target;
+      event.voter = stmt.text(5);
+      // A tool's choice is its verdict's word; a pair's, the picked tool's id.
+      event.first.reset();
+      if (!stmt.int64(2))
+        event.first = target->pair ? stmt.int64(3) == target->low : stmt.text(3) == "ship";
+      event.set_aside.reset();
+      if (!stmt.is_null(4)) event.set_aside = reason_from_code(stmt.text(4));
+      each(event);
+      ++entries;
+    }
+    return entries;
   });
 }
 

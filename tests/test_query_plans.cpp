@@ -16,6 +16,7 @@
 #include "auth/mail_tokens.h"
 #include "auth/secrets.h"
 #include "domain/content.h"
+#include "domain/tallies.h"
 #include "store/maintenance.h"
 #include "store/statement_log.h"
 #include "test_support.h"
@@ -167,6 +168,7 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   CHECK(store.latest_checkpoint()->size == checkpoint.size);
   CHECK(!store.inclusion_proof(0, checkpoint.size).empty());
   CHECK(!store.consistency_proof(1, checkpoint.size).empty());
+  CHECK(store.vote_events([](const VoteEvent &) {}) == store.vote_log_head().size);
   CHECK(store.subscriber_counts().total() == 1);
   CHECK(test::subscriber_emails(store).size() == 1);
   // The weekly digest: sign-up, confirmation mails, links, and a digest's sends.

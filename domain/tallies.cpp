@@ -1,0 +1,79 @@
+#include "domain/tallies.h"
+
+#include <charconv>
+
+namespace verdict {
+
+namespace {
+
+std::optional<int64_t> id_in(std::string_view text) {
+  int64_t id = 0;
+  const auto *end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, id);
+  if (error != std::errc() || stop != end || id <= 0) return std::nullopt;
+  return id;
+}
+
+// Adds (+1) or takes away (-1) one vote's part in a standing.
+void count(DayTally &tally, bool first, const std::optional<SetAsideReason> &set_aside,
+           int64_t by) {
+  if (!set_aside)
+    (first ? tally.first : tally.second) += by;
+  else
+    (*set_aside == SetAsideReason::network ? tally.set_aside.network : tally.set_aside.too_fast) +=
+        by;
+}
+
+} // namespace
+
+std::optional<VoteTarget> vote_target_from_code(std::string_view code) {
+  if (code.starts_with("tool:")) {
+    const auto id = id_in(code.substr(5));
+    if (!id) return std::nullopt;
+    return VoteTarget{false, *id, *id};
+  }
+  if (!code.starts_with("pair:")) return std::nullopt;
+  const auto ids = code.substr(5);
+  const auto dash = ids.find('-');
+  if (dash == std::string_view::npos) return std::nullopt;
+  const auto low = id_in(ids.substr(0, dash)), high = id_in(ids.substr(dash + 1));
+  if (!low || !high || *low >= *high) return std::nullopt;
+  return VoteTarget{true, *low, *high};
+}
+
+std::string vote_target_code(const VoteTarget &target) {
+  return target.pair ? "pair:" + std::to_string(target.low) + "-" + std::to_string(target.high)
+                     : "tool:" + std::to_string(target.low);
+}
+
+void TallyReplay::add(const VoteEvent &event) {
+  auto &target = targets_[event.target];
+  // A day's row is kept once the target's entries move past it; an entry dated before the
+  // latest one counts in the latest one's day.
+  if (target.now.day.empty())
+    target.now.day = event.day;
+  else if (event.day > target.now.day) {
+    target.days.push_back(target.now);
+    target.now.day = event.day;
+  }
+  const auto standing = target.votes.find(event.voter);
+  if (standing != target.votes.end()) {
+    count(target.now, standing->second.first, standing->second.set_aside, -1);
+    if (!event.first) target.votes.erase(standing);
+  }
+  if (!event.first) return;
+  count(target.now, *event.first, event.set_aside, +1);
+  target.votes[event.voter] = Vote{*event.first, event.set_aside};
+}
+
+std::vector<TargetTallies> TallyReplay::finish() && {
+  std::vector<TargetTallies> out;
+  out.reserve(targets_.size());
+  for (auto &[code, target] : targets_) {
+    target.days.push_back(target.now);
+    out.push_back({code, std::move(target.days)});
+  }
+  return out;
+}
+
+} // namespace verdict

@@ -1,0 +1,99 @@
+// The published tallies (/data/tallies.csv and .json): the vote log (store/vote_log.h)
+// replayed, so anyone holding the log can make the same numbers and check them against the
+// pages. A pure function of the log's entries, with no database and no JSON.
+//
+// The figures, for each target (a tool, or a head-to-head pair) and each UTC day on which the
+// log has an entry for it: the standing at the END of that day. The target's entries are
+// replayed in leaf order (the order the votes were written); each entry is the whole vote of
+// its voter on its target from then on (cast or changed: its choice and set_aside; withdrawn:
+// no vote), so the last entry of a voter on a target is their vote. Then, over the votes
+// standing at the end of the day:
+//
+//   | figure              | tool                              | pair                        |
+//   |---------------------|-----------------------------------|-----------------------------|
+//   | cast                | votes standing                    | picks standing              |
+//   | set_aside, by reason| those with set_aside network /    | the same                    |
+//   |                     | too_fast                          |                             |
+//   | counted             | cast − set_aside (set_aside null) | the same                    |
+//   | first               | ships among counted               | picks of the lower id       |
+//   | second              | skips among counted               | picks of the higher id      |
+//   | share               | whole_percent(ships, counted)     | whole_percent of each side  |
+//
+// An entry's day is the UTC date of its "at", but never earlier than the day of an entry
+// before it on the same target: a day's row is the standing once the log has moved past it,
+// even where a bulk load wrote older times after newer ones. So the last day's row of each
+// target is what the pages show now: a vote's log entries and the tallies the pages read are
+// written in the same transaction (migrations/0010-vote-log.sql).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "domain/model.h"
+
+namespace verdict {
+
+// The published tallies' licence: anyone may reuse them, saying where they came from.
+constexpr const char *kTalliesLicence = "CC BY 4.0";
+constexpr const char *kTalliesLicenceUrl = "https://creativecommons.org/licenses/by/4.0/";
+
+// What a vote is on, as the log names it: "tool:12" or "pair:3-7" (lower id first).
+struct VoteTarget {
+  bool pair = false;
+  int64_t low = 0;  // the tool, or the pair's lower id
+  int64_t high = 0; // the pair's higher id; the tool's id again for a tool
+  auto operator<=>(const VoteTarget &) const = default;
+};
+std::optional<VoteTarget> vote_target_from_code(std::string_view code);
+std::string vote_target_code(const VoteTarget &target);
+
+// One entry of the log, as the replay needs it.
+struct VoteEvent {
+  std::string day; // YYYY-MM-DD (UTC), from the entry's "at"
+  VoteTarget target;
+  std::string voter;         // the voter's pseudonym
+  std::optional<bool> first; // ship or the lower id (true); empty: withdrawn
+  std::optional<SetAsideReason> set_aside;
+};
+
+// A target's standing at the end of one day (the table above).
+struct DayTally {
+  std::string day;
+  int64_t first = 0;  // counted ships, or counted picks of the lower id
+  int64_t second = 0; // counted skips, or counted picks of the higher id
+  SetAside set_aside;
+  int64_t counted() const { return first + second; }
+  int64_t cast() const { return counted() + set_aside.total(); }
+};
+
+struct TargetTallies {
+  VoteTarget target;
+  std::vector<DayTally> days; // oldest first
+};
+
+// Feed it the log's entries in leaf order, then take the rows: targets in order (tools by id,
+// then pairs by their ids).
+class TallyReplay {
+public:
+  void add(const VoteEvent &event);
+  std::vector<TargetTallies> finish() &&;
+
+private:
+  struct Vote {
+    bool first;
+    std::optional<SetAsideReason> set_aside;
+  };
+  struct Target {
+    DayTally now; // the standing after the latest entry; its day is the latest entry's
+    std::vector<DayTally> days;
+    std::unordered_map<std::string, Vote> votes; // by voter
+  };
+  std::map<VoteTarget, Target> targets_;
+};
+
+} // namespace verdict

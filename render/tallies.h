@@ -1,0 +1,36 @@
+// The published tallies as files anyone may fetch and check (/data/tallies.csv and
+// /data/tallies.json): each target's standing at the end of each day it had a vote event, made
+// by replaying the vote log (domain/tallies.h defines every figure). The README documents
+// both shapes.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "domain/tallies.h"
+
+namespace verdict::open_data {
+
+struct PublishedTallies {
+  std::vector<TargetTallies> targets;   // TallyReplay's rows
+  std::map<int64_t, std::string> slugs; // every tool's slug now, by id
+  uint64_t log_entries = 0;             // how many entries of the log were replayed
+};
+
+// How a target is published besides its log code: a tool by its slug, a pair as
+// "<lower id's slug>-vs-<higher id's slug>" (an address /compare/ takes, whichever order the
+// editor's comparison names them in). "" when a tool of it is gone.
+std::string target_slug(const VoteTarget &target, const std::map<int64_t, std::string> &slugs);
+
+// One header line, then one line per target per day (RFC 4180, CRLF), tools' columns and
+// pairs' columns side by side, empty where they do not apply:
+// day,target,slug,cast,counted,set_aside_network,set_aside_too_fast,ships,skips,ship_percent,
+// low_picks,high_picks,low_percent,high_percent
+std::string tallies_csv(const PublishedTallies &tallies);
+// {"licence", "licence_url", "definition", "log_entries", "targets": [{"target", "kind",
+// "slug", "url", "days": [...]}]}
+std::string tallies_json(const PublishedTallies &tallies);
+
+} // namespace verdict::open_data
