@@ -11,6 +11,7 @@
 #include "app/editor_commands.h"
 #include "app/options.h"
 #include "app/server.h"
+#include "app/verify_command.h"
 #include "auth/log_signing.h"
 #include "domain/clock.h"
 #include "domain/content.h"
@@ -132,6 +133,14 @@ int run(const Options &options) {
               << merkle::hex(checkpoint.root) << ", signed by "
               << auth::public_key_of(store.log_signing_key()) << "\n";
     return 0;
+  }
+  if (options.command == "verify") {
+    require_database(options.db);
+    const char *home = std::getenv("HOME");
+    const auto state = !options.state_file.empty() ? options.state_file
+                       : home                      ? std::string(home) + "/.verdict-verify.json"
+                                                   : std::string(".verdict-verify.json");
+    return run_verify(options.db, state, std::cout, std::cerr);
   }
   if (options.command == "user") {
     if (options.files[0] != "add") require_database(options.db);

@@ -145,6 +145,12 @@ const std::vector<Command> &commands() {
       {"checkpoint", "verdict checkpoint --db PATH",
        "Signs a checkpoint of the vote log now (its size and root; /transparency), as the site\n"
        "does once a day on its own. Safe while the site serves.\n"},
+      {"verify", "verdict verify --db PATH [--state FILE]",
+       "Checks that the published numbers are what the vote log says: the latest checkpoint's\n"
+       "signature, that the log makes its root, that the log seen last time (kept in FILE,\n"
+       "default ~/.verdict-verify.json) is the start of the log now under the same key, and\n"
+       "that replaying the log gives every tool's and pair's community numbers. Names each\n"
+       "fault and exits 1; exits 0 when everything agrees.\n"},
       {"backup", "verdict backup --db PATH OUT",
        "Writes a consistent copy of the database to OUT (which must not exist) while the site\n"
        "runs.\n"},
@@ -312,6 +318,8 @@ Options parse_options(const std::vector<std::string> &args,
     } else if (arg == "--dry-run") {
       digest_flag = arg;
       if (auto v = value("--dry-run")) options.dry_run_dir = *v;
+    } else if (arg == "--state") {
+      if (auto v = value("--state")) options.state_file = *v;
     } else if (arg == "--force") {
       options.force = true;
     } else if (arg == "--access-log") {
@@ -329,6 +337,10 @@ Options parse_options(const std::vector<std::string> &args,
   if (options.command == "backup" && n != 1) options.error = "backup needs one OUT file";
   if (options.command == "check" && n != 0) options.error = "check takes no arguments";
   if (options.command == "checkpoint" && n != 0) options.error = "checkpoint takes no arguments";
+  if (options.command == "verify" && n != 0)
+    options.error = "verify reads the database file: verdict verify --db PATH";
+  if (!options.state_file.empty() && options.command != "verify")
+    options.error = "--state is only for verify";
   if (options.command == "import" && n != 1) options.error = "import needs one FILE";
   if (options.command == "export" && n > 1) options.error = "export takes at most one FILE";
   if (options.command == "user") {

@@ -32,6 +32,7 @@ struct Options {
   std::string unsubscribe_mailto; // List-Unsubscribe's mailto: address (default: mail_from)
   int since_days = 0;             // digest: --since Nd or Nh, in whole days
   std::string dry_run_dir;        // digest: write .eml files here instead of sending
+  std::string state_file;         // verify: the checkpoints seen before (--state; default in HOME)
   std::string error;              // set when the command line is not usable
 };
 

@@ -1,6 +1,8 @@
 // Day arithmetic on YYYY-MM-DD dates and the staleness rule (domain/dates.h).
 #include "domain/dates.h"
 
+#include <ctime>
+
 namespace verdict {
 
 namespace {
@@ -25,6 +27,15 @@ int64_t day_number(const std::string &date) {
 bool is_stale(const std::string &checked_on, const std::string &today) {
   if (checked_on.size() != 10 || today.size() != 10) return false;
   return day_number(today) - day_number(checked_on) > kStaleAfterDays;
+}
+
+std::string utc_time_of(int64_t seconds) {
+  const auto moment = static_cast<time_t>(seconds);
+  std::tm parts{};
+  gmtime_r(&moment, &parts);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &parts);
+  return text;
 }
 
 } // namespace verdict

@@ -19,4 +19,7 @@ int64_t day_number(const std::string &date);
 // between them. Both are YYYY-MM-DD; a date of any other length (none given) is never stale.
 bool is_stale(const std::string &checked_on, const std::string &today);
 
+// A moment (seconds since 1970) as readers are shown it: "2026-11-24 16:05 UTC".
+std::string utc_time_of(int64_t seconds);
+
 } // namespace verdict

@@ -48,6 +48,7 @@ void api_tool(App &app, const Request &req, Response &res, std::string_view slug
 void api_comparison(App &app, const Request &req, Response &res, std::string_view pair);
 
 // The vote log and its checkpoints, as JSON (handlers/transparency.cpp)
+void show_transparency(App &app, const Request &req, Response &res);
 void transparency_checkpoint(App &app, const Request &req, Response &res);
 void transparency_log(App &app, const Request &req, Response &res);
 void transparency_proof(App &app, const Request &req, Response &res);

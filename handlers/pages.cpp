@@ -1,5 +1,6 @@
 // The GET pages of the site.
 #include "render/pages.h"
+#include "auth/log_signing.h"
 #include "domain/slugs.h"
 #include "handlers/handlers.h"
 #include "middleware/request_parsing.h"
@@ -111,6 +112,14 @@ std::optional<pages::PersonalPage> show_tool(App &app, const Request &req, Respo
 void show_methodology(App &app, const Request &req, Response &res) {
   if (refuse_other_pages(app, req, res)) return;
   send_html(res, pages::methodology(app.views, app.store.reviewers(), app.store.site_copy()));
+}
+
+// GET /transparency — the vote log's latest checkpoint, its public key and how to check.
+void show_transparency(App &app, const Request &req, Response &res) {
+  if (refuse_other_pages(app, req, res)) return;
+  send_html(res,
+            pages::transparency(app.views, app.store.latest_checkpoint(), app.store.vote_log_size(),
+                                auth::public_key_of(app.log_signing_key), app.store.site_copy()));
 }
 
 // GET /categories — every category, with how many tools each holds.

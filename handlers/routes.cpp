@@ -121,6 +121,7 @@ std::vector<Route> route_table(App &app) {
       {"GET", "/api/tools", api_read(app, api_tools)},
       {"GET", "/api/tools/" + slug, api_slug_read(app, api_tool)},
       {"GET", "/api/compare/" + pair, api_slug_read(app, api_comparison)},
+      {"GET", "/transparency", page(app, show_transparency)},
       {"GET", "/transparency/checkpoint", api_read(app, transparency_checkpoint)},
       {"GET", "/transparency/log", api_query_read(app, transparency_log)},
       {"GET", "/transparency/proof", api_query_read(app, transparency_proof)},

@@ -12,6 +12,7 @@
 
 #include "domain/glance.h"
 #include "domain/model.h"
+#include "domain/vote_log.h"
 #include "render/views.h"
 
 namespace verdict::pages {
@@ -78,6 +79,9 @@ std::string reviewers(const Views &views, const Paged<Reviewer> &reviewers, cons
 // How the numbers are made, with each persona's ship rate.
 std::string methodology(const Views &views, const std::vector<Reviewer> &panel,
                         const SiteCopy &site);
+// The vote log's latest checkpoint, its public key and how to check both (/transparency).
+std::string transparency(const Views &views, const std::optional<Checkpoint> &checkpoint,
+                         uint64_t log_size, const std::string &public_key, const SiteCopy &site);
 std::string categories(const Views &views, const std::vector<CategoryListing> &categories,
                        const SiteCopy &site);
 std::string category(const Views &views, const CategoryListing &category, const Paged<Tool> &tools,

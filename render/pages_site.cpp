@@ -3,6 +3,7 @@
 #include "render/pages.h"
 
 #include "domain/counting.h"
+#include "domain/dates.h"
 #include "domain/numbers.h"
 #include "render/page_parts.h"
 
@@ -51,6 +52,25 @@ std::string methodology(const Views &views, const std::vector<Reviewer> &panel,
                     {"Methodology · " + site.site_name,
                      "How every percentage on the site is made, and what the site never does.",
                      "/methodology"},
+                    site);
+}
+
+std::string transparency(const Views &views, const std::optional<Checkpoint> &checkpoint,
+                         uint64_t log_size, const std::string &public_key, const SiteCopy &site) {
+  Data page;
+  page.set("has_checkpoint", bool_data(checkpoint.has_value()));
+  if (checkpoint) {
+    page.set("size", count_phrase(static_cast<int64_t>(checkpoint->size), "entry", "entries"));
+    page.set("root", merkle::hex(checkpoint->root));
+    page.set("made_at", utc_time_of(checkpoint->made_at));
+    page.set("signature", checkpoint->signature);
+  }
+  page.set("log_size", count_phrase(static_cast<int64_t>(log_size), "entry", "entries"));
+  page.set("public_key", public_key);
+  return views.page("transparency", page,
+                    {"Transparency · " + site.site_name,
+                     "The signed, append-only log of every vote, and how to check the numbers.",
+                     "/transparency"},
                     site);
 }
 

@@ -185,6 +185,7 @@ public:
   // size and root now.
   std::vector<VoteLogEntry> vote_log(uint64_t from, size_t limit);
   VoteLogHead vote_log_head();
+  uint64_t vote_log_size();
   // Seals the log as it stands (hashes its new leaves and the subtrees they complete) and
   // keeps a checkpoint of it, signed with `signing_key` (auth/log_signing.h), made at `now`.
   Checkpoint make_checkpoint(std::string_view signing_key, int64_t now);

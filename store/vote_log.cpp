@@ -204,6 +204,11 @@ Checkpoint Store::make_checkpoint(std::string_view signing_key, int64_t now) {
   return checkpoint;
 }
 
+uint64_t Store::vote_log_size() {
+  return read(
+      [](sql::Db &db) { return count_of(db, "SELECT coalesce(max(leaf) + 1, 0) FROM vote_log"); });
+}
+
 std::string Store::log_signing_key() {
   return site_secret("vote_log_signing", auth::new_signing_key());
 }

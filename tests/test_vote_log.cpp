@@ -293,3 +293,27 @@ TEST_CASE("vote log: /transparency serves the signed checkpoint, the entries and
   CHECK(client.Get("/transparency/proof?leaf=0&size=6")->status == 404);
   CHECK(client.Get("/transparency/proof?from=6&size=5")->status == 404);
 }
+
+TEST_CASE("vote log: /transparency shows the latest checkpoint, the public key that signed it "
+          "and how to check, and says so when there is none yet") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto public_key = auth::public_key_of(site.app().log_signing_key);
+  const auto before = client.Get("/transparency");
+  REQUIRE(before->status == 200);
+  CHECK(before->body.find("has not signed a checkpoint yet") != std::string::npos);
+  CHECK(before->body.find(public_key) != std::string::npos);
+
+  REQUIRE(test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship", std::string(32, 'e'))
+              ->status == 303);
+  const auto checkpoint = site.store().make_checkpoint(site.app().log_signing_key, 1'800'000'000);
+  const auto after = client.Get("/transparency");
+  REQUIRE(after->status == 200);
+  CHECK(after->body.find("has not signed a checkpoint yet") == std::string::npos);
+  CHECK(after->body.find(merkle::hex(checkpoint.root)) != std::string::npos);
+  CHECK(after->body.find(checkpoint.signature) != std::string::npos);
+  CHECK(after->body.find("2027-01-15 08:00 UTC") != std::string::npos); // 1,800,000,000 s
+  CHECK(after->body.find("1 entry") != std::string::npos);
+  CHECK(after->body.find(public_key) != std::string::npos);
+  CHECK(after->body.find("href=\"/transparency/checkpoint\"") != std::string::npos);
+}
