@@ -8,9 +8,14 @@ verdict=$1
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 verdict_pid=""
+# Stop and wait for verdict before removing its folder, and never let the removal decide the
+# exit status: the checks do.
 cleanup() {
+  local status=$?
   [ -n "$verdict_pid" ] && kill "$verdict_pid" 2>/dev/null || true
-  rm -rf "$work"
+  wait 2>/dev/null || true
+  rm -rf "$work" 2>/dev/null || true
+  exit "$status"
 }
 trap cleanup EXIT
 
