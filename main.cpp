@@ -135,12 +135,13 @@ int run(const Options &options) {
     return 0;
   }
   if (options.command == "verify") {
-    require_database(options.db);
+    VerifyTarget target{options.files.empty() ? "" : options.files[0], options.db};
+    if (target.site_url.empty()) require_database(options.db);
     const char *home = std::getenv("HOME");
     const auto state = !options.state_file.empty() ? options.state_file
                        : home                      ? std::string(home) + "/.verdict-verify.json"
                                                    : std::string(".verdict-verify.json");
-    return run_verify(options.db, state, std::cout, std::cerr);
+    return run_verify(target, state, std::cout, std::cerr);
   }
   if (options.command == "user") {
     if (options.files[0] != "add") require_database(options.db);

@@ -145,12 +145,14 @@ const std::vector<Command> &commands() {
       {"checkpoint", "verdict checkpoint --db PATH",
        "Signs a checkpoint of the vote log now (its size and root; /transparency), as the site\n"
        "does once a day on its own. Safe while the site serves.\n"},
-      {"verify", "verdict verify --db PATH [--state FILE]",
-       "Checks that the published numbers are what the vote log says: the latest checkpoint's\n"
-       "signature, that the log makes its root, that the log seen last time (kept in FILE,\n"
-       "default ~/.verdict-verify.json) is the start of the log now under the same key, and\n"
-       "that replaying the log gives every tool's and pair's community numbers. Names each\n"
-       "fault and exits 1; exits 0 when everything agrees.\n"},
+      {"verify", "verdict verify (URL | --db PATH) [--state FILE]",
+       "Checks that the published numbers are what the vote log says, reading the site at URL\n"
+       "(http:// or https://: its API and /transparency, as any reader can) or its database\n"
+       "file: the latest checkpoint's signature, that the log makes its root, that the log\n"
+       "seen last time (kept in FILE, default ~/.verdict-verify.json) is the start of the log\n"
+       "now under the same key, and that replaying the log gives every tool's and published\n"
+       "pair's community numbers. Names each fault and exits 1; exits 2 when the site could\n"
+       "not be read, 0 when everything agrees.\n"},
       {"backup", "verdict backup --db PATH OUT",
        "Writes a consistent copy of the database to OUT (which must not exist) while the site\n"
        "runs.\n"},
@@ -337,8 +339,15 @@ Options parse_options(const std::vector<std::string> &args,
   if (options.command == "backup" && n != 1) options.error = "backup needs one OUT file";
   if (options.command == "check" && n != 0) options.error = "check takes no arguments";
   if (options.command == "checkpoint" && n != 0) options.error = "checkpoint takes no arguments";
-  if (options.command == "verify" && n != 0)
-    options.error = "verify reads the database file: verdict verify --db PATH";
+  if (options.command == "verify" && n > 1)
+    options.error = "verify reads one site, at its address (verdict verify "
+                    "https://verdict.example) or from its file (verdict verify --db PATH)";
+  if (options.command == "verify" && n == 1) {
+    Options address; // checked as --base-url is, without touching the site's own
+    set_base_url(address, options.files[0], "verify's URL");
+    options.error = address.error;
+    options.files[0] = address.base_url;
+  }
   if (!options.state_file.empty() && options.command != "verify")
     options.error = "--state is only for verify";
   if (options.command == "import" && n != 1) options.error = "import needs one FILE";

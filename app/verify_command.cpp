@@ -1,67 +1,71 @@
 #include "app/verify_command.h"
 
-#include <filesystem>
+#include <algorithm>
 #include <fstream>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "app/verify_sources.h"
 #include "auth/log_signing.h"
 #include "base/merkle.h"
+#include "domain/counting.h"
 #include "domain/tallies.h"
 #include "domain/vote_log.h"
-#include "store/store.h"
 
 namespace verdict {
 
 namespace {
 
-// The figures of one target, as the site shows them or as the log gives them.
-struct Figures {
-  int64_t first = 0;  // counted ships, or counted picks of the lower id
-  int64_t second = 0; // counted skips, or counted picks of the higher id
-  SetAside set_aside;
-  bool operator==(const Figures &other) const {
-    return first == other.first && second == other.second &&
-           set_aside.network == other.set_aside.network &&
-           set_aside.too_fast == other.set_aside.too_fast;
+// An entry read as the format says (migrations/0010-vote-log.sql), with nothing of the site's:
+// the verifier reads the very text whose hash is the leaf. Empty when it is not an entry.
+std::optional<VoteEvent> event_of(const std::string &text) {
+  const auto entry = nlohmann::json::parse(text, nullptr, false);
+  if (!entry.is_object()) return std::nullopt;
+  const auto at = entry.value("at", std::string());
+  const auto target = vote_target_from_code(entry.value("target", std::string()));
+  const auto what = entry.value("event", std::string());
+  const auto voter = entry.find("voter");
+  if (at.size() < 10 || !target || voter == entry.end() || !voter->is_string()) return std::nullopt;
+  VoteEvent event{at.substr(0, 10), *target, voter->get<std::string>(), std::nullopt, std::nullopt};
+  if (what == "withdrawn") return event;
+  if (what != "cast" && what != "changed") return std::nullopt;
+  const auto choice = entry.find("choice");
+  if (choice == entry.end()) return std::nullopt;
+  // A tool's choice is its verdict's word; a pair's, the picked tool's id.
+  if (target->pair && choice->is_number_integer()) {
+    const auto picked = choice->get<int64_t>();
+    if (picked != target->low && picked != target->high) return std::nullopt;
+    event.first = picked == target->low;
+  } else if (!target->pair && choice->is_string()) {
+    const auto word = choice->get<std::string>();
+    if (word != "ship" && word != "skip") return std::nullopt;
+    event.first = word == "ship";
+  } else {
+    return std::nullopt;
   }
-};
-
-std::string described(const VoteTarget &target, const Figures &figures) {
-  const auto counted =
-      std::to_string(figures.first + figures.second) + " counted (" +
-      std::to_string(figures.first) + (target.pair ? " for the first, " : " ship, ") +
-      std::to_string(figures.second) + (target.pair ? " for the second)" : " skip)");
-  return counted + ", " + std::to_string(figures.set_aside.network) + " set aside by network, " +
-         std::to_string(figures.set_aside.too_fast) + " set aside as too fast";
+  const auto set_aside = entry.find("set_aside");
+  if (set_aside != entry.end() && set_aside->is_string()) {
+    event.set_aside = reason_from_code(set_aside->get<std::string>());
+    if (!event.set_aside) return std::nullopt;
+  } else if (set_aside != entry.end() && !set_aside->is_null()) {
+    return std::nullopt;
+  }
+  return event;
 }
 
-// Every community number the site publishes, by target, read in the caller's moment.
-std::map<VoteTarget, Figures> published_figures(Store &store,
-                                                std::map<int64_t, std::string> &slugs) {
-  std::map<VoteTarget, Figures> published;
-  for (int number = 1;; ++number) {
-    const auto tools = store.tools_by_name({number, 100});
-    for (const auto &tool : tools.items) {
-      slugs[tool.id] = tool.slug;
-      published[{false, tool.id, tool.id}] = {tool.community.ships,
-                                              tool.community.total - tool.community.ships,
-                                              tool.community_set_aside};
-    }
-    if (!tools.has_next) break;
-  }
-  return published;
+std::string described(const VoteTarget &target, int64_t first, int64_t second,
+                      const SetAside &set_aside) {
+  const auto counted = std::to_string(first + second) + " counted (" + std::to_string(first) +
+                       (target.pair ? " for the first, " : " ship, ") + std::to_string(second) +
+                       (target.pair ? " for the second)" : " skip)");
+  return counted + ", " + std::to_string(set_aside.network) + " set aside by network, " +
+         std::to_string(set_aside.too_fast) + " set aside as too fast";
 }
 
-// The pair's figures as its page shows them (its address in id order: a is the lower id).
-std::optional<Figures> pair_figures(Store &store, const VoteTarget &target,
-                                    const std::map<int64_t, std::string> &slugs) {
-  const auto low = slugs.find(target.low), high = slugs.find(target.high);
-  if (low == slugs.end() || high == slugs.end()) return std::nullopt;
-  const auto detail = store.comparison_detail(low->second + "-vs-" + high->second);
-  if (!detail) return std::nullopt;
-  return Figures{detail->picks.a, detail->picks.b, detail->picks.set_aside};
+bool agrees(const PublishedTally &shown, const DayTally &logged) {
+  return shown.first == logged.first && shown.second == logged.second &&
+         shown.set_aside.network == logged.set_aside.network &&
+         shown.set_aside.too_fast == logged.set_aside.too_fast;
 }
 
 nlohmann::json read_state(const std::string &path) {
@@ -71,94 +75,144 @@ nlohmann::json read_state(const std::string &path) {
   return state.is_object() ? state : nlohmann::json::object();
 }
 
-} // namespace
+// The checks themselves, on whichever source; each fault goes to `fault`.
+class Verification {
+public:
+  Verification(VerifySource &source, nlohmann::json &state, std::ostream &err)
+      : source_(source), state_(state), err_(err) {}
 
-int run_verify(const std::string &db, const std::string &state_file, std::ostream &out,
-               std::ostream &err) {
-  Store store(db);
-  const auto source = "file:" + std::filesystem::absolute(db).string();
-  std::vector<std::string> faults;
-  const auto fault = [&](const std::string &what) {
-    faults.push_back(what);
-    err << "verdict verify: " << what << "\n";
-  };
+  void run() {
+    auto published = source_.published();
+    std::stable_sort(published.begin(), published.end(),
+                     [](const auto &a, const auto &b) { return a.log_size < b.log_size; });
+    checkpoint_ = source_.checkpoint();
+    auto due = published.begin();
+    // Each number is compared when the replay has reached the log size it was read at.
+    const auto compare_due = [&](uint64_t replayed) {
+      for (; due != published.end() && due->log_size == replayed; ++due)
+        compare(*due, replay_.standing(due->target));
+    };
+    for (uint64_t from = 0;;) {
+      const auto page = source_.log_entries(from);
+      if (page.empty()) break;
+      for (const auto &text : page) {
+        compare_due(from);
+        leaves_.push_back(merkle::leaf_hash(text));
+        if (const auto event = event_of(text))
+          replay_.add(*event);
+        else
+          fault("leaf " + std::to_string(from) + " is not a vote log entry: " + text);
+        ++from;
+      }
+    }
+    compare_due(leaves_.size());
+    for (; due != published.end(); ++due)
+      fault(due->name + " (" + due->where + "): its numbers were read at a log of " +
+            std::to_string(due->log_size) + " entries, but the log has " +
+            std::to_string(leaves_.size()));
+    check_checkpoint();
+  }
 
-  const Store::OneRead moment(store); // every read below sees the same moment of the file
-  const auto public_key = auth::public_key_of(store.log_signing_key());
-  const auto checkpoint = store.latest_checkpoint();
-  auto state = read_state(state_file);
-  if (!checkpoint) {
-    out << "no checkpoint yet: the numbers are checked against the log, the log against nothing\n";
-  } else {
-    if (!auth::signature_holds(public_key, checkpoint_text(*checkpoint), checkpoint->signature))
+  size_t faults() const { return faults_; }
+  size_t agreeing() const { return agreeing_; }
+  uint64_t entries() const { return leaves_.size(); }
+  const std::optional<std::pair<Checkpoint, std::string>> &checkpoint() const {
+    return checkpoint_;
+  }
+
+private:
+  void fault(const std::string &what) {
+    ++faults_;
+    err_ << "verdict verify: " << what << "\n";
+  }
+
+  void compare(const PublishedTally &shown, const DayTally &logged) {
+    if (agrees(shown, logged)) {
+      ++agreeing_;
+      return;
+    }
+    fault(vote_target_code(shown.target) + " (" + shown.name + "): the site shows " +
+          described(shown.target, shown.first, shown.second, shown.set_aside) + "; the log gives " +
+          described(shown.target, logged.first, logged.second, logged.set_aside) + " (read from " +
+          shown.where + " at a log of " + std::to_string(shown.log_size) + " entries)");
+  }
+
+  void check_checkpoint() {
+    if (!checkpoint_) return;
+    const auto &[checkpoint, public_key] = *checkpoint_;
+    if (!auth::signature_holds(public_key, checkpoint_text(checkpoint), checkpoint.signature))
       fault("the latest checkpoint's signature does not hold under the site's key " + public_key);
-    std::vector<merkle::Hash> leaves;
-    for (const auto &entry : store.vote_log(0, checkpoint->size))
-      leaves.push_back(entry.hash);
-    if (leaves.size() != checkpoint->size ||
-        merkle::root(checkpoint->size, merkle::over(leaves)) != checkpoint->root)
-      fault("the log's first " + std::to_string(checkpoint->size) +
+    if (leaves_.size() < checkpoint.size ||
+        merkle::root(checkpoint.size,
+                     merkle::over({leaves_.begin(), leaves_.begin() + checkpoint.size})) !=
+            checkpoint.root)
+      fault("the log's first " + std::to_string(checkpoint.size) +
             " entries do not make the checkpoint's root: an entry was changed, removed or "
             "reordered after it was signed");
-    if (state.contains(source)) {
-      const auto &seen = state[source];
-      const auto seen_size = seen.value("size", uint64_t{0});
-      const auto seen_root = merkle::from_hex(seen.value("root", std::string()));
-      if (seen.value("public_key", std::string()) != public_key)
-        fault("the site's key is not the one seen before (" +
-              seen.value("public_key", std::string()) + "): its checkpoints were signed anew");
-      else if (seen_size > checkpoint->size)
-        fault("the log has " + std::to_string(checkpoint->size) + " entries, fewer than the " +
-              std::to_string(seen_size) + " seen before");
-      else if (!seen_root ||
-               !merkle::consistency_holds(seen_size, checkpoint->size, *seen_root, checkpoint->root,
-                                          store.consistency_proof(seen_size, checkpoint->size)))
-        fault("the log now is not the log seen before with entries added: the first " +
-              std::to_string(seen_size) + " entries changed");
-    }
+    if (!state_.contains(source_.name())) return;
+    const auto &seen = state_[source_.name()];
+    const auto seen_key = seen.value("public_key", std::string());
+    const auto seen_size = seen.value("size", uint64_t{0});
+    const auto seen_root = merkle::from_hex(seen.value("root", std::string()));
+    if (seen_key != public_key)
+      fault("the site's key is not the one seen before (" + seen_key +
+            "): its checkpoints were signed anew");
+    else if (seen_size > checkpoint.size)
+      fault("the log has " + std::to_string(checkpoint.size) + " entries, fewer than the " +
+            std::to_string(seen_size) + " seen before");
+    else if (!seen_root ||
+             !merkle::consistency_holds(seen_size, checkpoint.size, *seen_root, checkpoint.root,
+                                        source_.consistency_proof(seen_size, checkpoint.size)))
+      fault("the log now is not the log seen before with entries added: the first " +
+            std::to_string(seen_size) + " entries changed");
   }
 
-  TallyReplay replay;
-  const auto entries = store.vote_events([&](const VoteEvent &event) { replay.add(event); });
-  std::map<VoteTarget, Figures> from_log;
-  for (const auto &target : std::move(replay).finish()) {
-    const auto &now = target.days.back();
-    from_log[target.target] = {now.first, now.second, now.set_aside};
-  }
-  std::map<int64_t, std::string> slugs;
-  auto published = published_figures(store, slugs);
-  for (const auto &[target, figures] : from_log)
-    if (target.pair) published[target] = pair_figures(store, target, slugs).value_or(Figures{});
-  size_t agreeing = 0;
-  for (const auto &[target, shown] : published) {
-    const auto logged = from_log.count(target) ? from_log.at(target) : Figures{};
-    if (shown == logged) {
-      ++agreeing;
-      continue;
-    }
-    const auto name =
-        vote_target_code(target) + (target.pair               ? ""
-                                    : slugs.count(target.low) ? " (" + slugs.at(target.low) + ")"
-                                                              : "");
-    fault(name + ": the site shows " + described(target, shown) + "; the log gives " +
-          described(target, logged));
-  }
+  VerifySource &source_;
+  nlohmann::json &state_;
+  std::ostream &err_;
+  std::optional<std::pair<Checkpoint, std::string>> checkpoint_;
+  std::vector<merkle::Hash> leaves_;
+  TallyReplay replay_;
+  size_t faults_ = 0, agreeing_ = 0;
+};
 
-  if (!faults.empty()) {
-    err << "verdict verify: " << faults.size() << (faults.size() == 1 ? " fault" : " faults")
-        << "\n";
+} // namespace
+
+int run_verify(const VerifyTarget &target, const std::string &state_file, std::ostream &out,
+               std::ostream &err) {
+  auto state = read_state(state_file);
+  std::unique_ptr<VerifySource> source;
+  std::optional<Verification> verification;
+  try {
+    source = target.site_url.empty() ? file_source(target.db) : site_source(target.site_url);
+    verification.emplace(*source, state, err);
+    verification->run();
+  } catch (const UnreadableSite &e) {
+    err << "verdict verify: could not read the site: " << e.what() << "\n";
+    return 2;
+  } catch (const nlohmann::json::exception &e) {
+    err << "verdict verify: an answer of the site is not as its API says: " << e.what() << "\n";
+    return 2;
+  }
+  if (verification->faults()) {
+    err << "verdict verify: " << verification->faults()
+        << (verification->faults() == 1 ? " fault" : " faults") << "\n";
     return 1;
   }
+  const auto &checkpoint = verification->checkpoint();
   if (checkpoint)
-    state[source] = {{"public_key", public_key},
-                     {"size", checkpoint->size},
-                     {"root", merkle::hex(checkpoint->root)}};
+    state[source->name()] = {{"public_key", checkpoint->second},
+                             {"size", checkpoint->first.size},
+                             {"root", merkle::hex(checkpoint->first.root)}};
   std::ofstream(state_file) << state.dump(2) << "\n";
-  out << "ok: " << entries << " log entries; "
-      << (checkpoint ? "the checkpoint of " + std::to_string(checkpoint->size) +
-                           " entries is signed by " + public_key + " and made by the log; "
+  if (!checkpoint)
+    out << "no checkpoint yet: the numbers are checked against the log, the log against "
+           "nothing\n";
+  out << "ok: " << verification->entries() << " log entries; "
+      << (checkpoint ? "the checkpoint of " + std::to_string(checkpoint->first.size) +
+                           " entries is signed by " + checkpoint->second + " and made by the log; "
                      : std::string())
-      << agreeing << " targets' numbers are what the log gives\n";
+      << verification->agreeing() << " targets' numbers are what the log gives\n";
   return 0;
 }
 

@@ -66,6 +66,11 @@ void TallyReplay::add(const VoteEvent &event) {
   target.votes[event.voter] = Vote{*event.first, event.set_aside};
 }
 
+DayTally TallyReplay::standing(const VoteTarget &target) const {
+  const auto found = targets_.find(target);
+  return found == targets_.end() ? DayTally{} : found->second.now;
+}
+
 std::vector<TargetTallies> TallyReplay::finish() && {
   std::vector<TargetTallies> out;
   out.reserve(targets_.size());

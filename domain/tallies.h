@@ -81,6 +81,8 @@ struct TargetTallies {
 class TallyReplay {
 public:
   void add(const VoteEvent &event);
+  // The target's standing after the entries added so far: all zero when it has none.
+  DayTally standing(const VoteTarget &target) const;
   std::vector<TargetTallies> finish() &&;
 
 private:

@@ -22,7 +22,16 @@ void api_tools(App &app, const Request &req, Response &res) {
   if (!number) return send_json(res, api::error("page must be a whole number from 1"), 400);
   const auto tools = app.store.tools_by_name({*number, kApiPageSize});
   if (*number > 1 && tools.items.empty()) return json_not_found(res, "there is no such page");
-  send_json(res, api::tools(tools));
+  send_json(res, api::tools(tools, app.store.vote_log_size()));
+}
+
+// GET /api/comparisons — the published comparisons, newest first, 100 a page.   page=N
+void api_comparisons(App &app, const Request &req, Response &res) {
+  const auto number = requested_page(req);
+  if (!number) return send_json(res, api::error("page must be a whole number from 1"), 400);
+  const auto comparisons = app.store.published_comparisons({*number, kApiPageSize});
+  if (*number > 1 && comparisons.items.empty()) return json_not_found(res, "there is no such page");
+  send_json(res, api::comparisons(comparisons));
 }
 
 // GET /api/tools/:slug — one tool, its pricing read and its first page of reviews.
@@ -34,7 +43,7 @@ void api_tool(App &app, const Request &, Response &res, std::string_view slug) {
       return moved_permanently(res, "/api/tools/" + *renamed);
     return json_not_found(res, "there is no tool with this address");
   }
-  send_json(res, api::tool(*detail));
+  send_json(res, api::tool(*detail, app.store.vote_log_size()));
 }
 
 // GET /api/compare/:pair — a pair, in the order its address names them.
@@ -45,7 +54,7 @@ void api_comparison(App &app, const Request &, Response &res, std::string_view p
       return moved_permanently(res, "/api/compare/" + *renamed);
     return json_not_found(res, "there is no comparison at this address");
   }
-  send_json(res, api::comparison(*detail));
+  send_json(res, api::comparison(*detail, app.store.vote_log_size()));
 }
 
 } // namespace verdict::handlers

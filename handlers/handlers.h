@@ -44,6 +44,7 @@ void show_favicon(App &app, const Request &req, Response &res);
 
 // The read-only JSON API (handlers/api.cpp)
 void api_tools(App &app, const Request &req, Response &res);
+void api_comparisons(App &app, const Request &req, Response &res);
 void api_tool(App &app, const Request &req, Response &res, std::string_view slug);
 void api_comparison(App &app, const Request &req, Response &res, std::string_view pair);
 

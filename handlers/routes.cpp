@@ -120,6 +120,7 @@ std::vector<Route> route_table(App &app) {
       {"POST", "/admin/subscribers/([0-9]{1,18})/delete", admin_write(app, erase_subscriber)},
       {"GET", "/api/tools", api_read(app, api_tools)},
       {"GET", "/api/tools/" + slug, api_slug_read(app, api_tool)},
+      {"GET", "/api/comparisons", api_read(app, api_comparisons)},
       {"GET", "/api/compare/" + pair, api_slug_read(app, api_comparison)},
       {"GET", "/transparency", page(app, show_transparency)},
       {"GET", "/transparency/checkpoint", api_read(app, transparency_checkpoint)},

@@ -1,11 +1,13 @@
 #include "render/api.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "domain/counting.h"
 #include "domain/glance.h"
 #include "domain/numbers.h"
 #include "domain/slugs.h"
+#include "domain/tallies.h"
 
 namespace verdict::api {
 
@@ -37,6 +39,7 @@ json set_aside_json(const SetAside &set_aside) {
 
 json tool_summary(const Tool &t) {
   return {{"slug", t.slug},
+          {"log_target", vote_target_code({false, t.id, t.id})},
           {"name", t.name},
           {"url", "/tools/" + t.slug},
           {"category", {{"slug", t.category.slug}, {"name", t.category.name}}},
@@ -57,17 +60,35 @@ json review(const Review &r) {
 
 } // namespace
 
-std::string tools(const Paged<Tool> &tools) {
+std::string tools(const Paged<Tool> &tools, uint64_t vote_log_size) {
   json list = json::array();
   for (const auto &t : tools.items)
     list.push_back(tool_summary(t));
   json out = {{"tools", list}, {"page", tools.number}};
   out["next"] =
       tools.has_next ? json("/api/tools?page=" + std::to_string(tools.number + 1)) : json(nullptr);
+  out["vote_log_size"] = vote_log_size;
   return out.dump(2) + "\n";
 }
 
-std::string tool(const ToolDetail &detail) {
+std::string comparisons(const Paged<ComparisonSummary> &comparisons) {
+  json list = json::array();
+  for (const auto &c : comparisons.items) {
+    const auto slug = pair_slug(c.a_slug, c.b_slug);
+    list.push_back({{"url", "/compare/" + slug},
+                    {"api", "/api/compare/" + slug},
+                    {"a", {{"slug", c.a_slug}, {"name", c.a_name}}},
+                    {"b", {{"slug", c.b_slug}, {"name", c.b_name}}},
+                    {"published_on", c.published_on}});
+  }
+  json out = {{"comparisons", list}, {"page", comparisons.number}};
+  out["next"] = comparisons.has_next
+                    ? json("/api/comparisons?page=" + std::to_string(comparisons.number + 1))
+                    : json(nullptr);
+  return out.dump(2) + "\n";
+}
+
+std::string tool(const ToolDetail &detail, uint64_t vote_log_size) {
   const auto &t = detail.tool;
   json out = tool_summary(t);
   out["description"] = t.description;
@@ -82,24 +103,28 @@ std::string tool(const ToolDetail &detail) {
     reviews.push_back(review(r));
   out["reviews"] = reviews;
   out["more_reviews"] = detail.reviews.has_next;
+  out["vote_log_size"] = vote_log_size;
   return out.dump(2) + "\n";
 }
 
-std::string comparison(const ComparisonDetail &detail) {
+std::string comparison(const ComparisonDetail &detail, uint64_t vote_log_size) {
   const auto &c = detail.comparison;
   const auto glance = glance_of(c, detail.reviews_a, detail.reviews_b);
   const auto picks = detail.picks.a + detail.picks.b;
-  json out = {{"url", "/compare/" + pair_slug(c.a.slug, c.b.slug)},
-              {"a", tool_summary(c.a)},
-              {"b", tool_summary(c.b)},
-              {"published", c.published},
-              {"published_on", c.published ? json(c.published_on) : json(nullptr)},
-              {"intro", c.intro},
-              {"bottom_line", c.bottom_line},
-              {"picks", {{"a", detail.picks.a}, {"b", detail.picks.b}, {"total", picks}}},
-              {"cast", picks + detail.picks.set_aside.total()},
-              {"set_aside", set_aside_json(detail.picks.set_aside)},
-              {"verdict", glance.statement}};
+  json out = {
+      {"url", "/compare/" + pair_slug(c.a.slug, c.b.slug)},
+      {"a", tool_summary(c.a)},
+      {"b", tool_summary(c.b)},
+      {"published", c.published},
+      {"published_on", c.published ? json(c.published_on) : json(nullptr)},
+      {"intro", c.intro},
+      {"bottom_line", c.bottom_line},
+      {"picks", {{"a", detail.picks.a}, {"b", detail.picks.b}, {"total", picks}}},
+      {"cast", picks + detail.picks.set_aside.total()},
+      {"set_aside", set_aside_json(detail.picks.set_aside)},
+      {"verdict", glance.statement},
+      {"log_target", vote_target_code({true, std::min(c.a.id, c.b.id), std::max(c.a.id, c.b.id)})},
+      {"vote_log_size", vote_log_size}};
   return out.dump(2) + "\n";
 }
 

@@ -2,18 +2,27 @@
 // Shapes are documented in the README with curl examples; nlohmann_json writes them.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "domain/model.h"
 
 namespace verdict::api {
 
-// {"tools": [...], "page": N, "next": "/api/tools?page=N+1" or null}
-std::string tools(const Paged<Tool> &tools);
+// Answers with community numbers name, for each tool or pair, the vote log's target it is
+// counted under ("log_target": "tool:12", "pair:3-7"), and say how many of the log's entries
+// there were when they were read ("vote_log_size"): the numbers are exactly what replaying that
+// many entries gives (domain/tallies.h), so `verdict verify` can check them while votes arrive.
+
+// {"tools": [...], "page": N, "next": "/api/tools?page=N+1" or null, "vote_log_size": N}
+std::string tools(const Paged<Tool> &tools, uint64_t vote_log_size);
+// {"comparisons": [{"url", "api", "a", "b", "published_on"}...], "page": N, "next": ...}: the
+// published comparisons, newest first.
+std::string comparisons(const Paged<ComparisonSummary> &comparisons);
 // One tool with its pricing read and its reviews.
-std::string tool(const ToolDetail &detail);
+std::string tool(const ToolDetail &detail, uint64_t vote_log_size);
 // A pair: both tools, the editor's record, the head-to-head picks and the verdict at a glance.
-std::string comparison(const ComparisonDetail &detail);
+std::string comparison(const ComparisonDetail &detail, uint64_t vote_log_size);
 // {"error": message}
 std::string error(const std::string &message);
 

@@ -6,6 +6,8 @@
 
 #include <atomic>
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "auth/log_signing.h"
@@ -47,7 +49,7 @@ struct VerifiedSite {
     std::string output;
     const int status = test::run_binary({"verify", "--db", db, "--state", state}, &output);
     if (said) *said = output;
-    INFO(output);
+    UNSCOPED_INFO(output);
     return status;
   }
 
@@ -143,4 +145,121 @@ TEST_CASE("verify: an untouched site verifies while votes keep coming") {
     CHECK(site.verify() == 0);
   stop = true;
   voters.join();
+}
+
+// `verdict verify URL`: the same checks read as any reader can, from the running site's API
+// and /transparency. A test server is made after any tampering, so nothing it kept hides it.
+namespace {
+
+struct ServedSite {
+  VerifiedSite site;
+  std::unique_ptr<test::SiteServer> server;
+
+  void serve() { server = std::make_unique<test::SiteServer>(site.db); }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(server->port()); }
+
+  int verify(std::string *said = nullptr) {
+    std::string output;
+    const int status = test::run_binary({"verify", url(), "--state", site.state}, &output);
+    if (said) *said = output;
+    UNSCOPED_INFO(output);
+    return status;
+  }
+};
+
+} // namespace
+
+TEST_CASE("verify URL: a site left alone verifies over HTTP, every tool and published pair, "
+          "and again with its checkpoint remembered") {
+  ServedSite served;
+  served.serve();
+  std::string said;
+  CHECK(served.verify(&said) == 0);
+  CHECK(said.find("ok: 9 log entries") != std::string::npos);
+  // 8 tools and the 5 published comparisons, each checked.
+  CHECK(said.find("13 targets' numbers are what the log gives") != std::string::npos);
+  CHECK(test::read_file(served.site.state).find(served.url()) != std::string::npos);
+  CHECK(served.verify() == 0);
+}
+
+TEST_CASE("verify URL: a tool's vote changed in the file, and a pair's tally inflated, are "
+          "named by their addresses") {
+  ServedSite served;
+  served.site.tamper("DROP TRIGGER tool_vote_change_logged; UPDATE tool_votes SET verdict = "
+                     "'skip' WHERE voter = '" +
+                     kFirstVoter + "'");
+  // A pair no one has picked on: its tally made up, with no entry in the log.
+  served.site.tamper("INSERT INTO pair_tallies (low_tool_id, high_tool_id, low_picks, high_picks) "
+                     "SELECT min(a.id, b.id), max(a.id, b.id), 7, 0 FROM tools a, tools b "
+                     "WHERE a.slug = 'cursor-background-agents' AND b.slug = 'mistral-3-small'");
+  served.serve();
+  std::string said;
+  CHECK(served.verify(&said) == 1);
+  CHECK(said.find("(codestral-2-1): the site shows 4 counted (1 ship, 3 skip)") !=
+        std::string::npos);
+  CHECK(said.find("the log gives 4 counted (2 ship, 2 skip)") != std::string::npos);
+  CHECK(said.find("read from /api/tools") != std::string::npos);
+  CHECK(said.find("the site shows 7 counted (7 for the first, 0 for the second)") !=
+        std::string::npos);
+  CHECK(said.find("the log gives 0 counted") != std::string::npos);
+  CHECK(said.find("2 faults") != std::string::npos);
+}
+
+TEST_CASE("verify URL: checkpoints signed anew with another key are refused over HTTP") {
+  ServedSite served;
+  served.serve();
+  REQUIRE(served.verify() == 0);
+  const auto seen_at = served.url();
+  served.server.reset();
+  served.site.tamper("UPDATE site_secrets SET value = '" + auth::new_signing_key() +
+                     "' WHERE name = 'vote_log_signing'");
+  REQUIRE(test::run_binary({"checkpoint", "--db", served.site.db}) == 0);
+  served.serve();
+  // The state names a site by its address, and the server came back on another port: what
+  // was seen at the old address is what the reader saw of this site.
+  auto state = nlohmann::json::parse(test::read_file(served.site.state));
+  state[served.url()] = state[seen_at];
+  std::ofstream(served.site.state) << state.dump();
+  std::string said;
+  CHECK(served.verify(&said) == 1);
+  CHECK(said.find("the site's key is not the one seen before") != std::string::npos);
+}
+
+TEST_CASE("verify URL: numbers moving under votes while verify reads are no fault") {
+  ServedSite served;
+  served.serve();
+  std::atomic<bool> stop{false};
+  std::thread voters([&] {
+    Store store(served.site.db);
+    const auto id = store.tool_by_slug("code-llama-4")->id;
+    for (int i = 0; !stop; ++i) {
+      auto voter = std::to_string(i);
+      store.cast_tool_vote(test::ballot_of(std::string(32 - voter.size(), 'w') + voter), id,
+                           i % 3 ? Verdict::ship : Verdict::skip);
+      if (i % 50 == 0) store.make_checkpoint(store.log_signing_key(), unix_now());
+    }
+  });
+  for (int run = 0; run < 4; ++run)
+    CHECK(served.verify() == 0);
+  stop = true;
+  voters.join();
+}
+
+TEST_CASE(
+    "verify URL: a site that cannot be read exits 2 and says so, and an address that is not a "
+    "site's is refused") {
+  test::TempDir dir;
+  std::string said;
+  // A port nothing listens on: bound, then closed.
+  int port = 0;
+  {
+    httplib::Server probe;
+    port = probe.bind_to_any_port("127.0.0.1");
+  }
+  CHECK(test::run_binary({"verify", "http://127.0.0.1:" + std::to_string(port), "--state",
+                          (dir.path / "seen.json").string()},
+                         &said) == 2);
+  CHECK(said.find("could not read the site") != std::string::npos);
+  CHECK(test::run_binary({"verify", "ftp://verdict.example"}, &said) != 0);
+  CHECK(said.find("verify's URL must be the site's address") != std::string::npos);
 }

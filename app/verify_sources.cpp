@@ -1,0 +1,250 @@
+#include "app/verify_sources.h"
+
+#include <httplib.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "auth/log_signing.h"
+#include "domain/counting.h"
+#include "domain/slugs.h"
+#include "store/store.h"
+
+namespace verdict {
+
+namespace {
+
+// Entries read from the file at a time: a log of millions is never held whole.
+constexpr size_t kFileLogPage = 10000;
+
+// A pair's picks as the log counts them: the lower id's first.
+PublishedTally pair_tally(const VoteTarget &target, int64_t a_id, int64_t picks_a, int64_t picks_b,
+                          const SetAside &set_aside) {
+  PublishedTally tally;
+  tally.target = target;
+  const bool a_is_low = a_id == target.low;
+  tally.first = a_is_low ? picks_a : picks_b;
+  tally.second = a_is_low ? picks_b : picks_a;
+  tally.set_aside = set_aside;
+  return tally;
+}
+
+class FileSource : public VerifySource {
+public:
+  explicit FileSource(const std::string &db)
+      : name_("file:" + std::filesystem::absolute(db).string()), store_(db), moment_(store_) {}
+
+  std::string name() const override { return name_; }
+
+  std::vector<PublishedTally> published() override {
+    const auto log_size = store_.vote_log_size();
+    std::vector<PublishedTally> published;
+    for (int number = 1;; ++number) {
+      const auto tools = store_.tools_by_name({number, 100});
+      for (const auto &tool : tools.items)
+        published.push_back({{false, tool.id, tool.id},
+                             tool.slug,
+                             "the file",
+                             tool.community.ships,
+                             tool.community.total - tool.community.ships,
+                             tool.community_set_aside,
+                             log_size});
+      if (!tools.has_next) break;
+    }
+    for (int number = 1;; ++number) {
+      const auto comparisons = store_.published_comparisons({number, 100});
+      for (const auto &summary : comparisons.items) {
+        const auto slug = pair_slug(summary.a_slug, summary.b_slug);
+        const auto detail = store_.comparison_detail(slug);
+        if (!detail) continue;
+        const auto a = detail->comparison.a.id, b = detail->comparison.b.id;
+        auto tally = pair_tally({true, std::min(a, b), std::max(a, b)}, a, detail->picks.a,
+                                detail->picks.b, detail->picks.set_aside);
+        tally.name = slug;
+        tally.where = "the file";
+        tally.log_size = log_size;
+        published.push_back(std::move(tally));
+      }
+      if (!comparisons.has_next) break;
+    }
+    return published;
+  }
+
+  std::optional<std::pair<Checkpoint, std::string>> checkpoint() override {
+    const auto checkpoint = store_.latest_checkpoint();
+    if (!checkpoint) return std::nullopt;
+    return std::pair{*checkpoint, auth::public_key_of(store_.log_signing_key())};
+  }
+
+  std::vector<std::string> log_entries(uint64_t from) override {
+    std::vector<std::string> texts;
+    for (auto &entry : store_.vote_log(from, kFileLogPage))
+      texts.push_back(std::move(entry.entry));
+    return texts;
+  }
+
+  std::vector<merkle::Hash> consistency_proof(uint64_t old_size, uint64_t size) override {
+    return store_.consistency_proof(old_size, size);
+  }
+
+private:
+  std::string name_;
+  Store store_;
+  Store::OneRead moment_; // every read above sees the same moment of the file
+};
+
+// How long a 429 or 503 is waited out at most, and how often.
+constexpr int kLongestWaitSeconds = 30;
+constexpr int kTriesPerRequest = 6;
+
+class SiteSource : public VerifySource {
+public:
+  explicit SiteSource(const std::string &base_url) : name_(base_url), client_(base_url) {
+    client_.set_connection_timeout(10);
+    client_.set_read_timeout(30);
+    client_.set_decompress(true);
+  }
+
+  std::string name() const override { return name_; }
+
+  std::vector<PublishedTally> published() override {
+    std::vector<PublishedTally> published;
+    for (std::string page = "/api/tools"; !page.empty();) {
+      const auto answer = get(page);
+      const auto log_size = answer.at("vote_log_size").get<uint64_t>();
+      for (const auto &tool : answer.at("tools")) {
+        PublishedTally tally;
+        tally.target = target_in(tool, page);
+        tally.name = tool.at("slug").get<std::string>();
+        tally.where = page;
+        tally.first = tool.at("community").at("ships").get<int64_t>();
+        tally.second = tool.at("community").at("votes").get<int64_t>() - tally.first;
+        tally.set_aside = set_aside_in(tool.at("set_aside"));
+        tally.log_size = log_size;
+        published.push_back(std::move(tally));
+      }
+      page = next_in(answer);
+    }
+    for (std::string page = "/api/comparisons"; !page.empty();) {
+      const auto answer = get(page);
+      for (const auto &listed : answer.at("comparisons")) {
+        const auto where = listed.at("api").get<std::string>();
+        const auto detail = get(where);
+        const auto a = target_in(detail.at("a"), where);
+        auto tally = pair_tally(
+            target_in(detail, where), a.low, detail.at("picks").at("a").get<int64_t>(),
+            detail.at("picks").at("b").get<int64_t>(), set_aside_in(detail.at("set_aside")));
+        tally.name = listed.at("url").get<std::string>().substr(std::string("/compare/").size());
+        tally.where = where;
+        tally.log_size = detail.at("vote_log_size").get<uint64_t>();
+        published.push_back(std::move(tally));
+      }
+      page = next_in(answer);
+    }
+    return published;
+  }
+
+  std::optional<std::pair<Checkpoint, std::string>> checkpoint() override {
+    const auto answer = get("/transparency/checkpoint", true);
+    if (answer.is_null()) return std::nullopt;
+    Checkpoint checkpoint;
+    checkpoint.size = answer.at("size").get<uint64_t>();
+    const auto root = merkle::from_hex(answer.at("root").get<std::string>());
+    if (!root) throw UnreadableSite("/transparency/checkpoint: its root is not 64 hex digits");
+    checkpoint.root = *root;
+    checkpoint.made_at = answer.at("made_at").get<int64_t>();
+    checkpoint.signature = answer.at("signature").get<std::string>();
+    return std::pair{checkpoint, answer.at("public_key").get<std::string>()};
+  }
+
+  std::vector<std::string> log_entries(uint64_t from) override {
+    const auto path = "/transparency/log?from=" + std::to_string(from);
+    const auto answer = get(path);
+    std::vector<std::string> texts;
+    uint64_t leaf = from;
+    for (const auto &entry : answer.at("entries")) {
+      if (entry.at("leaf").get<uint64_t>() != leaf)
+        throw UnreadableSite(path + ": its entries are not leaves " + std::to_string(from) +
+                             " onwards, one after another");
+      texts.push_back(entry.at("entry").get<std::string>());
+      ++leaf;
+    }
+    return texts;
+  }
+
+  std::vector<merkle::Hash> consistency_proof(uint64_t old_size, uint64_t size) override {
+    const auto path =
+        "/transparency/proof?from=" + std::to_string(old_size) + "&size=" + std::to_string(size);
+    std::vector<merkle::Hash> proof;
+    const auto answer = get(path); // held here: the loop reads into it
+    for (const auto &hex : answer.at("proof")) {
+      const auto hash = merkle::from_hex(hex.get<std::string>());
+      if (!hash) throw UnreadableSite(path + ": a hash of its proof is not 64 hex digits");
+      proof.push_back(*hash);
+    }
+    return proof;
+  }
+
+private:
+  // The JSON answer at `path`; null for a 404 when `absent_is_null`.
+  nlohmann::json get(const std::string &path, bool absent_is_null = false) {
+    for (int attempt = 1;; ++attempt) {
+      const auto result = client_.Get(path);
+      if (!result)
+        throw UnreadableSite(path + ": " + httplib::to_string(result.error()) + " (" + name_ + ")");
+      const bool busy = result->status == 429 || result->status == 503;
+      if (busy && attempt < kTriesPerRequest) {
+        const auto asked = std::atoi(result->get_header_value("Retry-After").c_str());
+        std::this_thread::sleep_for(
+            std::chrono::seconds(std::clamp(asked, 1, kLongestWaitSeconds)));
+        continue;
+      }
+      if (result->status == 404 && absent_is_null) return nullptr;
+      if (result->status != 200)
+        throw UnreadableSite(path + ": the site answered " + std::to_string(result->status));
+      auto answer = nlohmann::json::parse(result->body, nullptr, false);
+      if (!answer.is_object()) throw UnreadableSite(path + ": the answer is not a JSON object");
+      return answer;
+    }
+  }
+
+  static VoteTarget target_in(const nlohmann::json &item, const std::string &where) {
+    const auto target = vote_target_from_code(item.value("log_target", std::string()));
+    if (!target) throw UnreadableSite(where + ": an item names no log_target");
+    return *target;
+  }
+
+  static SetAside set_aside_in(const nlohmann::json &set_aside) {
+    SetAside out;
+    for (const auto &reason : set_aside.at("reasons")) {
+      const auto votes = reason.at("votes").get<int64_t>();
+      const auto code = reason_from_code(reason.at("reason").get<std::string>());
+      if (code == SetAsideReason::network) out.network += votes;
+      if (code == SetAsideReason::too_fast) out.too_fast += votes;
+    }
+    return out;
+  }
+
+  static std::string next_in(const nlohmann::json &answer) {
+    const auto &next = answer.at("next");
+    return next.is_string() ? next.get<std::string>() : std::string();
+  }
+
+  std::string name_;
+  httplib::Client client_;
+};
+
+} // namespace
+
+std::unique_ptr<VerifySource> file_source(const std::string &db) {
+  return std::make_unique<FileSource>(db);
+}
+
+std::unique_ptr<VerifySource> site_source(const std::string &base_url) {
+  return std::make_unique<SiteSource>(base_url);
+}
+
+} // namespace verdict
