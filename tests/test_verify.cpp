@@ -58,6 +58,31 @@ struct VerifiedSite {
   void tamper(const std::string &sql) const { sql::Db(db).exec(sql); }
 };
 
+// Readers voting on one tool, one after another, with a checkpoint every 50 votes, from
+// construction until destruction: a site in use while verify reads it.
+class VotesComing {
+public:
+  explicit VotesComing(const std::string &db)
+      : voters_([this, db] {
+          Store store(db);
+          const auto id = store.tool_by_slug("code-llama-4")->id;
+          for (int i = 0; !stop_; ++i) {
+            auto voter = std::to_string(i);
+            store.cast_tool_vote(test::ballot_of(std::string(32 - voter.size(), 'v') + voter), id,
+                                 i % 3 ? Verdict::ship : Verdict::skip);
+            if (i % 50 == 0) store.make_checkpoint(store.log_signing_key(), unix_now());
+          }
+        }) {}
+  ~VotesComing() {
+    stop_ = true;
+    voters_.join();
+  }
+
+private:
+  std::atomic<bool> stop_{false};
+  std::thread voters_;
+};
+
 } // namespace
 
 TEST_CASE("verify: a site left alone verifies, again later, and after more votes and another "
@@ -130,21 +155,9 @@ TEST_CASE("verify: checkpoints signed anew with another key are refused, and so 
 
 TEST_CASE("verify: an untouched site verifies while votes keep coming") {
   VerifiedSite site;
-  std::atomic<bool> stop{false};
-  std::thread voters([&] {
-    Store store(site.db);
-    const auto id = store.tool_by_slug("code-llama-4")->id;
-    for (int i = 0; !stop; ++i) {
-      auto voter = std::to_string(i);
-      store.cast_tool_vote(test::ballot_of(std::string(32 - voter.size(), 'v') + voter), id,
-                           i % 2 ? Verdict::ship : Verdict::skip);
-      if (i % 50 == 0) store.make_checkpoint(store.log_signing_key(), unix_now());
-    }
-  });
+  const VotesComing votes(site.db);
   for (int run = 0; run < 4; ++run)
     CHECK(site.verify() == 0);
-  stop = true;
-  voters.join();
 }
 
 // `verdict verify URL`: the same checks read as any reader can, from the running site's API
@@ -228,21 +241,9 @@ TEST_CASE("verify URL: checkpoints signed anew with another key are refused over
 TEST_CASE("verify URL: numbers moving under votes while verify reads are no fault") {
   ServedSite served;
   served.serve();
-  std::atomic<bool> stop{false};
-  std::thread voters([&] {
-    Store store(served.site.db);
-    const auto id = store.tool_by_slug("code-llama-4")->id;
-    for (int i = 0; !stop; ++i) {
-      auto voter = std::to_string(i);
-      store.cast_tool_vote(test::ballot_of(std::string(32 - voter.size(), 'w') + voter), id,
-                           i % 3 ? Verdict::ship : Verdict::skip);
-      if (i % 50 == 0) store.make_checkpoint(store.log_signing_key(), unix_now());
-    }
-  });
+  const VotesComing votes(served.site.db);
   for (int run = 0; run < 4; ++run)
     CHECK(served.verify() == 0);
-  stop = true;
-  voters.join();
 }
 
 TEST_CASE(
