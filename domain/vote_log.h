@@ -37,6 +37,15 @@ struct Checkpoint {
 //   <made_at>
 std::string checkpoint_text(const Checkpoint &checkpoint);
 
+// A voter's current vote on one tool or pair, as the log holds it: its receipt. The entry is
+// the voter's latest on the target, and is not a withdrawal.
+struct VoteReceipt {
+  std::string what;    // "Codestral 2.1", "Cursor Background Agent vs Codestral 2.1"
+  std::string address; // its page: "/tools/codestral-2-1", "/compare/a-vs-b"
+  std::string choice;  // "Ship", "Skip", or the picked tool's name
+  VoteLogEntry logged;
+};
+
 // How often the site makes one on its own (`verdict checkpoint` makes one at any time).
 constexpr int64_t kCheckpointEverySeconds = 24 * 3600;
 

@@ -3,6 +3,7 @@
 #include "auth/log_signing.h"
 #include "domain/slugs.h"
 #include "handlers/handlers.h"
+#include "middleware/page_answers.h"
 #include "middleware/request_parsing.h"
 #include "middleware/responses.h"
 #include "render/feeds.h"
@@ -120,6 +121,16 @@ void show_transparency(App &app, const Request &req, Response &res) {
   send_html(res,
             pages::transparency(app.views, app.store.latest_checkpoint(), app.store.vote_log_size(),
                                 auth::public_key_of(app.log_signing_key), app.store.site_copy()));
+}
+
+// GET /receipts — the reader's own votes' receipts, from their voter cookie: private to them.
+void show_receipts(App &app, const Request &req, Response &res) {
+  const auto voter = voter_of(req);
+  const auto receipts = voter.empty() ? std::vector<VoteReceipt>{} : app.store.vote_receipts(voter);
+  send_html(res, pages::receipts(app.views, receipts, app.store.latest_checkpoint(),
+                                 app.store.site_copy()));
+  res.set_header("Vary", "Cookie");
+  set_single_header(res, "Cache-Control", guards::kPersonalCaching);
 }
 
 // GET /categories — every category, with how many tools each holds.

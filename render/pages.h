@@ -80,6 +80,10 @@ std::string reviewers(const Views &views, const Paged<Reviewer> &reviewers, cons
 std::string methodology(const Views &views, const std::vector<Reviewer> &panel,
                         const SiteCopy &site);
 // The vote log's latest checkpoint, its public key and how to check both (/transparency).
+// A voter's receipts: each current vote's leaf and hash, and its inclusion proof in the latest
+// checkpoint when it is in one.
+std::string receipts(const Views &views, const std::vector<VoteReceipt> &receipts,
+                     const std::optional<Checkpoint> &checkpoint, const SiteCopy &site);
 std::string transparency(const Views &views, const std::optional<Checkpoint> &checkpoint,
                          uint64_t log_size, const std::string &public_key, const SiteCopy &site);
 std::string categories(const Views &views, const std::vector<CategoryListing> &categories,

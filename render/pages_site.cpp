@@ -74,6 +74,36 @@ std::string transparency(const Views &views, const std::optional<Checkpoint> &ch
                     site);
 }
 
+std::string receipts(const Views &views, const std::vector<VoteReceipt> &receipts,
+                     const std::optional<Checkpoint> &checkpoint, const SiteCopy &site) {
+  Data items{list{}};
+  for (const auto &receipt : receipts) {
+    Data item;
+    item.set("what", receipt.what);
+    item.set("address", receipt.address);
+    item.set("choice", receipt.choice);
+    item.set("leaf", std::to_string(receipt.logged.leaf));
+    item.set("hash", merkle::hex(receipt.logged.hash));
+    item.set("entry", receipt.logged.entry);
+    if (checkpoint && receipt.logged.leaf < checkpoint->size) {
+      item.set("proof", "/transparency/proof?leaf=" + std::to_string(receipt.logged.leaf) +
+                            "&size=" + std::to_string(checkpoint->size));
+      item.set("checkpoint_size",
+               count_phrase(static_cast<int64_t>(checkpoint->size), "entry", "entries"));
+      item.set("signed", utc_time_of(checkpoint->made_at));
+    }
+    items.push_back(item);
+  }
+  Data page;
+  page.set("receipts", items);
+  page.set("has_receipts", bool_data(!receipts.empty()));
+  return views.page("receipts", page,
+                    {"Your receipts · " + site.site_name,
+                     "Where each of your votes stands in the public vote log, and how to check it.",
+                     "/receipts"},
+                    site);
+}
+
 std::string message(const Views &views, const SiteCopy &site, const std::string &eyebrow,
                     const std::string &heading, const std::string &text, const std::string &link,
                     const std::string &link_label) {

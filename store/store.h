@@ -196,6 +196,8 @@ public:
   // NotFound past it, or for a leaf or an older size the tree does not have.
   std::vector<merkle::Hash> inclusion_proof(uint64_t leaf, uint64_t size);
   std::vector<merkle::Hash> consistency_proof(uint64_t old_size, uint64_t size);
+  // The voter's receipts: their current vote on each tool and pair, latest first.
+  std::vector<VoteReceipt> vote_receipts(std::string_view voter);
   // Every entry of the log in leaf order, read as the tallies' replay needs it
   // (domain/tallies.h), one at a time: the log is never held whole. Returns how many.
   uint64_t vote_events(const std::function<void(const VoteEvent &)> &each);

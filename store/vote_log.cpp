@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string_view>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "auth/log_signing.h"
 #include "auth/secrets.h"
 #include "domain/counting.h"
+#include "domain/slugs.h"
 #include "domain/tallies.h"
 #include "domain/vote_log.h"
 #include "store/sqlite.h"
@@ -114,6 +116,63 @@ uint64_t Store::vote_events(const std::function<void(const VoteEvent &)> &each) 
       ++entries;
     }
     return entries;
+  });
+}
+
+namespace {
+
+// A voter's entries that can be a receipt: at most this many are read, latest first.
+constexpr int64_t kMostReceiptEntries = 5000;
+
+struct ToolNaming {
+  std::string slug, name;
+};
+
+std::optional<ToolNaming> tool_naming(sql::Db &db, int64_t id) {
+  auto stmt = db.cached("SELECT slug, name FROM tools WHERE id = :id");
+  stmt.bind(":id", id);
+  if (!stmt.step()) return std::nullopt;
+  return ToolNaming{stmt.text(0), stmt.text(1)};
+}
+
+} // namespace
+
+std::vector<VoteReceipt> Store::vote_receipts(std::string_view voter) {
+  return read([&](sql::Db &db) {
+    auto stmt = db.cached(
+        "SELECT leaf, entry, json_extract(entry, '$.target'), json_extract(entry, '$.event'), "
+        "json_extract(entry, '$.choice') FROM vote_log WHERE voter = :pseudonym "
+        "ORDER BY leaf DESC LIMIT :most");
+    // Made here: the log's function is only on the connection that writes.
+    auto key = db.cached("SELECT value FROM site_secrets WHERE name = 'vote_log'");
+    if (!key.step()) return std::vector<VoteReceipt>{};
+    stmt.bind(":pseudonym", auth::KeyedHasher(key.text(0))(voter))
+        .bind(":most", kMostReceiptEntries);
+    std::vector<VoteReceipt> receipts;
+    std::set<std::string> targets_seen; // a voter's latest entry on a target is their vote
+    while (stmt.step()) {
+      const auto code = stmt.text(2);
+      if (!targets_seen.insert(code).second || stmt.text(3) == "withdrawn") continue;
+      const auto target = vote_target_from_code(code);
+      if (!target) continue;
+      VoteReceipt receipt;
+      receipt.logged = {static_cast<uint64_t>(stmt.int64(0)), stmt.text(1),
+                        merkle::leaf_hash(stmt.text(1))};
+      const auto low = tool_naming(db, target->low);
+      const auto high = target->pair ? tool_naming(db, target->high) : low;
+      if (!low || !high) continue; // a tool since deleted: its page and numbers are gone
+      if (target->pair) {
+        receipt.what = low->name + " vs " + high->name;
+        receipt.address = "/compare/" + pair_slug(low->slug, high->slug);
+        receipt.choice = stmt.int64(4) == target->low ? low->name : high->name;
+      } else {
+        receipt.what = low->name;
+        receipt.address = "/tools/" + low->slug;
+        receipt.choice = stmt.text(4) == "ship" ? "Ship" : "Skip";
+      }
+      receipts.push_back(std::move(receipt));
+    }
+    return receipts;
   });
 }
 

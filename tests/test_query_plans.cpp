@@ -169,6 +169,9 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   CHECK(!store.inclusion_proof(0, checkpoint.size).empty());
   CHECK(!store.consistency_proof(1, checkpoint.size).empty());
   CHECK(store.vote_events([](const VoteEvent &) {}) == store.vote_log_head().size);
+  store.cast_tool_vote(test::ballot_of(voter), tool.id, Verdict::ship);
+  CHECK(client.Get("/receipts", {{"Cookie", "verdict_voter=" + voter}})->body.find(tool.name) !=
+        std::string::npos);
   CHECK(store.subscriber_counts().total() == 1);
   CHECK(test::subscriber_emails(store).size() == 1);
   // The weekly digest: sign-up, confirmation mails, links, and a digest's sends.

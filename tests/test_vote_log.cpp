@@ -2,9 +2,11 @@
 // the vote's own transaction, as an RFC 6962 leaf, with no reader data in it.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <regex>
 
 #include "auth/log_signing.h"
 #include "base/merkle.h"
+#include "domain/clock.h"
 #include "domain/counting.h"
 #include "domain/vote_log.h"
 #include "store/sqlite.h"
@@ -316,4 +318,92 @@ TEST_CASE("vote log: /transparency shows the latest checkpoint, the public key t
   CHECK(after->body.find("1 entry") != std::string::npos);
   CHECK(after->body.find(public_key) != std::string::npos);
   CHECK(after->body.find("href=\"/transparency/checkpoint\"") != std::string::npos);
+}
+
+namespace {
+
+std::string receipts_of(httplib::Client &client, const std::string &voter) {
+  httplib::Headers headers;
+  if (!voter.empty()) headers.emplace("Cookie", "verdict_voter=" + voter);
+  const auto res = client.Get("/receipts", headers);
+  REQUIRE(res);
+  REQUIRE(res->status == 200);
+  CHECK(res->get_header_value("Cache-Control") == "private, no-cache");
+  return res->body;
+}
+
+// Every capture of `pattern`'s first group in `html`, in order.
+std::vector<std::string> all_of(const std::string &html, const std::string &pattern) {
+  std::vector<std::string> found;
+  const std::regex expression(pattern);
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), expression);
+       it != std::sregex_iterator(); ++it)
+    found.push_back((*it)[1]);
+  return found;
+}
+
+} // namespace
+
+TEST_CASE("receipts: a voter's receipts show each current vote's log entry and hash, and once "
+          "signed, a proof of its inclusion that holds against the checkpoint") {
+  test::SiteServer site;
+  auto client = site.client();
+  std::string voter;
+  const auto cast = [&](const std::string &path, const std::string &form) {
+    const auto res = test::post_form(client, path, form, voter);
+    REQUIRE(res->status == 303);
+    if (voter.empty()) voter = test::cookie_from(res);
+  };
+  cast("/tools/codestral-2-1/vote", "verdict=ship");
+  cast("/tools/codestral-2-1/vote", "verdict=skip"); // changed: the receipt is the change
+  cast("/tools/code-llama-4/vote", "verdict=ship");
+  cast("/tools/code-llama-4/vote", "verdict=withdraw"); // withdrawn: no receipt
+  cast("/compare/cursor-background-agent-vs-codestral-2-1/vote", "pick=b");
+  const auto other = test::post_form(client, "/tools/cursor-background-agent/vote", "verdict=ship");
+  REQUIRE(other->status == 303);
+
+  // The voter's own tool page links the receipts from their vote.
+  const auto tool_page = client.Get("/tools/codestral-2-1", {{"Cookie", "verdict_voter=" + voter}});
+  CHECK(tool_page->body.find("href=\"/receipts\"") != std::string::npos);
+  CHECK(client.Get("/tools/codestral-2-1")->body.find("href=\"/receipts\"") == std::string::npos);
+
+  // Before a checkpoint: the entries, no proof yet.
+  auto page = receipts_of(client, voter);
+  CHECK(all_of(page, "<h2><a href=\"[^\"]+\">([^<]+)</a></h2>") ==
+        std::vector<std::string>{"Cursor Background Agent vs Codestral 2.1", "Codestral 2.1"});
+  CHECK(page.find("It will be in the next checkpoint") != std::string::npos);
+  CHECK(page.find("<dd>Codestral 2.1</dd>") != std::string::npos); // the pick of b
+  CHECK(page.find("<dd>Skip</dd>") != std::string::npos);
+  CHECK(page.find("<dd>Ship</dd>") == std::string::npos);
+
+  const auto checkpoint = site.store().make_checkpoint(site.app().log_signing_key, unix_now());
+  page = receipts_of(client, voter);
+  const auto leaves = all_of(page, "<dt>Log entry</dt><dd>([0-9]+)</dd>");
+  const auto hashes = all_of(page, "<dt>Entry hash</dt><dd><code class=\"hash\">([0-9a-f]{64})");
+  const auto proofs = all_of(page, "<a href=\"(/transparency/proof\\?leaf=[0-9]+&amp;size=[0-9]+)");
+  REQUIRE(leaves.size() == 2);
+  REQUIRE(hashes.size() == 2);
+  REQUIRE(proofs.size() == 2);
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    const auto leaf = std::stoull(leaves[i]);
+    // The hash is the log's entry's, and the entry is this voter's latest on the target.
+    const auto logged = site.store().vote_log(leaf, 1).front();
+    CHECK(merkle::hex(merkle::leaf_hash(logged.entry)) == hashes[i]);
+    const auto proof_res = client.Get(test::decode_entities(proofs[i]));
+    REQUIRE(proof_res->status == 200);
+    const auto proof = json::parse(proof_res->body);
+    std::vector<merkle::Hash> path;
+    for (const auto &hex : proof["path"])
+      path.push_back(*merkle::from_hex(hex.get<std::string>()));
+    CHECK(merkle::inclusion_holds(leaf, checkpoint.size, *merkle::from_hex(hashes[i]), path,
+                                  checkpoint.root));
+  }
+  CHECK(json::parse(site.store().vote_log(std::stoull(leaves[1]), 1).front().entry)["choice"] ==
+        "skip");
+
+  // Another reader sees only their own; a reader with no votes is told so.
+  const auto others = receipts_of(client, test::cookie_from(other));
+  CHECK(all_of(others, "<h2><a href=\"[^\"]+\">([^<]+)</a></h2>") ==
+        std::vector<std::string>{"Cursor Background Agent"});
+  CHECK(receipts_of(client, "").find("No votes from this browser yet") != std::string::npos);
 }
