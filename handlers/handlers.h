@@ -51,6 +51,7 @@ void api_comparison(App &app, const Request &req, Response &res, std::string_vie
 // The vote log and its checkpoints, as JSON (handlers/transparency.cpp)
 void show_transparency(App &app, const Request &req, Response &res);
 void show_receipts(App &app, const Request &req, Response &res);
+void show_checkpoint_feed(App &app, const Request &req, Response &res);
 void transparency_checkpoint(App &app, const Request &req, Response &res);
 void transparency_log(App &app, const Request &req, Response &res);
 void transparency_proof(App &app, const Request &req, Response &res);

@@ -268,6 +268,13 @@ void show_feed(App &app, const Request &req, Response &res) {
                                   app.store.site_copy()));
 }
 
+// GET /transparency/feed.xml — the vote log's latest checkpoints, as an Atom feed.
+void show_checkpoint_feed(App &app, const Request &req, Response &res) {
+  send_feed(res, feeds::checkpoint_feed(
+                     app.views, public_base(app, req), app.store.latest_checkpoints(kFeedEntries),
+                     auth::public_key_of(app.log_signing_key), app.store.site_copy()));
+}
+
 // GET /tools/:slug/feed.xml — the newest published comparisons the tool is in, as an Atom
 // feed. Reviews carry no date, so they are not entries of their own.
 void show_tool_feed(App &app, const Request &req, Response &res, std::string_view slug) {

@@ -123,6 +123,7 @@ std::vector<Route> route_table(App &app) {
       {"GET", "/api/comparisons", api_read(app, api_comparisons)},
       {"GET", "/api/compare/" + pair, api_slug_read(app, api_comparison)},
       {"GET", "/transparency", page(app, show_transparency)},
+      {"GET", "/transparency/feed\\.xml", absolute_page(app, show_checkpoint_feed)},
       {"GET", "/receipts", plain(show_receipts)},
       {"GET", "/transparency/checkpoint", api_read(app, transparency_checkpoint)},
       {"GET", "/transparency/log", api_query_read(app, transparency_log)},

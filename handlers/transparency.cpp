@@ -16,6 +16,12 @@ namespace {
 // Entries one answer of /transparency/log gives at most.
 constexpr size_t kLogPageSize = 1000;
 
+// For an answer that can never change: a full page of the log (entries are only ever added
+// after it) and a proof between sizes a checkpoint has sealed.
+void mark_unchanging(Response &res) {
+  res.set_header("Cache-Control", "public, max-age=31536000, immutable");
+}
+
 bool present(const Request &req, const char *name) {
   return !param_values(req, name).empty();
 }
@@ -40,6 +46,7 @@ void transparency_log(App &app, const Request &req, Response &res) {
   const bool more = entries.size() > kLogPageSize;
   if (more) entries.pop_back();
   send_json(res, transparency::log_entries(*from, entries, more));
+  if (more) mark_unchanging(res);
 }
 
 // GET /transparency/proof — leaf=N&size=M: that leaf's inclusion in the tree of M leaves;
@@ -59,10 +66,12 @@ void transparency_proof(App &app, const Request &req, Response &res) {
       const auto path = app.store.inclusion_proof(*first, *size);
       const auto entries = app.store.vote_log(*first, 1);
       if (entries.empty()) throw NotFound("the log holds no such leaf");
-      return send_json(res, transparency::inclusion(*first, *size, entries.front().hash, path));
+      send_json(res, transparency::inclusion(*first, *size, entries.front().hash, path));
+      return mark_unchanging(res);
     }
     send_json(res,
               transparency::consistency(*first, *size, app.store.consistency_proof(*first, *size)));
+    mark_unchanging(res);
   } catch (const NotFound &e) {
     send_json(res, api::error(e.what()), 404);
   }

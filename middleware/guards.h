@@ -57,7 +57,8 @@ httplib::Server::Handler api_read(App &app, Page handler);
 httplib::Server::Handler api_slug_read(App &app, SlugPage handler);
 // The same for an answer that depends on its whole query string (the vote log's entries and
 // proofs): readable from any site, rendered for each request, never kept in the page cache,
-// whose key is a path and a page number.
+// whose key is a path and a page number; answered with an ETag (and 304) and `public,
+// no-cache` unless the handler set its own Cache-Control.
 httplib::Server::Handler api_query_read(App &app, Page handler);
 // Open data (/data/…): read as the API is, with its licence named in a Link header
 // (rel="license", domain/tallies.h) on every answer, the kept ones included.

@@ -194,8 +194,14 @@ httplib::Server::Handler api_slug_read(App &app, SlugPage handler) {
 }
 
 httplib::Server::Handler api_query_read(App &app, Page handler) {
-  return readable_anywhere(
-      [&app, handler](const Request &req, Response &res) { handler(app, req, res); });
+  return readable_anywhere([&app, handler](const Request &req, Response &res) {
+    handler(app, req, res);
+    if (res.status != 200) return;
+    // Any cache may keep the answer and ask again with its ETag, unless the handler said the
+    // answer can never change (a full page of the log, a proof).
+    if (!res.has_header("Cache-Control")) res.set_header("Cache-Control", "public, no-cache");
+    answer_not_modified_if_matching(req, res, etag_of(res.body));
+  });
 }
 
 httplib::Server::Handler open_data_read(App &app, Page handler) {

@@ -1,6 +1,9 @@
 #include "render/feeds.h"
 
+#include <ctime>
+
 #include "domain/glance.h"
+#include "domain/numbers.h"
 #include "domain/slugs.h"
 #include "domain/utf8.h"
 
@@ -84,20 +87,34 @@ struct FeedHead {
 };
 
 std::string feed_document(const Views &views, const std::string &base, const FeedHead &head,
-                          const std::vector<FeedEntry> &entries, Data items, const SiteCopy &site) {
+                          const std::string &updated, Data items, const SiteCopy &site) {
   Data feed;
   feed.set("id", xml_text(base + head.path));
   feed.set("self", xml_text(base + head.path));
   feed.set("alternate", xml_text(base + head.alternate));
   feed.set("title", xml_text(head.title));
   if (!head.subtitle.empty()) feed.set("subtitle", xml_text(head.subtitle));
-  // Entries come newest first, so the first one's date is the feed's.
-  feed.set("updated", entries.empty() ? std::string(kNeverUpdated)
-                                      : atom_date(entries.front().comparison.published_on));
+  feed.set("updated", updated);
   feed.set("author_name", xml_text(site.site_name));
   feed.set("author_uri", xml_text(base + "/"));
   feed.set("entries", items);
   return views.fragment("feed", feed);
+}
+
+// Entries come newest first, so the first one's date is the feed's.
+std::string updated_of(const std::vector<FeedEntry> &entries) {
+  return entries.empty() ? std::string(kNeverUpdated)
+                         : atom_date(entries.front().comparison.published_on);
+}
+
+// A moment as Atom writes it (RFC 3339, UTC).
+std::string atom_time(int64_t seconds) {
+  const auto moment = static_cast<time_t>(seconds);
+  std::tm parts{};
+  gmtime_r(&moment, &parts);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
+  return text;
 }
 
 // Entries as the site tells them, for the site's feed and a tool's: the same comparison is the
@@ -139,8 +156,8 @@ std::string reviewer_title(const Reviewer &reviewer, const SiteCopy &site) {
 std::string site_feed(const Views &views, const std::string &base,
                       const std::vector<FeedEntry> &entries, const SiteCopy &site) {
   return feed_document(views, base,
-                       {std::string(kSitePath), "/", site_title(site), site.site_tagline}, entries,
-                       comparison_entries(base, entries, site), site);
+                       {std::string(kSitePath), "/", site_title(site), site.site_tagline},
+                       updated_of(entries), comparison_entries(base, entries, site), site);
 }
 
 std::string tool_feed(const Views &views, const std::string &base, const ToolFeed &feed,
@@ -149,7 +166,7 @@ std::string tool_feed(const Views &views, const std::string &base, const ToolFee
   return feed_document(
       views, base,
       {tool_path(tool.slug), "/tools/" + tool.slug, tool_title(tool, site), tool.tagline},
-      feed.entries, comparison_entries(base, feed.entries, site), site);
+      updated_of(feed.entries), comparison_entries(base, feed.entries, site), site);
 }
 
 std::string reviewer_feed(const Views &views, const std::string &base, const ReviewerFeed &feed,
@@ -169,7 +186,40 @@ std::string reviewer_feed(const Views &views, const std::string &base, const Rev
   return feed_document(views, base,
                        {reviewer_path(reviewer.slug), "/reviewers/" + reviewer.slug,
                         reviewer_title(reviewer, site), reviewer.bio},
-                       feed.entries, items, site);
+                       updated_of(feed.entries), items, site);
+}
+
+std::string checkpoint_feed(const Views &views, const std::string &base,
+                            const std::vector<Checkpoint> &checkpoints,
+                            const std::string &public_key, const SiteCopy &site) {
+  Data items{list{}};
+  for (const auto &checkpoint : checkpoints) {
+    const auto size = std::to_string(checkpoint.size);
+    Data item;
+    // One entry per signed checkpoint: a size may be signed again on a quiet day, at its time.
+    item.set("id", xml_text(base + "/transparency/checkpoint#" + size + "-" +
+                            std::to_string(checkpoint.made_at)));
+    item.set("link", xml_text(base + "/transparency"));
+    item.set("title", "Checkpoint: " +
+                          count_phrase(static_cast<int64_t>(checkpoint.size), "entry", "entries"));
+    item.set("published", atom_time(checkpoint.made_at));
+    item.set("updated", atom_time(checkpoint.made_at));
+    item.set("author_name", xml_text(site.site_name));
+    item.set("author_uri", xml_text(base + "/"));
+    item.set("summary",
+             xml_text("The vote log's first " + size + " entries have the root " +
+                      merkle::hex(checkpoint.root) + ". Signed with Ed25519 under the key " +
+                      public_key + ", signature " + checkpoint.signature + ", over the text:\n\n" +
+                      checkpoint_text(checkpoint)));
+    items.push_back(item);
+  }
+  return feed_document(views, base,
+                       {std::string(kCheckpointsPath), "/transparency",
+                        std::string(kCheckpointsTitle) + " · " + site.site_name,
+                        "Every checkpoint the site signs of its vote log, newest first."},
+                       checkpoints.empty() ? std::string(kNeverUpdated)
+                                           : atom_time(checkpoints.front().made_at),
+                       items, site);
 }
 
 std::string xml_text(std::string_view text) {

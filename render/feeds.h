@@ -10,12 +10,15 @@
 #include <vector>
 
 #include "domain/model.h"
+#include "domain/vote_log.h"
 #include "render/views.h"
 
 namespace verdict::feeds {
 
 // Where each feed lives, and its title, which pages that link to it show too.
 inline constexpr std::string_view kSitePath = "/feed.xml";
+inline constexpr std::string_view kCheckpointsPath = "/transparency/feed.xml";
+inline constexpr std::string_view kCheckpointsTitle = "Vote log checkpoints";
 std::string tool_path(std::string_view tool_slug);
 std::string reviewer_path(std::string_view reviewer_slug);
 std::string site_title(const SiteCopy &site);
@@ -30,6 +33,12 @@ std::string tool_feed(const Views &views, const std::string &base, const ToolFee
                       const SiteCopy &site);
 std::string reviewer_feed(const Views &views, const std::string &base, const ReviewerFeed &feed,
                           const SiteCopy &site);
+
+// The vote log's signed checkpoints, newest first, each with its signed text, signature and the
+// key: what a monitor follows to see every checkpoint the site signs and hold it to them.
+std::string checkpoint_feed(const Views &views, const std::string &base,
+                            const std::vector<Checkpoint> &checkpoints,
+                            const std::string &public_key, const SiteCopy &site);
 
 // `text` as XML 1.0 can carry it: each character XML forbids (control characters other than
 // tab and line ends, U+FFFE, U+FFFF) and each byte that is not part of a UTF-8 character

@@ -5,6 +5,7 @@
 #include "domain/counting.h"
 #include "domain/dates.h"
 #include "domain/numbers.h"
+#include "render/feeds.h"
 #include "render/page_parts.h"
 
 namespace verdict::pages {
@@ -70,7 +71,11 @@ std::string transparency(const Views &views, const std::optional<Checkpoint> &ch
   return views.page("transparency", page,
                     {"Transparency · " + site.site_name,
                      "The signed, append-only log of every vote, and how to check the numbers.",
-                     "/transparency"},
+                     "/transparency",
+                     false,
+                     {},
+                     std::string(feeds::kCheckpointsPath),
+                     std::string(feeds::kCheckpointsTitle)},
                     site);
 }
 

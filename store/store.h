@@ -192,6 +192,7 @@ public:
   // The site's key for signing checkpoints, made at the first call and kept in the database.
   std::string log_signing_key();
   std::optional<Checkpoint> latest_checkpoint();
+  std::vector<Checkpoint> latest_checkpoints(int limit); // newest first
   // RFC 6962 proofs in the tree of the first `size` leaves, for sizes up to the last seal;
   // NotFound past it, or for a leaf or an older size the tree does not have.
   std::vector<merkle::Hash> inclusion_proof(uint64_t leaf, uint64_t size);

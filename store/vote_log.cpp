@@ -281,6 +281,18 @@ std::optional<Checkpoint> Store::latest_checkpoint() {
   });
 }
 
+std::vector<Checkpoint> Store::latest_checkpoints(int limit) {
+  return read([&](sql::Db &db) {
+    auto stmt = db.cached("SELECT size, root, made_at, signature FROM checkpoints "
+                          "ORDER BY id DESC LIMIT :limit");
+    stmt.bind(":limit", int64_t{limit});
+    std::vector<Checkpoint> checkpoints;
+    while (stmt.step())
+      checkpoints.push_back(checkpoint_of(stmt));
+    return checkpoints;
+  });
+}
+
 std::vector<merkle::Hash> Store::inclusion_proof(uint64_t leaf, uint64_t size) {
   return read([&](sql::Db &db) {
     if (size > sealed_size(db) || leaf >= size)

@@ -166,6 +166,8 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   CHECK(store.vote_log_head().size > 0);
   const auto checkpoint = store.make_checkpoint(auth::new_signing_key(), 1);
   CHECK(store.latest_checkpoint()->size == checkpoint.size);
+  CHECK(client.Get("/transparency/feed.xml")->body.find(checkpoint.signature) !=
+        std::string::npos);
   CHECK(!store.inclusion_proof(0, checkpoint.size).empty());
   CHECK(!store.consistency_proof(1, checkpoint.size).empty());
   CHECK(store.vote_events([](const VoteEvent &) {}) == store.vote_log_head().size);

@@ -407,3 +407,68 @@ TEST_CASE("receipts: a voter's receipts show each current vote's log entry and h
         std::vector<std::string>{"Cursor Background Agent"});
   CHECK(receipts_of(client, "").find("No votes from this browser yet") != std::string::npos);
 }
+
+TEST_CASE("checkpoint feed: every signed checkpoint is an Atom entry, newest first, carrying its "
+          "signed text, signature and key, and /transparency links it") {
+  test::SiteServer site;
+  auto client = site.client();
+  auto &store = site.store();
+  const auto &key = site.app().log_signing_key;
+  store.cast_tool_vote(test::ballot_of(kVoter1), store.tool_by_slug("codestral-2-1")->id,
+                       Verdict::ship);
+  const auto first = store.make_checkpoint(key, 1795500000);
+  store.cast_tool_vote(test::ballot_of(kVoter2), store.tool_by_slug("codestral-2-1")->id,
+                       Verdict::skip);
+  const auto second = store.make_checkpoint(key, 1795586400);
+
+  const auto feed = client.Get("/transparency/feed.xml");
+  REQUIRE(feed->status == 200);
+  CHECK(feed->get_header_value("Content-Type").starts_with("application/atom+xml"));
+  const auto titles =
+      all_of(feed->body, "<entry>\\s*<id>[^<]*</id>\\s*<title type=\"text\">([^<]+)");
+  const auto times = all_of(feed->body, "<published>([^<]+)</published>");
+  REQUIRE(first.size == 1);
+  REQUIRE(second.size == 2);
+  CHECK(titles == std::vector<std::string>{"Checkpoint: 2 entries", "Checkpoint: 1 entry"});
+  CHECK(times == std::vector<std::string>{"2026-11-25T06:00:00Z", "2026-11-24T06:00:00Z"});
+  CHECK(feed->body.find(second.signature) != std::string::npos);
+  CHECK(feed->body.find(merkle::hex(first.root)) != std::string::npos);
+  CHECK(feed->body.find(auth::public_key_of(key)) != std::string::npos);
+  CHECK(auth::signature_holds(auth::public_key_of(key), checkpoint_text(second), second.signature));
+
+  CHECK(client.Get("/transparency")
+            ->body.find("type=\"application/atom+xml\" title=\"Vote log checkpoints\"") !=
+        std::string::npos);
+}
+
+TEST_CASE("vote log: entries and proofs are cacheable — a proof and a full page of the log for "
+          "good, the last page with its ETag — and an unchanged answer is a 304") {
+  test::SiteServer site;
+  auto &store = site.store();
+  const auto tool = store.tool_by_slug("codestral-2-1")->id;
+  // A thousand and one entries: one full page of the log and one more.
+  for (int i = 0; i < 1001; ++i) {
+    const auto n = std::to_string(i);
+    store.cast_tool_vote(test::ballot_of(std::string(32 - n.size(), 'e') + n), tool, Verdict::ship);
+  }
+  store.make_checkpoint(site.app().log_signing_key, 1'800'000'000);
+  auto client = site.client();
+  const std::string forever = "public, max-age=31536000, immutable";
+  const auto full = client.Get("/transparency/log?from=0");
+  CHECK(full->get_header_value("Cache-Control") == forever);
+  const auto last = client.Get("/transparency/log?from=1000");
+  CHECK(last->get_header_value("Cache-Control") == "public, no-cache");
+  CHECK(client.Get("/transparency/proof?leaf=7&size=1001")->get_header_value("Cache-Control") ==
+        forever);
+  CHECK(client.Get("/transparency/proof?from=9&size=1001")->get_header_value("Cache-Control") ==
+        forever);
+  CHECK(client.Get("/transparency/proof?from=9&size=2000")->get_header_value("Cache-Control") !=
+        forever);
+  const auto again = client.Get("/transparency/log?from=1000",
+                                {{"If-None-Match", last->get_header_value("ETag")}});
+  CHECK(again->status == 304);
+  CHECK(again->body.empty());
+  CHECK(
+      client.Get("/transparency/log?from=999", {{"If-None-Match", last->get_header_value("ETag")}})
+          ->status == 200);
+}

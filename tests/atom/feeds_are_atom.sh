@@ -33,7 +33,8 @@ if [ -z "$port" ]; then
 fi
 
 checked=0
-for path in /feed.xml /tools/codestral-2-1/feed.xml /reviewers/investor/feed.xml; do
+for path in /feed.xml /tools/codestral-2-1/feed.xml /reviewers/investor/feed.xml \
+  /transparency/feed.xml; do
   feed="$work/feed-$checked.xml"
   status=$(curl -s --max-time 10 -o "$feed" -w '%{http_code}' "http://127.0.0.1:$port$path")
   if [ "$status" != 200 ] || ! grep -q "<entry>" "$feed"; then
