@@ -29,13 +29,25 @@ bool is_stale(const std::string &checked_on, const std::string &today) {
   return day_number(today) - day_number(checked_on) > kStaleAfterDays;
 }
 
-std::string utc_time_of(int64_t seconds) {
+namespace {
+
+std::string utc_formatted(int64_t seconds, const char *format) {
   const auto moment = static_cast<time_t>(seconds);
   std::tm parts{};
   gmtime_r(&moment, &parts);
   char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &parts);
+  std::strftime(text, sizeof text, format, &parts);
   return text;
+}
+
+} // namespace
+
+std::string utc_time_of(int64_t seconds) {
+  return utc_formatted(seconds, "%Y-%m-%d %H:%M UTC");
+}
+
+std::string rfc3339_utc(int64_t seconds) {
+  return utc_formatted(seconds, "%Y-%m-%dT%H:%M:%SZ");
 }
 
 } // namespace verdict

@@ -21,5 +21,7 @@ bool is_stale(const std::string &checked_on, const std::string &today);
 
 // A moment (seconds since 1970) as readers are shown it: "2026-11-24 16:05 UTC".
 std::string utc_time_of(int64_t seconds);
+// The same as RFC 3339 writes it, for Atom and machines: "2026-11-24T16:05:00Z".
+std::string rfc3339_utc(int64_t seconds);
 
 } // namespace verdict

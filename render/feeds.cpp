@@ -1,7 +1,6 @@
 #include "render/feeds.h"
 
-#include <ctime>
-
+#include "domain/dates.h"
 #include "domain/glance.h"
 #include "domain/numbers.h"
 #include "domain/slugs.h"
@@ -107,16 +106,6 @@ std::string updated_of(const std::vector<FeedEntry> &entries) {
                          : atom_date(entries.front().comparison.published_on);
 }
 
-// A moment as Atom writes it (RFC 3339, UTC).
-std::string atom_time(int64_t seconds) {
-  const auto moment = static_cast<time_t>(seconds);
-  std::tm parts{};
-  gmtime_r(&moment, &parts);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
-  return text;
-}
-
 // Entries as the site tells them, for the site's feed and a tool's: the same comparison is the
 // same entry (same id, same words) in both.
 Data comparison_entries(const std::string &base, const std::vector<FeedEntry> &entries,
@@ -202,8 +191,8 @@ std::string checkpoint_feed(const Views &views, const std::string &base,
     item.set("link", xml_text(base + "/transparency"));
     item.set("title", "Checkpoint: " +
                           count_phrase(static_cast<int64_t>(checkpoint.size), "entry", "entries"));
-    item.set("published", atom_time(checkpoint.made_at));
-    item.set("updated", atom_time(checkpoint.made_at));
+    item.set("published", rfc3339_utc(checkpoint.made_at));
+    item.set("updated", rfc3339_utc(checkpoint.made_at));
     item.set("author_name", xml_text(site.site_name));
     item.set("author_uri", xml_text(base + "/"));
     item.set("summary",
@@ -218,7 +207,7 @@ std::string checkpoint_feed(const Views &views, const std::string &base,
                         std::string(kCheckpointsTitle) + " · " + site.site_name,
                         "Every checkpoint the site signs of its vote log, newest first."},
                        checkpoints.empty() ? std::string(kNeverUpdated)
-                                           : atom_time(checkpoints.front().made_at),
+                                           : rfc3339_utc(checkpoints.front().made_at),
                        items, site);
 }
 
