@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <set>
 #include <stdexcept>
 #include <string_view>
 #include <vector>
@@ -121,8 +120,8 @@ uint64_t Store::vote_events(const std::function<void(const VoteEvent &)> &each) 
 
 namespace {
 
-// A voter's entries that can be a receipt: at most this many are read, latest first.
-constexpr int64_t kMostReceiptEntries = 5000;
+// A voter's receipts shown at most, latest first.
+constexpr int64_t kMostReceipts = 1000;
 
 struct ToolNaming {
   std::string slug, name;
@@ -139,36 +138,34 @@ std::optional<ToolNaming> tool_naming(sql::Db &db, int64_t id) {
 
 std::vector<VoteReceipt> Store::vote_receipts(std::string_view voter) {
   return read([&](sql::Db &db) {
+    // Each current vote's row names the leaf of its latest entry (migrations/0012-receipts.sql).
     auto stmt = db.cached(
-        "SELECT leaf, entry, json_extract(entry, '$.target'), json_extract(entry, '$.event'), "
-        "json_extract(entry, '$.choice') FROM vote_log WHERE voter = :pseudonym "
-        "ORDER BY leaf DESC LIMIT :most");
-    // Made here: the log's function is only on the connection that writes.
-    auto key = db.cached("SELECT value FROM site_secrets WHERE name = 'vote_log'");
-    if (!key.step()) return std::vector<VoteReceipt>{};
-    stmt.bind(":pseudonym", auth::KeyedHasher(key.text(0))(voter))
-        .bind(":most", kMostReceiptEntries);
+        "SELECT v.log_leaf, l.entry, 'tool:' || v.tool_id, json_extract(l.entry, '$.choice') "
+        "  FROM tool_votes v JOIN vote_log l ON l.leaf = v.log_leaf WHERE v.voter = :voter "
+        "UNION ALL "
+        "SELECT v.log_leaf, l.entry, 'pair:' || v.low_tool_id || '-' || v.high_tool_id, "
+        "       json_extract(l.entry, '$.choice') "
+        "  FROM pair_votes v JOIN vote_log l ON l.leaf = v.log_leaf WHERE v.voter = :voter "
+        " ORDER BY 1 DESC LIMIT :most");
+    stmt.bind(":voter", std::string(voter)).bind(":most", kMostReceipts);
     std::vector<VoteReceipt> receipts;
-    std::set<std::string> targets_seen; // a voter's latest entry on a target is their vote
     while (stmt.step()) {
-      const auto code = stmt.text(2);
-      if (!targets_seen.insert(code).second || stmt.text(3) == "withdrawn") continue;
-      const auto target = vote_target_from_code(code);
+      const auto target = vote_target_from_code(stmt.text(2));
       if (!target) continue;
       VoteReceipt receipt;
       receipt.logged = {static_cast<uint64_t>(stmt.int64(0)), stmt.text(1),
                         merkle::leaf_hash(stmt.text(1))};
       const auto low = tool_naming(db, target->low);
       const auto high = target->pair ? tool_naming(db, target->high) : low;
-      if (!low || !high) continue; // a tool since deleted: its page and numbers are gone
+      if (!low || !high) continue;
       if (target->pair) {
         receipt.what = low->name + " vs " + high->name;
         receipt.address = "/compare/" + pair_slug(low->slug, high->slug);
-        receipt.choice = stmt.int64(4) == target->low ? low->name : high->name;
+        receipt.choice = stmt.int64(3) == target->low ? low->name : high->name;
       } else {
         receipt.what = low->name;
         receipt.address = "/tools/" + low->slug;
-        receipt.choice = stmt.text(4) == "ship" ? "Ship" : "Skip";
+        receipt.choice = stmt.text(3) == "ship" ? "Ship" : "Skip";
       }
       receipts.push_back(std::move(receipt));
     }

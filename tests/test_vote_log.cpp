@@ -152,6 +152,15 @@ TEST_CASE("vote log: a database from before the log opens it with every vote alr
   CHECK(entries[1]["network"].is_null()); // cast before the counting rule kept networks
   CHECK(entries[0]["voter"] == entries[1]["voter"]);
   CHECK(store.vote_log_head().size == 2);
+  // Each vote already cast has its receipt: the leaf of its entry.
+  const auto receipts = store.vote_receipts(kVoter1);
+  REQUIRE(receipts.size() == 2);
+  CHECK(receipts[0].logged.leaf == 1);
+  CHECK(receipts[0].what == "Two");
+  CHECK(receipts[0].choice == "Skip");
+  CHECK(receipts[1].logged.leaf == 0);
+  CHECK(receipts[1].what == "One vs Two");
+  CHECK(receipts[1].choice == "Two");
 }
 
 namespace {
