@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <vector>
 
 #include "app/verify_sources.h"
@@ -115,6 +116,7 @@ public:
 
   size_t faults() const { return faults_; }
   size_t agreeing() const { return agreeing_; }
+  size_t targets() const { return targets_.size(); }
   uint64_t entries() const { return leaves_.size(); }
   const std::optional<std::pair<Checkpoint, std::string>> &checkpoint() const {
     return checkpoint_;
@@ -127,6 +129,7 @@ private:
   }
 
   void compare(const PublishedTally &shown, const DayTally &logged) {
+    targets_.insert(shown.target);
     if (agrees(shown, logged)) {
       ++agreeing_;
       return;
@@ -174,6 +177,7 @@ private:
   std::vector<merkle::Hash> leaves_;
   TallyReplay replay_;
   size_t faults_ = 0, agreeing_ = 0;
+  std::set<VoteTarget> targets_;
 };
 
 } // namespace
@@ -212,7 +216,8 @@ int run_verify(const VerifyTarget &target, const std::string &state_file, std::o
       << (checkpoint ? "the checkpoint of " + std::to_string(checkpoint->first.size) +
                            " entries is signed by " + checkpoint->second + " and made by the log; "
                      : std::string())
-      << verification->agreeing() << " targets' numbers are what the log gives\n";
+      << verification->agreeing() << " published numbers of " << verification->targets()
+      << " tools and pairs are what the log gives\n";
   return 0;
 }
 

@@ -112,6 +112,7 @@ public:
 
   std::vector<PublishedTally> published() override {
     std::vector<PublishedTally> published;
+    std::vector<std::string> pages; // each tool's and published comparison's page
     for (std::string page = "/api/tools"; !page.empty();) {
       const auto answer = get(page);
       const auto log_size = answer.at("vote_log_size").get<uint64_t>();
@@ -124,6 +125,7 @@ public:
         tally.second = tool.at("community").at("votes").get<int64_t>() - tally.first;
         tally.set_aside = set_aside_in(tool.at("set_aside"));
         tally.log_size = log_size;
+        pages.push_back(tool.at("url").get<std::string>());
         published.push_back(std::move(tally));
       }
       page = next_in(answer);
@@ -140,10 +142,14 @@ public:
         tally.name = listed.at("url").get<std::string>().substr(std::string("/compare/").size());
         tally.where = where;
         tally.log_size = detail.at("vote_log_size").get<uint64_t>();
+        pages.push_back(listed.at("url").get<std::string>());
         published.push_back(std::move(tally));
       }
       page = next_in(answer);
     }
+    for (const auto &page : pages)
+      for (auto &tally : tallies_on_page(page))
+        published.push_back(std::move(tally));
     return published;
   }
 
@@ -189,10 +195,11 @@ public:
   }
 
 private:
-  // The JSON answer at `path`; null for a 404 when `absent_is_null`.
-  nlohmann::json get(const std::string &path, bool absent_is_null = false) {
+  // The answer at `path`, a 429 or 503 waited out as its Retry-After asks; any other answer
+  // but 200 (or a 404, when `absent_is_ok`) is a site that could not be read.
+  httplib::Response fetched(const std::string &path, bool absent_is_ok = false) {
     for (int attempt = 1;; ++attempt) {
-      const auto result = client_.Get(path);
+      auto result = client_.Get(path);
       if (!result)
         throw UnreadableSite(path + ": " + httplib::to_string(result.error()) + " (" + name_ + ")");
       const bool busy = result->status == 429 || result->status == 503;
@@ -202,13 +209,52 @@ private:
             std::chrono::seconds(std::clamp(asked, 1, kLongestWaitSeconds)));
         continue;
       }
-      if (result->status == 404 && absent_is_null) return nullptr;
-      if (result->status != 200)
+      if (result->status != 200 && !(result->status == 404 && absent_is_ok))
         throw UnreadableSite(path + ": the site answered " + std::to_string(result->status));
-      auto answer = nlohmann::json::parse(result->body, nullptr, false);
-      if (!answer.is_object()) throw UnreadableSite(path + ": the answer is not a JSON object");
-      return answer;
+      return std::move(result.value());
     }
+  }
+
+  // The JSON answer at `path`; null for a 404 when `absent_is_null`.
+  nlohmann::json get(const std::string &path, bool absent_is_null = false) {
+    const auto answer = fetched(path, absent_is_null);
+    if (answer.status == 404) return nullptr;
+    auto json = nlohmann::json::parse(answer.body, nullptr, false);
+    if (!json.is_object()) throw UnreadableSite(path + ": the answer is not a JSON object");
+    return json;
+  }
+
+  // The community numbers a page shows, as the data-* attributes of the elements that show
+  // them carry them (render/page_parts.h log_tally), read at the log size in its head.
+  std::vector<PublishedTally> tallies_on_page(const std::string &path) {
+    const auto html = fetched(path).body;
+    static const std::regex log_size_meta(
+        R"re(<meta name="verdict:vote-log-size" content="([0-9]+)">)re");
+    static const std::regex tally_attributes(
+        R"re(data-log-target="([a-z]+:[0-9-]+)" data-first="([0-9]+)" data-second="([0-9]+)" )re"
+        R"re(data-set-aside-network="([0-9]+)" data-set-aside-too-fast="([0-9]+)")re");
+    std::smatch size;
+    if (!std::regex_search(html, size, log_size_meta))
+      throw UnreadableSite(path + ": the page does not say the vote log size it was read at");
+    std::vector<PublishedTally> tallies;
+    for (auto it = std::sregex_iterator(html.begin(), html.end(), tally_attributes);
+         it != std::sregex_iterator(); ++it) {
+      const auto &found = *it;
+      const auto target = vote_target_from_code(found[1].str());
+      if (!target) throw UnreadableSite(path + ": a number names no log target");
+      PublishedTally tally;
+      tally.target = *target;
+      tally.name = path;
+      tally.where = "the page " + path;
+      tally.first = std::stoll(found[2].str());
+      tally.second = std::stoll(found[3].str());
+      tally.set_aside.network = std::stoll(found[4].str());
+      tally.set_aside.too_fast = std::stoll(found[5].str());
+      tally.log_size = std::stoull(size[1].str());
+      tallies.push_back(std::move(tally));
+    }
+    if (tallies.empty()) throw UnreadableSite(path + ": the page shows no community number");
+    return tallies;
   }
 
   static VoteTarget target_in(const nlohmann::json &item, const std::string &where) {

@@ -290,6 +290,7 @@ struct ComparisonDetail {
   bool has_next = false; // either tool has reviews past this page
   PairTally picks;
   VoterChoices voter;
+  uint64_t vote_log_size = 0; // the vote log's entries when the numbers were read
 };
 
 // Everything a tool page shows.
@@ -300,6 +301,7 @@ struct ToolDetail {
   VoterChoices voter;                   // the reader's vote on the tool, as on_a and on_a_standing
   std::vector<Tool> others;    // every other tool, for the compare-with picker, when few enough
   bool others_complete = true; // false: too many tools to offer as a list
+  uint64_t vote_log_size = 0;  // the vote log's entries when the numbers were read
 };
 
 // One published comparison as a feed tells it.

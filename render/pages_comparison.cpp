@@ -131,6 +131,11 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
                                 ? "No picks counted yet — " + set_aside_phrase(set_aside, 0)
                                 : "No picks yet — yours will be the first.";
   page.set("picks_total", picks_total);
+  // The split in the vote log's terms, for `verdict verify`: the lower id's picks first.
+  const bool a_is_low = a.id < b.id;
+  page.set("log_tally",
+           log_tally({true, std::min(a.id, b.id), std::max(a.id, b.id)},
+                     a_is_low ? picks.a : picks.b, a_is_low ? picks.b : picks.a, set_aside));
   Data tallies{list{}};
   tallies.push_back(tally_item(a));
   tallies.push_back(tally_item(b));
@@ -149,6 +154,7 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
     meta.image_height = cards::kCardHeight;
     meta.image_alt = cards::card_description(detail.comparison);
   }
+  meta.vote_log_size = std::to_string(detail.vote_log_size);
   return views.page("compare", page, meta, site);
 }
 

@@ -86,11 +86,15 @@ std::string tool_with(const Views &views, const ToolDetail &detail, const SiteCo
   page.set("badge", badge_embed(views, t, site));
   auto about = software(t);
   about["@context"] = "https://schema.org";
-  return views.page("tool", page,
-                    {t.name + " — " + t.tagline + page_suffix(number) + " · " + site.site_name,
-                     t.description, page_path(path, number), false, about.dump(),
-                     feeds::tool_path(t.slug), feeds::tool_title(t, site)},
-                    site);
+  PageMeta meta{t.name + " — " + t.tagline + page_suffix(number) + " · " + site.site_name,
+                t.description,
+                page_path(path, number),
+                false,
+                about.dump(),
+                feeds::tool_path(t.slug),
+                feeds::tool_title(t, site)};
+  meta.vote_log_size = std::to_string(detail.vote_log_size);
+  return views.page("tool", page, meta, site);
 }
 
 } // namespace

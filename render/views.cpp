@@ -68,6 +68,7 @@ std::string Views::page(std::string_view name, const Data &data, const PageMeta 
     layout.set("image", image);
   }
   if (meta.noindex) layout.set("noindex", Data::type::bool_true);
+  if (!meta.vote_log_size.empty()) layout.set("vote_log_size", meta.vote_log_size);
   if (!meta.feed_path.empty()) {
     layout.set("feed", base_url_ + meta.feed_path);
     layout.set("feed_title", meta.feed_title);

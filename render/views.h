@@ -29,6 +29,9 @@ struct PageMeta {
   std::string image_path = {};
   int image_width = 0, image_height = 0; // px
   std::string image_alt = {};            // what the picture says
+  // How many entries the vote log held when the page's community numbers were read, for
+  // `verdict verify` (domain/tallies.h); empty on a page that shows none of its own.
+  std::string vote_log_size = {};
 };
 
 struct StaticAsset {

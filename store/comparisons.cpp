@@ -204,6 +204,7 @@ std::optional<ComparisonDetail> Store::comparison_detail(std::string_view pair_s
     detail.page = span.number;
     detail.has_next = reviews_a.has_next || reviews_b.has_next;
     detail.picks = queries::pair_tally(db, a, b);
+    detail.vote_log_size = queries::vote_log_size(db);
     return detail;
   });
 }

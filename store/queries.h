@@ -119,6 +119,8 @@ std::vector<ComparisonSummary> comparisons_reviewed_by(sql::Db &db, int64_t revi
 std::optional<PairRecord> comparison_of_pair(sql::Db &db, int64_t x, int64_t y);
 std::optional<ResolvedPair> resolve_pair(sql::Db &db, std::string_view pair_slug);
 PairTally pair_tally(sql::Db &db, int64_t a_id, int64_t b_id);
+// How many entries the vote log holds: the numbers read beside it are what they replay to.
+uint64_t vote_log_size(sql::Db &db);
 VoterChoices voter_choices(sql::Db &db, std::string_view voter, int64_t a_id, int64_t b_id);
 
 } // namespace verdict::queries

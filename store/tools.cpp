@@ -140,6 +140,7 @@ std::optional<ToolDetail> Store::tool_detail(std::string_view slug, PageSpan spa
       for (auto &other : queries::tools_by_name(db))
         if (other.id != tool->id) detail.others.push_back(std::move(other));
     detail.tool = std::move(*tool);
+    detail.vote_log_size = queries::vote_log_size(db);
     return detail;
   });
 }

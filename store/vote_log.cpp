@@ -14,6 +14,7 @@
 #include "domain/slugs.h"
 #include "domain/tallies.h"
 #include "domain/vote_log.h"
+#include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 
@@ -260,9 +261,12 @@ Checkpoint Store::make_checkpoint(std::string_view signing_key, int64_t now) {
   return checkpoint;
 }
 
+uint64_t queries::vote_log_size(sql::Db &db) {
+  return count_of(db, "SELECT coalesce(max(leaf) + 1, 0) FROM vote_log");
+}
+
 uint64_t Store::vote_log_size() {
-  return read(
-      [](sql::Db &db) { return count_of(db, "SELECT coalesce(max(leaf) + 1, 0) FROM vote_log"); });
+  return read([](sql::Db &db) { return queries::vote_log_size(db); });
 }
 
 std::string Store::log_signing_key() {

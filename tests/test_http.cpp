@@ -19,11 +19,11 @@ httplib::Headers same_origin(const std::string &cookie = "") {
 
 // The Community figure on a card: the text between the card's description and "Community".
 std::string community_of(const std::string &html, const std::string &slug) {
-  const auto marker = "data-community=\"" + slug + "\">";
-  const auto start = html.find(marker);
+  const auto start = html.find("data-community=\"" + slug + "\"");
   if (start == std::string::npos) return {};
+  const auto text = html.find('>', start) + 1;
   const auto end = html.find("</p>", start);
-  return test::visible_text(html.substr(start + marker.size(), end - start - marker.size()));
+  return test::visible_text(html.substr(text, end - text));
 }
 } // namespace
 
@@ -95,7 +95,15 @@ TEST_CASE("http: a vote, a changed vote and a second visitor show on the page") 
   CHECK(community_of(client.Get(kPage)->body, "codestral-2-1") == "50% · 2 votes");
 
   const auto third = test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship");
-  CHECK(community_of(client.Get(kPage)->body, "codestral-2-1") == "67% · 3 votes");
+  const auto page = client.Get(kPage)->body;
+  CHECK(community_of(page, "codestral-2-1") == "67% · 3 votes");
+  // The same figures for `verdict verify`, in the vote log's terms, on the element that shows
+  // them, and the log size they were read at.
+  const auto id = std::to_string(site.store().tool_by_slug("codestral-2-1")->id);
+  CHECK(page.find("data-community=\"codestral-2-1\" data-log-target=\"tool:" + id +
+                  "\" data-first=\"2\" data-second=\"1\" data-set-aside-network=\"0\" "
+                  "data-set-aside-too-fast=\"0\">") != std::string::npos);
+  CHECK(page.find("<meta name=\"verdict:vote-log-size\" content=\"4\">") != std::string::npos);
 
   // The voter's own page shows their pressed button; the anonymous page does not.
   const auto own = client.Get(kPage, same_origin(voter));

@@ -189,8 +189,11 @@ TEST_CASE("verify URL: a site left alone verifies over HTTP, every tool and publ
   std::string said;
   CHECK(served.verify(&said) == 0);
   CHECK(said.find("ok: 9 log entries") != std::string::npos);
-  // 8 tools and the 5 published comparisons, each checked.
-  CHECK(said.find("13 targets' numbers are what the log gives") != std::string::npos);
+  // 8 tools and the 5 published comparisons, each checked on the API and on its page: a tool's
+  // page and its API entry, a comparison's page (its split and both tools' cards) and its
+  // API answer: 8 × 2 + 5 × 4 = 36 numbers.
+  CHECK(said.find("36 published numbers of 13 tools and pairs are what the log gives") !=
+        std::string::npos);
   CHECK(test::read_file(served.site.state).find(served.url()) != std::string::npos);
   CHECK(served.verify() == 0);
 }
@@ -215,7 +218,12 @@ TEST_CASE("verify URL: a tool's vote changed in the file, and a pair's tally inf
   CHECK(said.find("the site shows 7 counted (7 for the first, 0 for the second)") !=
         std::string::npos);
   CHECK(said.find("the log gives 0 counted") != std::string::npos);
-  CHECK(said.find("2 faults") != std::string::npos);
+  // Wherever the site shows them: the API, the tool's page, the comparisons' pages.
+  CHECK(said.find("read from the page /tools/codestral-2-1") != std::string::npos);
+  CHECK(said.find("read from the page /compare/cursor-background-agent-vs-codestral-2-1") !=
+        std::string::npos);
+  CHECK(said.find("read from the page /compare/cursor-background-agents-vs-mistral-3-small") !=
+        std::string::npos);
 }
 
 TEST_CASE("verify URL: checkpoints signed anew with another key are refused over HTTP") {
