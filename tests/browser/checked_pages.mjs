@@ -18,6 +18,8 @@ export const checkedPages = {
   search: '/search?q=codestral',
   'search-nothing': '/search?q=zyzzyva',
   subscribe: '/subscribe',
+  transparency: '/transparency',
+  receipts: '/receipts',
   'not-found': '/no-such-page',
 };
 
