@@ -38,9 +38,9 @@ std::optional<VoteEvent> event_of(const std::string &text) {
     if (picked != target->low && picked != target->high) return std::nullopt;
     event.first = picked == target->low;
   } else if (!target->pair && choice->is_string()) {
-    const auto word = choice->get<std::string>();
-    if (word != "ship" && word != "skip") return std::nullopt;
-    event.first = word == "ship";
+    const auto verdict = verdict_from_word(choice->get<std::string>());
+    if (!verdict) return std::nullopt;
+    event.first = verdict == Verdict::ship;
   } else {
     return std::nullopt;
   }
@@ -54,16 +54,17 @@ std::optional<VoteEvent> event_of(const std::string &text) {
   return event;
 }
 
-std::string described(const VoteTarget &target, int64_t first, int64_t second,
-                      const SetAside &set_aside) {
-  const auto counted = std::to_string(first + second) + " counted (" + std::to_string(first) +
-                       (target.pair ? " for the first, " : " ship, ") + std::to_string(second) +
-                       (target.pair ? " for the second)" : " skip)");
-  return counted + ", " + std::to_string(set_aside.network) + " set aside by network, " +
-         std::to_string(set_aside.too_fast) + " set aside as too fast";
+std::string described(const VoteTarget &target, const DayTally &figures) {
+  const auto counted =
+      std::to_string(figures.counted()) + " counted (" + std::to_string(figures.first) +
+      (target.pair ? " for the first, " : " ship, ") + std::to_string(figures.second) +
+      (target.pair ? " for the second)" : " skip)");
+  return counted + ", " + std::to_string(figures.set_aside.network) + " set aside by network, " +
+         std::to_string(figures.set_aside.too_fast) + " set aside as too fast";
 }
 
-bool agrees(const PublishedTally &shown, const DayTally &logged) {
+// The same numbers, whatever day each is of.
+bool agrees(const DayTally &shown, const DayTally &logged) {
   return shown.first == logged.first && shown.second == logged.second &&
          shown.set_aside.network == logged.set_aside.network &&
          shown.set_aside.too_fast == logged.set_aside.too_fast;
@@ -130,14 +131,14 @@ private:
 
   void compare(const PublishedTally &shown, const DayTally &logged) {
     targets_.insert(shown.target);
-    if (agrees(shown, logged)) {
+    if (agrees(shown.figures, logged)) {
       ++agreeing_;
       return;
     }
     fault(vote_target_code(shown.target) + " (" + shown.name + "): the site shows " +
-          described(shown.target, shown.first, shown.second, shown.set_aside) + "; the log gives " +
-          described(shown.target, logged.first, logged.second, logged.set_aside) + " (read from " +
-          shown.where + " at a log of " + std::to_string(shown.log_size) + " entries)");
+          described(shown.target, shown.figures) + "; the log gives " +
+          described(shown.target, logged) + " (read from " + shown.where + " at a log of " +
+          std::to_string(shown.log_size) + " entries)");
   }
 
   void check_checkpoint() {

@@ -20,18 +20,6 @@ namespace {
 // Entries read from the file at a time: a log of millions is never held whole.
 constexpr size_t kFileLogPage = 10000;
 
-// A pair's picks as the log counts them: the lower id's first.
-PublishedTally pair_tally(const VoteTarget &target, int64_t a_id, int64_t picks_a, int64_t picks_b,
-                          const SetAside &set_aside) {
-  PublishedTally tally;
-  tally.target = target;
-  const bool a_is_low = a_id == target.low;
-  tally.first = a_is_low ? picks_a : picks_b;
-  tally.second = a_is_low ? picks_b : picks_a;
-  tally.set_aside = set_aside;
-  return tally;
-}
-
 class FileSource : public VerifySource {
 public:
   explicit FileSource(const std::string &db)
@@ -45,13 +33,8 @@ public:
     for (int number = 1;; ++number) {
       const auto tools = store_.tools_by_name({number, 100});
       for (const auto &tool : tools.items)
-        published.push_back({{false, tool.id, tool.id},
-                             tool.slug,
-                             "the file",
-                             tool.community.ships,
-                             tool.community.total - tool.community.ships,
-                             tool.community_set_aside,
-                             log_size});
+        published.push_back(
+            {tool_target(tool.id), tool.slug, "the file", tool_standing(tool), log_size});
       if (!tools.has_next) break;
     }
     for (int number = 1;; ++number) {
@@ -61,12 +44,8 @@ public:
         const auto detail = store_.comparison_detail(slug);
         if (!detail) continue;
         const auto a = detail->comparison.a.id, b = detail->comparison.b.id;
-        auto tally = pair_tally({true, std::min(a, b), std::max(a, b)}, a, detail->picks.a,
-                                detail->picks.b, detail->picks.set_aside);
-        tally.name = slug;
-        tally.where = "the file";
-        tally.log_size = log_size;
-        published.push_back(std::move(tally));
+        published.push_back(
+            {pair_target(a, b), slug, "the file", pair_standing(a, b, detail->picks), log_size});
       }
       if (!comparisons.has_next) break;
     }
@@ -121,9 +100,10 @@ public:
         tally.target = target_in(tool, page);
         tally.name = tool.at("slug").get<std::string>();
         tally.where = page;
-        tally.first = tool.at("community").at("ships").get<int64_t>();
-        tally.second = tool.at("community").at("votes").get<int64_t>() - tally.first;
-        tally.set_aside = set_aside_in(tool.at("set_aside"));
+        tally.figures.first = tool.at("community").at("ships").get<int64_t>();
+        tally.figures.second =
+            tool.at("community").at("votes").get<int64_t>() - tally.figures.first;
+        tally.figures.set_aside = set_aside_in(tool.at("set_aside"));
         tally.log_size = log_size;
         pages.push_back(tool.at("url").get<std::string>());
         published.push_back(std::move(tally));
@@ -135,10 +115,13 @@ public:
       for (const auto &listed : answer.at("comparisons")) {
         const auto where = listed.at("api").get<std::string>();
         const auto detail = get(where);
-        const auto a = target_in(detail.at("a"), where);
-        auto tally = pair_tally(
-            target_in(detail, where), a.low, detail.at("picks").at("a").get<int64_t>(),
-            detail.at("picks").at("b").get<int64_t>(), set_aside_in(detail.at("set_aside")));
+        const PairTally picks{detail.at("picks").at("a").get<int64_t>(),
+                              detail.at("picks").at("b").get<int64_t>(),
+                              set_aside_in(detail.at("set_aside"))};
+        PublishedTally tally;
+        tally.target = target_in(detail, where);
+        tally.figures = pair_standing(target_in(detail.at("a"), where).low,
+                                      target_in(detail.at("b"), where).low, picks);
         tally.name = listed.at("url").get<std::string>().substr(std::string("/compare/").size());
         tally.where = where;
         tally.log_size = detail.at("vote_log_size").get<uint64_t>();
@@ -246,10 +229,10 @@ private:
       tally.target = *target;
       tally.name = path;
       tally.where = "the page " + path;
-      tally.first = std::stoll(found[2].str());
-      tally.second = std::stoll(found[3].str());
-      tally.set_aside.network = std::stoll(found[4].str());
-      tally.set_aside.too_fast = std::stoll(found[5].str());
+      tally.figures.first = std::stoll(found[2].str());
+      tally.figures.second = std::stoll(found[3].str());
+      tally.figures.set_aside.network = std::stoll(found[4].str());
+      tally.figures.set_aside.too_fast = std::stoll(found[5].str());
       tally.log_size = std::stoull(size[1].str());
       tallies.push_back(std::move(tally));
     }

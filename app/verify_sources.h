@@ -21,11 +21,9 @@ namespace verdict {
 // One target's community numbers as the site publishes them.
 struct PublishedTally {
   VoteTarget target;
-  std::string name;  // its address ("codestral-2-1", "a-vs-b"), for the report
-  std::string where; // where it was read ("/api/tools?page=1", "the file")
-  int64_t first = 0; // counted ships, or counted picks of the lower id
-  int64_t second = 0;
-  SetAside set_aside;
+  std::string name;      // its address ("codestral-2-1", "a-vs-b"), for the report
+  std::string where;     // where it was read ("/api/tools?page=1", "the file")
+  DayTally figures;      // in the log's terms (domain/tallies.h); its day is left empty
   uint64_t log_size = 0; // the numbers are what the log's first `log_size` entries give
 };
 

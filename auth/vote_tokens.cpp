@@ -5,6 +5,7 @@
 
 #include "auth/secrets.h"
 #include "domain/counting.h"
+#include "domain/tallies.h"
 
 namespace verdict::auth {
 
@@ -17,12 +18,11 @@ std::string token_message(std::string_view target, int64_t made_at) {
 } // namespace
 
 std::string tool_vote_target(int64_t tool_id) {
-  return "tool:" + std::to_string(tool_id);
+  return vote_target_code(tool_target(tool_id));
 }
 
 std::string pair_vote_target(int64_t a_id, int64_t b_id) {
-  return "pair:" + std::to_string(std::min(a_id, b_id)) + "-" +
-         std::to_string(std::max(a_id, b_id));
+  return vote_target_code(pair_target(a_id, b_id));
 }
 
 std::string vote_token(std::string_view key, std::string_view target, int64_t made_at) {

@@ -1,5 +1,6 @@
 #include "domain/tallies.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace verdict {
@@ -44,6 +45,26 @@ std::optional<VoteTarget> vote_target_from_code(std::string_view code) {
 std::string vote_target_code(const VoteTarget &target) {
   return target.pair ? "pair:" + std::to_string(target.low) + "-" + std::to_string(target.high)
                      : "tool:" + std::to_string(target.low);
+}
+
+VoteTarget tool_target(int64_t tool_id) {
+  return {false, tool_id, tool_id};
+}
+
+VoteTarget pair_target(int64_t a_id, int64_t b_id) {
+  return {true, std::min(a_id, b_id), std::max(a_id, b_id)};
+}
+
+DayTally tool_standing(const Tool &tool) {
+  return {{},
+          tool.community.ships,
+          tool.community.total - tool.community.ships,
+          tool.community_set_aside};
+}
+
+DayTally pair_standing(int64_t a_id, int64_t b_id, const PairTally &picks) {
+  const bool a_is_low = a_id < b_id;
+  return {{}, a_is_low ? picks.a : picks.b, a_is_low ? picks.b : picks.a, picks.set_aside};
 }
 
 void TallyReplay::add(const VoteEvent &event) {

@@ -51,6 +51,8 @@ struct VoteTarget {
 };
 std::optional<VoteTarget> vote_target_from_code(std::string_view code);
 std::string vote_target_code(const VoteTarget &target);
+VoteTarget tool_target(int64_t tool_id);
+VoteTarget pair_target(int64_t a_id, int64_t b_id); // either order: the same pair
 
 // One entry of the log, as the replay needs it.
 struct VoteEvent {
@@ -70,6 +72,11 @@ struct DayTally {
   int64_t counted() const { return first + second; }
   int64_t cast() const { return counted() + set_aside.total(); }
 };
+
+// What the site shows now, in the log's terms (its day left empty): a tool's counted votes,
+// and a pair's picks, given in the order its page names the tools, with the lower id's first.
+DayTally tool_standing(const Tool &tool);
+DayTally pair_standing(int64_t a_id, int64_t b_id, const PairTally &picks);
 
 struct TargetTallies {
   VoteTarget target;

@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "base/merkle.h"
+#include "domain/model.h"
 
 namespace verdict {
 
@@ -40,9 +42,10 @@ std::string checkpoint_text(const Checkpoint &checkpoint);
 // A voter's current vote on one tool or pair, as the log holds it: its receipt. The entry is
 // the voter's latest on the target, and is not a withdrawal.
 struct VoteReceipt {
-  std::string what;    // "Codestral 2.1", "Cursor Background Agent vs Codestral 2.1"
-  std::string address; // its page: "/tools/codestral-2-1", "/compare/a-vs-b"
-  std::string choice;  // "Ship", "Skip", or the picked tool's name
+  std::string what;               // "Codestral 2.1", "Cursor Background Agent vs Codestral 2.1"
+  std::string address;            // its page: "/tools/codestral-2-1", "/compare/a-vs-b"
+  std::optional<Verdict> verdict; // the vote on a tool
+  std::string picked;             // on a pair: the name of the tool picked
   VoteLogEntry logged;
 };
 

@@ -43,7 +43,7 @@ void api_tool(App &app, const Request &, Response &res, std::string_view slug) {
       return moved_permanently(res, "/api/tools/" + *renamed);
     return json_not_found(res, "there is no tool with this address");
   }
-  send_json(res, api::tool(*detail, app.store.vote_log_size()));
+  send_json(res, api::tool(*detail));
 }
 
 // GET /api/compare/:pair — a pair, in the order its address names them.
@@ -54,7 +54,7 @@ void api_comparison(App &app, const Request &, Response &res, std::string_view p
       return moved_permanently(res, "/api/compare/" + *renamed);
     return json_not_found(res, "there is no comparison at this address");
   }
-  send_json(res, api::comparison(*detail, app.store.vote_log_size()));
+  send_json(res, api::comparison(*detail));
 }
 
 } // namespace verdict::handlers

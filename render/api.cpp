@@ -39,7 +39,7 @@ json set_aside_json(const SetAside &set_aside) {
 
 json tool_summary(const Tool &t) {
   return {{"slug", t.slug},
-          {"log_target", vote_target_code({false, t.id, t.id})},
+          {"log_target", vote_target_code(tool_target(t.id))},
           {"name", t.name},
           {"url", "/tools/" + t.slug},
           {"category", {{"slug", t.category.slug}, {"name", t.category.name}}},
@@ -88,7 +88,7 @@ std::string comparisons(const Paged<ComparisonSummary> &comparisons) {
   return out.dump(2) + "\n";
 }
 
-std::string tool(const ToolDetail &detail, uint64_t vote_log_size) {
+std::string tool(const ToolDetail &detail) {
   const auto &t = detail.tool;
   json out = tool_summary(t);
   out["description"] = t.description;
@@ -103,28 +103,27 @@ std::string tool(const ToolDetail &detail, uint64_t vote_log_size) {
     reviews.push_back(review(r));
   out["reviews"] = reviews;
   out["more_reviews"] = detail.reviews.has_next;
-  out["vote_log_size"] = vote_log_size;
+  out["vote_log_size"] = detail.vote_log_size;
   return out.dump(2) + "\n";
 }
 
-std::string comparison(const ComparisonDetail &detail, uint64_t vote_log_size) {
+std::string comparison(const ComparisonDetail &detail) {
   const auto &c = detail.comparison;
   const auto glance = glance_of(c, detail.reviews_a, detail.reviews_b);
   const auto picks = detail.picks.a + detail.picks.b;
-  json out = {
-      {"url", "/compare/" + pair_slug(c.a.slug, c.b.slug)},
-      {"a", tool_summary(c.a)},
-      {"b", tool_summary(c.b)},
-      {"published", c.published},
-      {"published_on", c.published ? json(c.published_on) : json(nullptr)},
-      {"intro", c.intro},
-      {"bottom_line", c.bottom_line},
-      {"picks", {{"a", detail.picks.a}, {"b", detail.picks.b}, {"total", picks}}},
-      {"cast", picks + detail.picks.set_aside.total()},
-      {"set_aside", set_aside_json(detail.picks.set_aside)},
-      {"verdict", glance.statement},
-      {"log_target", vote_target_code({true, std::min(c.a.id, c.b.id), std::max(c.a.id, c.b.id)})},
-      {"vote_log_size", vote_log_size}};
+  json out = {{"url", "/compare/" + pair_slug(c.a.slug, c.b.slug)},
+              {"a", tool_summary(c.a)},
+              {"b", tool_summary(c.b)},
+              {"published", c.published},
+              {"published_on", c.published ? json(c.published_on) : json(nullptr)},
+              {"intro", c.intro},
+              {"bottom_line", c.bottom_line},
+              {"picks", {{"a", detail.picks.a}, {"b", detail.picks.b}, {"total", picks}}},
+              {"cast", picks + detail.picks.set_aside.total()},
+              {"set_aside", set_aside_json(detail.picks.set_aside)},
+              {"verdict", glance.statement},
+              {"log_target", vote_target_code(pair_target(c.a.id, c.b.id))},
+              {"vote_log_size", detail.vote_log_size}};
   return out.dump(2) + "\n";
 }
 

@@ -20,9 +20,9 @@ std::string tools(const Paged<Tool> &tools, uint64_t vote_log_size);
 // published comparisons, newest first.
 std::string comparisons(const Paged<ComparisonSummary> &comparisons);
 // One tool with its pricing read and its reviews.
-std::string tool(const ToolDetail &detail, uint64_t vote_log_size);
+std::string tool(const ToolDetail &detail);
 // A pair: both tools, the editor's record, the head-to-head picks and the verdict at a glance.
-std::string comparison(const ComparisonDetail &detail, uint64_t vote_log_size);
+std::string comparison(const ComparisonDetail &detail);
 // {"error": message}
 std::string error(const std::string &message);
 

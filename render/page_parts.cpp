@@ -113,8 +113,7 @@ std::string tool_card(const Views &views, const Tool &t, const char *side,
   set_if(card, "panel_interval", with_interval(t.panel.ships, t.panel.total));
   set_if(card, "community_interval", with_interval(t.community.ships, t.community.total));
   set_if(card, "community_set_aside", set_aside_phrase(t.community_set_aside, t.community.total));
-  card.set("log_tally", log_tally({false, t.id, t.id}, t.community.ships,
-                                  t.community.total - t.community.ships, t.community_set_aside));
+  card.set("log_tally", log_tally(tool_target(t.id), tool_standing(t)));
   card.set("vote_form", vote_form);
   return views.fragment("tool_card", card);
 }
@@ -148,13 +147,13 @@ nlohmann::ordered_json software(const Tool &t) {
   return app;
 }
 
-Data log_tally(const VoteTarget &target, int64_t first, int64_t second, const SetAside &set_aside) {
+Data log_tally(const VoteTarget &target, const DayTally &standing) {
   Data tally;
   tally.set("target", vote_target_code(target));
-  tally.set("first", std::to_string(first));
-  tally.set("second", std::to_string(second));
-  tally.set("network", std::to_string(set_aside.network));
-  tally.set("too_fast", std::to_string(set_aside.too_fast));
+  tally.set("first", std::to_string(standing.first));
+  tally.set("second", std::to_string(standing.second));
+  tally.set("network", std::to_string(standing.set_aside.network));
+  tally.set("too_fast", std::to_string(standing.set_aside.too_fast));
   return tally;
 }
 

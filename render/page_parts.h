@@ -47,9 +47,8 @@ void set_pricing_check(Data &data, const Tool &t, const std::string &today);
 // One of the panel's quotes, on side "a" or "b" of a page.
 Data review_item(const Review &r, const char *side);
 // A community number in the vote log's terms (domain/tallies.h), for the data-* attributes of
-// the element that shows it: what `verdict verify` checks a page against. `first` is the
-// counted ships or the lower id's picks.
-Data log_tally(const VoteTarget &target, int64_t first, int64_t second, const SetAside &set_aside);
+// the element that shows it: what `verdict verify` checks a page against.
+Data log_tally(const VoteTarget &target, const DayTally &standing);
 // A tool as schema.org's SoftwareApplication.
 nlohmann::ordered_json software(const Tool &t);
 

@@ -132,10 +132,7 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
                                 : "No picks yet — yours will be the first.";
   page.set("picks_total", picks_total);
   // The split in the vote log's terms, for `verdict verify`: the lower id's picks first.
-  const bool a_is_low = a.id < b.id;
-  page.set("log_tally",
-           log_tally({true, std::min(a.id, b.id), std::max(a.id, b.id)},
-                     a_is_low ? picks.a : picks.b, a_is_low ? picks.b : picks.a, set_aside));
+  page.set("log_tally", log_tally(pair_target(a.id, b.id), pair_standing(a.id, b.id, picks)));
   Data tallies{list{}};
   tallies.push_back(tally_item(a));
   tallies.push_back(tally_item(b));

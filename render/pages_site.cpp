@@ -86,7 +86,7 @@ std::string receipts(const Views &views, const std::vector<VoteReceipt> &receipt
     Data item;
     item.set("what", receipt.what);
     item.set("address", receipt.address);
-    item.set("choice", receipt.choice);
+    item.set("choice", receipt.verdict ? verdict_label(*receipt.verdict) : receipt.picked);
     item.set("leaf", std::to_string(receipt.logged.leaf));
     item.set("hash", merkle::hex(receipt.logged.hash));
     item.set("entry", receipt.logged.entry);

@@ -109,7 +109,8 @@ uint64_t Store::vote_events(const std::function<void(const VoteEvent &)> &each) 
       // A tool's choice is its verdict's word; a pair's, the picked tool's id.
       event.first.reset();
       if (!stmt.int64(2))
-        event.first = target->pair ? stmt.int64(3) == target->low : stmt.text(3) == "ship";
+        event.first = target->pair ? stmt.int64(3) == target->low
+                                   : verdict_from_word(stmt.text(3)) == Verdict::ship;
       event.set_aside.reset();
       if (!stmt.is_null(4)) event.set_aside = reason_from_code(stmt.text(4));
       each(event);
@@ -162,11 +163,11 @@ std::vector<VoteReceipt> Store::vote_receipts(std::string_view voter) {
       if (target->pair) {
         receipt.what = low->name + " vs " + high->name;
         receipt.address = "/compare/" + pair_slug(low->slug, high->slug);
-        receipt.choice = stmt.int64(3) == target->low ? low->name : high->name;
+        receipt.picked = stmt.int64(3) == target->low ? low->name : high->name;
       } else {
         receipt.what = low->name;
         receipt.address = "/tools/" + low->slug;
-        receipt.choice = stmt.text(3) == "ship" ? "Ship" : "Skip";
+        receipt.verdict = verdict_from_word(stmt.text(3));
       }
       receipts.push_back(std::move(receipt));
     }
@@ -274,12 +275,9 @@ std::string Store::log_signing_key() {
 }
 
 std::optional<Checkpoint> Store::latest_checkpoint() {
-  return read([](sql::Db &db) -> std::optional<Checkpoint> {
-    auto stmt = db.cached("SELECT size, root, made_at, signature FROM checkpoints "
-                          "ORDER BY id DESC LIMIT 1");
-    if (!stmt.step()) return std::nullopt;
-    return checkpoint_of(stmt);
-  });
+  auto latest = latest_checkpoints(1);
+  if (latest.empty()) return std::nullopt;
+  return std::move(latest.front());
 }
 
 std::vector<Checkpoint> Store::latest_checkpoints(int limit) {

@@ -157,10 +157,10 @@ TEST_CASE("vote log: a database from before the log opens it with every vote alr
   REQUIRE(receipts.size() == 2);
   CHECK(receipts[0].logged.leaf == 1);
   CHECK(receipts[0].what == "Two");
-  CHECK(receipts[0].choice == "Skip");
+  CHECK(receipts[0].verdict == Verdict::skip);
   CHECK(receipts[1].logged.leaf == 0);
   CHECK(receipts[1].what == "One vs Two");
-  CHECK(receipts[1].choice == "Two");
+  CHECK(receipts[1].picked == "Two");
 }
 
 namespace {
