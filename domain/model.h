@@ -79,6 +79,12 @@ struct Tool {
   SetAside community_set_aside;   // reader votes stored but not counted
 };
 
+// A tool as a vote names it: its id, which the vote log's target carries, and its address now.
+struct ToolKey {
+  int64_t id = 0;
+  std::string slug;
+};
+
 struct Reviewer {
   int64_t id = 0;
   std::string slug;

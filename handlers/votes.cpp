@@ -1,6 +1,7 @@
 // The votes a reader casts. Each answers 303 See Other back to the page (post/redirect/get)
-// so a reload never re-submits. A vote is taken only from the form of a page this site made
-// (its token, auth/vote_tokens.h); every vote taken is stored, and the counting rule
+// so a reload never re-submits, once the vote is on disk; the worker does not wait for that
+// (middleware/responses.h, answer_once_written). A vote is taken only from the form of a page this
+// site made (its token, auth/vote_tokens.h); every vote taken is stored, and the counting rule
 // (domain/counting.h) decides, as it is written, whether the published numbers count it.
 #include "auth/secrets.h"
 #include "auth/vote_tokens.h"
@@ -76,12 +77,9 @@ void vote_on_tool(App &app, const Request &req, Response &res, std::string_view 
     return bad_request(app, res, "The vote must be ship, skip or withdraw.");
   if (form.fields.count("back") && !is_local_return_path(form.fields.at("back")))
     return bad_request(app, res, "The form's return address is not a page of this site.");
-  auto tool = app.store.tool_by_slug(slug);
   // A tool renamed since its page was read is the tool the reader voted on: the vote counts
   // for it under its new address (its token names the tool, not the address).
-  if (!tool)
-    if (const auto renamed = app.store.renamed_slug("tool", slug))
-      tool = app.store.tool_by_slug(*renamed);
+  const auto tool = app.store.tool_to_vote_on(slug);
   if (!tool) return send_error(app, res, 404, "Not found", "There is no tool with this address.");
   const auto page = return_path(form, "/tools/" + tool->slug);
   const auto on_page = seconds_on_page(app, res, form, auth::tool_vote_target(tool->id), page);
@@ -89,9 +87,11 @@ void vote_on_tool(App &app, const Request &req, Response &res, std::string_view 
 
   const auto ballot = ballot_for(app, req, res, *on_page);
   const auto choice = verdict_from_word(verdict); // none: withdraw
-  app.store.cast_tool_vote(ballot, tool->id, choice);
   app.recent_writers.note(ballot.voter);
   see_other(res, page + "#tool-" + tool->slug);
+  answer_once_written([&app, ballot, tool_id = tool->id, choice](WriteDone done) {
+    app.store.cast_tool_vote(ballot, tool_id, choice, std::move(done));
+  });
 }
 
 // POST /compare/:pair/vote — the reader's head-to-head pick between the pair's two tools.
@@ -122,9 +122,11 @@ void vote_on_pair(App &app, const Request &req, Response &res, std::string_view 
   std::optional<int64_t> picked;
   if (pick != "withdraw") picked = pick == "a" ? c.a.id : c.b.id;
   const auto ballot = ballot_for(app, req, res, *on_page);
-  app.store.cast_pair_vote(ballot, c.a.id, c.b.id, picked);
   app.recent_writers.note(ballot.voter);
   see_other(res, page + "#community");
+  answer_once_written([&app, ballot, a_id = c.a.id, b_id = c.b.id, picked](WriteDone done) {
+    app.store.cast_pair_vote(ballot, a_id, b_id, picked, std::move(done));
+  });
 }
 
 } // namespace verdict::handlers

@@ -1,6 +1,8 @@
 #include "middleware/responses.h"
 
 #include <chrono>
+#include <future>
+#include <iostream>
 
 #include "auth/secrets.h"
 #include "auth/vote_tokens.h"
@@ -11,6 +13,7 @@
 #include "middleware/rate_limit.h"
 #include "middleware/request_parsing.h"
 #include "render/pages.h"
+#include "transport/answer_hold.h"
 
 namespace verdict {
 
@@ -117,12 +120,29 @@ std::string refusal_page_in_layout(const App &app, int status, const std::string
   const char *heading = status == 413   ? "Too large"
                         : status == 414 ? "Address too long"
                         : status == 431 ? "Headers too large"
+                        : status == 503 ? "Nothing was saved"
                         : status >= 500 ? "Not supported"
                                         : "That request could not be used";
   return pages::message(app.views, app.store.site_copy(), "Error " + std::to_string(status),
                         heading, reason);
 }
 } // namespace
+
+void answer_once_written(const std::function<void(WriteDone)> &write) {
+  static constexpr auto kNothingSaved = "The site cannot save anything at the moment. Nothing "
+                                        "was changed; please try again later.";
+  const bool held = transport::answer_after([write](transport::AnswerRelease release) {
+    write([release = std::move(release)](std::optional<std::string> failure) {
+      if (!failure) return release(std::nullopt);
+      std::cerr << "refused: a write: " << *failure << "\n";
+      release(kNothingSaved);
+    });
+  });
+  if (held) return;
+  std::promise<std::optional<std::string>> told;
+  write([&told](std::optional<std::string> failure) { told.set_value(std::move(failure)); });
+  if (auto failure = told.get_future().get()) throw StoreUnavailable(*failure);
+}
 
 void see_other(httplib::Response &res, const std::string &location) {
   res.status = 303;

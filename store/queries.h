@@ -94,6 +94,8 @@ void record_rename(sql::Db &db, const char *kind, const std::string &old_slug,
 void address_taken(sql::Db &db, const char *kind, const std::string &slug);
 // A deleted item's old addresses lead nowhere any more.
 void forget_renames(sql::Db &db, const char *kind, const std::string &slug);
+// The address now of the tool that had `slug` before a rename; empty when none did.
+std::optional<std::string> renamed_tool_slug(sql::Db &db, std::string_view slug);
 // Columns: tool slug, tool name, reviewer slug, name, lens, verdict, quote.
 Review review_from_row(const sql::Stmt &row);
 // A tool's reviews this many or fewer are sorted; more are read walking the panel in order.

@@ -41,13 +41,18 @@ std::optional<std::string> Store::renamed_slug(std::string_view kind, std::strin
   });
 }
 
+std::optional<std::string> queries::renamed_tool_slug(sql::Db &db, std::string_view slug) {
+  auto stmt =
+      db.cached("SELECT new_slug FROM renamed_slugs WHERE kind = 'tool' AND old_slug = :slug");
+  stmt.bind(":slug", slug);
+  if (!stmt.step()) return std::nullopt;
+  return stmt.text(0);
+}
+
 std::optional<std::string> Store::pair_after_renames(std::string_view pair) {
   return read([&](sql::Db &db) -> std::optional<std::string> {
     const auto current = [&db](const std::string &slug) {
-      auto stmt =
-          db.cached("SELECT new_slug FROM renamed_slugs WHERE kind = 'tool' AND old_slug = :slug");
-      stmt.bind(":slug", slug);
-      return stmt.step() ? stmt.text(0) : slug;
+      return queries::renamed_tool_slug(db, slug).value_or(slug);
     };
     for (const auto &[left, right] : pair_slug_splits(pair)) {
       const auto a = current(left), b = current(right);

@@ -159,7 +159,7 @@ struct Store::Writer {
   };
   struct Job {
     std::function<void(sql::Db &)> change;
-    std::promise<Outcome> done;
+    std::function<void(const Outcome &)> done; // told once the batch is durable, or failed
   };
 
   static Outcome outcome_of(std::exception_ptr error) {
@@ -251,15 +251,25 @@ struct Store::Writer {
     return path_ + " (deleted)";
   }
 
-  void submit(std::function<void(sql::Db &)> change) {
-    Job job{std::move(change), {}};
-    auto done = job.done.get_future();
+  // Queues `change` for the next transaction; `done` hears how it ended, on the writer's
+  // thread, once the batch is durable (or failed), so it must only hand the outcome on.
+  void queue(std::function<void(sql::Db &)> change, std::function<void(const Outcome &)> done) {
     {
       std::lock_guard lock(mutex);
-      queue.push_back(std::move(job));
+      queue_.push_back({std::move(change), std::move(done)});
     }
     wake.notify_one();
-    const auto outcome = done.get();
+  }
+
+  // Queues `change` and waits until it is durable; rethrows what it threw.
+  void submit(std::function<void(sql::Db &)> change) {
+    std::promise<Outcome> told;
+    auto outcome_told = told.get_future();
+    queue(std::move(change), [&told](const Outcome &outcome) { told.set_value(outcome); });
+    raise_unless_written(outcome_told.get());
+  }
+
+  static void raise_unless_written(const Outcome &outcome) {
     switch (outcome.kind) {
     case Outcome::Kind::written:
       return;
@@ -281,9 +291,9 @@ struct Store::Writer {
       std::deque<Job> batch;
       {
         std::unique_lock lock(mutex);
-        wake.wait_for(lock, kForeignWriteCheck, [&] { return stopping || !queue.empty(); });
-        if (stopping && queue.empty()) return; // nothing left to write
-        batch.swap(queue);
+        wake.wait_for(lock, kForeignWriteCheck, [&] { return stopping || !queue_.empty(); });
+        if (stopping && queue_.empty()) return; // nothing left to write
+        batch.swap(queue_);
       }
       if (!batch.empty()) commit(batch);
       notice_foreign_writes();
@@ -316,7 +326,7 @@ struct Store::Writer {
     if (auto problem = file_problem_(); !problem.empty()) {
       keep_acknowledged_writes_in_the_served_file(problem);
       for (auto &job : batch)
-        job.done.set_value({Outcome::Kind::unavailable, problem});
+        job.done({Outcome::Kind::unavailable, problem});
       return;
     }
     std::vector<std::exception_ptr> failures(batch.size());
@@ -335,12 +345,12 @@ struct Store::Writer {
     } catch (...) {
       const auto failed = outcome_of(std::current_exception());
       for (auto &job : batch)
-        job.done.set_value(failed);
+        job.done(failed);
       return;
     }
     generation_.fetch_add(1, std::memory_order_release);
     for (size_t i = 0; i < batch.size(); ++i)
-      batch[i].done.set_value(failures[i] ? outcome_of(failures[i]) : Outcome{});
+      batch[i].done(failures[i] ? outcome_of(failures[i]) : Outcome{});
     // After the answers: the batch is durable already, and its writers need not wait for it.
     if (log_frames_ >= kCheckpointFrames) checkpoint("PASSIVE");
   }
@@ -359,7 +369,7 @@ struct Store::Writer {
   std::function<std::string()> file_problem_; // "" while the file is the one opened
   std::mutex mutex;
   std::condition_variable wake;
-  std::deque<Job> queue;
+  std::deque<Job> queue_;
   bool stopping = false;
   std::thread thread;
 };
@@ -482,6 +492,14 @@ void Store::write(std::function<void(sql::Db &)> change) {
   // transaction of this thread is left open for the write to wait on.
   if (auto *open = open_read_on_this_thread()) open->moment_.reset();
   writer_->submit(std::move(change));
+}
+
+void Store::write_then(std::function<void(sql::Db &)> change, WriteDone done) {
+  if (auto *open = open_read_on_this_thread()) open->moment_.reset();
+  writer_->queue(std::move(change), [done = std::move(done)](const Writer::Outcome &outcome) {
+    done(outcome.kind == Writer::Outcome::Kind::written ? std::nullopt
+                                                        : std::optional(outcome.message));
+  });
 }
 
 int64_t list_version(sql::Db &db, const char *list) {

@@ -39,6 +39,10 @@ struct StoreUnavailable : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// How a queued write ended (Store::write_then): nothing when it is durable, else what went
+// wrong, and then nothing of it was written.
+using WriteDone = std::function<void(std::optional<std::string> failure)>;
+
 // Thrown by a write that would take a name already taken (an editor's address, a slug).
 struct AlreadyExists : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -172,6 +176,10 @@ public:
   VoterChoices voter_choices(std::string_view voter, int64_t a_id, int64_t b_id);
   // A voter's vote on one tool and its standing, as on_a and on_a_standing.
   VoterChoices voter_choices_on_tool(std::string_view voter, int64_t tool_id);
+  // The tool a vote sent to /tools/<slug>/vote is for: under `slug`, or, for an address it
+  // had before a rename (the page was read before it), under its address now. Read in one
+  // go and without the tool's text: every vote asks.
+  std::optional<ToolKey> tool_to_vote_on(std::string_view slug);
   // Records, changes (same voter, same tool) or, with no verdict, withdraws a vote, judged
   // by the counting rule (domain/counting.h) as it is written; returns whether it is counted
   // (empty) or set aside and why. A withdrawal returns empty.
@@ -180,6 +188,12 @@ public:
   // The same for a head-to-head pick; `pick` is a or b.
   VoteStanding cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id,
                               std::optional<int64_t> pick);
+  // The same two, queued: the caller goes on at once and `done` is told once the vote is
+  // durable, or why it was not stored (Store::write_then).
+  void cast_tool_vote(const Ballot &ballot, int64_t tool_id, std::optional<Verdict> verdict,
+                      WriteDone done);
+  void cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id, std::optional<int64_t> pick,
+                      WriteDone done);
 
   // The vote log (store/vote_log.h): its entries from leaf `from` on, at most `limit`, and its
   // size and root now.
@@ -325,6 +339,9 @@ public:
   // Runs `change` inside the writer's next transaction; returns once it is durable and
   // rethrows whatever `change` threw (then nothing of it was written).
   void write(std::function<void(sql::Db &)> change);
+  // The same without waiting: `done` is told on the writer's thread once it is durable, or
+  // why it was not written (then nothing of it was), and must only hand that on.
+  void write_then(std::function<void(sql::Db &)> change, WriteDone done);
 
 private:
   struct ReaderPool;

@@ -96,6 +96,20 @@ void forget_earlier_days(sql::Db &db, const std::string &day, std::string &prune
 }
 } // namespace
 
+std::optional<ToolKey> Store::tool_to_vote_on(std::string_view slug) {
+  return read([&](sql::Db &db) -> std::optional<ToolKey> {
+    const auto key_of = [&db](std::string_view address) -> std::optional<ToolKey> {
+      auto by_slug = db.cached("SELECT id, slug FROM tools WHERE slug = :slug");
+      by_slug.bind(":slug", address);
+      if (!by_slug.step()) return std::nullopt;
+      return ToolKey{by_slug.int64(0), by_slug.text(1)};
+    };
+    if (auto key = key_of(slug)) return key;
+    const auto renamed = queries::renamed_tool_slug(db, slug);
+    return renamed ? key_of(*renamed) : std::nullopt;
+  });
+}
+
 PairTally queries::pair_tally(sql::Db &db, int64_t a_id, int64_t b_id) {
   auto stmt = db.cached("SELECT low_picks, high_picks, set_aside_network, set_aside_too_fast "
                         "FROM pair_tallies WHERE low_tool_id = :low AND high_tool_id = :high");
@@ -145,100 +159,131 @@ VoterChoices Store::voter_choices_on_tool(std::string_view voter, int64_t tool_i
   return read([&](sql::Db &db) { return queries::voter_choices_on_tool(db, voter, tool_id); });
 }
 
+namespace {
+
 // A vote already counted keeps its place when its voter changes it: they were counted once.
 // A new vote, or one set aside, is judged by the counting rule as it is written. One lookup
 // reads all the rule needs, so a new vote costs the writer two statements and an upsert.
+VoteStanding write_tool_vote(sql::Db &db, const Ballot &ballot, int64_t tool_id,
+                             std::optional<Verdict> verdict, std::string &pruned_before) {
+  if (!verdict) {
+    auto stmt = db.cached("DELETE FROM tool_votes WHERE voter = :voter AND tool_id = :tool");
+    stmt.bind(":voter", ballot.voter).bind(":tool", tool_id).run();
+    return std::nullopt;
+  }
+  forget_earlier_days(db, ballot.day, pruned_before);
+  const auto target = auth::tool_vote_target(tool_id);
+  auto lookup = db.cached(
+      "SELECT (SELECT set_aside IS NULL FROM tool_votes WHERE voter = :voter AND tool_id = "
+      ":tool), "
+      "(SELECT count(*) FROM counted_voters "
+      " WHERE day = :day AND network = :network AND target = :target), "
+      "EXISTS (SELECT 1 FROM counted_voters "
+      " WHERE day = :day AND network = :network AND target = :target AND voter = :voter)");
+  bind_ballot(lookup, ballot, target);
+  lookup.bind(":tool", tool_id);
+  const auto found = standing_from(lookup);
+  if (found.counted) {
+    auto change = db.cached("UPDATE tool_votes SET verdict = :verdict, cast_at = "
+                            "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE voter = :voter "
+                            "AND tool_id = :tool AND verdict <> :verdict");
+    change.bind(":voter", ballot.voter).bind(":tool", tool_id);
+    change.bind(":verdict", verdict_word(*verdict)).run();
+    return std::nullopt;
+  }
+  const auto standing = judged(db, ballot, target, found);
+  auto stmt = db.cached("INSERT INTO tool_votes (voter, tool_id, verdict, network, set_aside) "
+                        "VALUES (:voter, :tool, :verdict, :network, :set_aside) "
+                        "ON CONFLICT (voter, tool_id) DO UPDATE SET verdict = excluded.verdict, "
+                        "network = excluded.network, set_aside = excluded.set_aside, "
+                        "cast_at = excluded.cast_at");
+  stmt.bind(":voter", ballot.voter).bind(":tool", tool_id);
+  stmt.bind(":verdict", verdict_word(*verdict));
+  stmt.bind(":network", ballot.network);
+  bind_standing(stmt, standing);
+  stmt.run();
+  return standing;
+}
+
+VoteStanding write_pair_vote(sql::Db &db, const Ballot &ballot, int64_t a_id, int64_t b_id,
+                             std::optional<int64_t> pick, std::string &pruned_before) {
+  const auto low = std::min(a_id, b_id), high = std::max(a_id, b_id);
+  if (!pick) {
+    auto stmt = db.cached("DELETE FROM pair_votes WHERE voter = :voter "
+                          "AND low_tool_id = :low AND high_tool_id = :high");
+    stmt.bind(":voter", ballot.voter).bind(":low", low).bind(":high", high).run();
+    return std::nullopt;
+  }
+  forget_earlier_days(db, ballot.day, pruned_before);
+  const auto target = auth::pair_vote_target(a_id, b_id);
+  auto lookup = db.cached(
+      "SELECT (SELECT set_aside IS NULL FROM pair_votes WHERE voter = :voter "
+      " AND low_tool_id = :low AND high_tool_id = :high), "
+      "(SELECT count(*) FROM counted_voters "
+      " WHERE day = :day AND network = :network AND target = :target), "
+      "EXISTS (SELECT 1 FROM counted_voters "
+      " WHERE day = :day AND network = :network AND target = :target AND voter = :voter)");
+  bind_ballot(lookup, ballot, target);
+  lookup.bind(":low", low).bind(":high", high);
+  const auto found = standing_from(lookup);
+  if (found.counted) {
+    auto change = db.cached("UPDATE pair_votes SET pick_tool_id = :pick, cast_at = "
+                            "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE voter = :voter "
+                            "AND low_tool_id = :low AND high_tool_id = :high "
+                            "AND pick_tool_id <> :pick");
+    change.bind(":voter", ballot.voter).bind(":low", low).bind(":high", high);
+    change.bind(":pick", *pick).run();
+    return std::nullopt;
+  }
+  const auto standing = judged(db, ballot, target, found);
+  auto stmt =
+      db.cached("INSERT INTO pair_votes (voter, low_tool_id, high_tool_id, pick_tool_id, network, "
+                "set_aside) VALUES (:voter, :low, :high, :pick, :network, :set_aside) "
+                "ON CONFLICT (voter, low_tool_id, high_tool_id) DO UPDATE "
+                "SET pick_tool_id = excluded.pick_tool_id, network = excluded.network, "
+                "set_aside = excluded.set_aside, cast_at = excluded.cast_at");
+  stmt.bind(":voter", ballot.voter).bind(":low", low).bind(":high", high).bind(":pick", *pick);
+  stmt.bind(":network", ballot.network);
+  bind_standing(stmt, standing);
+  stmt.run();
+  return standing;
+}
+} // namespace
+
 VoteStanding Store::cast_tool_vote(const Ballot &ballot, int64_t tool_id,
                                    std::optional<Verdict> verdict) {
   VoteStanding standing;
   write([&](sql::Db &db) {
-    standing.reset();
-    if (!verdict) {
-      auto stmt = db.cached("DELETE FROM tool_votes WHERE voter = :voter AND tool_id = :tool");
-      stmt.bind(":voter", ballot.voter).bind(":tool", tool_id).run();
-      return;
-    }
-    forget_earlier_days(db, ballot.day, counted_voters_pruned_before_);
-    const auto target = auth::tool_vote_target(tool_id);
-    auto lookup = db.cached(
-        "SELECT (SELECT set_aside IS NULL FROM tool_votes WHERE voter = :voter AND tool_id = "
-        ":tool), "
-        "(SELECT count(*) FROM counted_voters "
-        " WHERE day = :day AND network = :network AND target = :target), "
-        "EXISTS (SELECT 1 FROM counted_voters "
-        " WHERE day = :day AND network = :network AND target = :target AND voter = :voter)");
-    bind_ballot(lookup, ballot, target);
-    lookup.bind(":tool", tool_id);
-    const auto found = standing_from(lookup);
-    if (found.counted) {
-      auto change = db.cached("UPDATE tool_votes SET verdict = :verdict, cast_at = "
-                              "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE voter = :voter "
-                              "AND tool_id = :tool AND verdict <> :verdict");
-      change.bind(":voter", ballot.voter).bind(":tool", tool_id);
-      change.bind(":verdict", verdict_word(*verdict)).run();
-      return;
-    }
-    standing = judged(db, ballot, target, found);
-    auto stmt = db.cached("INSERT INTO tool_votes (voter, tool_id, verdict, network, set_aside) "
-                          "VALUES (:voter, :tool, :verdict, :network, :set_aside) "
-                          "ON CONFLICT (voter, tool_id) DO UPDATE SET verdict = excluded.verdict, "
-                          "network = excluded.network, set_aside = excluded.set_aside, "
-                          "cast_at = excluded.cast_at");
-    stmt.bind(":voter", ballot.voter).bind(":tool", tool_id);
-    stmt.bind(":verdict", verdict_word(*verdict));
-    stmt.bind(":network", ballot.network);
-    bind_standing(stmt, standing);
-    stmt.run();
+    standing = write_tool_vote(db, ballot, tool_id, verdict, counted_voters_pruned_before_);
   });
   return standing;
+}
+
+void Store::cast_tool_vote(const Ballot &ballot, int64_t tool_id, std::optional<Verdict> verdict,
+                           WriteDone done) {
+  write_then(
+      [this, ballot, tool_id, verdict](sql::Db &db) {
+        write_tool_vote(db, ballot, tool_id, verdict, counted_voters_pruned_before_);
+      },
+      std::move(done));
 }
 
 VoteStanding Store::cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id,
                                    std::optional<int64_t> pick) {
   VoteStanding standing;
   write([&](sql::Db &db) {
-    standing.reset();
-    const auto low = std::min(a_id, b_id), high = std::max(a_id, b_id);
-    if (!pick) {
-      auto stmt = db.cached("DELETE FROM pair_votes WHERE voter = :voter "
-                            "AND low_tool_id = :low AND high_tool_id = :high");
-      stmt.bind(":voter", ballot.voter).bind(":low", low).bind(":high", high).run();
-      return;
-    }
-    forget_earlier_days(db, ballot.day, counted_voters_pruned_before_);
-    const auto target = auth::pair_vote_target(a_id, b_id);
-    auto lookup = db.cached(
-        "SELECT (SELECT set_aside IS NULL FROM pair_votes WHERE voter = :voter "
-        " AND low_tool_id = :low AND high_tool_id = :high), "
-        "(SELECT count(*) FROM counted_voters "
-        " WHERE day = :day AND network = :network AND target = :target), "
-        "EXISTS (SELECT 1 FROM counted_voters "
-        " WHERE day = :day AND network = :network AND target = :target AND voter = :voter)");
-    bind_ballot(lookup, ballot, target);
-    lookup.bind(":low", low).bind(":high", high);
-    const auto found = standing_from(lookup);
-    if (found.counted) {
-      auto change = db.cached("UPDATE pair_votes SET pick_tool_id = :pick, cast_at = "
-                              "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE voter = :voter "
-                              "AND low_tool_id = :low AND high_tool_id = :high "
-                              "AND pick_tool_id <> :pick");
-      change.bind(":voter", ballot.voter).bind(":low", low).bind(":high", high);
-      change.bind(":pick", *pick).run();
-      return;
-    }
-    standing = judged(db, ballot, target, found);
-    auto stmt = db.cached(
-        "INSERT INTO pair_votes (voter, low_tool_id, high_tool_id, pick_tool_id, network, "
-        "set_aside) VALUES (:voter, :low, :high, :pick, :network, :set_aside) "
-        "ON CONFLICT (voter, low_tool_id, high_tool_id) DO UPDATE "
-        "SET pick_tool_id = excluded.pick_tool_id, network = excluded.network, "
-        "set_aside = excluded.set_aside, cast_at = excluded.cast_at");
-    stmt.bind(":voter", ballot.voter).bind(":low", low).bind(":high", high).bind(":pick", *pick);
-    stmt.bind(":network", ballot.network);
-    bind_standing(stmt, standing);
-    stmt.run();
+    standing = write_pair_vote(db, ballot, a_id, b_id, pick, counted_voters_pruned_before_);
   });
   return standing;
+}
+
+void Store::cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id,
+                           std::optional<int64_t> pick, WriteDone done) {
+  write_then(
+      [this, ballot, a_id, b_id, pick](sql::Db &db) {
+        write_pair_vote(db, ballot, a_id, b_id, pick, counted_voters_pruned_before_);
+      },
+      std::move(done));
 }
 
 void Store::load_votes(const VoteLoad &votes) {

@@ -533,10 +533,12 @@ TEST_CASE("process: a database deleted or replaced under the server is noticed b
   for (int i = 0; i < 20; ++i) {
     const auto res = vote();
     if (!res) FAIL("no answer; the server said: " << server.log());
-    if (res->status == 303)
+    if (res->status == 303) {
       ++acknowledged;
-    else
+    } else {
       CHECK(res->status == 503);
+      CHECK(res->body.find("Nothing was changed") != std::string::npos);
+    }
   }
   CHECK(acknowledged == 0);
   const auto health = client.Get("/healthz");

@@ -156,6 +156,7 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   CHECK(test::durability(store).journal_mode == "wal");
   CHECK(store.health_problem().empty());
   CHECK(store.tool_by_slug(tool.slug));
+  CHECK(!store.tool_to_vote_on("an-address-no-tool-ever-had"));
   CHECK(!test::reviews_of_tool(store, tool.slug).empty());
   bool canonical = true;
   CHECK(store.resolve_pair(pair.substr(9), canonical));
@@ -166,8 +167,7 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   CHECK(store.vote_log_head().size > 0);
   const auto checkpoint = store.make_checkpoint(auth::new_signing_key(), 1);
   CHECK(store.latest_checkpoint()->size == checkpoint.size);
-  CHECK(client.Get("/transparency/feed.xml")->body.find(checkpoint.signature) !=
-        std::string::npos);
+  CHECK(client.Get("/transparency/feed.xml")->body.find(checkpoint.signature) != std::string::npos);
   CHECK(!store.inclusion_proof(0, checkpoint.size).empty());
   CHECK(!store.consistency_proof(1, checkpoint.size).empty());
   CHECK(store.vote_events([](const VoteEvent &) {}) == store.vote_log_head().size);

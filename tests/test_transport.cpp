@@ -345,6 +345,37 @@ TEST_CASE("transport: pipelined requests are answered in order, a bad one last o
   CHECK(site.store().subscriber_counts().total() == 1);
 }
 
+TEST_CASE("transport: votes pipelined on one connection are each answered once stored, in "
+          "order, and the request behind them too") {
+  test::SiteServer site;
+  httplib::Client client("127.0.0.1", site.port());
+  const auto vote = [&client](const std::string &slug) {
+    const auto path = "/tools/" + slug + "/vote";
+    const auto body = "verdict=ship&token=" + test::vote_token_for(client, path);
+    return "POST " + path +
+           " HTTP/1.1\r\nHost: 127.0.0.1\r\nSec-Fetch-Site: same-origin\r\n"
+           "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " +
+           std::to_string(body.size()) + "\r\n\r\n" + body;
+  };
+  const auto stored = [&site](const std::string &slug) {
+    const auto tool = site.store().tool_by_slug(slug);
+    return tool->community.total + tool->community_set_aside.network +
+           tool->community_set_aside.too_fast;
+  };
+  const auto before = stored("codestral-2-1") + stored("cursor-background-agent");
+  const auto answer = test::raw_exchange(
+      site.port(), vote("codestral-2-1") + vote("cursor-background-agent") +
+                       "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  const auto first = answer.find("HTTP/1.1 303");
+  const auto second = answer.find("HTTP/1.1 303", first + 1);
+  const auto health = answer.find("HTTP/1.1 200", second + 1);
+  REQUIRE(health != std::string::npos);
+  CHECK(first < answer.find("#tool-codestral-2-1"));
+  CHECK(answer.find("#tool-codestral-2-1") < second);
+  CHECK(second < answer.find("#tool-cursor-background-agent"));
+  CHECK(stored("codestral-2-1") + stored("cursor-background-agent") == before + 2);
+}
+
 TEST_CASE("framing: limits hold to the byte, and connection tokens are read as lists") {
   const FramingLimits limits;
   const auto post_of = [](size_t length) {

@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "transport/answer_hold.h"
 #include "transport/connection.h"
 #include "transport/reactor.h"
 
@@ -68,6 +69,9 @@ private:
 };
 
 } // namespace
+
+// Where answer_after() puts the `start` of the request this worker thread is serving.
+thread_local std::function<void(AnswerRelease)> *held_answer_start = nullptr;
 
 // The reactors, the workers that run httplib's request processing, and draining on stop().
 class ConnectionServer::Core {
@@ -132,6 +136,12 @@ private:
     work_ready_.notify_all();
     for (auto &worker : workers_)
       worker.join();
+    {
+      // An answer held for a write is released by the writer, which outlives the server, and
+      // hands its connection to a reactor: they stay until every one has come back.
+      std::unique_lock lock(held_mutex_);
+      all_released_.wait(lock, [this] { return held_ == 0; });
+    }
     for (auto &reactor : reactors_)
       reactor->stop();
     reactors_.clear(); // closes what is still open
@@ -156,7 +166,7 @@ private:
         ready_.pop_front();
       }
       try {
-        serve(*c);
+        if (serve(*c) == Served::held) continue; // the connection is no longer this thread's
       } catch (const std::exception &e) {
         // Nothing a request does may end the process: it gets a 503 saying why, and the
         // connection closes, since what it sent next can no longer be framed.
@@ -183,19 +193,20 @@ private:
     c.close_after = true;
   }
 
+  enum class Served { answered, held };
+
   // Answers every whole request at the front of the connection's buffer, keeping the answers
-  // a shared cache may give again.
-  void serve(Connection &c) {
+  // a shared cache may give again; stops at an answer held (transport/answer_hold.h), which
+  // then leaves the connection to whoever releases it.
+  Served serve(Connection &c) {
     auto *cache = hub_.shared.load(std::memory_order_acquire);
     for (;;) {
       if (c.framing.kind == Framing::Kind::refused) {
-        const auto html = server_.refusal_page_
-                              ? server_.refusal_page_(c.framing.status, c.framing.reason)
-                              : c.framing.reason + "\n";
-        c.out += refusal_response(c.framing.status, html);
+        c.out +=
+            refusal_response(c.framing.status, refusal_html(c.framing.status, c.framing.reason));
         c.in.clear();
         c.close_after = true;
-        return;
+        return Served::answered;
       }
       const auto &f = c.framing;
       const std::string request =
@@ -213,16 +224,60 @@ private:
       const auto answer_starts = c.out.size();
       bool client_closes = false;
       RequestStream stream(request, c);
-      server_.process_request(stream, last, client_closes, nullptr);
-      if (last || client_closes) {
-        c.close_after = true;
-        return;
+      std::function<void(AnswerRelease)> start;
+      {
+        held_answer_start = &start;
+        struct Unset {
+          ~Unset() { held_answer_start = nullptr; }
+        } unset;
+        server_.process_request(stream, last, client_closes, nullptr);
       }
+      if (last || client_closes) c.close_after = true;
+      if (start) {
+        hold(c, answer_starts, std::move(start));
+        return Served::held;
+      }
+      if (c.close_after) return Served::answered;
       if (cache && !target.empty())
         cache->offer(target, coding, epoch, std::string_view(c.out).substr(answer_starts));
-      c.framing = frame_request(c.in, hub_.limits.framing);    // pipelined: the next may be here
-      if (c.framing.kind == Framing::Kind::incomplete) return; // refused: answered next turn
+      c.framing = frame_request(c.in, hub_.limits.framing); // pipelined: the next may be here
+      if (c.framing.kind == Framing::Kind::incomplete) return Served::answered;
     }
+  }
+
+  // Leaves `c`, its answer made from `answer_starts` on, to the release `start` is given: the
+  // release hands it back to its reactor, which sends the answer and frames what follows.
+  // Nothing here touches `c` once `start` has run: the release may already have come.
+  void hold(Connection &c, size_t answer_starts, std::function<void(AnswerRelease)> start) {
+    {
+      std::lock_guard lock(held_mutex_);
+      ++held_;
+    }
+    auto released = std::make_shared<std::atomic<bool>>(false);
+    AnswerRelease release = [this, &c, answer_starts,
+                             released](std::optional<std::string> failure) {
+      if (released->exchange(true)) return;
+      if (failure) {
+        c.out.resize(answer_starts);
+        c.out += refusal_response(503, refusal_html(503, *failure));
+        c.in.clear();
+        c.close_after = true;
+      }
+      c.owner->give_back(c);
+      std::lock_guard lock(held_mutex_);
+      if (--held_ == 0) all_released_.notify_all();
+    };
+    try {
+      start(release);
+    } catch (const std::exception &e) {
+      release(e.what());
+    } catch (...) {
+      release("unknown error");
+    }
+  }
+
+  std::string refusal_html(int status, const std::string &reason) const {
+    return server_.refusal_page_ ? server_.refusal_page_(status, reason) : reason + "\n";
   }
 
   ConnectionServer &server_;
@@ -236,6 +291,10 @@ private:
   std::deque<Connection *> ready_;
   bool workers_stop_ = false;
   std::vector<std::thread> workers_;
+
+  std::mutex held_mutex_;
+  std::condition_variable all_released_;
+  size_t held_ = 0; // answers held (hold()) and not yet released
 };
 
 namespace {
@@ -320,6 +379,12 @@ void ConnectionServer::share_responses(std::function<uint64_t()> epoch) {
 
 bool ConnectionServer::process_and_close_socket(socket_t sock) {
   core_->adopt(sock);
+  return true;
+}
+
+bool answer_after(std::function<void(AnswerRelease)> start) {
+  if (!held_answer_start) return false;
+  *held_answer_start = std::move(start);
   return true;
 }
 

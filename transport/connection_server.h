@@ -30,7 +30,7 @@ namespace verdict::transport {
 
 struct TransportLimits {
   size_t reactors = 0;           // threads that own connections; 0: one per core, at most 4
-  size_t workers = 16;           // threads that run handlers; votes wait on fsync here
+  size_t workers = 16;           // threads that run handlers (a vote hands its fsync over)
   size_t max_connections = 4096; // open at once; the next one is answered 503 and closed
   // Open at once from one client (an IPv4 address, an IPv6 /64), so one client cannot take
   // every connection: 0 is a sixteenth of max_connections, at least 16. The address of the

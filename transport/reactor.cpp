@@ -46,6 +46,10 @@ void Reactor::give_back(Connection &c) {
   {
     std::lock_guard lock(handoff_mutex_);
     returned_.push_back(&c);
+    // One wake until the reactor takes the hand-overs: a commit's batch of held answers
+    // (transport/answer_hold.h) comes back one by one and costs one wake, not one each.
+    if (wake_pending_) return;
+    wake_pending_ = true;
   }
   wake();
 }
@@ -122,6 +126,7 @@ void Reactor::take_handoffs() {
     std::lock_guard lock(handoff_mutex_);
     fresh.swap(incoming_);
     back.swap(returned_);
+    wake_pending_ = false;
   }
   for (auto &[fd, client] : fresh)
     start(fd, std::move(client));
@@ -167,14 +172,20 @@ void Reactor::start(int fd, std::string client) {
   connections_.emplace(fd, std::move(c));
 }
 
-// A connection back from a worker: flush what is left, then close it or wait for more.
+// A connection back from a worker or a held answer's release: send what is left, then close
+// it, answer what came after (pipelined behind a held answer) or wait for more.
 void Reactor::resume(Connection &c) {
+  if (!c.out.empty() && !flush(c)) return close_connection(c);
   if (!c.out.empty()) {
     c.state = Connection::State::flushing;
     c.deadline = Clock::now() + hub_.limits.write_timeout;
     return watch(c, EPOLLOUT);
   }
   if (c.close_after || c.peer_done || hub_.draining) return linger(c);
+  if (!c.in.empty()) {
+    c.framing = frame_request(c.in, hub_.limits.framing);
+    if (c.framing.kind != Framing::Kind::incomplete) return dispatch(c);
+  }
   if (c.in.empty()) {
     c.state = Connection::State::idle;
     c.deadline = Clock::now() + hub_.limits.idle_timeout;

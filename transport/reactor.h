@@ -30,7 +30,7 @@ public:
 
   // From httplib's accept thread: a new connection joins this reactor.
   void adopt(int fd, std::string client);
-  // From a worker: the connection is this reactor's again.
+  // From a worker, or a held answer's release: the connection is this reactor's again.
   void give_back(Connection &c);
   void wake();
   void stop();
@@ -61,6 +61,7 @@ private:
   std::mutex handoff_mutex_;
   std::vector<std::pair<int, std::string>> incoming_; // with each one's client
   std::vector<Connection *> returned_;
+  bool wake_pending_ = false; // a wake for the hand-overs is on its way
 
   std::thread thread_;
 };
