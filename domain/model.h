@@ -114,6 +114,10 @@ struct Comparison {
   std::string bottom_line;  // optional: the editor's answer to "which one should you ship?"
 };
 
+// Whether a comparison's editorial text is read while readers do not see it yet (a draft, or
+// a date still to come): only for the desk's preview.
+enum class Drafts { hidden, shown };
+
 struct ComparisonSummary {
   std::string a_slug, a_name;
   std::string b_slug, b_name;

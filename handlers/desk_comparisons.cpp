@@ -101,7 +101,7 @@ void delete_comparison(App &app, const Request &req, Response &res, const Editor
 void preview_comparison(App &app, const Request &req, Response &res, const EditorSession &) {
   const std::string pair = req.matches[1];
   const auto record = app.store.comparison_content(pair);
-  auto detail = record ? app.store.comparison_detail(pair) : std::nullopt;
+  auto detail = record ? app.store.comparison_detail(pair, {}, Drafts::shown) : std::nullopt;
   if (!detail)
     return send_error(app, res, 404, "Not found", "There is no comparison at this address.");
   detail->comparison.published = true;

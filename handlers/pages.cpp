@@ -185,7 +185,7 @@ void show_search(App &app, const Request &req, Response &res) {
   const auto search = parse_search_text(param_values(req, "q"));
   if (!search.ok()) return send_error(app, res, 400, "Search text refused", search.error);
   // The same for every reader (no Vary: Cookie) and as fresh as the other pages.
-  set_single_header(res, "Cache-Control", "public, max-age=30");
+  set_single_header(res, "Cache-Control", guards::kAnonymousCaching);
   // Kept for the page epoch: asking again what anyone asked costs no search.
   const auto key = std::to_string(span->number) + " " + search.text;
   send_kept_html(app, app.search_pages, key, res, [&]() -> std::optional<std::string> {

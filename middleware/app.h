@@ -20,8 +20,9 @@ namespace verdict {
 struct App {
   Store &store;
   const Views &views;
-  // Today's date (UTC, YYYY-MM-DD); replaceable so tests can pin staleness.
-  std::function<std::string()> today;
+  // The site's date (YYYY-MM-DD): the store's (Store::set_today), so pages and the store's
+  // reads (which comparisons are out yet) agree on it.
+  std::string today() const { return store.today(); }
   // The version of the site anonymous readers see (writes and the date, at most max_lag
   // behind), and their pages rendered for it. No lag unless the server sets one.
   PageEpoch page_epoch;
@@ -65,6 +66,8 @@ struct App {
 
   App(Store &store_, const Views &views_, int writes_per_minute = 0,
       std::string trusted_proxy_ = "");
+  App(const App &) = delete;
+  App &operator=(const App &) = delete;
 };
 
 } // namespace verdict

@@ -18,7 +18,7 @@
 namespace verdict {
 
 App::App(Store &store_, const Views &views_, int writes_per_minute, std::string trusted_proxy_)
-    : store(store_), views(views_), today(utc_today),
+    : store(store_), views(views_),
       // The date, and the hour: pages with vote forms are made again at least that often, so
       // a kept page never hands out an old vote token (domain/counting.h).
       page_epoch(

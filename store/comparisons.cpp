@@ -1,6 +1,7 @@
 // Comparisons: the pairs the editor has written up, published or not. Readers' lists and
 // pair pages, and the desk's list and changes, each written with its edit log entry (which
 // also says when a change published or unpublished one).
+#include "domain/dates.h"
 #include "domain/slugs.h"
 #include "store/page_starts.h"
 #include "store/queries.h"
@@ -64,17 +65,19 @@ const char *publishing_action(const std::optional<ContentComparison> &before,
 } // namespace
 
 std::optional<queries::PairRecord> queries::comparison_of_pair(sql::Db &db, int64_t x, int64_t y) {
-  auto stmt =
-      db.cached("SELECT tool_a_id, tool_b_id, ifnull(published_on, ''), intro, "
-                "bottom_line FROM comparisons WHERE min(tool_a_id, tool_b_id) = min(:x, :y) "
-                "AND max(tool_a_id, tool_b_id) = max(:x, :y)");
+  auto stmt = db.cached("SELECT tool_a_id, tool_b_id, ifnull(published_on, ''), intro, "
+                        "bottom_line, " PUBLISHED_BY_TODAY(
+                            "published_on") " FROM comparisons "
+                                            "WHERE min(tool_a_id, tool_b_id) = min(:x, :y) "
+                                            "AND max(tool_a_id, tool_b_id) = max(:x, :y)");
   stmt.bind(":x", x).bind(":y", y);
   if (!stmt.step()) return std::nullopt;
-  return PairRecord{stmt.int64(0), stmt.int64(1), stmt.text(2), stmt.text(3), stmt.text(4)};
+  return PairRecord{stmt.int64(0), stmt.int64(1), stmt.text(2),
+                    stmt.text(3),  stmt.text(4),  stmt.int64(5) != 0};
 }
 
-std::optional<queries::ResolvedPair> queries::resolve_pair(sql::Db &db,
-                                                           std::string_view pair_slug) {
+std::optional<queries::ResolvedPair> queries::resolve_pair(sql::Db &db, std::string_view pair_slug,
+                                                           Drafts drafts) {
   std::optional<Tool> a, b;
   for (const auto &[left, right] : pair_slug_splits(pair_slug)) {
     a = tool_by_slug(db, left);
@@ -85,15 +88,15 @@ std::optional<queries::ResolvedPair> queries::resolve_pair(sql::Db &db,
 
   ResolvedPair pair;
   auto &comparison = pair.comparison;
-  if (const auto record = comparison_of_pair(db, a->id, b->id)) {
-    comparison.published = !record->published_on.empty();
+  const auto record = comparison_of_pair(db, a->id, b->id);
+  // A pair nobody wrote up has one address: its slugs in alphabetical order; one the editor
+  // wrote up, theirs, draft or not (the order says nothing of what they wrote).
+  pair.canonical_order = record ? record->a_id == a->id : a->slug < b->slug;
+  if (record && (record->readers_see || drafts == Drafts::shown)) {
+    comparison.published = record->readers_see;
     comparison.published_on = record->published_on;
     comparison.intro = record->intro;
     comparison.bottom_line = record->bottom_line;
-    pair.canonical_order = record->a_id == a->id;
-  } else {
-    // A pair nobody wrote up has one address: its slugs in alphabetical order.
-    pair.canonical_order = a->slug < b->slug;
   }
   comparison.a = std::move(*a);
   comparison.b = std::move(*b);
@@ -102,11 +105,12 @@ std::optional<queries::ResolvedPair> queries::resolve_pair(sql::Db &db,
 
 std::vector<ComparisonSummary> queries::newest_published(sql::Db &db, int64_t limit,
                                                          int64_t offset) {
-  auto stmt = db.cached(SUMMARY_COLUMNS
-                        "WHERE c.id IN (SELECT id FROM comparisons "
-                        "WHERE published_on IS NOT NULL ORDER BY published_on DESC, id DESC "
-                        "LIMIT :limit OFFSET :offset) "
-                        "ORDER BY c.published_on DESC, c.id DESC");
+  auto stmt = db.cached(
+      SUMMARY_COLUMNS
+      "WHERE c.id IN (SELECT id FROM comparisons "
+      "WHERE " PUBLISHED_BY_TODAY("published_on") " ORDER BY published_on DESC, id DESC "
+                                                  "LIMIT :limit OFFSET :offset) "
+                                                  "ORDER BY c.published_on DESC, c.id DESC");
   stmt.bind(":limit", limit).bind(":offset", offset);
   return rows_of(stmt, summary_from_row);
 }
@@ -114,16 +118,21 @@ std::vector<ComparisonSummary> queries::newest_published(sql::Db &db, int64_t li
 Paged<ComparisonSummary> Store::published_comparisons(PageSpan span) {
   return read([&](sql::Db &db) {
     sql::ReadSnapshot snapshot(db); // the version read is the version of the rows read
-    const auto version = list_version(db, "published_comparisons");
+    // The list moves with the date too, when a scheduled comparison's day comes: page starts
+    // learnt on another day are not used.
+    const auto version =
+        list_version(db, "published_comparisons") * 100'000 + day_number(today()) % 100'000;
     const auto from_start = [&](const std::pair<std::string, int64_t> &start, int64_t limit,
                                 int64_t skip) {
       // Found in the date index by the start's date; rows of that date newer than the start
       // (a handful) are stepped over.
-      auto stmt = db.cached(SUMMARY_COLUMNS
-                            "WHERE c.id IN (SELECT id FROM comparisons "
-                            "WHERE published_on IS NOT NULL AND (published_on, id) <= (:on, :id) "
-                            "ORDER BY published_on DESC, id DESC LIMIT :limit OFFSET :offset) "
-                            "ORDER BY c.published_on DESC, c.id DESC");
+      auto stmt = db.cached(
+          SUMMARY_COLUMNS
+          "WHERE c.id IN (SELECT id FROM comparisons "
+          "WHERE " PUBLISHED_BY_TODAY(
+              "published_on") " AND (published_on, id) <= (:on, :id) "
+                              "ORDER BY published_on DESC, id DESC LIMIT :limit OFFSET :offset) "
+                              "ORDER BY c.published_on DESC, c.id DESC");
       stmt.bind(":on", start.first).bind(":id", start.second);
       stmt.bind(":limit", limit).bind(":offset", skip);
       return queries::rows_of(stmt, summary_from_row);
@@ -141,35 +150,42 @@ Paged<ComparisonSummary> Store::published_comparisons(PageSpan span) {
 
 Paged<ComparisonSummary> queries::comparisons_with_tool(sql::Db &db, int64_t tool_id,
                                                         PageSpan span) {
-  auto stmt = db.cached(SUMMARY_COLUMNS
-                        // Either side, read newest first from its (tool, date) index alone
-                        // and merged: a page costs its own rows, not all the tool's comparisons.
-                        "WHERE c.id IN (SELECT id FROM ("
-                        "SELECT id, published_on FROM comparisons "
-                        "WHERE tool_a_id = :tool AND published_on IS NOT NULL UNION ALL "
-                        "SELECT id, published_on FROM comparisons "
-                        "WHERE tool_b_id = :tool AND published_on IS NOT NULL "
-                        "ORDER BY 2 DESC, 1 DESC LIMIT :limit OFFSET :offset)) "
-                        "ORDER BY c.published_on DESC, c.id DESC");
+  auto stmt =
+      db.cached(SUMMARY_COLUMNS
+                // Either side, read newest first from its (tool, date) index alone
+                // and merged: a page costs its own rows, not all the tool's comparisons.
+                "WHERE c.id IN (SELECT id FROM ("
+                "SELECT id, published_on FROM comparisons "
+                "WHERE tool_a_id = :tool AND " PUBLISHED_BY_TODAY(
+                    "published_on") " UNION ALL "
+                                    "SELECT id, published_on FROM comparisons "
+                                    "WHERE tool_b_id = :tool AND " PUBLISHED_BY_TODAY(
+                                        "published_on") " "
+                                                        "ORDER BY 2 DESC, 1 DESC LIMIT :limit "
+                                                        "OFFSET :offset)) "
+                                                        "ORDER BY c.published_on DESC, c.id DESC");
   stmt.bind(":tool", tool_id);
   return paged(stmt, span, summary_from_row);
 }
 
 std::vector<ComparisonSummary> queries::comparisons_reviewed_by(sql::Db &db, int64_t reviewer_id,
                                                                 int64_t limit) {
-  auto stmt = db.cached(SUMMARY_COLUMNS
-                        // From the reviewer's reviews to each reviewed tool's published
-                        // comparisons, either side, through the (tool, date) indexes; a
-                        // comparison of two tools they reviewed is counted once.
-                        "WHERE c.id IN (SELECT id FROM ("
-                        "SELECT p.id, p.published_on FROM reviews v JOIN comparisons p "
-                        "ON p.tool_a_id = v.tool_id WHERE v.reviewer_id = :reviewer "
-                        "AND p.published_on IS NOT NULL UNION "
-                        "SELECT p.id, p.published_on FROM reviews v JOIN comparisons p "
-                        "ON p.tool_b_id = v.tool_id WHERE v.reviewer_id = :reviewer "
-                        "AND p.published_on IS NOT NULL "
-                        "ORDER BY 2 DESC, 1 DESC LIMIT :limit)) "
-                        "ORDER BY c.published_on DESC, c.id DESC");
+  auto stmt = db.cached(
+      SUMMARY_COLUMNS
+      // From the reviewer's reviews to each reviewed tool's published
+      // comparisons, either side, through the (tool, date) indexes; a
+      // comparison of two tools they reviewed is counted once.
+      "WHERE c.id IN (SELECT id FROM ("
+      "SELECT p.id, p.published_on FROM reviews v JOIN comparisons p "
+      "ON p.tool_a_id = v.tool_id WHERE v.reviewer_id = :reviewer "
+      "AND " PUBLISHED_BY_TODAY(
+          "p.published_on") " UNION "
+                            "SELECT p.id, p.published_on FROM reviews v JOIN comparisons p "
+                            "ON p.tool_b_id = v.tool_id WHERE v.reviewer_id = :reviewer "
+                            "AND " PUBLISHED_BY_TODAY(
+                                "p.published_on") " "
+                                                  "ORDER BY 2 DESC, 1 DESC LIMIT :limit)) "
+                                                  "ORDER BY c.published_on DESC, c.id DESC");
   stmt.bind(":reviewer", reviewer_id).bind(":limit", limit);
   return rows_of(stmt, summary_from_row);
 }
@@ -187,11 +203,11 @@ std::optional<Comparison> Store::resolve_pair(std::string_view pair_slug, bool &
   });
 }
 
-std::optional<ComparisonDetail> Store::comparison_detail(std::string_view pair_slug,
-                                                         PageSpan span) {
+std::optional<ComparisonDetail> Store::comparison_detail(std::string_view pair_slug, PageSpan span,
+                                                         Drafts drafts) {
   // One connection for the whole page, so its parts come from the same moment.
   return read([&](sql::Db &db) -> std::optional<ComparisonDetail> {
-    auto pair = queries::resolve_pair(db, pair_slug);
+    auto pair = queries::resolve_pair(db, pair_slug, drafts);
     if (!pair) return std::nullopt;
     ComparisonDetail detail;
     detail.comparison = std::move(pair->comparison);

@@ -12,12 +12,22 @@
 
 namespace verdict::queries {
 
+// What makes a comparison one readers see: published on a date that has come. A later date
+// schedules it; site_today() is the site's date (Store::set_today). `column` is its
+// published_on, as SQL text.
+#define PUBLISHED_BY_TODAY(column) "(" column " IS NOT NULL AND " column " <= site_today())"
+
+// site_today() in SQL, on a connection: `store`'s today() (UTC today without one). Every
+// connection a store opens has it.
+void add_site_functions(sql::Db &db, const Store *store);
+
 // The editor's record of a pair, in the editor's order.
 struct PairRecord {
   int64_t a_id = 0, b_id = 0;
   std::string published_on; // empty when not published
   std::string intro;
   std::string bottom_line;
+  bool readers_see = false; // published on a date that has come (PUBLISHED_BY_TODAY)
 };
 
 // A pair address resolved to its two tools, in the address's order.
@@ -119,7 +129,10 @@ Paged<ComparisonSummary> comparisons_with_tool(sql::Db &db, int64_t tool_id, Pag
 std::vector<ComparisonSummary> comparisons_reviewed_by(sql::Db &db, int64_t reviewer_id,
                                                        int64_t limit);
 std::optional<PairRecord> comparison_of_pair(sql::Db &db, int64_t x, int64_t y);
-std::optional<ResolvedPair> resolve_pair(sql::Db &db, std::string_view pair_slug);
+// With Drafts::hidden (every reader's page) a comparison readers do not see yet — a draft or
+// one scheduled — shows as a pair nobody wrote up: no date, intro or bottom line.
+std::optional<ResolvedPair> resolve_pair(sql::Db &db, std::string_view pair_slug,
+                                         Drafts drafts = Drafts::hidden);
 PairTally pair_tally(sql::Db &db, int64_t a_id, int64_t b_id);
 // How many entries the vote log holds: the numbers read beside it are what they replay to.
 uint64_t vote_log_size(sql::Db &db);

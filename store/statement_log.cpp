@@ -5,6 +5,7 @@
 #include <set>
 #include <tuple>
 
+#include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/vote_log.h"
 
@@ -41,6 +42,7 @@ void sql::log_prepared(std::string_view text, const std::source_location &where)
 std::vector<std::string> query_plan(const std::string &db_path, const std::string &sql) {
   sql::Db db(db_path, sql::Db::Open::read_only);
   vote_log::add_functions(db); // a vote's statements fire the log's triggers, which call it
+  queries::add_site_functions(db, nullptr);
   auto plan = db.prepare("EXPLAIN QUERY PLAN " + sql);
   std::vector<std::string> steps;
   while (plan.step())

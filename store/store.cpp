@@ -12,8 +12,10 @@
 #include <thread>
 
 #include "assets/embedded.h"
+#include "domain/clock.h"
 #include "store/database_file.h"
 #include "store/page_starts.h"
+#include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/vote_log.h"
 
@@ -112,6 +114,7 @@ Store::ReaderLease Store::lease_reader() {
   auto db = std::make_unique<sql::Db>(readers_->path, sql::Db::Open::existing);
   if (auto problem = file_problem(); !problem.empty()) throw StoreUnavailable(problem);
   db->exec("PRAGMA query_only = ON"); // every write goes through the writer
+  queries::add_site_functions(*db, this);
   // The writer alone copies the log into the file, so the record of whose log it is stays
   // true (store/database_file.h).
   sqlite3_db_config(db->handle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
@@ -179,9 +182,11 @@ struct Store::Writer {
   }
 
   explicit Writer(const std::string &path, std::atomic<uint64_t> &generation, bool in_memory,
-                  std::function<std::string()> file_problem)
+                  std::function<std::string()> file_problem,
+                  const std::function<void(sql::Db &)> &add_site_functions)
       : db(path), path_(path), generation_(generation), file_problem_(std::move(file_problem)) {
     configure_writer(db, in_memory);
+    add_site_functions(db);
     upgrade_schema(db);
     // The writer copies the log into the file itself, recording that it does
     // (store/database_file.h), instead of SQLite doing it unannounced inside a commit.
@@ -433,9 +438,38 @@ Store::Store(const std::string &path)
     if (auto set_aside = database_file::set_aside_a_foreign_log(path_); !set_aside.empty())
       std::cerr << "verdict: " << set_aside << "\n";
   }
-  writer_ =
-      std::make_unique<Writer>(path_, generation_, in_memory, [this] { return file_problem(); });
+  writer_ = std::make_unique<Writer>(
+      path_, generation_, in_memory, [this] { return file_problem(); },
+      [this](sql::Db &db) { queries::add_site_functions(db, this); });
   if (!in_memory) watcher_ = std::make_unique<Watcher>(path_);
+}
+
+void Store::set_today(std::function<std::string()> today) {
+  std::lock_guard lock(today_mutex_);
+  today_ = std::move(today);
+}
+
+std::string Store::today() const {
+  std::lock_guard lock(today_mutex_);
+  return today_ ? today_() : utc_today();
+}
+
+void queries::add_site_functions(sql::Db &db, const Store *store) {
+  // Not deterministic: the date moves. A statement asks once per row it tests at most, and
+  // the comparisons' index asks once.
+  sqlite3_create_function_v2(
+      db.handle(), "site_today", 0, SQLITE_UTF8, const_cast<Store *>(store),
+      [](sqlite3_context *context, int, sqlite3_value **) {
+        try {
+          const auto *site = static_cast<const Store *>(sqlite3_user_data(context));
+          const auto today = site ? site->today() : utc_today();
+          sqlite3_result_text(context, today.data(), static_cast<int>(today.size()),
+                              SQLITE_TRANSIENT);
+        } catch (const std::exception &e) {
+          sqlite3_result_error(context, e.what(), -1);
+        }
+      },
+      nullptr, nullptr, nullptr);
 }
 
 void Store::rethrow_read_failure(std::exception_ptr failure) {

@@ -63,6 +63,12 @@ public:
   Store(const Store &) = delete;
   Store &operator=(const Store &) = delete;
 
+  // The site's date (YYYY-MM-DD) as the store reads it: a comparison published on a later
+  // date is scheduled, and readers see it from that day on. UTC today unless set; the site
+  // (App) sets its own clock's, and a test a fake one.
+  void set_today(std::function<std::string()> today);
+  std::string today() const;
+
   // Increases after every committed write; caches of rendered pages key on it.
   uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
   int schema_version();
@@ -141,7 +147,8 @@ public:
   // Reads a pair page for `pair_slug` ("<a>-vs-<b>", where either slug may contain "-vs-");
   // empty when the slug names no two distinct tools. `span` pages both tools' reviews. The
   // page is everyone's: a voter's own votes are read apart (voter_choices).
-  std::optional<ComparisonDetail> comparison_detail(std::string_view pair_slug, PageSpan span = {});
+  std::optional<ComparisonDetail> comparison_detail(std::string_view pair_slug, PageSpan span = {},
+                                                    Drafts drafts = Drafts::hidden);
   // The editor's comparisons, named by their desk address "a-vs-b" in the editor's order.
   // Publishing sets the date; a comparison without one is a draft. The log says "published"
   // or "unpublished" beside the change itself.
@@ -346,6 +353,8 @@ public:
 private:
   struct ReaderPool;
   struct Writer;
+  mutable std::mutex today_mutex_;
+  std::function<std::string()> today_;
   struct ReaderLease {
     ReaderPool *pool;
     std::unique_ptr<sql::Db> db;

@@ -692,7 +692,7 @@ TEST_CASE("desk: a draft comparison is previewed as it will appear, then publish
           "page at once with its bottom line, unpublished, and logged each time") {
   test::SiteServer site([](App &app) {
     app.page_epoch.set_max_lag(std::chrono::seconds(60));
-    app.today = [] { return std::string("2026-11-22"); };
+    app.store.set_today([] { return std::string("2026-11-22"); });
   });
   add_editor(site.store());
   auto client = site.client();

@@ -85,6 +85,7 @@ ContentComparison published(const std::string &a, const std::string &b, const st
 TEST_CASE("feeds: the site's feed holds the 20 newest published comparisons, newest first") {
   test::SiteServer site;
   auto &store = site.store();
+  store.set_today([] { return std::string("2026-12-31"); }); // every date below has come
   // The bundled five (2026-11-03 to 2026-11-17) and seventeen more, one a day from 2026-12-01.
   const auto tools = store.tools_by_name();
   int added = 0;
@@ -290,6 +291,7 @@ TEST_CASE("feeds: names full of markup characters are escaped, and characters XM
           "are replaced") {
   test::SiteServer site;
   auto &store = site.store();
+  store.set_today([] { return std::string("2026-12-01"); }); // the comparison's day
   auto tool = *store.tool_content("codestral-2-1");
   tool.slug = "angle-tool";
   tool.name = "Angle <&\"> 'Tool'";
@@ -405,6 +407,7 @@ TEST_CASE("feeds: a comparison published through the store changes the feed and 
     const auto tool_etag = etag_of("/tools/mistral-3-small/feed.xml");
     const auto reviewer_etag = etag_of("/reviewers/investor/feed.xml");
 
+    site.store().set_today([] { return std::string("2026-12-24"); }); // the comparison's day
     site.store().create_comparison(published("codestral-2-1", "mistral-3-small", "2026-12-24"),
                                    kEditor);
     for (const auto &[path, etag] : {std::pair{"/feed.xml", site_etag},

@@ -150,7 +150,7 @@ TEST_CASE("handler: an unpublished pair renders, marked as not an editor's pick"
 
 TEST_CASE("handler: pricing checked more than 90 days ago is marked possibly out of date") {
   Fixture f;
-  f.app.today = [] { return std::string("2026-11-21"); };
+  f.app.store.set_today([] { return std::string("2026-11-21"); });
   httplib::Request req;
   httplib::Response res;
   const auto stale = handlers::show_tool(f.app, req, res, "code-llama-4"); // checked 2026-07-15

@@ -220,6 +220,74 @@ TEST_CASE("caching: a static file's address carries the hash of its bytes") {
   }
 }
 
+TEST_CASE("pages: a draft's and a scheduled comparison's words are nowhere a reader looks "
+          "until its day, and then everywhere") {
+  test::SiteServer site;
+  auto &store = site.store();
+  store.set_today([] { return std::string("2026-11-24"); });
+  const std::string page = "/compare/codestral-2-1-vs-mistral-3-small";
+  const std::string intro = "An intro nobody outside the desk has read.";
+  const std::string bottom_line = "A bottom line still under embargo.";
+  store.create_comparison({"codestral-2-1", "mistral-3-small", "", intro, bottom_line},
+                          "editor@example.com");
+  auto client = site.client();
+  // Every list a reader (or a crawler, a feed reader, a script) may meet a comparison in.
+  const auto lists = [&] {
+    std::string all;
+    for (const auto *path : {"/", "/comparisons", "/feed.xml", "/sitemap.xml", "/api/comparisons",
+                             "/tools/codestral-2-1", "/tools/mistral-3-small"})
+      all += client.Get(path)->body;
+    return all;
+  };
+  // And the pair's own page and API answer, which exist for any two tools.
+  const auto everywhere = [&] {
+    return lists() + client.Get(page.c_str())->body +
+           client.Get("/api/compare/codestral-2-1-vs-mistral-3-small")->body;
+  };
+  const auto shows_words = [&](const std::string &all) {
+    return all.find(intro) != std::string::npos || all.find(bottom_line) != std::string::npos;
+  };
+  const auto listed = [&](const std::string &all) {
+    return all.find("Codestral 2.1 vs Mistral 3 Small") != std::string::npos ||
+           all.find("<loc>" + page) != std::string::npos;
+  };
+  CHECK_FALSE(shows_words(everywhere()));
+  CHECK_FALSE(listed(lists()));
+  CHECK(test::visible_text(client.Get(page.c_str())->body).find("Not an editor's pick") !=
+        std::string::npos);
+  CHECK(client.Get((page + "/card.png").c_str())->status == 404);
+  // A browser keeps the draft's page only to ask again each time (no max-age of its own, no
+  // stale-while-revalidate); only a shared cache may keep it, for seconds.
+  const auto seen = client.Get(page.c_str());
+  const auto caching = seen->get_header_value("Cache-Control");
+  CHECK(caching.find("max-age=0") != std::string::npos);
+  CHECK(caching.find("must-revalidate") != std::string::npos);
+  CHECK(caching.find("stale-while-revalidate") == std::string::npos);
+  const auto seen_etag = seen->get_header_value("ETag");
+
+  // Dated tomorrow: scheduled, still nowhere.
+  store.update_comparison("codestral-2-1-vs-mistral-3-small",
+                          {"codestral-2-1", "mistral-3-small", "2026-11-25", intro, bottom_line},
+                          "editor@example.com");
+  CHECK_FALSE(shows_words(everywhere()));
+  CHECK_FALSE(listed(lists()));
+  CHECK(client.Get((page + "/card.png").c_str())->status == 404);
+
+  // Its day: everywhere at once, the pages kept from yesterday included.
+  store.set_today([] { return std::string("2026-11-25"); });
+  CHECK(shows_words(everywhere()));
+  CHECK(listed(lists()));
+  CHECK(client.Get("/sitemap.xml")->body.find(page) != std::string::npos);
+  CHECK(client.Get("/feed.xml")->body.find(bottom_line) != std::string::npos);
+  CHECK(test::visible_text(client.Get("/")->body).find("Codestral 2.1 vs Mistral 3 Small") !=
+        std::string::npos);
+  CHECK(client.Get((page + "/card.png").c_str())->status == 200);
+  // The browser that saw the draft asks again and gets the comparison, not a 304.
+  const auto again = client.Get(page.c_str(), {{"If-None-Match", seen_etag}});
+  CHECK(again->status == 200);
+  CHECK(again->body.find(bottom_line) != std::string::npos);
+}
+
 TEST_CASE("pages: a draft comparison is not an editor's pick, and a tool without one says so") {
   test::SiteServer site;
   import_edited(site, [](nlohmann::json &c) {
@@ -254,10 +322,10 @@ TEST_CASE("pages: pricing older than 90 days is marked from the day it turns 91,
   std::mutex mutex;
   std::string today = "2026-10-13"; // code-llama-4's pricing was checked 2026-07-15: day 90
   test::SiteServer site([&](App &app) {
-    app.today = [&] {
+    app.store.set_today([&] {
       std::lock_guard lock(mutex);
       return today;
-    };
+    });
   });
   auto client = site.client();
   const std::string comparison = "/compare/cursor-background-agents-vs-code-llama-4";
