@@ -102,8 +102,9 @@ void check_mail_settings(Options &options) {
 // Every command, with what `verdict help COMMAND` says of it.
 struct Command {
   const char *name;
-  const char *synopsis; // one line of the overview
+  const char *synopsis; // how it is called
   const char *detail;   // what the command's own help adds
+  const char *summary;  // what it does, in one line of the overview
 };
 
 const std::vector<Command> &commands() {
@@ -131,20 +132,25 @@ const std::vector<Command> &commands() {
        "  --smtp-user USER     log in as USER (VERDICT_SMTP_USER); the password is read from\n"
        "                       VERDICT_SMTP_PASSWORD only, never a flag\n"
        "  --unsubscribe-mailto ADDR  the mailbox List-Unsubscribe's mailto: names (default:\n"
-       "                       --smtp-from; VERDICT_UNSUBSCRIBE_MAILTO)\n"},
+       "                       --smtp-from; VERDICT_UNSUBSCRIBE_MAILTO)\n",
+       "serve the site (the command when none is named)"},
       {"import", "verdict import --db PATH FILE",
        "Applies a content file (JSON, the format `export` writes) in one transaction: rows are\n"
        "matched by slug, created or updated, and nothing is deleted. Says what it created and\n"
        "what it updated. Into a database that does not exist it creates a site holding the\n"
-       "file's content only. An invalid file changes nothing; each fault is named by its place.\n"},
+       "file's content only. An invalid file changes nothing; each fault is named by its place.\n",
+       "apply a content file (JSON) to the database"},
       {"export", "verdict export --db PATH [FILE] [--force]",
        "Writes all content as JSON to FILE, or to standard output. An existing FILE is kept\n"
-       "unless --force is given.\n"},
+       "unless --force is given.\n",
+       "write all content as JSON"},
       {"check", "verdict check --db PATH",
-       "Checks the database's integrity and its keys; prints ok, or each fault and exits 1.\n"},
+       "Checks the database's integrity and its keys; prints ok, or each fault and exits 1.\n",
+       "check the database's integrity and keys"},
       {"checkpoint", "verdict checkpoint --db PATH",
        "Signs a checkpoint of the vote log now (its size and root; /transparency), as the site\n"
-       "does once a day on its own. Safe while the site serves.\n"},
+       "does once a day on its own. Safe while the site serves.\n",
+       "sign a checkpoint of the vote log now"},
       {"verify", "verdict verify (URL | --db PATH) [--state FILE]",
        "Checks that the published numbers are what the vote log says, reading the site at URL\n"
        "(http:// or https://: its API and /transparency, as any reader can) or its database\n"
@@ -152,10 +158,12 @@ const std::vector<Command> &commands() {
        "seen last time (kept in FILE, default ~/.verdict-verify.json) is the start of the log\n"
        "now under the same key, and that replaying the log gives every tool's and published\n"
        "pair's community numbers. Names each fault and exits 1; exits 2 when the site could\n"
-       "not be read, 0 when everything agrees.\n"},
+       "not be read, 0 when everything agrees.\n",
+       "check that published numbers are what the vote log says"},
       {"backup", "verdict backup --db PATH OUT",
        "Writes a consistent copy of the database to OUT (which must not exist) while the site\n"
-       "runs.\n"},
+       "runs.\n",
+       "write a consistent copy of the database while the site runs"},
       {"user", "verdict user add|list|remove|passwd [EMAIL] --db PATH",
        "Manages the editors who may sign in at /admin.\n"
        "  user add EMAIL       adds an editor (on a new database, made as `serve` makes it)\n"
@@ -163,10 +171,12 @@ const std::vector<Command> &commands() {
        "  user remove EMAIL    removes an editor and signs them out everywhere\n"
        "  user passwd EMAIL    sets a new password and signs them out everywhere\n"
        "The password is asked twice on the terminal, or read as one line from standard input\n"
-       "when that is not a terminal; never from a flag. It must be at least 10 characters.\n"},
+       "when that is not a terminal; never from a flag. It must be at least 10 characters.\n",
+       "add, list, remove editors or set their passwords"},
       {"subscribers", "verdict subscribers export --db PATH",
        "Writes the weekly digest's subscribers as CSV (email, subscribed_at, status: pending,\n"
-       "confirmed or unsubscribed) to standard output, as a spreadsheet opens it.\n"},
+       "confirmed or unsubscribed) to standard output, as a spreadsheet opens it.\n",
+       "export the digest's subscribers as CSV"},
       {"digest",
        "verdict digest --db PATH --since 7d --base-url URL --from ADDR (--smtp URL | --dry-run "
        "DIR)",
@@ -185,12 +195,15 @@ const std::vector<Command> &commands() {
        "  --smtp-starttls, --smtp-user USER, --unsubscribe-mailto ADDR   as for serve; the\n"
        "                       password is read from VERDICT_SMTP_PASSWORD only\n"
        "  --dry-run DIR        write one .eml file per recipient into DIR instead of sending;\n"
-       "                       records nothing\n"},
+       "                       records nothing\n",
+       "mail the weekly digest (or write it to a folder)"},
       {"log", "verdict log --db PATH [--page N]",
        "Prints the edit log, newest first, 50 changes a page: when, who, what was done to\n"
-       "what, and the item before and after (as the content file writes it).\n"},
-      {"help", "verdict help [COMMAND]", "Says how to use verdict, or one of its commands.\n"},
-      {"version", "verdict --version", "Prints the version.\n"},
+       "what, and the item before and after (as the content file writes it).\n",
+       "print the desk's edit log"},
+      {"help", "verdict help [COMMAND]", "Says how to use verdict, or one of its commands.\n",
+       "say how to use verdict, or one command"},
+      {"version", "verdict --version", "Prints the version.\n", "print the version"},
   };
   return table;
 }
@@ -204,10 +217,12 @@ const Command *command_named(const std::string &name) {
 } // namespace
 
 std::string usage() {
-  std::string text;
-  for (const auto &command : commands())
-    text += (text.empty() ? "Usage: " : "       ") + std::string(command.synopsis) + "\n";
-  text += "\n`verdict help COMMAND` (or `verdict COMMAND --help`) says more about one.\n";
+  std::string text = "Usage: verdict [COMMAND] [flags]\n\nCommands:\n";
+  for (const auto &command : commands()) {
+    const std::string name = command.name;
+    text += "  " + name + std::string(13 - name.size(), ' ') + command.summary + "\n";
+  }
+  text += "\n`verdict help COMMAND` (or `verdict COMMAND --help`) says how to call one.\n";
   return text;
 }
 
@@ -244,6 +259,11 @@ Options parse_options(const std::vector<std::string> &args,
   size_t i = 0;
   const bool named = !args.empty() && command_named(args[0]);
   if (named) options.command = args[i++];
+  if (!named && !args.empty() && !args[0].starts_with("-")) {
+    options.error = "unknown command " + args[0];
+    options.command.clear(); // its usage is the overview of every command
+    return options;
+  }
   if (options.command == "help") {
     if (i < args.size()) options.help_topic = args[i++];
     if (i < args.size()) options.error = "help takes at most one COMMAND";

@@ -82,6 +82,28 @@ private:
 
 } // namespace
 
+// What a self-hoster needs to know on start, beside the address: where the desk is and
+// whether anyone can sign in there, whether mail goes out, and whether the site knows its
+// public address (without it, links that leave the site — badge snippets, feeds — are
+// relative to whatever address a request came to).
+std::string first_run_notes(const Options &options, int port, size_t editors) {
+  std::string notes = "  The desk: http://" + options.bind + ":" + std::to_string(port) + "/admin";
+  if (editors == 0)
+    notes += " — no editor yet; add one with: verdict user add EMAIL --db " + options.db;
+  else
+    notes += " — " + std::to_string(editors) + (editors == 1 ? " editor" : " editors");
+  notes += "\n  Mail: ";
+  notes += options.smtp_url.empty()
+               ? "off (no --smtp): digest sign-ups are kept as pending until mail is set up"
+               : "on, through " + options.smtp_url + " from " + options.mail_from;
+  notes += "\n  Public address: ";
+  notes += options.base_url.empty()
+               ? "not set (--base-url): badge snippets, feeds and the sitemap name whatever "
+                 "address a request came to; set it before sharing links"
+               : options.base_url;
+  return notes + "\n";
+}
+
 void configure_server(transport::ConnectionServer &server, App &app) {
   // No form of the site sends more than a few hundred bytes (the transport refuses a larger
   // body before it arrives; this is httplib's own check behind it).
@@ -168,7 +190,8 @@ int serve(const Options &options) {
     server.stop();
   });
   std::cerr << "Verdict is serving http://" << options.bind << ":" << port << "/ from "
-            << options.db << "\n";
+            << options.db << "\n"
+            << first_run_notes(options, port, store->editors().size());
   server.listen_after_bind();
   listening_ended = true;
   // listen_after_bind returns once stop() ran and every worker finished its request.

@@ -41,6 +41,8 @@ TEST_CASE("flags win over environment variables, which win over defaults") {
 
 TEST_CASE("bad command lines are errors that name the problem") {
   CHECK(parse({"--nope"}).error == "unknown flag --nope");
+  CHECK(parse({"frobnicate"}).error == "unknown command frobnicate");
+  CHECK(parse({"frobnicate", "--db", "x.db"}).command.empty()); // so the overview is shown
   CHECK(parse({"--port", "70000"}).error.find("--port") != std::string::npos);
   CHECK(parse({"--port"}).error == "--port needs a value");
   CHECK(parse({"backup", "--db", "a.db"}).error == "backup needs one OUT file");
@@ -68,7 +70,10 @@ TEST_CASE("help about one command, asked either way") {
   CHECK(flagged.error.empty());
   CHECK(parse({"help", "nonsense"}).error == "no command nonsense");
   CHECK(usage("export").find("--force") != std::string::npos);
-  CHECK(usage().find("--force") != std::string::npos); // in export's line of the overview
+  // The overview: every command on a line of its own, with what it does.
+  for (const auto *line : {"\n  serve ", "\n  export       write all content as JSON\n",
+                           "\n  verify ", "\n  digest ", "\n  help "})
+    CHECK(usage().find(line) != std::string::npos);
   CHECK(usage("import").find("--force") == std::string::npos);
 }
 

@@ -717,6 +717,43 @@ TEST_CASE("process: a restart after the file was replaced sets the old file's lo
   CHECK(stored_votes(db) == in_backup);
 }
 
+TEST_CASE("process: serve says where the desk is and whether anyone can sign in, whether mail "
+          "goes out and whether the public address is set, and an unknown command says so and "
+          "lists every command") {
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  {
+    Server fresh({"--db", db, "--port", "0"});
+    fresh.stop(SIGTERM); // all it said on start is in its log then
+    const auto log = fresh.log();
+    CHECK(log.find("The desk: http://127.0.0.1:" + std::to_string(fresh.port) + "/admin") !=
+          std::string::npos);
+    CHECK(log.find("no editor yet; add one with: verdict user add EMAIL --db " + db) !=
+          std::string::npos);
+    CHECK(log.find("Mail: off (no --smtp)") != std::string::npos);
+    CHECK(log.find("Public address: not set (--base-url)") != std::string::npos);
+  }
+  const auto password = (dir.path / "password.txt").string();
+  std::ofstream(password) << "a long enough password\n";
+  REQUIRE(run_binary({"user", "add", "editor@example.com", "--db", db}, nullptr, password) == 0);
+  {
+    Server set_up({"--db", db, "--port", "0", "--base-url", "https://verdict.example"});
+    set_up.stop(SIGTERM);
+    const auto log = set_up.log();
+    CHECK(log.find("/admin — 1 editor") != std::string::npos);
+    CHECK(log.find("no editor yet") == std::string::npos);
+    CHECK(log.find("Public address: https://verdict.example") != std::string::npos);
+  }
+
+  std::string said;
+  CHECK(run_binary({"frobnicate"}, &said) == 2);
+  CHECK(said.find("unknown command frobnicate") != std::string::npos);
+  for (const auto *line :
+       {"  serve ", "  import ", "  verify ", "  backup ", "  user ", "  digest "})
+    CHECK(said.find(line) != std::string::npos);
+  CHECK(said.find("serve takes no arguments") == std::string::npos);
+}
+
 TEST_CASE("process: check refuses an empty file and an SQLite file that is not a site, and "
           "serve refuses to open them") {
   test::TempDir dir;
