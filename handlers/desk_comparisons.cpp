@@ -48,7 +48,9 @@ const Section<ContentComparison> &comparisons() {
       [](const ContentComparison &c) { return pair_slug(c.a, c.b); },
       [](const ContentComparison &c) {
         return "/admin/comparisons/" + pair_slug(c.a, c.b) + "/preview";
-      }};
+      },
+      "A pair has one comparison, in either order: edit that one from the list, or pick "
+      "another pair."};
   return section;
 }
 

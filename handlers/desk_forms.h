@@ -77,6 +77,8 @@ template <class Item> struct Section {
   std::function<std::string(const Item &)> key_of;
   // Where the item can be seen as readers will see it; none when not set.
   std::function<std::string(const Item &)> preview_path = {};
+  // What to do when a save meets one that exists already (for items without an address).
+  const char *conflict_advice = "";
 };
 
 // The section's fields as its form shows and reads them.
@@ -154,9 +156,17 @@ void save_item(App &app, const Request &req, Response &res, const EditorSession 
       section.create(app, item, session.email);
     else
       section.update(app, editing, item, session.email);
-  } catch (const AlreadyExists &) {
-    form.faults.emplace_back("slug", std::string("is taken: another ") + section.noun +
-                                         " has this address");
+  } catch (const AlreadyExists &e) {
+    // Beside the address when the form has one; else, at the top, what is there already and
+    // what to do instead.
+    const bool has_address =
+        std::any_of(form.fields.begin(), form.fields.end(),
+                    [](const desk::FormField &field) { return field.name == "slug"; });
+    if (has_address)
+      form.faults.emplace_back("slug", std::string("is taken: another ") + section.noun +
+                                           " has this address");
+    else
+      form.problem = "Not saved: " + std::string(e.what()) + ". " + section.conflict_advice;
     return show_again(409);
   } catch (const NotFound &e) {
     if (!editing.empty() && !section.read(app, editing)) return not_found_in(app, res, section);

@@ -67,7 +67,10 @@ const Section<ContentReview> &reviews() {
         app.store.delete_review(parts->first, parts->second, editor);
       },
       [](App &, const ContentReview &) { return std::string(); },
-      review_key};
+      review_key,
+      {},
+      "A reviewer has one review of a tool: edit that one from the list, or pick another tool "
+      "or reviewer."};
   return section;
 }
 

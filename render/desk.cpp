@@ -1,5 +1,7 @@
 #include "render/desk.h"
 
+#include <algorithm>
+
 #include "render/pages.h"
 
 namespace verdict::desk {
@@ -27,6 +29,13 @@ std::string desk_page(const Views &views, const SiteCopy &site, const Bar &bar,
   data.set("bar", bar_html(views, bar));
   return views.page(view, data, {title + " · Editor's desk · " + site.site_name, title, path},
                     site);
+}
+
+// `text` as a sentence: its first letter capital, a full stop at its end.
+std::string sentence_of(std::string text) {
+  if (!text.empty() && text.front() >= 'a' && text.front() <= 'z') text.front() -= 'a' - 'A';
+  if (!text.empty() && text.back() != '.') text += '.';
+  return text;
 }
 
 // One field of a desk form, with its value and its fault, if any.
@@ -177,7 +186,14 @@ std::string item_form(const Views &views, const SiteCopy &site, const Bar &bar,
   data.set("csrf", bar.csrf);
   data.set("submit", creating ? "Create " + form.noun : "Save changes");
   data.set("back", form.list_path);
-  if (!form.problem.empty()) data.set("problem", form.problem);
+  // A fault of no field the form shows goes at the top, so no fault is ever silent.
+  auto problem = form.problem;
+  for (const auto &[key, fault] : form.faults) {
+    const bool shown = std::any_of(form.fields.begin(), form.fields.end(),
+                                   [&key](const FormField &field) { return field.name == key; });
+    if (!shown) problem += (problem.empty() ? "" : " ") + sentence_of(key + " " + fault);
+  }
+  if (!problem.empty()) data.set("problem", problem);
   if (!form.preview.empty()) data.set("preview", form.preview);
   Data fields{list{}};
   for (const auto &field : form.fields)

@@ -624,6 +624,13 @@ TEST_CASE("desk: an editor writes, changes and deletes a review, and the tool's 
       test::post_at_desk(client, session, "/admin/reviews",
                          "tool=codestral-2-1&reviewer=auditor&verdict=skip&quote=Again.");
   CHECK(twice->status == 409);
+  // It says so at the top of the form, with what to do, and keeps what was typed.
+  const auto twice_text = test::visible_text(twice->body);
+  CHECK(twice_text.find("Not saved: auditor has already reviewed codestral-2-1.") !=
+        std::string::npos);
+  CHECK(twice_text.find("edit that one from the list") != std::string::npos);
+  CHECK(twice->body.find("class=\"form-problem\" role=\"alert\"") != std::string::npos);
+  CHECK(twice->body.find(">Again.</textarea>") != std::string::npos);
 
   REQUIRE(test::post_at_desk(client, session, "/admin/reviews/codestral-2-1--auditor",
                              "tool=codestral-2-1&reviewer=auditor&verdict=skip&quote=On+second+"
@@ -753,6 +760,10 @@ TEST_CASE("desk: a draft comparison is previewed as it will appear, then publish
                                         "a=code-llama-4&b=codestral-2-1&published_on=&intro="
                                         "&bottom_line=");
   CHECK(again->status == 409);
+  const auto again_text = test::visible_text(again->body);
+  CHECK(again_text.find("Not saved: code-llama-4 and codestral-2-1 are already compared.") !=
+        std::string::npos);
+  CHECK(again_text.find("A pair has one comparison, in either order") != std::string::npos);
   const auto same = test::post_at_desk(client, session, "/admin/comparisons",
                                        "a=code-llama-4&b=code-llama-4&published_on=&intro="
                                        "&bottom_line=");
