@@ -119,9 +119,10 @@ Paged<ComparisonSummary> Store::published_comparisons(PageSpan span) {
   return read([&](sql::Db &db) {
     sql::ReadSnapshot snapshot(db); // the version read is the version of the rows read
     // The list moves with the date too, when a scheduled comparison's day comes: page starts
-    // learnt on another day are not used.
-    const auto version =
-        list_version(db, "published_comparisons") * 100'000 + day_number(today()) % 100'000;
+    // learnt on another day are not used. (Unsigned: the version is any 64-bit number.)
+    const auto version = static_cast<int64_t>(
+        static_cast<uint64_t>(list_version(db, "published_comparisons")) * 100'003u +
+        static_cast<uint64_t>(day_number(today())));
     const auto from_start = [&](const std::pair<std::string, int64_t> &start, int64_t limit,
                                 int64_t skip) {
       // Found in the date index by the start's date; rows of that date newer than the start
