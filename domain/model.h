@@ -359,8 +359,18 @@ struct SearchHit {
   int64_t review_position = 0; // the review's place among the tool's reviews in panel order, from 0
 };
 
+// A comparison a search offers: of the two tools its words name, written up or not, or a
+// published one of a tool it names. `a` and `b` in the address's order.
+struct ComparisonHit {
+  ToolKey a, b;
+  std::string a_name, b_name;
+  bool published = false; // an editor's pick readers see
+  PairTally picks;        // the readers' head-to-head picks, a's then b's
+};
+
 // One page of a search's results, best match first.
 struct SearchResults {
+  std::vector<ComparisonHit> comparisons; // on the first page, before the hits
   Paged<SearchHit> hits;
   int64_t total = 0; // results on every page
 };

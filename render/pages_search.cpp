@@ -5,6 +5,8 @@
 #include <cctype>
 
 #include "domain/numbers.h"
+#include "domain/share_phrase.h"
+#include "domain/slugs.h"
 #include "render/page_parts.h"
 
 namespace verdict::pages {
@@ -103,6 +105,23 @@ std::string marked_html(std::string_view marked) {
   return html;
 }
 
+namespace {
+// A comparison the search offers, with the readers' head-to-head numbers.
+Data comparison_item(const ComparisonHit &hit) {
+  Data item;
+  item.set("link", "/compare/" + pair_slug(hit.a.slug, hit.b.slug));
+  item.set("title", hit.a_name + " vs " + hit.b_name);
+  const auto total = hit.picks.a + hit.picks.b;
+  item.set("numbers", total > 0
+                          ? "Readers' picks: " + hit.a_name + " " +
+                                share_phrase(kPickShare, hit.picks.a, total) + "; " + hit.b_name +
+                                " " + share_phrase(kPickShare, hit.picks.b, total)
+                          : std::string("No reader has picked between them yet."));
+  item.set("published", bool_data(hit.published));
+  return item;
+}
+} // namespace
+
 std::string search(const Views &views, const std::string &query, const SearchResults &results,
                    const SiteCopy &site, int reviews_per_page) {
   const auto &hits = results.hits;
@@ -110,7 +129,13 @@ std::string search(const Views &views, const std::string &query, const SearchRes
   Data page;
   page.set("query", query);
   page.set("no_query", bool_data(query.empty()));
-  page.set("no_results", bool_data(!query.empty() && results.total == 0));
+  page.set("no_results",
+           bool_data(!query.empty() && results.total == 0 && results.comparisons.empty()));
+  Data comparisons{list{}};
+  for (const auto &hit : results.comparisons)
+    comparisons.push_back(comparison_item(hit));
+  page.set("comparisons", comparisons);
+  page.set("has_comparisons", bool_data(!results.comparisons.empty()));
   if (results.total > 0)
     page.set("count", count_phrase(results.total, "result", "results") + " for “" + query + "”");
   Data items{list{}};

@@ -21,6 +21,12 @@ namespace verdict::queries {
 // connection a store opens has it.
 void add_site_functions(sql::Db &db, const Store *store);
 
+// A tool's address and name, by its id; empty when there is no such tool.
+struct ToolNaming {
+  std::string slug, name;
+};
+std::optional<ToolNaming> tool_naming(sql::Db &db, int64_t id);
+
 // The editor's record of a pair, in the editor's order.
 struct PairRecord {
   int64_t a_id = 0, b_id = 0;

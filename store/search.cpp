@@ -2,6 +2,7 @@
 // name, tagline and description, and the panel's quotes. What a reader typed never reaches
 // FTS5's query syntax: it is cut into words here, and each word goes into the query as an
 // FTS5 string, so NEAR, OR, column filters, ^ and * in it are only more characters to find.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -68,11 +69,8 @@ bool separates_words(char c) {
   return byte <= 0x20 || byte == 0x7f; // spaces and control characters, NUL included
 }
 
-// The FTS5 query for what a reader typed: each word that holds a term as an FTS5 string (a
-// `"` in it doubled), all of them required; the last one, when long enough, also as the start
-// of a longer word. Empty when no word holds a term.
-std::string match_expression(sql::Db &db, std::string_view text) {
-  TermFinder terms(db);
+// The words of what a reader typed that hold a term, at most kMaxWords.
+std::vector<std::string_view> query_words(TermFinder &terms, std::string_view text) {
   std::vector<std::string_view> words;
   size_t at = 0;
   while (words.size() < kMaxWords) {
@@ -85,6 +83,13 @@ std::string match_expression(sql::Db &db, std::string_view text) {
     const auto word = text.substr(start, at - start);
     if (terms.holds_a_term(word)) words.push_back(word);
   }
+  return words;
+}
+
+// The FTS5 query for `words`: each as an FTS5 string (a `"` in it doubled), all of them
+// required; the last one, when long enough, also as the start of a longer word. Empty when
+// there are none.
+std::string expression_of(const std::vector<std::string_view> &words) {
   std::string expression;
   for (const auto word : words) {
     if (!expression.empty()) expression += " AND ";
@@ -95,6 +100,120 @@ std::string match_expression(sql::Db &db, std::string_view text) {
   }
   if (!words.empty() && words.back().size() >= kMinPrefixBytes) expression += '*';
   return expression;
+}
+
+// The FTS5 query for what a reader typed.
+std::string match_expression(sql::Db &db, std::string_view text) {
+  TermFinder terms(db);
+  return expression_of(query_words(terms, text));
+}
+
+// Words that join two tools' names in a question about both ("cursor vs codestral").
+bool joins_two_names(std::string_view word) {
+  std::string lower;
+  for (const char c : word)
+    lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return lower == "vs" || lower == "vs." || lower == "v" || lower == "v." || lower == "versus" ||
+         lower == "or" || lower == "and" || lower == "compare" || lower == "compared";
+}
+
+// The tools whose names hold all of `words`, best match first, at most `limit`.
+std::vector<int64_t> tools_named(sql::Db &db, const std::vector<std::string_view> &words,
+                                 int64_t limit) {
+  if (words.empty()) return {};
+  // A name that is exactly the words first ("code llama 4" is Code Llama 4, not Code Llama
+  // 4 70B), then by rank.
+  std::string spelled;
+  for (const auto word : words)
+    spelled += (spelled.empty() ? "" : " ") + std::string(word);
+  auto stmt = db.cached("SELECT rowid FROM tool_search WHERE tool_search MATCH :query "
+                        "ORDER BY lower(name) = lower(:spelled) DESC, "
+                        "bm25(tool_search, 10.0, 4.0, 1.0), rowid LIMIT :limit");
+  stmt.bind(":query", "name : (" + expression_of(words) + ")").bind(":spelled", spelled);
+  stmt.bind(":limit", limit);
+  std::vector<int64_t> ids;
+  while (stmt.step())
+    ids.push_back(stmt.int64(0));
+  return ids;
+}
+
+// The pair of tools `x` and `y` as a search offers it: in the editor's order when it is
+// written up, its published state and the readers' picks.
+ComparisonHit comparison_hit(sql::Db &db, int64_t x, int64_t y) {
+  const auto tool = [&db](int64_t id) {
+    const auto naming = queries::tool_naming(db, id).value_or(queries::ToolNaming{});
+    return std::pair{ToolKey{id, naming.slug}, naming.name};
+  };
+  auto first = tool(x), second = tool(y);
+  const auto record = queries::comparison_of_pair(db, x, y);
+  // The editor's order when written up (draft or not); else the alphabetical one.
+  if (record ? record->a_id != x : second.first.slug < first.first.slug) std::swap(first, second);
+  ComparisonHit hit;
+  hit.a = first.first;
+  hit.b = second.first;
+  hit.a_name = first.second;
+  hit.b_name = second.second;
+  hit.published = record && record->readers_see;
+  hit.picks = queries::pair_tally(db, hit.a.id, hit.b.id);
+  return hit;
+}
+
+// The comparisons a search offers before its other results: the pair its words name, one
+// name on each side of a split ("cursor vs codestral", "cursor codestral"), published or
+// not; then the published comparisons of the tools its words name.
+std::vector<ComparisonHit> comparison_hits(sql::Db &db, std::string_view text) {
+  constexpr int64_t kMostComparisons = 5;
+  TermFinder terms(db);
+  std::vector<std::string_view> words;
+  size_t joined_at = 0; // where a joining word was, when there was one
+  for (const auto word : query_words(terms, text)) {
+    if (joins_two_names(word)) {
+      if (!words.empty() && joined_at == 0) joined_at = words.size();
+      continue;
+    }
+    words.push_back(word);
+  }
+  std::vector<std::pair<int64_t, int64_t>> pairs;
+  const auto named = tools_named(db, words, kMostComparisons);
+  // Words that all fit one tool's name name that tool ("code llama 4"), unless a joining
+  // word says two are meant; other words are tried as two names, at the joining word first.
+  std::vector<size_t> splits;
+  if (joined_at > 0 && joined_at < words.size()) splits.push_back(joined_at);
+  for (size_t split = 1; split < words.size() && splits.size() < 8 && named.empty(); ++split)
+    if (split != joined_at) splits.push_back(split);
+  for (const auto split : splits) {
+    const std::vector<std::string_view> left(words.begin(), words.begin() + split);
+    const std::vector<std::string_view> right(words.begin() + split, words.end());
+    const auto a = tools_named(db, left, 1), b = tools_named(db, right, 1);
+    if (!a.empty() && !b.empty() && a[0] != b[0]) {
+      pairs.emplace_back(a[0], b[0]);
+      break;
+    }
+  }
+  if (!named.empty()) {
+    std::string ids;
+    for (const auto id : named)
+      ids += (ids.empty() ? "" : ",") + std::to_string(id);
+    auto published = db.cached(
+        "SELECT tool_a_id, tool_b_id FROM comparisons "
+        "WHERE " PUBLISHED_BY_TODAY(
+            "published_on") " AND (tool_a_id IN "
+                            "(SELECT value FROM json_each('[' || :ids || ']')) OR tool_b_id IN "
+                            "(SELECT value FROM json_each('[' || :ids || ']'))) "
+                            "ORDER BY published_on DESC, id DESC LIMIT :limit");
+    published.bind(":ids", ids).bind(":limit", kMostComparisons);
+    while (published.step())
+      pairs.emplace_back(published.int64(0), published.int64(1));
+  }
+  std::vector<ComparisonHit> hits;
+  for (const auto &[x, y] : pairs) {
+    const bool seen = std::any_of(hits.begin(), hits.end(), [&](const ComparisonHit &hit) {
+      return std::minmax(hit.a.id, hit.b.id) == std::minmax(x, y);
+    });
+    if (!seen && static_cast<int64_t>(hits.size()) < kMostComparisons)
+      hits.push_back(comparison_hit(db, x, y));
+  }
+  return hits;
 }
 
 // Which row a ranked hit is, before its texts are read.
@@ -178,6 +297,7 @@ SearchResults Store::search(std::string_view text, PageSpan span) {
       });
     }();
     results.hits.has_next = page.has_next;
+    if (span.number == 1) results.comparisons = comparison_hits(db, text);
     for (const auto &hit : page.items)
       results.hits.items.push_back(hit.kind == SearchHit::Kind::tool
                                        ? tool_hit(db, query, hit.id)

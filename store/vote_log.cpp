@@ -125,18 +125,14 @@ namespace {
 // A voter's receipts shown at most, latest first.
 constexpr int64_t kMostReceipts = 1000;
 
-struct ToolNaming {
-  std::string slug, name;
-};
+} // namespace
 
-std::optional<ToolNaming> tool_naming(sql::Db &db, int64_t id) {
+std::optional<queries::ToolNaming> queries::tool_naming(sql::Db &db, int64_t id) {
   auto stmt = db.cached("SELECT slug, name FROM tools WHERE id = :id");
   stmt.bind(":id", id);
   if (!stmt.step()) return std::nullopt;
   return ToolNaming{stmt.text(0), stmt.text(1)};
 }
-
-} // namespace
 
 std::vector<VoteReceipt> Store::vote_receipts(std::string_view voter) {
   return read([&](sql::Db &db) {
@@ -157,8 +153,8 @@ std::vector<VoteReceipt> Store::vote_receipts(std::string_view voter) {
       VoteReceipt receipt;
       receipt.logged = {static_cast<uint64_t>(stmt.int64(0)), stmt.text(1),
                         merkle::leaf_hash(stmt.text(1))};
-      const auto low = tool_naming(db, target->low);
-      const auto high = target->pair ? tool_naming(db, target->high) : low;
+      const auto low = queries::tool_naming(db, target->low);
+      const auto high = target->pair ? queries::tool_naming(db, target->high) : low;
       if (!low || !high) continue;
       if (target->pair) {
         receipt.what = low->name + " vs " + high->name;

@@ -312,7 +312,7 @@ TEST_CASE("search: no text shows the form and what to type, and a text nothing m
     REQUIRE(page);
     CHECK(page->status == 200);
     const auto text = test::visible_text(page->body);
-    CHECK(text.find("Type a tool's name, or any words") != std::string::npos);
+    CHECK(text.find("Type a tool's name, two of them to compare") != std::string::npos);
     CHECK(page->body.find("result-count") == std::string::npos);
     CHECK(page->body.find("<input id=\"search-q\" type=\"search\" name=\"q\" value=\"\"") !=
           std::string::npos);
@@ -320,8 +320,9 @@ TEST_CASE("search: no text shows the form and what to type, and a text nothing m
   }
   const auto nothing = client.Get("/search?q=zyzzyva");
   REQUIRE(nothing->status == 200);
-  CHECK(test::visible_text(nothing->body).find("No tool or review matches “zyzzyva”.") !=
-        std::string::npos);
+  CHECK(
+      test::visible_text(nothing->body).find("No tool, comparison or review matches “zyzzyva”.") !=
+      std::string::npos);
   CHECK(result_links(nothing->body).empty());
   const auto found = client.Get("/search?q=codestral");
   CHECK(found->body.find("value=\"codestral\"") != std::string::npos);
@@ -432,4 +433,47 @@ TEST_CASE("search: a network that spent its CPU time on searches is told to wait
   CHECK(busy->status == 503);
   CHECK(busy->has_header("Retry-After"));
   CHECK(client.Get("/tools")->status == 200);
+}
+
+TEST_CASE("search: a query naming two tools, with or without vs, offers their comparison first, "
+          "published or not, with the readers' picks, and one tool's name finds its comparisons") {
+  test::SiteServer site;
+  auto client = site.client();
+  const std::string published = "/compare/cursor-background-agent-vs-codestral-2-1";
+  // The comparisons section of a search page: its links and its text.
+  const auto comparisons_of = [&](const std::string &text) {
+    const auto html = client.Get(search_path(text).c_str())->body;
+    const auto start = html.find("<section class=\"search-comparisons\"");
+    return start == std::string::npos ? std::string()
+                                      : html.substr(start, html.find("</section>", start) - start);
+  };
+  const auto first_link = [](const std::string &section) {
+    const auto at = section.find("<a href=\"");
+    if (at == std::string::npos) return std::string();
+    return section.substr(at + 9, section.find('"', at + 9) - at - 9);
+  };
+  for (const auto *text : {"cursor vs codestral", "cursor codestral", "Codestral versus Cursor",
+                           "cursor background agent vs codestral 2.1", "curs vs codes"}) {
+    INFO(text);
+    CHECK(first_link(comparisons_of(text)) == published);
+  }
+  CHECK(comparisons_of("codestral").find(published) != std::string::npos);
+  CHECK(comparisons_of("zzzz").empty());
+  CHECK(client.Get(search_path("zzzz").c_str())->body.find("No tool, comparison or review") !=
+        std::string::npos);
+
+  // A pair nobody published is offered when the query names both, and said to be no pick.
+  const auto unpublished = comparisons_of("mistral small 3.1 vs mistral 3 small");
+  CHECK(first_link(unpublished) == "/compare/mistral-3-small-vs-mistral-small-3-1");
+  CHECK(test::visible_text(unpublished).find("Not an editor's pick yet") != std::string::npos);
+  CHECK(comparisons_of("mistral small 3.1").find("mistral-3-small") == std::string::npos);
+
+  // The readers' numbers, as the comparison page counts them.
+  CHECK(test::visible_text(comparisons_of("cursor vs codestral"))
+            .find("No reader has picked between them yet.") != std::string::npos);
+  const auto cursor = site.store().tool_by_slug("cursor-background-agent")->id;
+  const auto codestral = site.store().tool_by_slug("codestral-2-1")->id;
+  site.store().cast_pair_vote(test::ballot_of(std::string(32, 'c')), cursor, codestral, cursor);
+  CHECK(test::visible_text(comparisons_of("cursor vs codestral"))
+            .find("Readers' picks: Cursor Background Agent 100% · 1 vote") != std::string::npos);
 }
