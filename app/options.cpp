@@ -217,10 +217,13 @@ const Command *command_named(const std::string &name) {
 } // namespace
 
 std::string usage() {
+  size_t widest = 0;
+  for (const auto &command : commands())
+    widest = std::max(widest, std::string_view(command.name).size());
   std::string text = "Usage: verdict [COMMAND] [flags]\n\nCommands:\n";
   for (const auto &command : commands()) {
     const std::string name = command.name;
-    text += "  " + name + std::string(13 - name.size(), ' ') + command.summary + "\n";
+    text += "  " + name + std::string(widest + 2 - name.size(), ' ') + command.summary + "\n";
   }
   text += "\n`verdict help COMMAND` (or `verdict COMMAND --help`) says how to call one.\n";
   return text;

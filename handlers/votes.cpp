@@ -1,8 +1,8 @@
 // The votes a reader casts. Each answers 303 See Other back to the page (post/redirect/get)
 // so a reload never re-submits, once the vote is on disk; the worker does not wait for that
-// (middleware/responses.h, answer_once_written). A vote is taken only from the form of a page this
-// site made (its token, auth/vote_tokens.h); every vote taken is stored, and the counting rule
-// (domain/counting.h) decides, as it is written, whether the published numbers count it.
+// (middleware/responses.h, answer_once_written). A vote is taken only from the form of a page
+// this site made (its token, auth/vote_tokens.h); every vote taken is stored, and the counting
+// rule (domain/counting.h) decides, as it is written, whether the published numbers count it.
 #include "auth/secrets.h"
 #include "auth/vote_tokens.h"
 #include "domain/counting.h"

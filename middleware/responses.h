@@ -34,13 +34,13 @@ void send_error(const App &app, httplib::Response &res, int status, const std::s
                 const std::string &message, const std::string &link, const std::string &link_label);
 // The page for a request the transport refused before routing (malformed, too large…).
 std::string refusal_page(const App &app, int status, const std::string &reason);
-void see_other(httplib::Response &res, const std::string &location); // 303
+void see_other(httplib::Response &res, const std::string &location);         // 303
+void moved_permanently(httplib::Response &res, const std::string &location); // 301
 // Sends the answer the handler made once `write`, a store write queued with its continuation,
 // is durable; the worker does not wait for it (transport/answer_hold.h). When the write fails,
 // the reader gets instead a 503 page saying nothing was saved, and the owner the reason in
 // the log. Outside the connection server it waits for the write itself.
 void answer_once_written(const std::function<void(WriteDone)> &write);
-void moved_permanently(httplib::Response &res, const std::string &location); // 301
 
 // The tokens the vote forms of a page about this comparison or tool carry, made now.
 pages::VoteTokens vote_tokens_for(const App &app, const Comparison &comparison);

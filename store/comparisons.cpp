@@ -66,10 +66,9 @@ const char *publishing_action(const std::optional<ContentComparison> &before,
 
 std::optional<queries::PairRecord> queries::comparison_of_pair(sql::Db &db, int64_t x, int64_t y) {
   auto stmt = db.cached("SELECT tool_a_id, tool_b_id, ifnull(published_on, ''), intro, "
-                        "bottom_line, " PUBLISHED_BY_TODAY(
-                            "published_on") " FROM comparisons "
-                                            "WHERE min(tool_a_id, tool_b_id) = min(:x, :y) "
-                                            "AND max(tool_a_id, tool_b_id) = max(:x, :y)");
+                        "bottom_line, " PUBLISHED_BY_TODAY " FROM comparisons "
+                        "WHERE min(tool_a_id, tool_b_id) = min(:x, :y) "
+                        "AND max(tool_a_id, tool_b_id) = max(:x, :y)");
   stmt.bind(":x", x).bind(":y", y);
   if (!stmt.step()) return std::nullopt;
   return PairRecord{stmt.int64(0), stmt.int64(1), stmt.text(2),
@@ -105,12 +104,11 @@ std::optional<queries::ResolvedPair> queries::resolve_pair(sql::Db &db, std::str
 
 std::vector<ComparisonSummary> queries::newest_published(sql::Db &db, int64_t limit,
                                                          int64_t offset) {
-  auto stmt = db.cached(
-      SUMMARY_COLUMNS
-      "WHERE c.id IN (SELECT id FROM comparisons "
-      "WHERE " PUBLISHED_BY_TODAY("published_on") " ORDER BY published_on DESC, id DESC "
-                                                  "LIMIT :limit OFFSET :offset) "
-                                                  "ORDER BY c.published_on DESC, c.id DESC");
+  auto stmt =
+      db.cached(SUMMARY_COLUMNS "WHERE c.id IN (SELECT id FROM comparisons "
+                                "WHERE " PUBLISHED_BY_TODAY " ORDER BY published_on DESC, id DESC "
+                                "LIMIT :limit OFFSET :offset) "
+                                "ORDER BY c.published_on DESC, c.id DESC");
   stmt.bind(":limit", limit).bind(":offset", offset);
   return rows_of(stmt, summary_from_row);
 }
@@ -127,13 +125,11 @@ Paged<ComparisonSummary> Store::published_comparisons(PageSpan span) {
                                 int64_t skip) {
       // Found in the date index by the start's date; rows of that date newer than the start
       // (a handful) are stepped over.
-      auto stmt = db.cached(
-          SUMMARY_COLUMNS
-          "WHERE c.id IN (SELECT id FROM comparisons "
-          "WHERE " PUBLISHED_BY_TODAY(
-              "published_on") " AND (published_on, id) <= (:on, :id) "
-                              "ORDER BY published_on DESC, id DESC LIMIT :limit OFFSET :offset) "
-                              "ORDER BY c.published_on DESC, c.id DESC");
+      auto stmt = db.cached(SUMMARY_COLUMNS
+                            "WHERE c.id IN (SELECT id FROM comparisons "
+                            "WHERE " PUBLISHED_BY_TODAY " AND (published_on, id) <= (:on, :id) "
+                            "ORDER BY published_on DESC, id DESC LIMIT :limit OFFSET :offset) "
+                            "ORDER BY c.published_on DESC, c.id DESC");
       stmt.bind(":on", start.first).bind(":id", start.second);
       stmt.bind(":limit", limit).bind(":offset", skip);
       return queries::rows_of(stmt, summary_from_row);
@@ -151,42 +147,36 @@ Paged<ComparisonSummary> Store::published_comparisons(PageSpan span) {
 
 Paged<ComparisonSummary> queries::comparisons_with_tool(sql::Db &db, int64_t tool_id,
                                                         PageSpan span) {
-  auto stmt =
-      db.cached(SUMMARY_COLUMNS
-                // Either side, read newest first from its (tool, date) index alone
-                // and merged: a page costs its own rows, not all the tool's comparisons.
-                "WHERE c.id IN (SELECT id FROM ("
-                "SELECT id, published_on FROM comparisons "
-                "WHERE tool_a_id = :tool AND " PUBLISHED_BY_TODAY(
-                    "published_on") " UNION ALL "
-                                    "SELECT id, published_on FROM comparisons "
-                                    "WHERE tool_b_id = :tool AND " PUBLISHED_BY_TODAY(
-                                        "published_on") " "
-                                                        "ORDER BY 2 DESC, 1 DESC LIMIT :limit "
-                                                        "OFFSET :offset)) "
-                                                        "ORDER BY c.published_on DESC, c.id DESC");
+  auto stmt = db.cached(SUMMARY_COLUMNS
+                        // Either side, read newest first from its (tool, date) index alone
+                        // and merged: a page costs its own rows, not all the tool's comparisons.
+                        "WHERE c.id IN (SELECT id FROM ("
+                        "SELECT id, published_on FROM comparisons "
+                        "WHERE tool_a_id = :tool AND " PUBLISHED_BY_TODAY " UNION ALL "
+                        "SELECT id, published_on FROM comparisons "
+                        "WHERE tool_b_id = :tool AND " PUBLISHED_BY_TODAY " "
+                        "ORDER BY 2 DESC, 1 DESC LIMIT :limit "
+                        "OFFSET :offset)) "
+                        "ORDER BY c.published_on DESC, c.id DESC");
   stmt.bind(":tool", tool_id);
   return paged(stmt, span, summary_from_row);
 }
 
 std::vector<ComparisonSummary> queries::comparisons_reviewed_by(sql::Db &db, int64_t reviewer_id,
                                                                 int64_t limit) {
-  auto stmt = db.cached(
-      SUMMARY_COLUMNS
-      // From the reviewer's reviews to each reviewed tool's published
-      // comparisons, either side, through the (tool, date) indexes; a
-      // comparison of two tools they reviewed is counted once.
-      "WHERE c.id IN (SELECT id FROM ("
-      "SELECT p.id, p.published_on FROM reviews v JOIN comparisons p "
-      "ON p.tool_a_id = v.tool_id WHERE v.reviewer_id = :reviewer "
-      "AND " PUBLISHED_BY_TODAY(
-          "p.published_on") " UNION "
-                            "SELECT p.id, p.published_on FROM reviews v JOIN comparisons p "
-                            "ON p.tool_b_id = v.tool_id WHERE v.reviewer_id = :reviewer "
-                            "AND " PUBLISHED_BY_TODAY(
-                                "p.published_on") " "
-                                                  "ORDER BY 2 DESC, 1 DESC LIMIT :limit)) "
-                                                  "ORDER BY c.published_on DESC, c.id DESC");
+  auto stmt = db.cached(SUMMARY_COLUMNS
+                        // From the reviewer's reviews to each reviewed tool's published
+                        // comparisons, either side, through the (tool, date) indexes; a
+                        // comparison of two tools they reviewed is counted once.
+                        "WHERE c.id IN (SELECT id FROM ("
+                        "SELECT p.id, p.published_on FROM reviews v JOIN comparisons p "
+                        "ON p.tool_a_id = v.tool_id WHERE v.reviewer_id = :reviewer "
+                        "AND " PUBLISHED_BY_TODAY " UNION "
+                        "SELECT p.id, p.published_on FROM reviews v JOIN comparisons p "
+                        "ON p.tool_b_id = v.tool_id WHERE v.reviewer_id = :reviewer "
+                        "AND " PUBLISHED_BY_TODAY " "
+                        "ORDER BY 2 DESC, 1 DESC LIMIT :limit)) "
+                        "ORDER BY c.published_on DESC, c.id DESC");
   stmt.bind(":reviewer", reviewer_id).bind(":limit", limit);
   return rows_of(stmt, summary_from_row);
 }

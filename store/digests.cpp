@@ -32,7 +32,7 @@ std::optional<std::pair<int64_t, int>> digest_to_resume(sql::Db &db) {
       "AND EXISTS (SELECT 1 FROM digest_sends s JOIN subscribers u ON u.id = s.subscriber_id "
       "WHERE s.digest_id = d.id AND s.state = 'owed' AND u.status = 'confirmed') "
       "AND EXISTS (SELECT 1 FROM digest_items i JOIN comparisons c ON c.id = i.comparison_id "
-      "WHERE i.digest_id = d.id AND " PUBLISHED_BY_TODAY("c.published_on") ")");
+      "WHERE i.digest_id = d.id AND " PUBLISHED_BY_TODAY ")");
   if (!stmt.step()) return std::nullopt;
   return std::pair{stmt.int64(0), static_cast<int>(stmt.int64(1))};
 }
@@ -67,7 +67,7 @@ std::vector<DigestItem> digest_items(sql::Db &db, const std::vector<int64_t> &id
     auto stmt = db.cached("SELECT a.slug, b.slug, c.published_on, c.intro, c.bottom_line "
                           "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id "
                           "JOIN tools b ON b.id = c.tool_b_id "
-                          "WHERE c.id = :id AND " PUBLISHED_BY_TODAY("c.published_on"));
+                          "WHERE c.id = :id AND " PUBLISHED_BY_TODAY);
     stmt.bind(":id", id);
     if (!stmt.step()) continue;
     DigestItem item;

@@ -13,9 +13,9 @@
 namespace verdict::queries {
 
 // What makes a comparison one readers see: published on a date that has come. A later date
-// schedules it; site_today() is the site's date (Store::set_today). `column` is its
-// published_on, as SQL text.
-#define PUBLISHED_BY_TODAY(column) "(" column " IS NOT NULL AND " column " <= site_today())"
+// schedules it; site_today() is the site's date (Store::set_today). Only the comparisons
+// table has a published_on, so it needs no table's name before it in any query.
+#define PUBLISHED_BY_TODAY "(published_on IS NOT NULL AND published_on <= site_today())"
 
 // site_today() in SQL, on a connection: `store`'s today() (UTC today without one). Every
 // connection a store opens has it.

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "domain/text.h"
 #include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -110,9 +111,7 @@ std::string match_expression(sql::Db &db, std::string_view text) {
 
 // Words that join two tools' names in a question about both ("cursor vs codestral").
 bool joins_two_names(std::string_view word) {
-  std::string lower;
-  for (const char c : word)
-    lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  const auto lower = ascii_lowercase(word);
   return lower == "vs" || lower == "vs." || lower == "v" || lower == "v." || lower == "versus" ||
          lower == "or" || lower == "and" || lower == "compare" || lower == "compared";
 }
@@ -194,13 +193,11 @@ std::vector<ComparisonHit> comparison_hits(sql::Db &db, std::string_view text) {
     std::string ids;
     for (const auto id : named)
       ids += (ids.empty() ? "" : ",") + std::to_string(id);
-    auto published = db.cached(
-        "SELECT tool_a_id, tool_b_id FROM comparisons "
-        "WHERE " PUBLISHED_BY_TODAY(
-            "published_on") " AND (tool_a_id IN "
-                            "(SELECT value FROM json_each('[' || :ids || ']')) OR tool_b_id IN "
-                            "(SELECT value FROM json_each('[' || :ids || ']'))) "
-                            "ORDER BY published_on DESC, id DESC LIMIT :limit");
+    auto published = db.cached("SELECT tool_a_id, tool_b_id FROM comparisons "
+                               "WHERE " PUBLISHED_BY_TODAY " AND (tool_a_id IN "
+                               "(SELECT value FROM json_each('[' || :ids || ']')) OR tool_b_id IN "
+                               "(SELECT value FROM json_each('[' || :ids || ']'))) "
+                               "ORDER BY published_on DESC, id DESC LIMIT :limit");
     published.bind(":ids", ids).bind(":limit", kMostComparisons);
     while (published.step())
       pairs.emplace_back(published.int64(0), published.int64(1));

@@ -53,7 +53,7 @@ std::vector<SitemapEntry> Store::sitemap_entries() {
     auto comparisons = db.cached(
         "SELECT ta.slug, tb.slug, c.published_on /* every row: the sitemap */ FROM comparisons c "
         "JOIN tools ta ON ta.id = c.tool_a_id JOIN tools tb ON tb.id = c.tool_b_id "
-        "WHERE " PUBLISHED_BY_TODAY("c.published_on") " ORDER BY c.published_on DESC, c.id DESC");
+        "WHERE " PUBLISHED_BY_TODAY " ORDER BY c.published_on DESC, c.id DESC");
     while (comparisons.step())
       entries.push_back(
           {"/compare/" + pair_slug(comparisons.text(0), comparisons.text(1)), comparisons.text(2)});
@@ -110,7 +110,7 @@ DeskCounts Store::desk_counts() {
     counts.reviews = count("SELECT count(*) /* every row: desk counts */ FROM reviews");
     counts.comparisons = count("SELECT count(*) /* every row: desk counts */ FROM comparisons");
     counts.published = count("SELECT count(*) /* every row: desk counts */ FROM comparisons "
-                             "WHERE " PUBLISHED_BY_TODAY("published_on"));
+                             "WHERE " PUBLISHED_BY_TODAY);
     counts.subscribers = count("SELECT count(*) /* every row: desk counts */ FROM subscribers");
     return counts;
   });
