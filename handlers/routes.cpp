@@ -3,6 +3,9 @@
 // in middleware/guards.h.
 #include "handlers/routes.h"
 
+#include <algorithm>
+#include <regex>
+
 #include "domain/slugs.h"
 #include "handlers/handlers.h"
 #include "middleware/guards.h"
@@ -11,10 +14,18 @@ namespace verdict {
 
 namespace {
 
+// Who runs a route's handler. A worker, unless the handler makes its answer at once, never
+// waiting on the disk or the network: a vote reads what it needs from memory or one indexed
+// row, queues its write and leaves its answer held until the write is durable
+// (middleware/responses.h answer_once_written). The reactor that read such a request runs it
+// itself (transport/connection_server.h answer_on_reactor), sparing two thread switches.
+enum class RunBy { worker, reactor };
+
 struct Route {
   const char *method; // GET (HEAD follows it) or POST
   std::string pattern;
   httplib::Server::Handler handler;
+  RunBy run_by = RunBy::worker;
 };
 
 // A slug-shaped part of an address of at most `length` bytes, as one capture: the length is
@@ -43,14 +54,16 @@ std::vector<Route> route_table(App &app) {
       {"GET", "/comparisons", page(app, show_comparisons)},
       {"GET", "/compare", plain(pick_comparison)},
       {"GET", "/compare/" + pair, voter_page(app, show_comparison)},
-      {"POST", "/compare/" + pair + "/vote", slug_form_write(app, vote_on_pair, "votes")},
+      {"POST", "/compare/" + pair + "/vote", slug_form_write(app, vote_on_pair, "votes"),
+       RunBy::reactor},
       {"GET", "/compare/" + pair + "/card\\.svg", slug_page(app, show_comparison_card)},
       {"GET", "/compare/" + pair + "/card\\.png",
        costly(app, slug_page(app, show_comparison_card_png), "card images")},
       {"GET", "/compare/" + pair + "/badge\\.svg", slug_page(app, show_pair_badge)},
       {"GET", "/tools", page(app, show_tools)},
       {"GET", "/tools/" + slug, voter_page(app, show_tool)},
-      {"POST", "/tools/" + slug + "/vote", slug_form_write(app, vote_on_tool, "votes")},
+      {"POST", "/tools/" + slug + "/vote", slug_form_write(app, vote_on_tool, "votes"),
+       RunBy::reactor},
       {"GET", "/tools/" + slug + "/feed\\.xml", absolute_slug_page(app, show_tool_feed)},
       {"GET", "/tools/" + slug + "/badge\\.svg", slug_page(app, show_tool_badge)},
       {"GET", "/methodology", page(app, show_methodology)},
@@ -153,10 +166,12 @@ httplib::Server::Handler one_read(App &app, httplib::Server::Handler page) {
 
 } // namespace
 
-void install_routes(httplib::Server &server, App &app) {
+void install_routes(transport::ConnectionServer &server, App &app) {
   guards::RouteMethods methods;
+  std::vector<std::pair<std::string, std::regex>> run_by_reactor;
   for (auto &route : route_table(app)) {
     methods.emplace_back(route.method, route.pattern);
+    if (route.run_by == RunBy::reactor) run_by_reactor.emplace_back(route.method, route.pattern);
     // The desk's figures (sign-ins, saves, exports) are for the owner only (handlers/pages.cpp
     // show_metrics says who that is).
     const auto audience = route.pattern.starts_with("/admin") ? Audience::desk : Audience::everyone;
@@ -167,6 +182,12 @@ void install_routes(httplib::Server &server, App &app) {
       server.Get(route.pattern, one_read(app, std::move(handler)));
   }
   guards::install_guards(server, app, methods);
+  server.answer_on_reactor(
+      [run_by_reactor = std::move(run_by_reactor)](std::string_view method, std::string_view path) {
+        return std::any_of(run_by_reactor.begin(), run_by_reactor.end(), [&](const auto &route) {
+          return method == route.first && std::regex_match(path.begin(), path.end(), route.second);
+        });
+      });
 }
 
 } // namespace verdict

@@ -7,6 +7,8 @@
 #include <sys/socket.h>
 
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #include "test_support.h"
@@ -374,6 +376,88 @@ TEST_CASE("transport: votes pipelined on one connection are each answered once s
   CHECK(answer.find("#tool-codestral-2-1") < second);
   CHECK(second < answer.find("#tool-cursor-background-agent"));
   CHECK(stored("codestral-2-1") + stored("cursor-background-agent") == before + 2);
+}
+
+TEST_CASE("transport: a request answered at once is answered by its reactor while every worker "
+          "is busy, and the others wait for a worker") {
+  TransportLimits limits;
+  limits.workers = 1;
+  ConnectionServer server(limits);
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool slow_started = false, slow_may_end = false;
+  server.Get("/slow", [&](const httplib::Request &, httplib::Response &res) {
+    std::unique_lock lock(mutex);
+    slow_started = true;
+    changed.notify_all();
+    changed.wait(lock, [&] { return slow_may_end; });
+    res.set_content("slow\n", "text/plain");
+  });
+  const auto named = [](const std::string &word) {
+    return [word](const httplib::Request &, httplib::Response &res) {
+      res.set_content(word + "\n", "text/plain");
+    };
+  };
+  server.Post("/at-once", named("at once"));
+  server.Post("/by-worker", named("by a worker"));
+  server.answer_on_reactor([](std::string_view method, std::string_view path) {
+    return method == "POST" && path == "/at-once";
+  });
+  const int port = server.bind_to_any_port("127.0.0.1");
+  REQUIRE(port > 0);
+  std::thread serving([&server] { server.listen_after_bind(); });
+  while (!server.is_running())
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const auto post = [](const std::string &path) {
+    return "POST " + path + "?x=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nx";
+  };
+
+  std::string slow_answer;
+  std::thread slow([&] {
+    slow_answer =
+        test::raw_exchange(port, "GET /slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  });
+  {
+    std::unique_lock lock(mutex);
+    REQUIRE(changed.wait_for(lock, std::chrono::seconds(5), [&] { return slow_started; }));
+  }
+  // The one worker is busy: a request named at once is answered all the same, pipelined ones
+  // too, each in order...
+  test::RawConnection at_once(port);
+  at_once.send(post("/at-once") + post("/at-once"));
+  auto both = at_once.read_until("at once\n");
+  if (both.find("at once") == both.rfind("at once")) both += at_once.read_until("at once\n");
+  CHECK(both.find("at once") != both.rfind("at once"));
+  // ...and one that is not waits for the worker, even behind one answered at once.
+  test::RawConnection mixed(port);
+  mixed.send(post("/at-once") + post("/by-worker"));
+  CHECK(mixed.read_until("at once\n", 5).find("at once") != std::string::npos);
+  CHECK(mixed.read_some(1).empty());
+  {
+    std::lock_guard lock(mutex);
+    slow_may_end = true;
+  }
+  changed.notify_all();
+  CHECK(mixed.read_until("by a worker\n", 5).find("by a worker") != std::string::npos);
+  slow.join();
+  CHECK(slow_answer.find("slow") != std::string::npos);
+  server.stop();
+  serving.join();
+}
+
+TEST_CASE("transport: the site's votes are answered by the reactor that read them, and nothing "
+          "else is") {
+  test::SiteServer site;
+  const auto &server = site.server();
+  CHECK(server.answers_on_reactor("POST", "/tools/codestral-2-1/vote"));
+  CHECK(
+      server.answers_on_reactor("POST", "/compare/codestral-2-1-vs-cursor-background-agent/vote"));
+  CHECK_FALSE(server.answers_on_reactor("GET", "/tools/codestral-2-1/vote"));
+  CHECK_FALSE(server.answers_on_reactor("POST", "/tools/codestral-2-1"));
+  CHECK_FALSE(server.answers_on_reactor("POST", "/tools/codestral-2-1/vote/x"));
+  CHECK_FALSE(server.answers_on_reactor("POST", "/subscribe"));
+  CHECK_FALSE(server.answers_on_reactor("POST", "/admin/login"));
+  CHECK_FALSE(server.answers_on_reactor("GET", "/"));
 }
 
 TEST_CASE("framing: limits hold to the byte, and connection tokens are read as lists") {

@@ -81,6 +81,21 @@ struct Hub {
   std::atomic<const CookieAnswers *> cookie_answers{nullptr};
   std::atomic<size_t> cookie_answered{0};     // voters' pages given by a reactor
   std::function<void(Connection &)> dispatch; // to a worker
+  // Requests a reactor answers itself (ConnectionServer::answer_on_reactor), and how: `serve`
+  // answers the whole requests at the front of the connection's buffer while `at_once` names
+  // them, on the calling thread; false when the answer is held (transport/answer_hold.h), and
+  // then its release gives the connection back.
+  std::atomic<const AnsweredAtOnce *> at_once{nullptr};
+  std::function<bool(Connection &)> serve_here;
+  // Whether the whole request at the front of `c`'s buffer is one `at_once` names.
+  bool answered_at_once(const Connection &c) const {
+    const auto *named = at_once.load(std::memory_order_acquire);
+    if (!named || c.framing.kind != Framing::Kind::complete) return false;
+    const auto &f = c.framing;
+    const auto method = std::string_view(c.in).substr(f.skip, f.target_offset - f.skip - 1);
+    const auto target = std::string_view(c.in).substr(f.target_offset, f.target_length);
+    return (*named)(method, target.substr(0, target.find('?')));
+  }
 
   std::mutex drained_mutex;
   std::condition_variable drained;

@@ -1,6 +1,7 @@
 // ConnectionServer (transport/connection_server.h): the core that owns the reactors
 // (transport/reactor.h) and the worker threads that run httplib's request processing over a
-// whole buffered request, draining on stop(), and the server's httplib-facing methods.
+// whole buffered request (or a reactor runs it, for the requests answered at once), draining
+// on stop(), and the server's httplib-facing methods.
 #include "transport/connection_server.h"
 
 #include <sys/socket.h>
@@ -78,6 +79,7 @@ class ConnectionServer::Core {
 public:
   Core(ConnectionServer &server, const TransportLimits &limits) : server_(server), hub_(limits) {
     hub_.dispatch = [this](Connection &c) { enqueue(c); };
+    hub_.serve_here = [this](Connection &c) { return answer(c, Only::at_once); };
     for (size_t i = 0; i < limits.workers; ++i)
       workers_.emplace_back([this] { work(); });
     auto reactors = limits.reactors;
@@ -93,6 +95,9 @@ public:
   size_t cookie_answered() const { return hub_.cookie_answered.load(); }
   void answer_cookies(const CookieAnswers *answers) {
     hub_.cookie_answers.store(answers, std::memory_order_release);
+  }
+  void answer_at_once(const AnsweredAtOnce *at_once) {
+    hub_.at_once.store(at_once, std::memory_order_release);
   }
 
   void share(ResponseCache *cache) { hub_.shared.store(cache, std::memory_order_release); }
@@ -165,21 +170,33 @@ private:
         c = ready_.front();
         ready_.pop_front();
       }
-      try {
-        if (serve(*c) == Served::held) continue; // the connection is no longer this thread's
-      } catch (const std::exception &e) {
-        // Nothing a request does may end the process: it gets a 503 saying why, and the
-        // connection closes, since what it sent next can no longer be framed.
-        answer_failure(*c, e.what());
-      } catch (...) {
-        answer_failure(*c, "unknown error");
-      }
-      if (!flush(*c)) {
-        c->out.clear();
-        c->close_after = true;
-      }
-      c->owner->give_back(*c);
+      if (answer(*c, Only::none)) c->owner->give_back(*c);
     }
+  }
+
+  // Which of the whole requests at the front of a connection's buffer answer() serves: all of
+  // them (a worker), or those the application answers at once (a reactor), up to the first
+  // that is not.
+  enum class Only { none, at_once };
+
+  // Serves the whole requests at the front of `c`'s buffer and sends what the socket takes of
+  // the answers; true when the connection is then the caller's to give back, false when an
+  // answer is held and the connection is no longer this thread's (transport/answer_hold.h).
+  bool answer(Connection &c, Only only) {
+    try {
+      if (serve(c, only) == Served::held) return false;
+    } catch (const std::exception &e) {
+      // Nothing a request does may end the process: it gets a 503 saying why, and the
+      // connection closes, since what it sent next can no longer be framed.
+      answer_failure(c, e.what());
+    } catch (...) {
+      answer_failure(c, "unknown error");
+    }
+    if (!flush(c)) {
+      c.out.clear();
+      c.close_after = true;
+    }
+    return true;
   }
 
   static void answer_failure(Connection &c, const char *cause) noexcept {
@@ -195,10 +212,11 @@ private:
 
   enum class Served { answered, held };
 
-  // Answers every whole request at the front of the connection's buffer, keeping the answers
-  // a shared cache may give again; stops at an answer held (transport/answer_hold.h), which
-  // then leaves the connection to whoever releases it.
-  Served serve(Connection &c) {
+  // Answers every whole request at the front of the connection's buffer (`only` those answered
+  // at once, stopping at the first that is not), keeping the answers a shared cache may give
+  // again; stops at an answer held (transport/answer_hold.h), which then leaves the connection
+  // to whoever releases it.
+  Served serve(Connection &c, Only only) {
     auto *cache = hub_.shared.load(std::memory_order_acquire);
     for (;;) {
       if (c.framing.kind == Framing::Kind::refused) {
@@ -242,6 +260,7 @@ private:
         cache->offer(target, coding, epoch, std::string_view(c.out).substr(answer_starts));
       c.framing = frame_request(c.in, hub_.limits.framing); // pipelined: the next may be here
       if (c.framing.kind == Framing::Kind::incomplete) return Served::answered;
+      if (only == Only::at_once && !hub_.answered_at_once(c)) return Served::answered;
     }
   }
 
@@ -366,6 +385,15 @@ std::string keep_alive_value(const TransportLimits &limits) {
          std::to_string(
              std::chrono::duration_cast<std::chrono::seconds>(limits.idle_timeout).count()) +
          ", max=" + std::to_string(limits.max_requests_per_connection);
+}
+
+void ConnectionServer::answer_on_reactor(AnsweredAtOnce at_once) {
+  answered_at_once_ = std::make_unique<AnsweredAtOnce>(std::move(at_once));
+  core_->answer_at_once(answered_at_once_.get());
+}
+
+bool ConnectionServer::answers_on_reactor(std::string_view method, std::string_view path) const {
+  return answered_at_once_ && (*answered_at_once_)(method, path);
 }
 
 size_t ConnectionServer::cookie_answers() const {

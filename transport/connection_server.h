@@ -51,6 +51,11 @@ struct TransportLimits {
 using CookieAnswers =
     std::function<bool(std::string_view target, std::string_view cookie, std::string &out)>;
 
+// Whether a request, by its method and its path (without the query), is one whose handler makes
+// its answer at once, never waiting on the disk or the network (a vote queues its write, and
+// its answer is held until durable: transport/answer_hold.h).
+using AnsweredAtOnce = std::function<bool(std::string_view method, std::string_view path)>;
+
 // The Keep-Alive header's value httplib writes under these limits.
 std::string keep_alive_value(const TransportLimits &limits);
 
@@ -72,6 +77,12 @@ public:
   void answer_cookies(CookieAnswers answers);
   // Requests answered that way so far.
   size_t cookie_answers() const;
+  // Lets the reactor that read a request `at_once` names run its handler itself, sparing the
+  // hand-over to a worker and back (two thread switches, most of a vote's cost). Call before
+  // listening.
+  void answer_on_reactor(AnsweredAtOnce at_once);
+  // Whether a reactor answers a request to `path` with `method` itself.
+  bool answers_on_reactor(std::string_view method, std::string_view path) const;
 
   // As httplib's, with the backlog raised and without SO_REUSEPORT: false (port) or -1 when
   // the address is in use.
@@ -93,6 +104,7 @@ private:
   RefusalPage refusal_page_;
   std::unique_ptr<ResponseCache> shared_;
   std::unique_ptr<CookieAnswers> cookie_answers_;
+  std::unique_ptr<AnsweredAtOnce> answered_at_once_;
   std::unique_ptr<Core> core_;
 };
 

@@ -329,8 +329,10 @@ void Reactor::sweep(Clock::time_point now) {
 
 void Reactor::dispatch(Connection &c) {
   c.state = Connection::State::working;
-  watch(c, 0); // nothing until the worker gives it back
-  hub_.dispatch(c);
+  watch(c, 0); // nothing until the worker, or a held answer's release, gives it back
+  if (!hub_.answered_at_once(c)) return hub_.dispatch(c);
+  // Made here: its answer is sent now, or once released (then `c` is no longer ours to touch).
+  if (hub_.serve_here(c)) resume(c);
 }
 
 } // namespace verdict::transport

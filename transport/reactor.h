@@ -1,7 +1,8 @@
 // One reactor of transport/connection_server.h: an epoll loop on its own thread and the
 // connections it owns while they are idle, arriving or being flushed. It reads, frames
-// (transport/request_framing.h), answers from the shared cache itself when it can, and hands a
-// whole request to a worker through the Hub; the worker gives the connection back.
+// (transport/request_framing.h), answers from the shared cache itself when it can, runs the
+// handler itself for a request answered at once (a vote), and hands any other whole request
+// to a worker through the Hub; the worker gives the connection back.
 #pragma once
 
 #include <atomic>
