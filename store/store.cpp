@@ -24,6 +24,7 @@
 #include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/vote_log.h"
+#include "store/vote_targets.h"
 
 namespace verdict {
 
@@ -169,6 +170,7 @@ struct Store::Writer {
   struct Job {
     std::function<void(sql::Db &)> change;
     std::function<void(const Outcome &)> done; // told once the batch is durable, or failed
+    Changes changes = Changes::anything;
   };
 
   static Outcome outcome_of(std::exception_ptr error) {
@@ -187,10 +189,12 @@ struct Store::Writer {
     }
   }
 
-  explicit Writer(const std::string &path, std::atomic<uint64_t> &generation, bool in_memory,
+  explicit Writer(const std::string &path, std::atomic<uint64_t> &generation,
+                  std::atomic<uint64_t> &catalogue_generation, bool in_memory,
                   std::function<std::string()> file_problem,
                   const std::function<void(sql::Db &)> &add_site_functions)
-      : db(path), path_(path), generation_(generation), file_problem_(std::move(file_problem)) {
+      : db(path), path_(path), generation_(generation), catalogue_generation_(catalogue_generation),
+        file_problem_(std::move(file_problem)) {
     configure_writer(db, in_memory);
     add_site_functions(db);
     upgrade_schema(db);
@@ -264,10 +268,11 @@ struct Store::Writer {
 
   // Queues `change` for the next transaction; `done` hears how it ended, on the writer's
   // thread, once the batch is durable (or failed), so it must only hand the outcome on.
-  void queue(std::function<void(sql::Db &)> change, std::function<void(const Outcome &)> done) {
+  void queue(std::function<void(sql::Db &)> change, std::function<void(const Outcome &)> done,
+             Changes changes = Changes::anything) {
     {
       std::lock_guard lock(mutex);
-      queue_.push_back({std::move(change), std::move(done)});
+      queue_.push_back({std::move(change), std::move(done), changes});
     }
     wake.notify_one();
   }
@@ -318,7 +323,10 @@ struct Store::Writer {
   void notice_foreign_writes() {
     try {
       const auto now = data_version();
-      if (now != seen_version_) generation_.fetch_add(1, std::memory_order_release);
+      if (now != seen_version_) {
+        catalogue_generation_.fetch_add(1, std::memory_order_release);
+        generation_.fetch_add(1, std::memory_order_release);
+      }
       seen_version_ = now;
     } catch (const std::exception &) {
       // An unreadable file shows as a file problem in /healthz and refuses the next write.
@@ -359,6 +367,10 @@ struct Store::Writer {
         job.done(failed);
       return;
     }
+    // The catalogue first: whoever sees the new write generation finds it moved too.
+    if (std::any_of(batch.begin(), batch.end(),
+                    [](const Job &job) { return job.changes != Changes::votes_only; }))
+      catalogue_generation_.fetch_add(1, std::memory_order_release);
     generation_.fetch_add(1, std::memory_order_release);
     for (size_t i = 0; i < batch.size(); ++i)
       batch[i].done(failures[i] ? outcome_of(failures[i]) : Outcome{});
@@ -376,6 +388,7 @@ struct Store::Writer {
   int log_frames_ = 0;            // pages in the log since it was last copied into the file
   bool served_file_kept_ = false; // the acknowledged writes were copied into it, once
   std::atomic<uint64_t> &generation_;
+  std::atomic<uint64_t> &catalogue_generation_;
   int64_t seen_version_ = 0;                  // PRAGMA data_version when last asked
   std::function<std::string()> file_problem_; // "" while the file is the one opened
   std::mutex mutex;
@@ -435,7 +448,8 @@ struct Store::Watcher {
 };
 
 Store::Store(const std::string &path)
-    : path_(connection_path(path)), page_starts_(std::make_unique<PageStartMemos>()) {
+    : path_(connection_path(path)), vote_targets_(std::make_unique<VoteTargets>()),
+      page_starts_(std::make_unique<PageStartMemos>()) {
   readers_ = std::make_unique<ReaderPool>();
   readers_->path = path_;
   const bool in_memory = path == ":memory:";
@@ -445,7 +459,7 @@ Store::Store(const std::string &path)
       std::cerr << "verdict: " << set_aside << "\n";
   }
   writer_ = std::make_unique<Writer>(
-      path_, generation_, in_memory, [this] { return file_problem(); },
+      path_, generation_, catalogue_generation_, in_memory, [this] { return file_problem(); },
       [this](sql::Db &db) { queries::add_site_functions(db, this); });
   if (!in_memory) watcher_ = std::make_unique<Watcher>(path_);
 }
@@ -534,12 +548,15 @@ void Store::write(std::function<void(sql::Db &)> change) {
   writer_->submit(std::move(change));
 }
 
-void Store::write_then(std::function<void(sql::Db &)> change, WriteDone done) {
+void Store::write_then(std::function<void(sql::Db &)> change, WriteDone done, Changes changes) {
   if (auto *open = open_read_on_this_thread()) open->moment_.reset();
-  writer_->queue(std::move(change), [done = std::move(done)](const Writer::Outcome &outcome) {
-    done(outcome.kind == Writer::Outcome::Kind::written ? std::nullopt
-                                                        : std::optional(outcome.message));
-  });
+  writer_->queue(
+      std::move(change),
+      [done = std::move(done)](const Writer::Outcome &outcome) {
+        done(outcome.kind == Writer::Outcome::Kind::written ? std::nullopt
+                                                            : std::optional(outcome.message));
+      },
+      changes);
 }
 
 int64_t list_version(sql::Db &db, const char *list) {

@@ -39,6 +39,10 @@ struct StoreUnavailable : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// What a write changes: `votes_only` leaves the catalogue (Store::catalogue_generation) as it
+// was.
+enum class Changes { anything, votes_only };
+
 // How a queued write ended (Store::write_then): nothing when it is durable, else what went
 // wrong, and then nothing of it was written.
 using WriteDone = std::function<void(std::optional<std::string> failure)>;
@@ -71,6 +75,11 @@ public:
 
   // Increases after every committed write; caches of rendered pages key on it.
   uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
+  // Increases after every committed write but a vote's (tools, comparisons, the site's words…),
+  // and any write by another process: what a vote reads of the catalogue is kept under it.
+  uint64_t catalogue_generation() const {
+    return catalogue_generation_.load(std::memory_order_acquire);
+  }
   int schema_version();
   // Whether the database can take a write now: the file at the path is still the one opened,
   // and a small write reached the disk (checked at most once a second). "" when healthy,
@@ -348,7 +357,8 @@ public:
   void write(std::function<void(sql::Db &)> change);
   // The same without waiting: `done` is told on the writer's thread once it is durable, or
   // why it was not written (then nothing of it was), and must only hand that on.
-  void write_then(std::function<void(sql::Db &)> change, WriteDone done);
+  void write_then(std::function<void(sql::Db &)> change, WriteDone done,
+                  Changes changes = Changes::anything);
 
 private:
   struct ReaderPool;
@@ -376,6 +386,9 @@ private:
 
   std::string path_;
   std::atomic<uint64_t> generation_{0};
+  std::atomic<uint64_t> catalogue_generation_{0};
+  struct VoteTargets; // store/votes.cpp
+  std::unique_ptr<VoteTargets> vote_targets_;
   std::unique_ptr<Watcher> watcher_; // file databases only
   std::mutex health_mutex_;
   std::chrono::steady_clock::time_point health_checked_;

@@ -9,6 +9,7 @@
 #include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
+#include "store/vote_targets.h"
 
 namespace verdict {
 
@@ -97,7 +98,10 @@ void forget_earlier_days(sql::Db &db, const std::string &day, std::string &prune
 } // namespace
 
 std::optional<ToolKey> Store::tool_to_vote_on(std::string_view slug) {
-  return read([&](sql::Db &db) -> std::optional<ToolKey> {
+  // The catalogue's generation before the read: what is read is at least that new.
+  const auto catalogue = catalogue_generation();
+  if (auto kept = vote_targets_->find(catalogue, slug)) return kept;
+  auto tool = read([&](sql::Db &db) -> std::optional<ToolKey> {
     const auto key_of = [&db](std::string_view address) -> std::optional<ToolKey> {
       auto by_slug = db.cached("SELECT id, slug FROM tools WHERE slug = :slug");
       by_slug.bind(":slug", address);
@@ -108,6 +112,8 @@ std::optional<ToolKey> Store::tool_to_vote_on(std::string_view slug) {
     const auto renamed = queries::renamed_tool_slug(db, slug);
     return renamed ? key_of(*renamed) : std::nullopt;
   });
+  if (tool) vote_targets_->keep(catalogue, slug, *tool);
+  return tool;
 }
 
 PairTally queries::pair_tally(sql::Db &db, int64_t a_id, int64_t b_id) {
@@ -265,7 +271,7 @@ void Store::cast_tool_vote(const Ballot &ballot, int64_t tool_id, std::optional<
       [this, ballot, tool_id, verdict](sql::Db &db) {
         write_tool_vote(db, ballot, tool_id, verdict, counted_voters_pruned_before_);
       },
-      std::move(done));
+      std::move(done), Changes::votes_only);
 }
 
 VoteStanding Store::cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id,
@@ -283,7 +289,7 @@ void Store::cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id,
       [this, ballot, a_id, b_id, pick](sql::Db &db) {
         write_pair_vote(db, ballot, a_id, b_id, pick, counted_voters_pruned_before_);
       },
-      std::move(done));
+      std::move(done), Changes::votes_only);
 }
 
 void Store::load_votes(const VoteLoad &votes) {

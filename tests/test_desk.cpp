@@ -491,6 +491,8 @@ TEST_CASE("desk: a vote sent to a renamed tool's old address counts for the tool
   const auto pair_token = test::vote_token_for(client, pair_vote, voter);
   REQUIRE_FALSE(tool_token.empty());
   REQUIRE_FALSE(pair_token.empty());
+  // Another reader votes before the rename, so the tool at the old address was looked up.
+  REQUIRE(test::post_form(client, tool_vote, "verdict=skip")->status == 303);
 
   const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
   auto values = site.store().tool_content("codestral-2-1");
@@ -558,6 +560,9 @@ TEST_CASE("desk: deleting a tool after its confirm page takes its reviews and vo
   CHECK(deleted->status == 303);
   CHECK(client.Get("/tools/codestral-2-1")->status == 404);
   CHECK(client.Get("/compare/cursor-background-agent-vs-codestral-2-1")->status == 404);
+  // A vote sent after, from a page read before, finds no tool (it was looked up for the vote
+  // above): not found, and nothing written.
+  CHECK(test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship")->status == 404);
   const auto log = site.store().edit_log({1, 1}).items;
   REQUIRE(log.size() == 1);
   CHECK(log[0].action == "deleted");
