@@ -1,6 +1,6 @@
 // The editor's desk's comparisons of two tools: their list, drafts first, the section table
-// (handlers/desk_forms.h) that gives their form, checks and store calls, and the preview of a
-// comparison's page as readers will see it once published.
+// (handlers/desk_forms.h) that gives their form, checks and store calls, and the previews of a
+// comparison's page as readers would see it, with its text as saved or as the form holds it.
 #include "domain/slugs.h"
 #include "handlers/desk_forms.h"
 #include "render/pages.h"
@@ -50,7 +50,8 @@ const Section<ContentComparison> &comparisons() {
         return "/admin/comparisons/" + pair_slug(c.a, c.b) + "/preview";
       },
       "A pair has one comparison, in either order: edit that one from the list, or pick "
-      "another pair."};
+      "another pair.",
+      "/admin/preview/comparison"};
   return section;
 }
 
@@ -73,7 +74,8 @@ void show_comparisons_at_desk(App &app, const Request &req, Response &res,
     list.rows.push_back({pair_slug(c.a, c.b),
                          c.a + " vs " + c.b,
                          {c.published_on.empty() ? "Draft" : c.published_on,
-                          c.bottom_line.empty() ? "None yet" : "Written"}});
+                          c.bottom_line.empty() ? "None yet" : "Written"},
+                         comparisons().preview_path(c)});
   send_html(
       res, desk::item_list(app.views, app.store.site_copy(), bar_for(session, "comparison"), list));
 }
@@ -98,18 +100,75 @@ void delete_comparison(App &app, const Request &req, Response &res, const Editor
   delete_item(app, req, res, session, comparisons());
 }
 
-// GET /admin/comparisons/:pair/preview — the comparison's page as readers will see it once
-// it is published (a draft shows today's date), with nobody's votes pressed.
+namespace {
+
+// The banner above a comparison's preview: where its text stands for readers today.
+pages::DeskPreview preview_banner(const Comparison &c, const std::string &today, bool unsaved,
+                                  const std::string &back) {
+  pages::DeskPreview preview;
+  if (c.published_on.empty()) {
+    preview.banner = "Draft — not published.";
+    preview.note = "Readers see this pair without its intro, bottom line or editor's pick until "
+                   "it has a publication date.";
+  } else if (c.published_on > today) {
+    preview.banner = "Scheduled — not published until " + c.published_on + ".";
+    preview.note = "Until that day readers see this pair without its editorial text.";
+  } else {
+    preview.banner = "Published.";
+    preview.note = "Readers see this page now.";
+  }
+  if (unsaved) preview.note += " This is the form's text, not saved yet: save the form to keep it.";
+  preview.back = back;
+  return preview;
+}
+
+void send_preview(App &app, Response &res, ComparisonDetail &detail, bool unsaved,
+                  const std::string &back) {
+  auto &c = detail.comparison;
+  c.published = !c.published_on.empty() && c.published_on <= app.today();
+  send_html(res, pages::comparison_preview(app.views, detail, app.store.site_copy(), app.today(),
+                                           vote_tokens_for(app, c),
+                                           preview_banner(c, app.today(), unsaved, back)));
+}
+
+} // namespace
+
+// GET /admin/comparisons/:pair/preview — the comparison's page as readers will see it with its
+// text as saved, under a banner saying whether they see it yet, with nobody's votes pressed.
 void preview_comparison(App &app, const Request &req, Response &res, const EditorSession &) {
   const std::string pair = req.matches[1];
   const auto record = app.store.comparison_content(pair);
   auto detail = record ? app.store.comparison_detail(pair, {}, Drafts::shown) : std::nullopt;
   if (!detail)
     return send_error(app, res, 404, "Not found", "There is no comparison at this address.");
-  detail->comparison.published = true;
-  if (detail->comparison.published_on.empty()) detail->comparison.published_on = app.today();
-  send_html(res, pages::comparison(app.views, *detail, app.store.site_copy(), app.today(),
-                                   vote_tokens_for(app, detail->comparison)));
+  send_preview(app, res, *detail, false, "/admin/comparisons/" + pair);
+}
+
+// POST /admin/preview/comparison — the same for the comparison form's fields as they are in
+// the form, saved or not (its Preview button opens it beside the form). Nothing is written.
+//   a, b, published_on, intro, bottom_line   csrf
+void preview_unsaved_comparison(App &app, const Request &req, Response &res,
+                                const EditorSession &session) {
+  const auto &section = comparisons();
+  const auto values = sent_values(app, req, res, section);
+  if (!values) return;
+  const auto item = section.from_values(*values);
+  auto form = form_for(app, section, "", *values);
+  form.faults = section.faults(item);
+  if (!form.faults.empty()) {
+    form.problem = "Nothing to preview yet: the form has faults, shown beside each field.";
+    return send_html(
+        res,
+        desk::item_form(app.views, app.store.site_copy(), bar_for(session, section.noun), form),
+        400);
+  }
+  auto detail = app.store.comparison_detail(pair_slug(item.a, item.b), {}, Drafts::shown);
+  if (!detail)
+    return send_error(app, res, 404, "Not found", "One of the two tools is not on the site.");
+  detail->comparison.intro = item.intro;
+  detail->comparison.bottom_line = item.bottom_line;
+  detail->comparison.published_on = item.published_on;
+  send_preview(app, res, *detail, true, section.list_path);
 }
 
 } // namespace verdict::handlers

@@ -75,10 +75,12 @@ template <class Item> struct Section {
   // What deleting it takes with it, said on the confirm page.
   std::function<std::string(App &, const Item &)> deletion_note;
   std::function<std::string(const Item &)> key_of;
-  // Where the item can be seen as readers will see it; none when not set.
+  // Where the item can be seen as readers will see it, from the list; none when not set.
   std::function<std::string(const Item &)> preview_path = {};
   // What to do when a save meets one that exists already (for items without an address).
   const char *conflict_advice = "";
+  // Where the form posts its fields, saved or not, to be seen so (opened beside the form).
+  const char *preview_action = "";
 };
 
 // The section's fields as its form shows and reads them.
@@ -107,8 +109,30 @@ template <class Item> void not_found_in(App &app, Response &res, const Section<I
 template <class Item>
 void show_new_item(App &app, Response &res, const EditorSession &session,
                    const Section<Item> &section) {
-  send_html(res, desk::item_form(app.views, app.store.site_copy(), bar_for(session, section.noun),
-                                 form_for(app, section, "", {})));
+  auto form = form_for(app, section, "", {});
+  form.preview_action = section.preview_action;
+  send_html(
+      res, desk::item_form(app.views, app.store.site_copy(), bar_for(session, section.noun), form));
+}
+
+// The fields a section's form sent, without its token; empty (and a 400 sent) when the form
+// cannot be read at all.
+template <class Item>
+std::optional<Values> sent_values(App &app, const Request &req, Response &res,
+                                  const Section<Item> &section) {
+  const auto fields = form_fields_of(app, section); // outlives the names viewed below
+  std::vector<std::string_view> allowed = {"csrf"}, multi_line;
+  for (const auto &field : fields) {
+    allowed.push_back(field.name);
+    if (field.kind == desk::FormField::Kind::long_text) multi_line.push_back(field.name);
+  }
+  auto parsed = parse_form(req.body, allowed, multi_line);
+  if (!parsed.ok()) {
+    bad_form(app, res, parsed.error);
+    return std::nullopt;
+  }
+  parsed.fields.erase("csrf");
+  return std::move(parsed.fields);
 }
 
 template <class Item>
@@ -119,7 +143,7 @@ void show_item(App &app, const Request &req, Response &res, const EditorSession 
   if (!item) return not_found_in(app, res, section);
   auto form = form_for(app, section, key, values_of(*item));
   form.title = section.name_of(*item);
-  if (section.preview_path) form.preview = section.preview_path(*item);
+  form.preview_action = section.preview_action;
   send_html(
       res, desk::item_form(app.views, app.store.site_copy(), bar_for(session, section.noun), form));
 }
@@ -130,18 +154,11 @@ template <class Item>
 void save_item(App &app, const Request &req, Response &res, const EditorSession &session,
                const Section<Item> &section) {
   const std::string editing = req.matches.size() > 1 ? std::string(req.matches[1]) : "";
-  const auto fields = form_fields_of(app, section);
-  std::vector<std::string_view> allowed = {"csrf"}, multi_line;
-  for (const auto &field : fields) {
-    allowed.push_back(field.name);
-    if (field.kind == desk::FormField::Kind::long_text) multi_line.push_back(field.name);
-  }
-  const auto parsed = parse_form(req.body, allowed, multi_line);
-  if (!parsed.ok()) return bad_form(app, res, parsed.error);
-  auto values = parsed.fields;
-  values.erase("csrf");
-  const auto item = section.from_values(values);
-  auto form = form_for(app, section, editing, values);
+  const auto values = sent_values(app, req, res, section);
+  if (!values) return;
+  const auto item = section.from_values(*values);
+  auto form = form_for(app, section, editing, *values);
+  form.preview_action = section.preview_action;
   form.title = section.name_of(item);
   form.faults = section.faults(item);
   const auto show_again = [&](int status) {

@@ -125,6 +125,8 @@ void confirm_comparison_deletion(App &app, const Request &req, Response &res,
                                  const EditorSession &session);
 void delete_comparison(App &app, const Request &req, Response &res, const EditorSession &session);
 void preview_comparison(App &app, const Request &req, Response &res, const EditorSession &session);
+void preview_unsaved_comparison(App &app, const Request &req, Response &res,
+                                const EditorSession &session);
 void show_subscribers(App &app, const Request &req, Response &res, const EditorSession &session);
 void export_subscribers(App &app, const Request &req, Response &res, const EditorSession &session);
 void confirm_subscriber_erasure(App &app, const Request &req, Response &res,

@@ -123,6 +123,7 @@ std::vector<Route> route_table(App &app) {
       {"GET", "/admin/comparisons/" + pair, admin_page(app, edit_comparison)},
       {"POST", "/admin/comparisons/" + pair, admin_write(app, save_comparison)},
       {"GET", "/admin/comparisons/" + pair + "/preview", admin_page(app, preview_comparison)},
+      {"POST", "/admin/preview/comparison", admin_write(app, preview_unsaved_comparison)},
       {"GET", "/admin/comparisons/" + pair + "/delete",
        admin_page(app, confirm_comparison_deletion)},
       {"POST", "/admin/comparisons/" + pair + "/delete", admin_write(app, delete_comparison)},

@@ -157,6 +157,7 @@ std::string item_list(const Views &views, const SiteCopy &site, const Bar &bar,
     row.set("name", item.name);
     row.set("edit_path", shown.list_path + "/" + item.key);
     row.set("delete_path", shown.list_path + "/" + item.key + "/delete");
+    if (!item.preview_path.empty()) row.set("preview_path", item.preview_path);
     Data cells{list{}};
     for (size_t i = 0; i < item.cells.size(); ++i) {
       Data cell;
@@ -194,7 +195,7 @@ std::string item_form(const Views &views, const SiteCopy &site, const Bar &bar,
     if (!shown) problem += (problem.empty() ? "" : " ") + sentence_of(key + " " + fault);
   }
   if (!problem.empty()) data.set("problem", problem);
-  if (!form.preview.empty()) data.set("preview", form.preview);
+  if (!form.preview_action.empty()) data.set("preview_action", form.preview_action);
   Data fields{list{}};
   for (const auto &field : form.fields)
     fields.push_back(field_data(field, form.values, form.faults));

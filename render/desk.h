@@ -34,6 +34,7 @@ struct ItemList {
   struct Row {
     std::string key, name; // `key` is the item's part of its desk address (a slug)
     std::vector<std::string> cells;
+    std::string preview_path = {}; // where it can be seen as readers would, if anywhere
   };
   std::vector<Row> rows;
   std::string saved; // what the last change was, said once after it
@@ -80,8 +81,8 @@ struct ItemForm {
   std::vector<FormField> fields;
   std::map<std::string, std::string> values;
   FieldFaults faults;
-  std::string problem; // about the whole form
-  std::string preview; // where the item can be seen as readers will see it, if anywhere
+  std::string problem;        // about the whole form
+  std::string preview_action; // where the form's fields go to be seen as readers would, if anywhere
 };
 std::string item_form(const Views &views, const SiteCopy &site, const Bar &bar,
                       const ItemForm &form);

@@ -80,11 +80,12 @@ Data glance_data(const ComparisonDetail &detail) {
   return data;
 }
 
-// The comparison page with the given vote forms in their places.
+// The comparison page with the given vote forms in their places; under `preview`'s banner when
+// it is the desk's preview of its text.
 std::string comparison_with(const Views &views, const ComparisonDetail &detail,
                             const SiteCopy &site, const std::string &today,
                             const std::string &vote_a, const std::string &vote_b,
-                            const std::string &pick_form) {
+                            const std::string &pick_form, const DeskPreview *preview = nullptr) {
   const auto &a = detail.comparison.a;
   const auto &b = detail.comparison.b;
   const auto path = "/compare/" + pair_slug(a.slug, b.slug);
@@ -95,6 +96,8 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
   page.set("title", title);
   page.set("dek", site.comparison_dek);
   set_if(page, "published_on", detail.comparison.published_on);
+  // Without a date a reader sees a pair nobody picked; the desk sees the draft it will be.
+  if (detail.comparison.published_on.empty()) page.set(preview ? "draft" : "not_picked", true);
   set_if(page, "intro", detail.comparison.intro);
   if (detail.page == 1) page.set("glance", glance_data(detail));
   page.set("card_a", tool_card(views, a, "a", vote_a));
@@ -152,6 +155,12 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
     meta.image_alt = cards::card_description(detail.comparison);
   }
   meta.vote_log_size = std::to_string(detail.vote_log_size);
+  if (preview) {
+    meta.noindex = true;
+    meta.preview_banner = preview->banner;
+    meta.preview_note = preview->note;
+    meta.preview_back = preview->back;
+  }
   return views.page("compare", page, meta, site);
 }
 
@@ -184,6 +193,18 @@ std::string comparison(const Views &views, const ComparisonDetail &detail, const
       tool_vote(views, c.a, voter.on_a, voter.on_a_standing, path, tokens.tool_a),
       tool_vote(views, c.b, voter.on_b, voter.on_b_standing, path, tokens.tool_b),
       pair_pick(views, path, c.a, c.b, voter.pick, voter.pick_standing, tokens.pair));
+}
+
+std::string comparison_preview(const Views &views, const ComparisonDetail &detail,
+                               const SiteCopy &site, const std::string &today,
+                               const VoteTokens &tokens, const DeskPreview &preview) {
+  const auto &c = detail.comparison;
+  const auto path = comparison_path(detail);
+  return comparison_with(views, detail, site, today,
+                         tool_vote(views, c.a, std::nullopt, std::nullopt, path, tokens.tool_a),
+                         tool_vote(views, c.b, std::nullopt, std::nullopt, path, tokens.tool_b),
+                         pair_pick(views, path, c.a, c.b, std::nullopt, std::nullopt, tokens.pair),
+                         &preview);
 }
 
 PersonalPage comparison_page(const Views &views, const ComparisonDetail &detail,

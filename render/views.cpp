@@ -69,6 +69,13 @@ std::string Views::page(std::string_view name, const Data &data, const PageMeta 
   }
   if (meta.noindex) layout.set("noindex", Data::type::bool_true);
   if (!meta.vote_log_size.empty()) layout.set("vote_log_size", meta.vote_log_size);
+  if (!meta.preview_banner.empty()) {
+    Data preview;
+    preview.set("banner", meta.preview_banner);
+    preview.set("note", meta.preview_note);
+    preview.set("back", meta.preview_back);
+    layout.set("preview", preview);
+  }
   if (!meta.feed_path.empty()) {
     layout.set("feed", base_url_ + meta.feed_path);
     layout.set("feed_title", meta.feed_title);

@@ -32,6 +32,11 @@ struct PageMeta {
   // How many entries the vote log held when the page's community numbers were read, for
   // `verdict verify` (domain/tallies.h); empty on a page that shows none of its own.
   std::string vote_log_size = {};
+  // A desk preview of the page: the banner above it ("Draft — not published"), what follows it
+  // there, and the desk page it links back to. No banner when empty.
+  std::string preview_banner = {};
+  std::string preview_note = {};
+  std::string preview_back = {};
 };
 
 struct StaticAsset {

@@ -700,8 +700,9 @@ TEST_CASE("desk: the subscriber list counts, exports as CSV a spreadsheet cannot
   CHECK(test::get_at_desk(client, session, path)->status == 404);
 }
 
-TEST_CASE("desk: a draft comparison is previewed as it will appear, then published onto the home "
-          "page at once with its bottom line, unpublished, and logged each time") {
+TEST_CASE("desk: a draft comparison is previewed as it will appear, from the list and from its "
+          "form unsaved, then published onto the home page at once with its bottom line, "
+          "unpublished, and logged each time") {
   test::SiteServer site([](App &app) {
     app.page_epoch.set_max_lag(std::chrono::seconds(60));
     app.store.set_today([] { return std::string("2026-11-22"); });
@@ -723,21 +724,48 @@ TEST_CASE("desk: a draft comparison is previewed as it will appear, then publish
   const auto page = test::visible_text(client.Get("/compare/codestral-2-1-vs-code-llama-4")->body);
   CHECK(page.find("Not an editor's pick") != std::string::npos);
 
-  const auto edit =
-      test::get_at_desk(client, session, "/admin/comparisons/codestral-2-1-vs-code-llama-4");
-  REQUIRE(edit->status == 200);
-  CHECK(edit->body.find("href=\"/admin/comparisons/codestral-2-1-vs-code-llama-4/preview\"") !=
+  // One click from the list...
+  const auto list = test::get_at_desk(client, session, "/admin/comparisons");
+  CHECK(list->body.find("href=\"/admin/comparisons/codestral-2-1-vs-code-llama-4/preview\"") !=
         std::string::npos);
   const auto preview = test::get_at_desk(
       client, session, "/admin/comparisons/codestral-2-1-vs-code-llama-4/preview");
   REQUIRE(preview->status == 200);
   CHECK(preview->get_header_value("X-Robots-Tag") == "noindex");
   const auto previewed = test::visible_text(preview->body);
-  CHECK(previewed.find("Published 2026-11-22") != std::string::npos);
+  CHECK(previewed.find("Draft — not published.") != std::string::npos);
+  CHECK(previewed.find("Draft: no publication date yet") != std::string::npos);
+  CHECK(previewed.find("Published 2026") == std::string::npos); // no date made up
   CHECK(previewed.find("Not an editor's pick") == std::string::npos);
   CHECK(previewed.find("The editor's bottom line") != std::string::npos);
   CHECK(previewed.find("Ship Codestral for code; keep Code Llama for long files.") !=
         std::string::npos);
+  CHECK(preview->body.find("<a href=\"/admin/comparisons/codestral-2-1-vs-code-llama-4\">Back to "
+                           "the desk</a>") != std::string::npos);
+
+  // ...and from the form, with the text as it is there, saved or not: nothing is written.
+  const auto edit =
+      test::get_at_desk(client, session, "/admin/comparisons/codestral-2-1-vs-code-llama-4");
+  REQUIRE(edit->status == 200);
+  CHECK(edit->body.find("formaction=\"/admin/preview/comparison\"") != std::string::npos);
+  CHECK(test::get_at_desk(client, session, "/admin/comparisons/new")
+            ->body.find("formaction=\"/admin/preview/comparison\"") != std::string::npos);
+  const auto unsaved = test::post_at_desk(
+      client, session, "/admin/preview/comparison",
+      "a=codestral-2-1&b=code-llama-4&published_on=2026-12-01&intro=Two+open+models.&bottom_"
+      "line=Words+not+saved+yet.");
+  REQUIRE(unsaved->status == 200);
+  const auto unsaved_text = test::visible_text(unsaved->body);
+  CHECK(unsaved_text.find("Words not saved yet.") != std::string::npos);
+  CHECK(unsaved_text.find("Scheduled — not published until 2026-12-01.") != std::string::npos);
+  CHECK(unsaved_text.find("not saved yet: save the form to keep it") != std::string::npos);
+  CHECK(site.store().comparison_content("codestral-2-1-vs-code-llama-4")->bottom_line ==
+        "Ship Codestral for code; keep Code Llama for long files.");
+  const auto faulty = test::post_at_desk(client, session, "/admin/preview/comparison",
+                                         "a=code-llama-4&b=code-llama-4&published_on=&intro="
+                                         "&bottom_line=");
+  CHECK(faulty->status == 400);
+  CHECK(test::visible_text(faulty->body).find("Second tool must differ") != std::string::npos);
 
   REQUIRE(test::post_at_desk(client, session, "/admin/comparisons/codestral-2-1-vs-code-llama-4",
                              "a=codestral-2-1&b=code-llama-4&published_on=2026-11-22&intro=Two+"
