@@ -45,7 +45,7 @@ public:
         if (!detail) continue;
         const auto a = detail->comparison.a.id, b = detail->comparison.b.id;
         published.push_back(
-            {pair_target(a, b), slug, "the file", pair_standing(a, b, detail->picks), log_size});
+            {pair_target(a, b), slug, "the file", pair_standing(a, b, detail->comparison.picks), log_size});
       }
       if (!comparisons.has_next) break;
     }

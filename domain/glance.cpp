@@ -16,6 +16,16 @@ Lead lead_of(const ShipTally &a, const ShipTally &b, int64_t at_least) {
   return pa > pb ? Lead::a : pb > pa ? Lead::b : Lead::level;
 }
 
+// "3 readers picked A and 1 picked B", "1 reader picked B".
+std::string picks_said(const std::string &a, int64_t on_a, const std::string &b, int64_t on_b) {
+  if (on_a == 0 || on_b == 0) {
+    const auto on = on_a == 0 ? on_b : on_a;
+    return count_phrase(on, "reader", "readers") + " picked " + (on_a == 0 ? b : a);
+  }
+  return count_phrase(on_a, "reader", "readers") + " picked " + a + " and " + std::to_string(on_b) +
+         " picked " + b;
+}
+
 const char *said(std::optional<Verdict> v) {
   return !v ? nullptr : *v == Verdict::ship ? "ships" : "skips";
 }
@@ -32,6 +42,10 @@ Glance glance_of(const Comparison &comparison, const std::vector<Review> &review
       share_phrase(kGlanceCommunity, a.community.ships, a.community.total, a.community_set_aside);
   glance.community_b =
       share_phrase(kGlanceCommunity, b.community.ships, b.community.total, b.community_set_aside);
+  const auto &picks = comparison.picks;
+  const auto picked = picks.a + picks.b;
+  glance.picks_a = share_phrase(kPickShare, picks.a, picked);
+  glance.picks_b = share_phrase(kPickShare, picks.b, picked);
 
   // Lens by lens, in panel order: each persona who reviewed either tool.
   std::vector<const Review *> order;
@@ -62,28 +76,41 @@ Glance glance_of(const Comparison &comparison, const std::vector<Review> &review
 
   glance.panel_lead = lead_of(a.panel, b.panel, 1);
   glance.readers_lead = lead_of(a.community, b.community, kMinVotesForInterval);
+  const bool by_picks = glance.readers_lead == Lead::unknown && picked >= kMinVotesForInterval;
+  if (by_picks)
+    glance.readers_lead = picks.a > picks.b ? Lead::a : picks.b > picks.a ? Lead::b : Lead::level;
   const auto panel = glance.panel_lead, readers = glance.readers_lead;
   const auto name = [&](Lead lead) { return lead == Lead::a ? a.name : b.name; };
+  const std::string readers_favour = by_picks ? "readers' picks favour " : "readers favour ";
+  const std::string readers_alike =
+      by_picks ? "readers' picks are split evenly" : "readers rate them alike";
   const std::string panel_says = panel == Lead::unknown ? "The panel has not reviewed both yet"
                                  : panel == Lead::level ? "The panel rates them alike"
                                                         : "The panel favours " + name(panel);
   if (readers == Lead::unknown) {
+    const auto needed = std::to_string(kMinVotesForInterval);
     glance.statement = panel_says + ". Too few reader votes to say what readers think: " +
-                       count_phrase(a.community.total, "vote", "votes") + " on " + a.name + ", " +
-                       count_phrase(b.community.total, "vote", "votes") + " on " + b.name + " (" +
-                       std::to_string(kMinVotesForInterval) + " each are needed).";
+                       count_phrase(a.community.total, "ship-or-skip vote", "ship-or-skip votes") +
+                       " on " + a.name + ", " + std::to_string(b.community.total) + " on " +
+                       b.name + " and " +
+                       count_phrase(picked, "head-to-head pick", "head-to-head picks") + " (" +
+                       needed + " votes on each tool, or " + needed + " picks, are needed).";
   } else if (readers == panel && readers != Lead::level) {
     glance.statement = "The panel and readers agree: " + name(readers) + ".";
   } else if (readers == Lead::level && panel == Lead::level) {
-    glance.statement = "Neither leads: the panel and readers rate them alike.";
+    glance.statement = by_picks
+                           ? "Neither leads: the panel rates them alike, and " + readers_alike + "."
+                           : "Neither leads: the panel and readers rate them alike.";
   } else if (readers == Lead::level) {
-    glance.statement = panel_says + "; readers rate them alike.";
+    glance.statement = panel_says + "; " + readers_alike + ".";
   } else if (panel == Lead::level || panel == Lead::unknown) {
-    glance.statement = panel_says + "; readers favour " + name(readers) + ".";
+    glance.statement = panel_says + "; " + readers_favour + name(readers) + ".";
   } else {
-    glance.statement = "The panel and readers disagree: the panel favours " + name(panel) +
-                       ", readers favour " + name(readers) + ".";
+    glance.statement = "The panel and readers disagree: the panel favours " + name(panel) + ", " +
+                       readers_favour + name(readers) + ".";
   }
+  if (picked > 0 && readers != Lead::unknown)
+    glance.statement += " Head to head, " + picks_said(a.name, picks.a, b.name, picks.b) + ".";
   return glance;
 }
 

@@ -9,7 +9,11 @@
 //   level             | level                                            | neither leads
 //   any               | too few votes on either tool                     | panel's lead, and too
 //                     |                                                  | few votes to say more
-// A side leads when its whole percent is higher; equal percents are level.
+// A side leads when its whole percent is higher; equal percents are level. Readers answer two
+// questions: would you ship it (ship or skip, on each tool) and which one (a head-to-head
+// pick). Ship-or-skip votes lead while each tool has enough; without them, kMinVotesForInterval
+// head-to-head picks do ("readers' picks favour B"). Any pick is said after the statement, so a
+// reader who picked sees their vote counted on the glance too.
 #pragma once
 
 #include <optional>
@@ -33,6 +37,7 @@ struct Glance {
   std::string statement; // the plain answer, e.g. "The panel and readers agree: Codestral 2.1."
   std::string panel_a, panel_b;         // "75% ship · 3 of 4 reviews" or "No reviews yet"
   std::string community_a, community_b; // "67% ship · 3 votes" or "No votes yet"
+  std::string picks_a, picks_b;         // "3 of 4 picks", "None of 4 picks" or "No picks yet"
 };
 
 Glance glance_of(const Comparison &comparison, const std::vector<Review> &reviews_a,

@@ -104,6 +104,13 @@ struct Review {
   std::string quote;
 };
 
+// Head-to-head picks on a pair, in the order the page shows the pair.
+struct PairTally {
+  int64_t a = 0; // counted picks
+  int64_t b = 0;
+  SetAside set_aside; // picks stored but not counted, either side
+};
+
 // An ordered pair of tools as the editor published it (or as first viewed, if never published).
 struct Comparison {
   Tool a;
@@ -112,6 +119,7 @@ struct Comparison {
   std::string published_on; // YYYY-MM-DD when published
   std::string intro;        // optional editor's intro
   std::string bottom_line;  // optional: the editor's answer to "which one should you ship?"
+  PairTally picks;          // readers' head-to-head picks, a's and b's
 };
 
 // Whether a comparison's editorial text is read while readers do not see it yet (a draft, or
@@ -123,13 +131,6 @@ struct ComparisonSummary {
   std::string b_slug, b_name;
   std::string published_on;
   int64_t id = 0; // the comparison's row: after the date, the archive's order
-};
-
-// Head-to-head picks on a pair, in the order the page shows the pair.
-struct PairTally {
-  int64_t a = 0; // counted picks
-  int64_t b = 0;
-  SetAside set_aside; // picks stored but not counted, either side
 };
 
 // What one visitor has already said, so a page can show their own vote.
@@ -298,7 +299,6 @@ struct ComparisonDetail {
   std::vector<Review> reviews_b;
   int page = 1;
   bool has_next = false; // either tool has reviews past this page
-  PairTally picks;
   VoterChoices voter;
   uint64_t vote_log_size = 0; // the vote log's entries when the numbers were read
 };

@@ -38,6 +38,11 @@ std::string share_phrase(const ShareWording &wording, int64_t part, int64_t tota
     return std::string(some_set_aside ? wording.nothing_counted : wording.nothing) +
            with_set_aside(set_aside, 0);
   }
+  if (part == 0 && !wording.none_of.empty())
+    return std::string(wording.none_of) + " " +
+           count_phrase(total, wording.singular, wording.plural) + with_set_aside(set_aside, total);
+  if (wording.percent_once_enough && total < kMinVotesForInterval)
+    return basis_phrase(wording, part, total) + with_set_aside(set_aside, total);
   return std::string(wording.before_percent) + percent_phrase(part, total) +
          std::string(wording.after_percent) + " · " + basis_phrase(wording, part, total) +
          with_interval(part, total) + with_set_aside(set_aside, total);

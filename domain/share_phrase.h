@@ -11,7 +11,9 @@
 //   kCommunityTally    | 67% · 3 votes                    | —
 //   kGlanceCommunity   | 67% ship · 3 votes               | No votes yet, or with votes set
 //                      |                                  | aside: No votes counted yet
-//   kPickShare         | 60% · 3 votes  (this side's)     | —
+//   kPickShare         | 60% · 3 of 5 picks, from 5 on;   | No picks yet
+//                      | below: 1 of 3 picks; 0: None of  |
+//                      | 3 picks (no 0% beside a pick)    |
 //
 // A share is followed by its interval (" · 95% interval 40–80%", from kMinVotesForInterval
 // counted on), then by what was set aside (" (5 cast, 2 set aside: …)") when anything was; a
@@ -43,6 +45,11 @@ struct ShareWording {
   std::string_view nothing = "—"; // a share of nothing
   // A share of nothing when votes were set aside, where that reads otherwise than `nothing`.
   std::string_view nothing_counted = {};
+  // When set, a side with none of the counts reads "None of 3 picks" rather than a 0%.
+  std::string_view none_of = {};
+  // Whether the percent waits for kMinVotesForInterval counts: below it the counts stand
+  // alone ("1 of 3 picks"), so a share of a handful does not read as strongly as a real one.
+  bool percent_once_enough = false;
 };
 
 inline constexpr ShareWording kPanelTally{.basis = ShareBasis::part_of_total};
@@ -64,8 +71,12 @@ inline constexpr ShareWording kGlanceCommunity{.after_percent = " ship",
                                                .plural = "votes",
                                                .nothing = "No votes yet",
                                                .nothing_counted = "No votes counted yet"};
-inline constexpr ShareWording kPickShare{
-    .basis = ShareBasis::part, .singular = "vote", .plural = "votes"};
+inline constexpr ShareWording kPickShare{.basis = ShareBasis::part_of_total,
+                                         .singular = "pick",
+                                         .plural = "picks",
+                                         .nothing = "No picks yet",
+                                         .none_of = "None of",
+                                         .percent_once_enough = true};
 
 // `part` of `total` in `wording`, then its interval and what was set aside (table above).
 std::string share_phrase(const ShareWording &wording, int64_t part, int64_t total,

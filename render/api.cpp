@@ -110,20 +110,22 @@ std::string tool(const ToolDetail &detail) {
 std::string comparison(const ComparisonDetail &detail) {
   const auto &c = detail.comparison;
   const auto glance = glance_of(c, detail.reviews_a, detail.reviews_b);
-  const auto picks = detail.picks.a + detail.picks.b;
-  json out = {{"url", "/compare/" + pair_slug(c.a.slug, c.b.slug)},
-              {"a", tool_summary(c.a)},
-              {"b", tool_summary(c.b)},
-              {"published", c.published},
-              {"published_on", c.published ? json(c.published_on) : json(nullptr)},
-              {"intro", c.intro},
-              {"bottom_line", c.bottom_line},
-              {"picks", {{"a", detail.picks.a}, {"b", detail.picks.b}, {"total", picks}}},
-              {"cast", picks + detail.picks.set_aside.total()},
-              {"set_aside", set_aside_json(detail.picks.set_aside)},
-              {"verdict", glance.statement},
-              {"log_target", vote_target_code(pair_target(c.a.id, c.b.id))},
-              {"vote_log_size", detail.vote_log_size}};
+  const auto picks = detail.comparison.picks.a + detail.comparison.picks.b;
+  json out = {
+      {"url", "/compare/" + pair_slug(c.a.slug, c.b.slug)},
+      {"a", tool_summary(c.a)},
+      {"b", tool_summary(c.b)},
+      {"published", c.published},
+      {"published_on", c.published ? json(c.published_on) : json(nullptr)},
+      {"intro", c.intro},
+      {"bottom_line", c.bottom_line},
+      {"picks",
+       {{"a", detail.comparison.picks.a}, {"b", detail.comparison.picks.b}, {"total", picks}}},
+      {"cast", picks + detail.comparison.picks.set_aside.total()},
+      {"set_aside", set_aside_json(detail.comparison.picks.set_aside)},
+      {"verdict", glance.statement},
+      {"log_target", vote_target_code(pair_target(c.a.id, c.b.id))},
+      {"vote_log_size", detail.vote_log_size}};
   return out.dump(2) + "\n";
 }
 

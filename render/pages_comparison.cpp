@@ -117,7 +117,7 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
   pricing.push_back(pricing_item(b, "b", today));
   page.set("pricing", pricing);
 
-  const auto &picks = detail.picks;
+  const auto &picks = detail.comparison.picks;
   const auto total = picks.a + picks.b;
   page.set("pick_form", pick_form);
   page.set("a_name", a.name);
@@ -180,6 +180,8 @@ Data glance_numbers(const Comparison &comparison, const Glance &glance) {
   data.set("panel_b", glance.panel_b);
   data.set("community_a", glance.community_a);
   data.set("community_b", glance.community_b);
+  data.set("picks_a", glance.picks_a);
+  data.set("picks_b", glance.picks_b);
   return data;
 }
 

@@ -112,11 +112,10 @@ Data comparison_item(const ComparisonHit &hit) {
   item.set("link", "/compare/" + pair_slug(hit.a.slug, hit.b.slug));
   item.set("title", hit.a_name + " vs " + hit.b_name);
   const auto total = hit.picks.a + hit.picks.b;
-  item.set("numbers", total > 0
-                          ? "Readers' picks: " + hit.a_name + " " +
-                                share_phrase(kPickShare, hit.picks.a, total) + "; " + hit.b_name +
-                                " " + share_phrase(kPickShare, hit.picks.b, total)
-                          : std::string("No reader has picked between them yet."));
+  item.set("numbers", total > 0 ? "Readers' head-to-head picks: " + hit.a_name + " " +
+                                      std::to_string(hit.picks.a) + ", " + hit.b_name + " " +
+                                      std::to_string(hit.picks.b) + "."
+                                : std::string("No reader has picked between them yet."));
   item.set("published", bool_data(hit.published));
   return item;
 }

@@ -97,6 +97,7 @@ std::optional<queries::ResolvedPair> queries::resolve_pair(sql::Db &db, std::str
     comparison.intro = record->intro;
     comparison.bottom_line = record->bottom_line;
   }
+  comparison.picks = queries::pair_tally(db, a->id, b->id);
   comparison.a = std::move(*a);
   comparison.b = std::move(*b);
   return pair;
@@ -203,14 +204,12 @@ std::optional<ComparisonDetail> Store::comparison_detail(std::string_view pair_s
     ComparisonDetail detail;
     detail.comparison = std::move(pair->comparison);
     detail.canonical_order = pair->canonical_order;
-    const auto a = detail.comparison.a.id, b = detail.comparison.b.id;
     auto reviews_a = queries::reviews_of_tool(db, detail.comparison.a, span);
     auto reviews_b = queries::reviews_of_tool(db, detail.comparison.b, span);
     detail.reviews_a = std::move(reviews_a.items);
     detail.reviews_b = std::move(reviews_b.items);
     detail.page = span.number;
     detail.has_next = reviews_a.has_next || reviews_b.has_next;
-    detail.picks = queries::pair_tally(db, a, b);
     detail.vote_log_size = queries::vote_log_size(db);
     return detail;
   });

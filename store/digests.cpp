@@ -84,6 +84,7 @@ std::vector<DigestItem> digest_items(sql::Db &db, const std::vector<int64_t> &id
   for (auto &item : items) { // the tools with their numbers, once the list is read
     item.comparison.a = queries::tool_by_slug(db, item.comparison.a.slug).value();
     item.comparison.b = queries::tool_by_slug(db, item.comparison.b.slug).value();
+    item.comparison.picks = queries::pair_tally(db, item.comparison.a.id, item.comparison.b.id);
   }
   std::sort(items.begin(), items.end(), [](const DigestItem &x, const DigestItem &y) {
     const auto &a = x.comparison.published_on, &b = y.comparison.published_on;

@@ -25,6 +25,7 @@ std::vector<FeedEntry> entries_of(sql::Db &db, const std::vector<ComparisonSumma
     comparison.published_on = record->published_on;
     comparison.intro = record->intro;
     comparison.bottom_line = record->bottom_line;
+    comparison.picks = queries::pair_tally(db, comparison.a.id, comparison.b.id);
     entries.push_back(std::move(entry));
   }
   return entries;

@@ -51,14 +51,44 @@ TEST_CASE("glance: the panel and readers agree, disagree, or are level") {
 
 TEST_CASE("glance: with too few reader votes it says so instead of reading a lead into them") {
   CHECK(statement({3, 4}, {1, 4}, {4, 4}, {0, 9}) ==
-        "The panel favours Alpha. Too few reader votes to say what readers think: 4 votes on "
-        "Alpha, 9 votes on Beta (5 each are needed).");
+        "The panel favours Alpha. Too few reader votes to say what readers think: 4 "
+        "ship-or-skip votes on Alpha, 9 on Beta and 0 head-to-head picks (5 votes on each "
+        "tool, or 5 picks, are needed).");
   CHECK(statement({1, 4}, {3, 4}, {0, 0}, {0, 0}) ==
-        "The panel favours Beta. Too few reader votes to say what readers think: 0 votes on "
-        "Alpha, 0 votes on Beta (5 each are needed).");
+        "The panel favours Beta. Too few reader votes to say what readers think: 0 "
+        "ship-or-skip votes on Alpha, 0 on Beta and 0 head-to-head picks (5 votes on each "
+        "tool, or 5 picks, are needed).");
   const auto empty = glance_of(pair_with({0, 0}, {0, 0}, {0, 0}, {0, 0}), {}, {});
   CHECK(empty.panel_a == "No reviews yet");
   CHECK(empty.community_b == "No votes yet");
+}
+
+TEST_CASE("glance: head-to-head picks are readers' votes: counted, said, and leading when "
+          "ship-or-skip votes are too few") {
+  const auto with_picks = [](ShipTally ra, ShipTally rb, int64_t on_a, int64_t on_b) {
+    auto c = pair_with({3, 4}, {1, 4}, ra, rb);
+    c.picks = {on_a, on_b, {}};
+    return glance_of(c, {}, {});
+  };
+  // One pick: counted on the glance, and the side nobody picked reads no 0%.
+  const auto one = with_picks({}, {}, 0, 1);
+  CHECK(one.picks_a == "None of 1 pick");
+  CHECK(one.picks_b == "1 of 1 pick");
+  CHECK(one.statement.find("and 1 head-to-head pick (") != std::string::npos);
+  // Enough picks lead where ship-or-skip votes are too few, and say they are picks.
+  const auto picked = with_picks({1, 1}, {}, 2, 6);
+  CHECK(picked.readers_lead == Glance::Lead::b);
+  CHECK(picked.statement == "The panel and readers disagree: the panel favours Alpha, readers' "
+                            "picks favour Beta. Head to head, 2 readers picked Alpha and 6 "
+                            "picked Beta.");
+  CHECK(picked.picks_b.starts_with("75% · 6 of 8 picks · 95% interval "));
+  // Ship-or-skip votes still lead when there are enough; the picks are said after them.
+  CHECK(with_picks({8, 10}, {2, 10}, 0, 3).statement ==
+        "The panel and readers agree: Alpha. Head to head, 3 readers picked Beta.");
+  CHECK(with_picks({}, {}, 2, 2).statement.starts_with("The panel favours Alpha. Too few"));
+  CHECK(with_picks({}, {}, 4, 4).statement ==
+        "The panel favours Alpha; readers' picks are split evenly. Head to head, 4 readers "
+        "picked Alpha and 4 picked Beta.");
 }
 
 TEST_CASE("glance: the panel lens by lens, in panel order, each persona once") {

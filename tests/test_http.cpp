@@ -123,7 +123,12 @@ TEST_CASE("http: the head-to-head pick moves the split bar") {
   const auto res = test::post_form(client, std::string(kPage) + "/vote", "pick=a");
   CHECK(res->status == 303);
   const auto page = client.Get(kPage)->body;
-  CHECK(page.find("<strong data-picks=\"a\">100% · 1 vote</strong>") != std::string::npos);
+  // One pick is a count, not a 100%; the side nobody picked reads no 0%.
+  CHECK(page.find("<strong data-picks=\"a\">1 of 1 pick</strong>") != std::string::npos);
+  CHECK(page.find("<strong data-picks=\"b\">None of 1 pick</strong>") != std::string::npos);
+  // The verdict at a glance counts the pick as a reader's vote, under the question it answers.
+  CHECK(page.find("<td data-label=\"Readers: which one?\">1 of 1 pick</td>") != std::string::npos);
+  CHECK(test::visible_text(page).find("and 1 head-to-head pick (") != std::string::npos);
   CHECK(page.find("value=\"100\" aria-label=\"Share of readers picking") != std::string::npos);
 }
 
@@ -339,7 +344,8 @@ TEST_CASE("http: a write that is not an HTML form gets 415 and writes nothing") 
 // Returns each such share whose n is kMinVotesForInterval or more and that is not followed by
 // its interval, so the check reaches every page's numbers without knowing where they are.
 std::vector<std::string> shares_without_interval(const std::string &text) {
-  static const std::regex share(R"((\d+)%(?: ship)? · (?:\d+ of )?(\d+)(?: (?:votes?|reviews?))?)");
+  static const std::regex share(
+      R"((\d+)%(?: ship)? · (?:\d+ of )?(\d+)(?: (?:votes?|reviews?|picks?))?)");
   std::vector<std::string> missing;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), share);
        it != std::sregex_iterator(); ++it) {
@@ -414,9 +420,9 @@ TEST_CASE("http: every share on every page carries its 95% interval from the fif
       ++links;
     if (text.find('%') != std::string::npos) CHECK(links >= 2);
   }
-  // The comparison: the tool's card (panel and community), its tally, the glance (panel and
-  // community) and each side of the head-to-head split.
-  CHECK(intervals_in(text_of(kPage)) == 7);
+  // The comparison: the tool's card (panel and community), its tally, the glance (panel,
+  // community and each side's picks) and each side of the head-to-head split.
+  CHECK(intervals_in(text_of(kPage)) == 9);
 }
 
 TEST_CASE("http: any other pair renders under one alphabetical address, reached from the form") {

@@ -52,8 +52,12 @@ TEST_CASE("a share is written in the wording its place names, with its interval 
   CHECK(share_phrase(kGlanceCommunity, 0, 0, {2, 0}) ==
         "No votes counted yet (2 cast, 2 set aside: more than 3 from one network in a day)");
   CHECK(share_phrase(kGlanceCommunity, 1, 1, {0, 1}).starts_with("100% ship · 1 vote (2 cast, "));
-  CHECK(share_phrase(kPickShare, 1, 3) == "33% · 1 vote");
-  CHECK(share_phrase(kPickShare, 0, 0) == "—");
+  // A pick share: no percent for a handful of picks, and no 0% for the side nobody picked.
+  CHECK(share_phrase(kPickShare, 1, 3) == "1 of 3 picks");
+  CHECK(share_phrase(kPickShare, 0, 1) == "None of 1 pick");
+  CHECK(share_phrase(kPickShare, 0, 12) == "None of 12 picks");
+  CHECK(share_phrase(kPickShare, 3, 6).starts_with("50% · 3 of 6 picks · 95% interval "));
+  CHECK(share_phrase(kPickShare, 0, 0) == "No picks yet");
 }
 
 TEST_CASE("a date checked more than 90 days before today is stale, and a missing date never is") {

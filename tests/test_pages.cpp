@@ -123,8 +123,8 @@ TEST_CASE("pages: each side of the head-to-head carries the interval of its own 
     const auto share = wilson_interval(part, 5);
     return "95% interval " + std::to_string(share.low) + "–" + std::to_string(share.high) + "%";
   };
-  CHECK(text.find("20% · 1 vote · " + interval(1)) != std::string::npos);
-  CHECK(text.find("80% · 4 votes · " + interval(4)) != std::string::npos);
+  CHECK(text.find("20% · 1 of 5 picks · " + interval(1)) != std::string::npos);
+  CHECK(text.find("80% · 4 of 5 picks · " + interval(4)) != std::string::npos);
 }
 
 TEST_CASE("pages: a pick sent to the reverse address counts for the side it names") {

@@ -475,5 +475,6 @@ TEST_CASE("search: a query naming two tools, with or without vs, offers their co
   const auto codestral = site.store().tool_by_slug("codestral-2-1")->id;
   site.store().cast_pair_vote(test::ballot_of(std::string(32, 'c')), cursor, codestral, cursor);
   CHECK(test::visible_text(comparisons_of("cursor vs codestral"))
-            .find("Readers' picks: Cursor Background Agent 100% · 1 vote") != std::string::npos);
+            .find("Readers' head-to-head picks: Cursor Background Agent 1, Codestral 2.1 0.") !=
+        std::string::npos);
 }

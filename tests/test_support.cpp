@@ -80,7 +80,7 @@ PairTally pair_tally(Store &store, int64_t a_id, int64_t b_id) {
   }
   const auto detail = store.comparison_detail(pair_slug(a_slug, b_slug));
   if (!detail) throw std::runtime_error("no pair of tools " + a_slug + " and " + b_slug);
-  return detail->picks;
+  return detail->comparison.picks;
 }
 
 std::vector<std::string> subscriber_emails(Store &store) {

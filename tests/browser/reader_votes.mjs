@@ -45,7 +45,7 @@ try {
   await readerReads(page);
   await page.getByRole('button', { name: 'Cursor Background Agent', exact: true }).click();
   await page.waitForURL(`**${path}#community`);
-  assert.equal((await page.locator('[data-picks="a"]').textContent()).trim(), '100% · 1 vote');
+  assert.equal((await page.locator('[data-picks="a"]').textContent()).trim(), '1 of 1 pick');
 
   // With JavaScript turned off, a new reader's plain HTML form still votes.
   const noScript = await browser.newContext({ javaScriptEnabled: false });
