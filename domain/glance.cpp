@@ -88,13 +88,10 @@ Glance glance_of(const Comparison &comparison, const std::vector<Review> &review
                                  : panel == Lead::level ? "The panel rates them alike"
                                                         : "The panel favours " + name(panel);
   if (readers == Lead::unknown) {
+    // The counts are in the table under it; this says what would be enough.
     const auto needed = std::to_string(kMinVotesForInterval);
-    glance.statement = panel_says + ". Too few reader votes to say what readers think: " +
-                       count_phrase(a.community.total, "ship-or-skip vote", "ship-or-skip votes") +
-                       " on " + a.name + ", " + std::to_string(b.community.total) + " on " +
-                       b.name + " and " +
-                       count_phrase(picked, "head-to-head pick", "head-to-head picks") + " (" +
-                       needed + " votes on each tool, or " + needed + " picks, are needed).";
+    glance.statement = panel_says + ". Too few reader votes to say what readers think: " + needed +
+                       " on each tool, or " + needed + " head-to-head picks, are needed.";
   } else if (readers == panel && readers != Lead::level) {
     glance.statement = "The panel and readers agree: " + name(readers) + ".";
   } else if (readers == Lead::level && panel == Lead::level) {

@@ -105,13 +105,18 @@ std::string tool_card(const Views &views, const Tool &t, const char *side,
   card.set("panel_basis", std::to_string(t.panel.ships) + " of " + std::to_string(t.panel.total));
   if (t.community.total == 0) {
     card.set("community_percent", "—");
-    card.set("community_basis", "");
   } else {
     card.set("community_percent", percent_phrase(t.community.ships, t.community.total));
-    card.set("community_basis", " · " + count_phrase(t.community.total, "vote", "votes"));
+    card.set("community_basis", count_phrase(t.community.total, "vote", "votes"));
   }
-  set_if(card, "panel_interval", with_interval(t.panel.ships, t.panel.total));
-  set_if(card, "community_interval", with_interval(t.community.ships, t.community.total));
+  // Each on a line of its own under the figure: the " · " that joins them in running text is
+  // the template's, and hidden there (a line never starts with a separator).
+  const auto unjoined = [](std::string phrase) {
+    return phrase.starts_with(" · ") ? phrase.substr(std::string_view(" · ").size()) : phrase;
+  };
+  set_if(card, "panel_interval", unjoined(with_interval(t.panel.ships, t.panel.total)));
+  set_if(card, "community_interval",
+         unjoined(with_interval(t.community.ships, t.community.total)));
   set_if(card, "community_set_aside", set_aside_phrase(t.community_set_aside, t.community.total));
   card.set("log_tally", log_tally(tool_target(t.id), tool_standing(t)));
   card.set("vote_form", vote_form);
@@ -124,10 +129,28 @@ void set_pricing_check(Data &data, const Tool &t, const std::string &today) {
   if (is_stale(t.pricing_checked_on, today)) data.set("stale", bool_data(true));
 }
 
+namespace {
+
+// The first words of a quote, for the line that stands for it while it is folded: up to about
+// twelve words, cut at a space (never inside a word or a character), then an ellipsis.
+std::string opening_of(const std::string &quote) {
+  constexpr size_t kOpening = 80;
+  const auto first_line = quote.substr(0, quote.find('\n'));
+  if (first_line.size() <= kOpening && first_line.size() == quote.size()) return quote;
+  auto cut = first_line.rfind(' ', kOpening);
+  if (cut == std::string::npos || cut == 0) cut = std::min(first_line.size(), kOpening);
+  while (cut > 0 && (first_line[cut - 1] == ',' || first_line[cut - 1] == ' '))
+    --cut;
+  return first_line.substr(0, cut) + "…";
+}
+
+} // namespace
+
 Data review_item(const Review &r, const char *side) {
   Data item;
   item.set("side", side);
   item.set("quote", r.quote);
+  item.set("opening", opening_of(r.quote));
   item.set("tool_slug", r.tool_slug);
   item.set("tool_name", r.tool_name);
   item.set("reviewer_slug", r.reviewer_slug);

@@ -220,14 +220,16 @@ PersonalPage comparison_page(const Views &views, const ComparisonDetail &detail,
   page.b_id = c.b.id;
   page.pieces =
       cut_at_voter_places(comparison_with(views, detail, site, today, place, place, place), 3);
-  page.slots = {PersonalPage::Slot::vote_a, PersonalPage::Slot::vote_b, PersonalPage::Slot::pick};
+  // In the page's order: the head-to-head pick (right under the verdict at a glance), then the
+  // two tools' cards with their votes.
+  page.slots = {PersonalPage::Slot::pick, PersonalPage::Slot::vote_a, PersonalPage::Slot::vote_b};
   page.renderings = {
-      tool_votes(views, c.a, path, tokens.tool_a), tool_votes(views, c.b, path, tokens.tool_b),
       every_rendering([&](size_t choice, const VoteStanding &standing) {
         const std::optional<int64_t> pick =
             choice == 0 ? std::nullopt : std::optional(choice == 1 ? c.a.id : c.b.id);
         return pair_pick(views, path, c.a, c.b, pick, standing, tokens.pair);
-      })};
+      }),
+      tool_votes(views, c.a, path, tokens.tool_a), tool_votes(views, c.b, path, tokens.tool_b)};
   return page;
 }
 

@@ -359,7 +359,9 @@ TEST_CASE("pages: a card shows the panel's basis, and only a reader who picked m
   test::SiteServer site;
   auto client = site.client();
   const auto page = client.Get("/compare/cursor-background-agent-vs-mistral-small-3-1")->body;
-  CHECK(page.find("75%<span class=\"stat-basis\"> · 3 of 4</span>") != std::string::npos);
+  CHECK(
+      page.find("75%<span class=\"stat-basis\"><span class=\"stat-sep\"> · </span>3 of 4</span>") !=
+      std::string::npos);
   CHECK(page.find("Withdraw my pick") == std::string::npos);
   const auto voter = test::cookie_from(test::post_form(client, kPage + "/vote", "pick=a"));
   REQUIRE(voter.size() == 32);

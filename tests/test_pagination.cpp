@@ -316,7 +316,8 @@ TEST_CASE("pagination: a tool's and a reviewer's reviews and a scorecard are spl
   const auto address = canonical->status == 301 ? canonical->get_header_value("Location") : pair;
   const auto scorecard = walk(
       client, address,
-      std::regex(R"re(<li class="quote side-((?:a|b)">\s*<blockquote><p>[^<]*</p></blockquote>)re"
+      std::regex(R"re(<li class="quote side-((?:a|b)">\s*<details class="fold quote-fold">\s*)re"
+                 R"re(<summary>.*?</summary>\s*<blockquote><p>[^<]*</p></blockquote>)re"
                  R"re(\s*<p class="quote-by"><a href="/reviewers/[a-z0-9-]+))re"));
   check_each_once(scorecard, scorecard.items);
   CHECK(scorecard.pages.size() >= 3);

@@ -384,7 +384,9 @@ TEST_CASE("process: an existing database is opened as it is, never re-seeded") {
   httplib::Client client("127.0.0.1", second.port);
   const auto page = client.Get("/tools/codestral-2-1");
   REQUIRE(page);
-  CHECK(page->body.find("100%<span class=\"stat-basis\"> · 1 vote") != std::string::npos);
+  CHECK(
+      page->body.find("100%<span class=\"stat-basis\"><span class=\"stat-sep\"> · </span>1 vote") !=
+      std::string::npos);
   CHECK(test::visible_text(page->body).find("Codestral 2.1 (renamed by the owner)") !=
         std::string::npos);
 }

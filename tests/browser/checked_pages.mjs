@@ -54,6 +54,6 @@ export async function voteAsAReader(page, origin) {
   await shipAndPick(page);
   const why = 'is stored but not counted: more than 3 from one network in a day.';
   assert.deepEqual((await page.locator('.vote-note').allTextContents()).map((note) => note.trim()),
-                   [`Your Ship vote ${why} How votes are counted`,
-                    `Your pick of Codestral 2.1 ${why} How votes are counted`]);
+                   [`Your pick of Codestral 2.1 ${why} How votes are counted`,
+                    `Your Ship vote ${why} How votes are counted`]);
 }

@@ -108,7 +108,11 @@ try {
   await home.getByRole('link', { name: /Careful Agent vs Codestral 2\.1/ }).first().click();
   await home.waitForURL(`${origin}/compare/careful-agent-vs-codestral-2-1`);
   await home.getByText('Ship Careful Agent where tests matter most.').waitFor();
-  await home.getByText('It refused to merge until the tests passed.').waitFor();
+  // The quote's opening stands for it, folded; a tap opens the whole quote.
+  await home.locator('.quote-opening', { hasText: 'It refused to merge until the tests passed.' })
+    .click();
+  await home.locator('blockquote', { hasText: 'It refused to merge until the tests passed.' })
+    .waitFor();
   await reader.close();
 
   // The edit log has all three.

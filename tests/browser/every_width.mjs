@@ -38,6 +38,45 @@ try {
   }
   assert.deepEqual(failures, []);
   console.log(`every page type fits at 320, 375, 768 and 1280 px; screenshots in ${screenshotDir}`);
+
+  // A comparison on a phone (375 × 667): its verdict and the head-to-head vote within the first
+  // two screens, no name broken inside a word, and the persona quotes folded behind a line
+  // that opens with a tap, no script needed.
+  await page.setViewportSize({ width: 375, height: 667 });
+  await page.goto(origin + checkedPages.comparison);
+  const screens = await page.evaluate(() => {
+    const bottom = (selector) => document.querySelector(selector).getBoundingClientRect().bottom
+      + window.scrollY;
+    return { statement: bottom('.glance-statement'), pick: bottom('.h2h .pick.side-b'),
+             header: bottom('.site-header') };
+  });
+  await page.screenshot({ path: join(screenshotDir, 'comparison-first-screens-375.png'),
+                          fullPage: true, clip: { x: 0, y: 0, width: 375, height: 2 * 667 } });
+  assert.ok(screens.statement <= 2 * 667, `the verdict ends at ${screens.statement}px`);
+  assert.ok(screens.pick <= 2 * 667, `the head-to-head vote ends at ${screens.pick}px`);
+  assert.ok(screens.header <= 100, `the header takes ${screens.header}px`);
+  const brokenNames = await page.evaluate(() => {
+    const broken = [];
+    for (const element of document.querySelectorAll('.pick, .tool-name, .glance-table th, h1')) {
+      const text = element.firstChild && element.textContent;
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const match of node.data.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+          if (lines.size > 1) broken.push(`${match[0]} in "${text.trim()}"`);
+        }
+      }
+    }
+    return broken;
+  });
+  assert.deepEqual(brokenNames, [], 'a word of a name is broken across lines');
+  const quote = page.locator('.quote-fold').first();
+  assert.equal(await quote.locator('blockquote').isVisible(), false, 'a quote shows folded');
+  await quote.locator('summary').click();
+  assert.equal(await quote.locator('blockquote').isVisible(), true, 'a tap opens the quote');
 } finally {
   await browser.close();
   server.kill('SIGTERM');
