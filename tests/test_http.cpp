@@ -71,6 +71,9 @@ TEST_CASE("http: the front page lists every published comparison by title, tools
     CHECK(text.find(title) != std::string::npos);
   CHECK(text.find("Maya Chen") != std::string::npos);
   CHECK(text.find("Weekly AI Tool Verdicts") != std::string::npos);
+  // The list's dashes are explained, and its column headings are headings, not links.
+  CHECK(text.find("A dash (—) means no reviews or no reader votes yet.") != std::string::npos);
+  CHECK(res->body.find("<th scope=\"col\">Community</th>") != std::string::npos);
 }
 
 TEST_CASE("http: a vote, a changed vote and a second visitor show on the page") {

@@ -1,6 +1,6 @@
 // Every page type at 320, 375, 768 and 1280 px in a real browser (Debian's chromium via
 // playwright-core), as a reader who has voted (counted and set-aside votes, with their notes):
-// none may scroll sideways. Leaves a phone screenshot of each.
+// none may scroll sideways. Leaves a phone and a desktop screenshot of each.
 // Usage: node every_width.mjs /path/to/verdict SCREENSHOT_DIR
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,8 +32,9 @@ try {
       const overflow = await page.evaluate(() =>
         document.documentElement.scrollWidth - document.documentElement.clientWidth);
       if (overflow > 0) failures.push(`${name} (${path}) scrolls sideways by ${overflow}px at ${width}px`);
-      if (width === 375)
-        await page.screenshot({ path: join(screenshotDir, `width-${name}-375.png`), fullPage: true });
+      if (width === 375 || width === 1280)
+        await page.screenshot({ path: join(screenshotDir, `width-${name}-${width}.png`),
+                                fullPage: true });
     }
   }
   assert.deepEqual(failures, []);
