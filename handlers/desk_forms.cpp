@@ -54,8 +54,13 @@ desk::FormField tool_field(App &app, const char *name, const char *label) {
     tool.kind = desk::FormField::Kind::text;
     tool.hint = "The tool's address, e.g. codestral-2-1.";
   } else {
+    // Two tools may share a name ("Code Llama 4"): those carry their taglines too, so the
+    // editor can tell which one each is.
+    std::map<std::string, int> named;
     for (const auto &t : all.items)
-      tool.choices.emplace_back(t.slug, t.name);
+      ++named[t.name];
+    for (const auto &t : all.items)
+      tool.choices.emplace_back(t.slug, named[t.name] > 1 ? t.name + " — " + t.tagline : t.name);
   }
   return tool;
 }

@@ -1,6 +1,8 @@
 // The editor's desk over HTTP, as an editor's browser and an attacker's script use it.
 #include <catch2/catch.hpp>
 
+#include <regex>
+
 #include "auth/secrets.h"
 #include "middleware/request_parsing.h"
 #include "store/sqlite.h"
@@ -916,4 +918,27 @@ TEST_CASE("desk: a line break in a one-line field is refused, naming the field, 
       std::string::npos);
   CHECK(desk.site.store().tools_by_name().size() == tools_before);
   CHECK(log_entries(desk.site.store()) == 0);
+}
+
+TEST_CASE("desk: two tools with the same name are told apart in the tool pickers by their "
+          "taglines") {
+  test::SiteServer site;
+  add_editor(site.store());
+  auto client = site.client();
+  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto form = test::get_at_desk(client, session, "/admin/comparisons/new");
+  REQUIRE(form->status == 200);
+  // The bundled content has two tools named Code Llama 4.
+  std::vector<std::string> labels;
+  const std::regex option(R"re(<option value="[a-z0-9-]+">(Code Llama 4[^<]*)</option>)re");
+  const auto html = test::decode_entities(form->body);
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), option);
+       it != std::sregex_iterator(); ++it)
+    labels.push_back((*it)[1].str());
+  REQUIRE(labels.size() == 4); // two in each of the two pickers
+  CHECK(labels[0] != labels[1]);
+  CHECK(labels[0].starts_with("Code Llama 4 — "));
+  CHECK(labels[1].starts_with("Code Llama 4 — "));
+  // A name no other tool has stays as it is.
+  CHECK(html.find(">Codestral 2.1</option>") != std::string::npos);
 }
