@@ -922,11 +922,8 @@ TEST_CASE("desk: a line break in a one-line field is refused, naming the field, 
 
 TEST_CASE("desk: two tools with the same name are told apart in the tool pickers by their "
           "taglines") {
-  test::SiteServer site;
-  add_editor(site.store());
-  auto client = site.client();
-  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
-  const auto form = test::get_at_desk(client, session, "/admin/comparisons/new");
+  SignedInDesk desk;
+  const auto form = test::get_at_desk(desk.client, desk.session, "/admin/comparisons/new");
   REQUIRE(form->status == 200);
   // The bundled content has two tools named Code Llama 4.
   std::vector<std::string> labels;
