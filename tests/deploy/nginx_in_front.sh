@@ -129,9 +129,9 @@ cookie=$(curl_tls --interface 127.0.2.1 -D - -o /dev/null -X POST -H 'Sec-Fetch-
   grep -io 'verdict_voter=[0-9a-f]*')
 check "a vote through nginx sets the voter's cookie" 46 "${#cookie}"
 check "the voter sees their vote, past the cache" 1 \
-  "$(curl_tls -H "Cookie: $cookie" "$site$page" | grep -c 'stat-basis"> · 1 vote')"
+  "$(curl_tls -H "Cookie: $cookie" "$site$page" | grep -c 'stat-sep"> · </span>1 vote')"
 check "the voter's own page is not stored: anonymous readers get the cached one" 0 \
-  "$(curl_tls "$site$page" | grep -c 'stat-basis"> · 1 vote')"
+  "$(curl_tls "$site$page" | grep -c 'stat-sep"> · </span>1 vote')"
 
 # Each reader's own network (an IPv4 /24) reaches verdict's limit (2 writes a minute here),
 # whatever X-Forwarded-For the reader sends. (The vote above came from 127.0.2.1, another one.)
