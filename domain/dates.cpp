@@ -24,6 +24,10 @@ int64_t day_number(const std::string &date) {
                          static_cast<unsigned>(std::stoi(date.substr(8, 2))));
 }
 
+bool readers_see_on(const std::string &published_on, const std::string &today) {
+  return !published_on.empty() && published_on <= today;
+}
+
 bool is_stale(const std::string &checked_on, const std::string &today) {
   if (checked_on.size() != 10 || today.size() != 10) return false;
   return day_number(today) - day_number(checked_on) > kStaleAfterDays;

@@ -19,6 +19,11 @@ int64_t day_number(const std::string &date);
 // between them. Both are YYYY-MM-DD; a date of any other length (none given) is never stale.
 bool is_stale(const std::string &checked_on, const std::string &today);
 
+// Whether a comparison dated `published_on` is one readers see on `today`: it has a date and
+// the date has come (a later one schedules it). store/queries.h's PUBLISHED_BY_TODAY is the
+// same rule in SQL.
+bool readers_see_on(const std::string &published_on, const std::string &today);
+
 // A moment (seconds since 1970) as readers are shown it: "2026-11-24 16:05 UTC".
 std::string utc_time_of(int64_t seconds);
 // The same as RFC 3339 writes it, for Atom and machines: "2026-11-24T16:05:00Z".

@@ -1,6 +1,7 @@
 // The editor's desk's comparisons of two tools: their list, drafts first, the section table
 // (handlers/desk_forms.h) that gives their form, checks and store calls, and the previews of a
 // comparison's page as readers would see it, with its text as saved or as the form holds it.
+#include "domain/dates.h"
 #include "domain/slugs.h"
 #include "handlers/desk_forms.h"
 #include "render/pages.h"
@@ -103,14 +104,13 @@ void delete_comparison(App &app, const Request &req, Response &res, const Editor
 namespace {
 
 // The banner above a comparison's preview: where its text stands for readers today.
-pages::DeskPreview preview_banner(const Comparison &c, const std::string &today, bool unsaved,
-                                  const std::string &back) {
-  pages::DeskPreview preview;
+DeskPreview preview_banner(const Comparison &c, bool unsaved, const std::string &back) {
+  DeskPreview preview;
   if (c.published_on.empty()) {
     preview.banner = "Draft — not published.";
     preview.note = "Readers see this pair without its intro, bottom line or editor's pick until "
                    "it has a publication date.";
-  } else if (c.published_on > today) {
+  } else if (!c.published) {
     preview.banner = "Scheduled — not published until " + c.published_on + ".";
     preview.note = "Until that day readers see this pair without its editorial text.";
   } else {
@@ -125,10 +125,10 @@ pages::DeskPreview preview_banner(const Comparison &c, const std::string &today,
 void send_preview(App &app, Response &res, ComparisonDetail &detail, bool unsaved,
                   const std::string &back) {
   auto &c = detail.comparison;
-  c.published = !c.published_on.empty() && c.published_on <= app.today();
-  send_html(res, pages::comparison_preview(app.views, detail, app.store.site_copy(), app.today(),
-                                           vote_tokens_for(app, c),
-                                           preview_banner(c, app.today(), unsaved, back)));
+  const auto today = app.today();
+  c.published = readers_see_on(c.published_on, today);
+  send_html(res, pages::comparison(app.views, detail, app.store.site_copy(), today,
+                                   vote_tokens_for(app, c), preview_banner(c, unsaved, back)));
 }
 
 } // namespace

@@ -111,12 +111,8 @@ std::string tool_card(const Views &views, const Tool &t, const char *side,
   }
   // Each on a line of its own under the figure: the " · " that joins them in running text is
   // the template's, and hidden there (a line never starts with a separator).
-  const auto unjoined = [](std::string phrase) {
-    return phrase.starts_with(" · ") ? phrase.substr(std::string_view(" · ").size()) : phrase;
-  };
-  set_if(card, "panel_interval", unjoined(with_interval(t.panel.ships, t.panel.total)));
-  set_if(card, "community_interval",
-         unjoined(with_interval(t.community.ships, t.community.total)));
+  set_if(card, "panel_interval", interval_phrase(t.panel.ships, t.panel.total));
+  set_if(card, "community_interval", interval_phrase(t.community.ships, t.community.total));
   set_if(card, "community_set_aside", set_aside_phrase(t.community_set_aside, t.community.total));
   card.set("log_tally", log_tally(tool_target(t.id), tool_standing(t)));
   card.set("vote_form", vote_form);
@@ -136,7 +132,8 @@ namespace {
 std::string opening_of(const std::string &quote) {
   constexpr size_t kOpening = 80;
   const auto first_line = quote.substr(0, quote.find('\n'));
-  if (first_line.size() <= kOpening && first_line.size() == quote.size()) return quote;
+  if (first_line.size() <= kOpening)
+    return first_line.size() == quote.size() ? quote : first_line + "…";
   auto cut = first_line.rfind(' ', kOpening);
   if (cut == std::string::npos || cut == 0) cut = std::min(first_line.size(), kOpening);
   while (cut > 0 && (first_line[cut - 1] == ',' || first_line[cut - 1] == ' '))

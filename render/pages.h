@@ -60,21 +60,13 @@ size_t page_length(const PersonalPage &page, const std::vector<size_t> &shown);
 std::string home(const Views &views, const HomeData &data);
 // A comparison or tool page as `detail.voter` sees it, rendered whole. `today` is YYYY-MM-DD;
 // pricing checked too long before it is marked as possibly stale (is_stale, domain/dates.h).
+// With a `preview` banner it is the desk's preview: under the banner, kept out of search
+// engines, a draft said to be one.
 std::string comparison(const Views &views, const ComparisonDetail &detail, const SiteCopy &site,
-                       const std::string &today, const VoteTokens &tokens);
+                       const std::string &today, const VoteTokens &tokens,
+                       const DeskPreview &preview = {});
 std::string tool(const Views &views, const ToolDetail &detail, const SiteCopy &site,
                  const std::string &today, const std::string &token);
-// The banner above a desk preview of a page (render/views.h PageMeta::preview_banner).
-struct DeskPreview {
-  std::string banner; // "Draft — not published"
-  std::string note;   // what follows it
-  std::string back;   // the desk page it links back to
-};
-// The comparison page as readers would see it with nobody's votes pressed, under `preview`'s
-// banner and kept out of search engines.
-std::string comparison_preview(const Views &views, const ComparisonDetail &detail,
-                               const SiteCopy &site, const std::string &today,
-                               const VoteTokens &tokens, const DeskPreview &preview);
 // The same pages with their voter's places cut out (the detail's voter is not read).
 PersonalPage comparison_page(const Views &views, const ComparisonDetail &detail,
                              const SiteCopy &site, const std::string &today,

@@ -81,11 +81,11 @@ Data glance_data(const ComparisonDetail &detail) {
 }
 
 // The comparison page with the given vote forms in their places; under `preview`'s banner when
-// it is the desk's preview of its text.
+// it is the desk's preview of its text (pages::comparison).
 std::string comparison_with(const Views &views, const ComparisonDetail &detail,
                             const SiteCopy &site, const std::string &today,
                             const std::string &vote_a, const std::string &vote_b,
-                            const std::string &pick_form, const DeskPreview *preview = nullptr) {
+                            const std::string &pick_form, const DeskPreview &preview = {}) {
   const auto &a = detail.comparison.a;
   const auto &b = detail.comparison.b;
   const auto path = "/compare/" + pair_slug(a.slug, b.slug);
@@ -97,7 +97,8 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
   page.set("dek", site.comparison_dek);
   set_if(page, "published_on", detail.comparison.published_on);
   // Without a date a reader sees a pair nobody picked; the desk sees the draft it will be.
-  if (detail.comparison.published_on.empty()) page.set(preview ? "draft" : "not_picked", true);
+  const bool previewed = !preview.banner.empty();
+  if (detail.comparison.published_on.empty()) page.set(previewed ? "draft" : "not_picked", true);
   set_if(page, "intro", detail.comparison.intro);
   if (detail.page == 1) page.set("glance", glance_data(detail));
   page.set("card_a", tool_card(views, a, "a", vote_a));
@@ -155,11 +156,9 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
     meta.image_alt = cards::card_description(detail.comparison);
   }
   meta.vote_log_size = std::to_string(detail.vote_log_size);
-  if (preview) {
+  if (previewed) {
     meta.noindex = true;
-    meta.preview_banner = preview->banner;
-    meta.preview_note = preview->note;
-    meta.preview_back = preview->back;
+    meta.preview = preview;
   }
   return views.page("compare", page, meta, site);
 }
@@ -186,7 +185,8 @@ Data glance_numbers(const Comparison &comparison, const Glance &glance) {
 }
 
 std::string comparison(const Views &views, const ComparisonDetail &detail, const SiteCopy &site,
-                       const std::string &today, const VoteTokens &tokens) {
+                       const std::string &today, const VoteTokens &tokens,
+                       const DeskPreview &preview) {
   const auto &c = detail.comparison;
   const auto &voter = detail.voter;
   const auto path = comparison_path(detail);
@@ -194,19 +194,7 @@ std::string comparison(const Views &views, const ComparisonDetail &detail, const
       views, detail, site, today,
       tool_vote(views, c.a, voter.on_a, voter.on_a_standing, path, tokens.tool_a),
       tool_vote(views, c.b, voter.on_b, voter.on_b_standing, path, tokens.tool_b),
-      pair_pick(views, path, c.a, c.b, voter.pick, voter.pick_standing, tokens.pair));
-}
-
-std::string comparison_preview(const Views &views, const ComparisonDetail &detail,
-                               const SiteCopy &site, const std::string &today,
-                               const VoteTokens &tokens, const DeskPreview &preview) {
-  const auto &c = detail.comparison;
-  const auto path = comparison_path(detail);
-  return comparison_with(views, detail, site, today,
-                         tool_vote(views, c.a, std::nullopt, std::nullopt, path, tokens.tool_a),
-                         tool_vote(views, c.b, std::nullopt, std::nullopt, path, tokens.tool_b),
-                         pair_pick(views, path, c.a, c.b, std::nullopt, std::nullopt, tokens.pair),
-                         &preview);
+      pair_pick(views, path, c.a, c.b, voter.pick, voter.pick_standing, tokens.pair), preview);
 }
 
 PersonalPage comparison_page(const Views &views, const ComparisonDetail &detail,

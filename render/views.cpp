@@ -69,11 +69,11 @@ std::string Views::page(std::string_view name, const Data &data, const PageMeta 
   }
   if (meta.noindex) layout.set("noindex", Data::type::bool_true);
   if (!meta.vote_log_size.empty()) layout.set("vote_log_size", meta.vote_log_size);
-  if (!meta.preview_banner.empty()) {
+  if (!meta.preview.banner.empty()) {
     Data preview;
-    preview.set("banner", meta.preview_banner);
-    preview.set("note", meta.preview_note);
-    preview.set("back", meta.preview_back);
+    preview.set("banner", meta.preview.banner);
+    preview.set("note", meta.preview.note);
+    preview.set("back", meta.preview.back);
     layout.set("preview", preview);
   }
   if (!meta.feed_path.empty()) {

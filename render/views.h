@@ -17,6 +17,14 @@ namespace verdict {
 
 using Data = kainjow::mustache::data;
 
+// The banner above a desk preview of a page: what readers see of it ("Draft — not
+// published."), what follows that, and the desk page it links back to. None when empty.
+struct DeskPreview {
+  std::string banner;
+  std::string note;
+  std::string back;
+};
+
 struct PageMeta {
   std::string title;
   std::string description;
@@ -32,11 +40,7 @@ struct PageMeta {
   // How many entries the vote log held when the page's community numbers were read, for
   // `verdict verify` (domain/tallies.h); empty on a page that shows none of its own.
   std::string vote_log_size = {};
-  // A desk preview of the page: the banner above it ("Draft — not published"), what follows it
-  // there, and the desk page it links back to. No banner when empty.
-  std::string preview_banner = {};
-  std::string preview_note = {};
-  std::string preview_back = {};
+  DeskPreview preview = {}; // a desk preview's banner, when it is one
 };
 
 struct StaticAsset {

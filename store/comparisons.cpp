@@ -75,6 +75,11 @@ std::optional<queries::PairRecord> queries::comparison_of_pair(sql::Db &db, int6
                     stmt.text(3),  stmt.text(4),  stmt.int64(5) != 0};
 }
 
+bool queries::named_first(const std::optional<PairRecord> &record, int64_t x_id,
+                          std::string_view x_slug, std::string_view y_slug) {
+  return record ? record->a_id == x_id : x_slug < y_slug;
+}
+
 std::optional<queries::ResolvedPair> queries::resolve_pair(sql::Db &db, std::string_view pair_slug,
                                                            Drafts drafts) {
   std::optional<Tool> a, b;
@@ -88,9 +93,7 @@ std::optional<queries::ResolvedPair> queries::resolve_pair(sql::Db &db, std::str
   ResolvedPair pair;
   auto &comparison = pair.comparison;
   const auto record = comparison_of_pair(db, a->id, b->id);
-  // A pair nobody wrote up has one address: its slugs in alphabetical order; one the editor
-  // wrote up, theirs, draft or not (the order says nothing of what they wrote).
-  pair.canonical_order = record ? record->a_id == a->id : a->slug < b->slug;
+  pair.canonical_order = queries::named_first(record, a->id, a->slug, b->slug);
   if (record && (record->readers_see || drafts == Drafts::shown)) {
     comparison.published = record->readers_see;
     comparison.published_on = record->published_on;

@@ -36,6 +36,12 @@ struct PairRecord {
   bool readers_see = false; // published on a date that has come (PUBLISHED_BY_TODAY)
 };
 
+// Whether a pair's address names the tool `x_id` (`x_slug`) before the other (`y_slug`): the
+// editor's order when they wrote the pair up (`record`, draft or not), else the slugs'
+// alphabetical order, so a pair nobody wrote up has one address.
+bool named_first(const std::optional<PairRecord> &record, int64_t x_id, std::string_view x_slug,
+                 std::string_view y_slug);
+
 // A pair address resolved to its two tools, in the address's order.
 struct ResolvedPair {
   Comparison comparison;

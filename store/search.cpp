@@ -145,8 +145,8 @@ ComparisonHit comparison_hit(sql::Db &db, int64_t x, int64_t y) {
   };
   auto first = tool(x), second = tool(y);
   const auto record = queries::comparison_of_pair(db, x, y);
-  // The editor's order when written up (draft or not); else the alphabetical one.
-  if (record ? record->a_id != x : second.first.slug < first.first.slug) std::swap(first, second);
+  if (!queries::named_first(record, x, first.first.slug, second.first.slug))
+    std::swap(first, second);
   ComparisonHit hit;
   hit.a = first.first;
   hit.b = second.first;

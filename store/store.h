@@ -387,7 +387,7 @@ private:
   std::string path_;
   std::atomic<uint64_t> generation_{0};
   std::atomic<uint64_t> catalogue_generation_{0};
-  struct VoteTargets; // store/votes.cpp
+  struct VoteTargets; // store/vote_targets.h
   std::unique_ptr<VoteTargets> vote_targets_;
   std::unique_ptr<Watcher> watcher_; // file databases only
   std::mutex health_mutex_;

@@ -69,6 +69,13 @@ TEST_CASE("a date checked more than 90 days before today is stale, and a missing
   CHECK_FALSE(is_stale("", "2026-04-02"));
 }
 
+TEST_CASE("readers see a comparison from its publication date on, and never an undated one") {
+  CHECK(readers_see_on("2026-11-22", "2026-11-22"));
+  CHECK(readers_see_on("2026-11-21", "2026-11-22"));
+  CHECK_FALSE(readers_see_on("2026-12-01", "2026-11-22")); // scheduled
+  CHECK_FALSE(readers_see_on("", "2026-11-22"));           // a draft
+}
+
 TEST_CASE("slugs are lowercase runs joined by single hyphens") {
   CHECK(is_valid_slug("codestral-2-1"));
   CHECK_FALSE(is_valid_slug(""));
