@@ -34,4 +34,28 @@ std::string pair_slug(std::string_view a, std::string_view b) {
   return slug;
 }
 
+std::string slug_from_name(std::string_view name) {
+  std::string slug;
+  bool hyphen_due = false;
+  for (char c : name) {
+    const char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    const bool alnum = (lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9');
+    if (!alnum) {
+      hyphen_due = !slug.empty();
+      continue;
+    }
+    if (hyphen_due) slug += '-';
+    hyphen_due = false;
+    slug += lower;
+  }
+  if (slug.size() > kMaxSlugLength) {
+    // Cut at the last whole word, unless the first word alone is longer than a slug may be.
+    const bool cut_between_words = slug[kMaxSlugLength] == '-';
+    slug.resize(kMaxSlugLength);
+    const auto last_hyphen = slug.rfind('-');
+    if (!cut_between_words && last_hyphen != std::string::npos) slug.resize(last_hyphen);
+  }
+  return slug;
+}
+
 } // namespace verdict

@@ -30,4 +30,9 @@ std::vector<std::pair<std::string, std::string>> pair_slug_splits(std::string_vi
 
 std::string pair_slug(std::string_view a, std::string_view b);
 
+// The slug a name suggests: its ASCII letters and digits, lowercased, each run of anything else
+// one hyphen ("Codestral 2.1" → "codestral-2-1"), cut at a hyphen to fit kMaxSlugLength. Empty
+// when the name has no ASCII letter or digit: the editor then types one.
+std::string slug_from_name(std::string_view name);
+
 } // namespace verdict

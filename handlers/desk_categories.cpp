@@ -15,10 +15,10 @@ const Section<ContentCategory> &categories() {
         return std::vector<desk::FormField>{{"name", "Name"}, kSlugField};
       },
       [](const Values &v) {
-        return ContentCategory{field_of(v, "slug"), field_of(v, "name")};
+        return ContentCategory{slug_typed_or_named(v), field_of(v, "name")};
       },
       category_faults,
-      [](const ContentCategory &c) { return c.name; },
+      [](App &, const ContentCategory &c) { return c.name; },
       [](App &app, const std::string &key) { return app.store.category(key); },
       [](App &app, const ContentCategory &c, const std::string &editor) {
         app.store.create_category(c, editor);
@@ -30,7 +30,19 @@ const Section<ContentCategory> &categories() {
         app.store.delete_category(key, editor);
       },
       [](App &, const ContentCategory &) { return std::string(); },
-      [](const ContentCategory &c) { return c.slug; }};
+      [](const ContentCategory &c) { return c.slug; },
+      {},
+      "",
+      "",
+      [](App &app, const ContentCategory &c, const std::string &editing) {
+        std::vector<std::string> namesakes;
+        for (const auto &listing : app.store.categories_with_tool_counts())
+          if (listing.category.name == c.name && listing.category.slug != editing)
+            namesakes.push_back(listing.category.slug);
+        return namesakes;
+      },
+      "Readers tell categories apart by name: give this one a name of its own, or save again "
+      "to keep this one."};
   return section;
 }
 
@@ -43,7 +55,7 @@ void show_categories(App &app, const Request &req, Response &res, const EditorSe
   list.list_path = "/admin/categories";
   list.new_label = "New category";
   list.columns = {"Address", "Tools"};
-  list.saved = saved_note(req, "category");
+  list.saved = saved_note(app, req, categories());
   for (const auto &listing : app.store.categories_with_tool_counts())
     list.rows.push_back({listing.category.slug,
                          listing.category.name,

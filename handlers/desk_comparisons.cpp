@@ -10,6 +10,11 @@ namespace verdict::handlers {
 
 namespace {
 
+// A comparison as the desk names it: "Cursor Background Agent vs Codestral 2.1".
+std::string comparison_name(App &app, const ContentComparison &comparison) {
+  return tool_name(app, comparison.a) + " vs " + tool_name(app, comparison.b);
+}
+
 const Section<ContentComparison> &comparisons() {
   using Kind = desk::FormField::Kind;
   static const Section<ContentComparison> section{
@@ -32,7 +37,7 @@ const Section<ContentComparison> &comparisons() {
                                  field_of(v, "intro"), field_of(v, "bottom_line")};
       },
       comparison_faults,
-      [](const ContentComparison &c) { return c.a + " vs " + c.b; },
+      comparison_name,
       [](App &app, const std::string &key) { return app.store.comparison_content(key); },
       [](App &app, const ContentComparison &c, const std::string &editor) {
         app.store.create_comparison(c, editor);
@@ -69,11 +74,11 @@ void show_comparisons_at_desk(App &app, const Request &req, Response &res,
   list.list_path = "/admin/comparisons";
   list.new_label = "New comparison";
   list.columns = {"Published", "Bottom line"};
-  list.saved = saved_note(req, "comparison");
+  list.saved = saved_note(app, req, comparisons());
   list.pagination = pages::pagination(app.views, "/admin/comparisons", page.number, page.has_next);
   for (const auto &c : page.items)
     list.rows.push_back({pair_slug(c.a, c.b),
-                         c.a + " vs " + c.b,
+                         comparison_name(app, c),
                          {c.published_on.empty() ? "Draft" : c.published_on,
                           c.bottom_line.empty() ? "None yet" : "Written"},
                          comparisons().preview_path(c)});

@@ -2,6 +2,7 @@
 // form's fields, the note after a save, and the fields more than one section asks for.
 #include "handlers/desk_forms.h"
 
+#include "domain/slugs.h"
 #include "domain/utf8.h"
 
 namespace verdict::handlers {
@@ -36,16 +37,29 @@ void show_change_now(App &app) {
 
 // The address names the item saved, in any bytes anyone puts there, so it is said back only
 // made printable and cut short.
-std::string saved_note(const Request &req, const char *noun) {
-  const auto saved = req.get_param_value("saved");
-  return saved.empty() ? ""
-                       : std::string("Saved the ") + noun + " " +
-                             reflectable_text(saved, kShownKeyBytes) + ".";
+std::string said_back(const std::string &key) {
+  return reflectable_text(key, kShownKeyBytes);
 }
 
 const desk::FormField kSlugField{
-    "slug", "Address", desk::FormField::Kind::text, true,
-    "Its part of the page's address: lowercase letters, digits and single hyphens."};
+    "slug", "Address", desk::FormField::Kind::text, false,
+    "The end of its page's address, e.g. codestral-2-1: lowercase letters, digits and single "
+    "hyphens. Left empty, it is made from the name."};
+
+std::string slug_typed_or_named(const Values &fields) {
+  const auto typed = field_of(fields, "slug");
+  return typed.empty() ? slug_from_name(field_of(fields, "name")) : typed;
+}
+
+std::string tool_name(App &app, const std::string &slug) {
+  const auto tool = app.store.tool_content(slug);
+  return tool ? tool->name : slug;
+}
+
+std::string reviewer_name(App &app, const std::string &slug) {
+  const auto reviewer = app.store.reviewer_content(slug);
+  return reviewer ? reviewer->name : slug;
+}
 
 desk::FormField tool_field(App &app, const char *name, const char *label) {
   desk::FormField tool{name, label, desk::FormField::Kind::choice};

@@ -39,11 +39,19 @@ std::string field_of(const Values &fields, const char *name);
 // After a change: every reader's next page shows it, not one page epoch later.
 void show_change_now(App &app);
 
-// The note a list shows after a save of a `noun` ("Saved the tool …."), empty when none.
-std::string saved_note(const Request &req, const char *noun);
-
 // An item's address field, as the sections whose items have a slug ask for it.
 extern const desk::FormField kSlugField;
+
+// The slug the editor typed, or, left empty, the one the name suggests (slug_from_name).
+std::string slug_typed_or_named(const Values &fields);
+
+// What the desk calls a tool or a reviewer an item refers to by slug: its name, or the slug
+// when none has it (it went meanwhile).
+std::string tool_name(App &app, const std::string &slug);
+std::string reviewer_name(App &app, const std::string &slug);
+
+// The form field by which the editor says "yes, save it with a name another item has".
+constexpr const char *kSameNameField = "same_name";
 
 // A field that picks one tool: a list of every tool while there are few, else its address.
 desk::FormField tool_field(App &app, const char *name, const char *label);
@@ -66,7 +74,7 @@ template <class Item> struct Section {
   std::function<std::vector<desk::FormField>(App &)> fields;
   std::function<Item(const Values &)> from_values;
   std::function<FieldFaults(const Item &)> faults;
-  std::function<std::string(const Item &)> name_of;
+  std::function<std::string(App &, const Item &)> name_of; // as the desk says it
   std::function<std::optional<Item>(App &, const std::string &key)> read;
   std::function<void(App &, const Item &, const std::string &editor)> create;
   std::function<void(App &, const std::string &key, const Item &, const std::string &editor)>
@@ -81,7 +89,27 @@ template <class Item> struct Section {
   const char *conflict_advice = "";
   // Where the form posts its fields, saved or not, to be seen so (opened beside the form).
   const char *preview_action = "";
+  // The other items already named as this one is, each said so the editor can tell which it
+  // is; for items readers tell apart by name. Saving one with such a name takes a second save.
+  std::function<std::vector<std::string>(App &, const Item &, const std::string &editing)>
+      namesakes = {};
+  // What to do about a namesake, said after it.
+  const char *namesake_advice = "";
 };
+
+// An item's key from an address, as a page may say it back: printable, cut short.
+std::string said_back(const std::string &key);
+
+// The note a list shows after a save ("Saved the tool Codestral 2.1."), naming the item as the
+// desk does; empty when there was none.
+template <class Item>
+std::string saved_note(App &app, const Request &req, const Section<Item> &section) {
+  const auto key = req.get_param_value("saved");
+  if (key.empty()) return "";
+  const auto item = section.read(app, key);
+  return std::string("Saved the ") + section.noun + " " +
+         (item ? section.name_of(app, *item) : said_back(key)) + ".";
+}
 
 // The section's fields as its form shows and reads them.
 template <class Item>
@@ -121,7 +149,7 @@ template <class Item>
 std::optional<Values> sent_values(App &app, const Request &req, Response &res,
                                   const Section<Item> &section) {
   const auto fields = form_fields_of(app, section); // outlives the names viewed below
-  std::vector<std::string_view> allowed = {"csrf"}, multi_line;
+  std::vector<std::string_view> allowed = {"csrf", kSameNameField}, multi_line;
   for (const auto &field : fields) {
     allowed.push_back(field.name);
     if (field.kind == desk::FormField::Kind::long_text) multi_line.push_back(field.name);
@@ -142,7 +170,7 @@ void show_item(App &app, const Request &req, Response &res, const EditorSession 
   const auto item = section.read(app, key);
   if (!item) return not_found_in(app, res, section);
   auto form = form_for(app, section, key, values_of(*item));
-  form.title = section.name_of(*item);
+  form.title = section.name_of(app, *item);
   form.preview_action = section.preview_action;
   send_html(
       res, desk::item_form(app.views, app.store.site_copy(), bar_for(session, section.noun), form));
@@ -159,8 +187,12 @@ void save_item(App &app, const Request &req, Response &res, const EditorSession 
   const auto item = section.from_values(*values);
   auto form = form_for(app, section, editing, *values);
   form.preview_action = section.preview_action;
-  form.title = section.name_of(item);
+  form.title = section.name_of(app, item);
   form.faults = section.faults(item);
+  // A slug made from the name is shown as made, so the editor sees it and may change it.
+  if (const auto slug = form.values.find("slug"); slug != form.values.end() && slug->second.empty())
+    slug->second = section.key_of(item);
+  form.values.erase(kSameNameField);
   const auto show_again = [&](int status) {
     send_html(
         res,
@@ -168,6 +200,18 @@ void save_item(App &app, const Request &req, Response &res, const EditorSession 
         status);
   };
   if (!form.faults.empty()) return show_again(400);
+  if (section.namesakes && field_of(*values, kSameNameField).empty()) {
+    const auto namesakes = section.namesakes(app, item, editing);
+    if (!namesakes.empty()) {
+      std::string named;
+      for (const auto &namesake : namesakes)
+        named += (named.empty() ? "" : "; ") + namesake;
+      form.problem = std::string("Not saved yet: another ") + section.noun +
+                     " has this name already (" + named + "). " + section.namesake_advice;
+      form.carried.emplace_back(kSameNameField, "yes");
+      return show_again(409);
+    }
+  }
   try {
     if (editing.empty())
       section.create(app, item, session.email);
@@ -197,7 +241,7 @@ void save_item(App &app, const Request &req, Response &res, const EditorSession 
 template <class Item>
 desk::Confirmation deletion_of(App &app, const Section<Item> &section, const std::string &key,
                                const Item &item) {
-  const auto name = section.name_of(item);
+  const auto name = section.name_of(app, item);
   return {std::string("Deleting a ") + section.noun,
           "Delete " + name,
           "The " + std::string(section.noun) + " " + name + " will be deleted" +
@@ -229,7 +273,7 @@ void delete_item(App &app, const Request &req, Response &res, const EditorSessio
     section.remove(app, key, session.email);
   } catch (const Refused &e) {
     auto refused = deletion_of(app, section, key, *item);
-    refused.question = "The " + std::string(section.noun) + " " + section.name_of(*item) +
+    refused.question = "The " + std::string(section.noun) + " " + section.name_of(app, *item) +
                        " cannot be deleted yet.";
     refused.problem = std::string(e.what()) + ".";
     return send_html(

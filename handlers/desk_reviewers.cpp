@@ -21,11 +21,11 @@ const Section<ContentReviewer> &reviewers() {
             {"bio", "About", Kind::text, false}};
       },
       [](const Values &v) {
-        return ContentReviewer{field_of(v, "slug"), field_of(v, "name"), field_of(v, "lens"),
+        return ContentReviewer{slug_typed_or_named(v), field_of(v, "name"), field_of(v, "lens"),
                                field_of(v, "bio")};
       },
       reviewer_faults,
-      [](const ContentReviewer &r) { return r.name; },
+      [](App &, const ContentReviewer &r) { return r.name; },
       [](App &app, const std::string &key) { return app.store.reviewer_content(key); },
       [](App &app, const ContentReviewer &r, const std::string &editor) {
         app.store.create_reviewer(r, editor);
@@ -41,7 +41,19 @@ const Section<ContentReviewer> &reviewers() {
         return reviewer ? ", with their " + std::to_string(reviewer->verdicts.total) + " reviews"
                         : std::string();
       },
-      [](const ContentReviewer &r) { return r.slug; }};
+      [](const ContentReviewer &r) { return r.slug; },
+      {},
+      "",
+      "",
+      [](App &app, const ContentReviewer &r, const std::string &editing) {
+        std::vector<std::string> namesakes;
+        for (const auto &namesake : app.store.reviewers())
+          if (namesake.name == r.name && namesake.slug != editing)
+            namesakes.push_back(namesake.slug + ": " + namesake.lens);
+        return namesakes;
+      },
+      "Readers tell reviewers apart by name: if this is another persona, give it a name of its "
+      "own, or save again to keep this one."};
   return section;
 }
 
@@ -55,7 +67,7 @@ void show_reviewers_at_desk(App &app, const Request &req, Response &res,
   list.list_path = "/admin/reviewers";
   list.new_label = "New reviewer";
   list.columns = {"Lens", "Reviews"};
-  list.saved = saved_note(req, "reviewer");
+  list.saved = saved_note(app, req, reviewers());
   for (const auto &reviewer : app.store.reviewers())
     list.rows.push_back(
         {reviewer.slug, reviewer.name, {reviewer.lens, std::to_string(reviewer.verdicts.total)}});

@@ -22,6 +22,11 @@ std::optional<std::pair<std::string, std::string>> review_of_key(const std::stri
   return std::pair{key.substr(0, join), key.substr(join + kReviewKeySeparator.size())};
 }
 
+// A review as the desk names it: "Skeptical Staff Engineer on Codestral 2.1".
+std::string review_name(App &app, const ContentReview &review) {
+  return reviewer_name(app, review.reviewer) + " on " + tool_name(app, review.tool);
+}
+
 const Section<ContentReview> &reviews() {
   using Kind = desk::FormField::Kind;
   static const Section<ContentReview> section{
@@ -47,7 +52,7 @@ const Section<ContentReview> &reviews() {
                              field_of(v, "quote")};
       },
       review_faults,
-      [](const ContentReview &r) { return r.reviewer + " on " + r.tool; },
+      review_name,
       [](App &app, const std::string &key) -> std::optional<ContentReview> {
         const auto parts = review_of_key(key);
         if (!parts) return std::nullopt;
@@ -87,12 +92,11 @@ void show_reviews_at_desk(App &app, const Request &req, Response &res,
   list.list_path = "/admin/reviews";
   list.new_label = "New review";
   list.columns = {"Verdict", "Quote"};
-  list.saved = saved_note(req, "review");
+  list.saved = saved_note(app, req, reviews());
   list.pagination = pages::pagination(app.views, "/admin/reviews", page.number, page.has_next);
   for (const auto &review : page.items)
-    list.rows.push_back({review_key(review),
-                         review.reviewer + " on " + review.tool,
-                         {review.verdict, review.quote}});
+    list.rows.push_back(
+        {review_key(review), review_name(app, review), {review.verdict, review.quote}});
   send_html(res,
             desk::item_list(app.views, app.store.site_copy(), bar_for(session, "review"), list));
 }

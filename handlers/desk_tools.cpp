@@ -19,7 +19,7 @@ const Section<ContentTool> &tools() {
         desk::FormField category{"category", "Category", Kind::choice};
         for (const auto &listing : app.store.categories_with_tool_counts())
           category.choices.emplace_back(listing.category.slug, listing.category.name);
-        desk::FormField entry{"entry", "Way in", Kind::choice};
+        desk::FormField entry{"entry", "Pricing model", Kind::choice};
         for (const auto &kind : kEntryKinds)
           entry.choices.emplace_back(kind, kind);
         return std::vector<desk::FormField>{
@@ -35,14 +35,13 @@ const Section<ContentTool> &tools() {
             {"pricing_notes", "Pricing read", Kind::text, false,
              "What it costs, in the editor's words."},
             {"pricing_checked_on", "Pricing checked on", Kind::date, false,
-             "The day the pricing was read, YYYY-MM-DD; after " +
-                 count_phrase(kStaleAfterDays, "day", "days") +
+             "The day the pricing was read; after " + count_phrase(kStaleAfterDays, "day", "days") +
                  " readers are told it may be stale."},
             {"pricing_source", "Pricing source", Kind::text, false,
              "The page the pricing was read from."}};
       },
       [](const Values &v) {
-        return ContentTool{field_of(v, "slug"),          field_of(v, "name"),
+        return ContentTool{slug_typed_or_named(v),       field_of(v, "name"),
                            field_of(v, "category"),      field_of(v, "tagline"),
                            field_of(v, "description"),   field_of(v, "entry"),
                            field_of(v, "vendor"),        field_of(v, "url"),
@@ -50,7 +49,7 @@ const Section<ContentTool> &tools() {
                            field_of(v, "pricing_source")};
       },
       tool_faults,
-      [](const ContentTool &t) { return t.name; },
+      [](App &, const ContentTool &t) { return t.name; },
       [](App &app, const std::string &key) { return app.store.tool_content(key); },
       [](App &app, const ContentTool &t, const std::string &editor) {
         app.store.create_tool(t, editor);
@@ -68,7 +67,19 @@ const Section<ContentTool> &tools() {
                std::to_string(tool->community.total) +
                " reader votes and every comparison it is in";
       },
-      [](const ContentTool &t) { return t.slug; }};
+      [](const ContentTool &t) { return t.slug; },
+      {},
+      "",
+      "",
+      [](App &app, const ContentTool &t, const std::string &editing) {
+        std::vector<std::string> namesakes;
+        for (const auto &namesake : app.store.tools_named(t.name))
+          if (namesake.slug != editing)
+            namesakes.push_back(namesake.slug + ": “" + namesake.tagline + "”");
+        return namesakes;
+      },
+      "Readers tell two tools with one name apart by their taglines: if this is another tool, "
+      "give it a tagline that says how it differs, then save again to keep the name."};
   return section;
 }
 
@@ -84,7 +95,7 @@ void show_tools_at_desk(App &app, const Request &req, Response &res, const Edito
   list.list_path = "/admin/tools";
   list.new_label = "New tool";
   list.columns = {"Category", "Way in", "Reviews"};
-  list.saved = saved_note(req, "tool");
+  list.saved = saved_note(app, req, tools());
   list.pagination = pages::pagination(app.views, "/admin/tools", page.number, page.has_next);
   for (const auto &tool : page.items)
     list.rows.push_back(

@@ -200,6 +200,16 @@ std::string item_form(const Views &views, const SiteCopy &site, const Bar &bar,
   for (const auto &field : form.fields)
     fields.push_back(field_data(field, form.values, form.faults));
   data.set("fields", fields);
+  Data carried{list{}};
+  for (const auto &[name, value] : form.carried) {
+    Data field;
+    field.set("name", name);
+    field.set("value", value);
+    carried.push_back(field);
+  }
+  data.set("carried", carried);
+  data.set("marks_required", flag(std::any_of(form.fields.begin(), form.fields.end(),
+                                              [](const FormField &f) { return f.required; })));
   return desk_page(views, site, bar, "admin_form", data, heading, path);
 }
 

@@ -83,6 +83,8 @@ struct ItemForm {
   FieldFaults faults;
   std::string problem;        // about the whole form
   std::string preview_action; // where the form's fields go to be seen as readers would, if anywhere
+  // Fields sent back unseen with the next save (name, value): an answer the editor already gave.
+  std::vector<std::pair<std::string, std::string>> carried = {};
 };
 std::string item_form(const Views &views, const SiteCopy &site, const Bar &bar,
                       const ItemForm &form);

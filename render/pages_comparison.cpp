@@ -190,6 +190,17 @@ std::string comparison(const Views &views, const ComparisonDetail &detail, const
   const auto &c = detail.comparison;
   const auto &voter = detail.voter;
   const auto path = comparison_path(detail);
+  if (!preview.banner.empty()) {
+    // The editor looks at the text; a vote from here would be a real one, in their name.
+    const auto off = [&views](const std::string &what) {
+      Data note;
+      note.set("what", what);
+      return views.fragment("preview_vote_off", note);
+    };
+    return comparison_with(views, detail, site, today, off("readers vote on " + c.a.name + " here"),
+                           off("readers vote on " + c.b.name + " here"),
+                           off("readers pick between the two here"), preview);
+  }
   return comparison_with(
       views, detail, site, today,
       tool_vote(views, c.a, voter.on_a, voter.on_a_standing, path, tokens.tool_a),

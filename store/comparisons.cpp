@@ -235,11 +235,19 @@ Paged<ContentComparison> Store::comparisons_at_desk(PageSpan span) {
   });
 }
 
+namespace {
+
+// The refusal of a second comparison of a pair, naming its tools as the editor knows them.
+std::string already_compared(sql::Db &db, int64_t a, int64_t b) {
+  return queries::tool_name(db, a) + " and " + queries::tool_name(db, b) + " are already compared";
+}
+
+} // namespace
+
 void Store::create_comparison(const ContentComparison &comparison, std::string_view editor) {
   write([&](sql::Db &db) {
     const auto a = queries::tool_id(db, comparison.a), b = queries::tool_id(db, comparison.b);
-    if (queries::comparison_of_pair(db, a, b))
-      throw AlreadyExists(comparison.a + " and " + comparison.b + " are already compared");
+    if (queries::comparison_of_pair(db, a, b)) throw AlreadyExists(already_compared(db, a, b));
     auto stmt = db.cached("INSERT INTO comparisons (tool_a_id, tool_b_id, published_on, intro, "
                           "bottom_line) VALUES (:a, :b, :published, :intro, :bottom_line)");
     bind_comparison(stmt, db, comparison);
@@ -260,7 +268,7 @@ void Store::update_comparison(std::string_view pair, const ContentComparison &co
     const auto a = queries::tool_id(db, comparison.a), b = queries::tool_id(db, comparison.b);
     const auto old_a = queries::tool_id(db, before->a), old_b = queries::tool_id(db, before->b);
     if (std::minmax(a, b) != std::minmax(old_a, old_b) && queries::comparison_of_pair(db, a, b))
-      throw AlreadyExists(comparison.a + " and " + comparison.b + " are already compared");
+      throw AlreadyExists(already_compared(db, a, b));
     auto stmt = db.cached("UPDATE comparisons SET tool_a_id = :a, tool_b_id = :b, "
                           "published_on = :published, intro = :intro, bottom_line = :bottom_line "
                           "WHERE tool_a_id = :old_a AND tool_b_id = :old_b");

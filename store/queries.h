@@ -92,6 +92,9 @@ inline int64_t id_with_slug(sql::Db &db, const char *sql, const char *noun,
 int64_t category_id(sql::Db &db, const std::string &slug);
 int64_t tool_id(sql::Db &db, const std::string &slug);
 int64_t reviewer_id(sql::Db &db, const std::string &slug);
+// The name of the tool or reviewer with this id, as a message to the editor says it.
+std::string tool_name(sql::Db &db, int64_t id);
+std::string reviewer_name(sql::Db &db, int64_t id);
 
 // Adds `entry` (its id and time are the database's) to the edit log, inside the caller's write
 // (store/edit_log.cpp).

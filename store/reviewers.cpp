@@ -31,6 +31,12 @@ int64_t queries::reviewer_id(sql::Db &db, const std::string &slug) {
   return id_with_slug(db, "SELECT id FROM reviewers WHERE slug = :slug", "reviewer", slug);
 }
 
+std::string queries::reviewer_name(sql::Db &db, int64_t id) {
+  auto stmt = db.cached("SELECT name FROM reviewers WHERE id = :id");
+  stmt.bind(":id", id);
+  return stmt.step() ? stmt.text(0) : std::string();
+}
+
 std::vector<Reviewer> Store::reviewers() {
   return read([](sql::Db &db) { return reviewers_in_panel_order(db, -1, 0); });
 }

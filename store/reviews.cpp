@@ -92,12 +92,22 @@ Paged<ContentReview> Store::reviews_at_desk(PageSpan span) {
   });
 }
 
+namespace {
+
+// The refusal of a second review of a tool by one reviewer, as the editor knows them.
+std::string already_reviewed(sql::Db &db, int64_t tool, int64_t reviewer) {
+  return queries::reviewer_name(db, reviewer) + " has already reviewed " +
+         queries::tool_name(db, tool);
+}
+
+} // namespace
+
 void Store::create_review(const ContentReview &review, std::string_view editor) {
   write([&](sql::Db &db) {
     const auto tool = queries::tool_id(db, review.tool);
     const auto reviewer = queries::reviewer_id(db, review.reviewer);
     if (review_at(db, review.tool, review.reviewer))
-      throw AlreadyExists(review.reviewer + " has already reviewed " + review.tool);
+      throw AlreadyExists(already_reviewed(db, tool, reviewer));
     auto stmt = db.cached("INSERT INTO reviews (tool_id, reviewer_id, verdict, quote) "
                           "VALUES (:tool, :reviewer, :verdict, :quote)");
     stmt.bind(":tool", tool).bind(":reviewer", reviewer);
@@ -116,7 +126,7 @@ void Store::update_review(std::string_view tool_slug, std::string_view reviewer_
     const auto reviewer = queries::reviewer_id(db, review.reviewer);
     if ((review.tool != tool_slug || review.reviewer != reviewer_slug) &&
         review_at(db, review.tool, review.reviewer))
-      throw AlreadyExists(review.reviewer + " has already reviewed " + review.tool);
+      throw AlreadyExists(already_reviewed(db, tool, reviewer));
     auto stmt = db.cached(
         "UPDATE reviews SET tool_id = :tool, reviewer_id = :reviewer, verdict = :verdict, "
         "quote = :quote WHERE tool_id = (SELECT id FROM tools WHERE slug = :old_tool) AND "

@@ -121,6 +121,8 @@ public:
   // A tool in the content file's terms. Deleting one deletes its reviews, votes and
   // comparisons with it; a changed slug leaves the old address leading to the new.
   std::optional<ContentTool> tool_content(std::string_view slug);
+  // The tools whose name is exactly `name`: the desk warns before a second one is saved.
+  std::vector<ContentTool> tools_named(std::string_view name);
   void create_tool(const ContentTool &tool, std::string_view editor);
   void update_tool(std::string_view slug, const ContentTool &tool, std::string_view editor);
   void delete_tool(std::string_view slug, std::string_view editor);

@@ -67,6 +67,12 @@ int64_t queries::tool_id(sql::Db &db, const std::string &slug) {
   return id_with_slug(db, "SELECT id FROM tools WHERE slug = :slug", "tool", slug);
 }
 
+std::string queries::tool_name(sql::Db &db, int64_t id) {
+  auto stmt = db.cached("SELECT name FROM tools WHERE id = :id");
+  stmt.bind(":id", id);
+  return stmt.step() ? stmt.text(0) : std::string();
+}
+
 std::optional<Tool> queries::tool_by_slug(sql::Db &db, std::string_view slug) {
   auto stmt = db.cached("SELECT " TOOL_COLUMNS "WHERE t.slug = :slug");
   stmt.bind(":slug", slug);
@@ -159,6 +165,17 @@ Paged<Tool> Store::tools_in_category(std::string_view category_slug, PageSpan sp
 
 std::optional<ContentTool> Store::tool_content(std::string_view slug) {
   return read([&](sql::Db &db) { return tool_at(db, slug); });
+}
+
+std::vector<ContentTool> Store::tools_named(std::string_view name) {
+  return read([&](sql::Db &db) {
+    auto stmt = db.cached("SELECT slug FROM tools WHERE name = :name ORDER BY slug");
+    stmt.bind(":name", name);
+    std::vector<ContentTool> named;
+    while (stmt.step())
+      if (auto tool = tool_at(db, stmt.text(0))) named.push_back(std::move(*tool));
+    return named;
+  });
 }
 
 void Store::create_tool(const ContentTool &tool, std::string_view editor) {

@@ -327,7 +327,7 @@ TEST_CASE("desk: an editor creates, renames and deletes a category, readers see 
   REQUIRE(created->status == 303);
   CHECK(created->get_header_value("Location") == "/admin/categories?saved=desk-agents");
   const auto listed = test::get_at_desk(client, session, "/admin/categories?saved=desk-agents");
-  CHECK(test::visible_text(listed->body).find("Saved the category desk-agents.") !=
+  CHECK(test::visible_text(listed->body).find("Saved the category Desk Agents.") !=
         std::string::npos);
   CHECK(listed->body.find("Desk Agents") != std::string::npos);
 
@@ -428,7 +428,7 @@ TEST_CASE("desk: a tool form with faults names each beside its field, keeps what
   CHECK(res->status == 400);
   const auto text = test::visible_text(res->body);
   CHECK(text.find("Name must not be empty.") != std::string::npos);
-  CHECK(text.find("Way in must be one of Free, Paid, Freemium, Open weights.") !=
+  CHECK(text.find("Pricing model must be one of Free, Paid, Freemium, Open weights.") !=
         std::string::npos);
   CHECK(text.find("Website must be an http:// or https:// address without spaces.") !=
         std::string::npos);
@@ -633,7 +633,7 @@ TEST_CASE("desk: an editor writes, changes and deletes a review, and the tool's 
   CHECK(twice->status == 409);
   // It says so at the top of the form, with what to do, and keeps what was typed.
   const auto twice_text = test::visible_text(twice->body);
-  CHECK(twice_text.find("Not saved: auditor has already reviewed codestral-2-1.") !=
+  CHECK(twice_text.find("Not saved: The Auditor has already reviewed Codestral 2.1.") !=
         std::string::npos);
   CHECK(twice_text.find("edit that one from the list") != std::string::npos);
   CHECK(twice->body.find("class=\"form-problem\" role=\"alert\"") != std::string::npos);
@@ -744,6 +744,11 @@ TEST_CASE("desk: a draft comparison is previewed as it will appear, from the lis
         std::string::npos);
   CHECK(preview->body.find("<a href=\"/admin/comparisons/codestral-2-1-vs-code-llama-4\">Back to "
                            "the desk</a>") != std::string::npos);
+  // A preview casts no vote: its vote buttons are replaced by a note.
+  CHECK(preview->body.find("/vote\"") == std::string::npos);
+  CHECK(preview->body.find("name=\"token\"") == std::string::npos);
+  CHECK(previewed.find("Voting is off in a preview: readers pick between the two here") !=
+        std::string::npos);
 
   // ...and from the form, with the text as it is there, saved or not: nothing is written.
   const auto edit =
@@ -796,7 +801,7 @@ TEST_CASE("desk: a draft comparison is previewed as it will appear, from the lis
                                         "&bottom_line=");
   CHECK(again->status == 409);
   const auto again_text = test::visible_text(again->body);
-  CHECK(again_text.find("Not saved: code-llama-4 and codestral-2-1 are already compared.") !=
+  CHECK(again_text.find("Not saved: Code Llama 4 and Codestral 2.1 are already compared.") !=
         std::string::npos);
   CHECK(again_text.find("A pair has one comparison, in either order") != std::string::npos);
   const auto same = test::post_at_desk(client, session, "/admin/comparisons",
@@ -938,4 +943,89 @@ TEST_CASE("desk: two tools with the same name are told apart in the tool pickers
   CHECK(labels[1].starts_with("Code Llama 4 — "));
   // A name no other tool has stays as it is.
   CHECK(html.find(">Codestral 2.1</option>") != std::string::npos);
+}
+
+TEST_CASE("desk: a new tool's address is made from its name when left empty, shown when the form "
+          "comes back, and the list names what was saved") {
+  SignedInDesk desk;
+  // A fault elsewhere: the form comes back with the address the name makes, to keep or change.
+  auto faulty = tool_form("", "Quiet Agent 2.0");
+  faulty.replace(faulty.find("tagline=Writes+the+tests+first."), 31, "tagline=");
+  const auto back = test::post_at_desk(desk.client, desk.session, "/admin/tools", faulty);
+  REQUIRE(back->status == 400);
+  CHECK(back->body.find("name=\"slug\" value=\"quiet-agent-2-0\"") != std::string::npos);
+  CHECK_FALSE(desk.site.store().tool_content("quiet-agent-2-0"));
+
+  const auto created = test::post_at_desk(desk.client, desk.session, "/admin/tools",
+                                          tool_form("", "Quiet Agent 2.0"));
+  REQUIRE(created->status == 303);
+  CHECK(created->get_header_value("Location") == "/admin/tools?saved=quiet-agent-2-0");
+  REQUIRE(desk.site.store().tool_content("quiet-agent-2-0"));
+  CHECK(desk.site.store().tool_content("quiet-agent-2-0")->name == "Quiet Agent 2.0");
+  const auto listed =
+      test::get_at_desk(desk.client, desk.session, "/admin/tools?saved=quiet-agent-2-0");
+  CHECK(test::visible_text(listed->body).find("Saved the tool Quiet Agent 2.0.") !=
+        std::string::npos);
+  // An address typed is kept as typed.
+  const auto typed = test::post_at_desk(desk.client, desk.session, "/admin/tools",
+                                        tool_form("hush", "Quiet Agent 3"));
+  REQUIRE(typed->status == 303);
+  CHECK(desk.site.store().tool_content("hush"));
+}
+
+TEST_CASE("desk: a new tool named as one that exists is saved only once the editor says so, "
+          "and the form says which tool has the name") {
+  SignedInDesk desk;
+  const auto existing = desk.site.store().tool_content("codestral-2-1");
+  REQUIRE(existing);
+  const auto tools_before = desk.site.store().tools_by_name().size();
+  const auto form = tool_form("codestral-fork", existing->name);
+  const auto warned = test::post_at_desk(desk.client, desk.session, "/admin/tools", form);
+  REQUIRE(warned->status == 409);
+  const auto text = test::visible_text(warned->body);
+  CHECK(text.find("Not saved yet: another tool has this name already (codestral-2-1: \u201c" +
+                  existing->tagline + "\u201d).") != std::string::npos);
+  CHECK(text.find("give it a tagline that says how it differs, then save again") !=
+        std::string::npos);
+  CHECK(warned->body.find("class=\"form-problem\" role=\"alert\"") != std::string::npos);
+  CHECK(warned->body.find("name=\"same_name\" value=\"yes\"") != std::string::npos);
+  CHECK(warned->body.find("value=\"codestral-fork\"") != std::string::npos); // kept as typed
+  CHECK(desk.site.store().tools_by_name().size() == tools_before);
+
+  // Sent again with the form's answer, it is saved under the shared name.
+  const auto saved =
+      test::post_at_desk(desk.client, desk.session, "/admin/tools", form + "&same_name=yes");
+  REQUIRE(saved->status == 303);
+  CHECK(desk.site.store().tools_by_name().size() == tools_before + 1);
+  // A tool keeps its own name on an edit without being warned about itself.
+  auto same = tool_form("codestral-fork", existing->name);
+  same.replace(same.find("Writes+the+tests+first."), 23, "Forked+for+offline+use.");
+  CHECK(
+      test::post_at_desk(desk.client, desk.session, "/admin/tools/codestral-fork", same)->status ==
+      409); // codestral-2-1 still has the name
+  CHECK(test::post_at_desk(desk.client, desk.session, "/admin/tools/codestral-fork",
+                           same + "&same_name=yes")
+            ->status == 303);
+  const auto renamed = tool_form("codestral-fork", "Codestral Offline");
+  CHECK(test::post_at_desk(desk.client, desk.session, "/admin/tools/codestral-fork", renamed)
+            ->status == 303);
+  CHECK(test::post_at_desk(desk.client, desk.session, "/admin/tools/codestral-fork", renamed)
+            ->status == 303); // its own name is no namesake
+}
+
+TEST_CASE("desk: a form marks the fields that must be filled in, and only those") {
+  SignedInDesk desk;
+  const auto form = test::get_at_desk(desk.client, desk.session, "/admin/tools/new");
+  REQUIRE(form->status == 200);
+  const auto label_of = [&](const std::string &field) {
+    const auto at = form->body.find("<p class=\"field-label\"><label for=\"field-" + field + "\">");
+    REQUIRE(at != std::string::npos);
+    return form->body.substr(at, form->body.find("</p>", at) - at);
+  };
+  CHECK(label_of("name").find("required-mark") != std::string::npos);
+  CHECK(label_of("tagline").find("required-mark") != std::string::npos);
+  CHECK(label_of("vendor").find("required-mark") == std::string::npos);
+  CHECK(label_of("slug").find("required-mark") == std::string::npos); // made from the name
+  CHECK(test::visible_text(form->body).find("Fields marked required must be filled in") !=
+        std::string::npos);
 }

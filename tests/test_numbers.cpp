@@ -86,6 +86,23 @@ TEST_CASE("slugs are lowercase runs joined by single hyphens") {
   CHECK_FALSE(is_valid_slug(std::string(121, 'a')));
 }
 
+TEST_CASE(
+    "a name suggests its slug: ASCII letters and digits, lowercased, runs of the rest one hyphen") {
+  CHECK(slug_from_name("Codestral 2.1") == "codestral-2-1");
+  CHECK(slug_from_name("  Cursor — Background Agent! ") == "cursor-background-agent");
+  CHECK(slug_from_name("C++ / Rust") == "c-rust");
+  CHECK(slug_from_name("日本語") == "");
+  // Too long: cut after the last whole word that fits, and still a slug.
+  const auto words = slug_from_name(std::string(100, 'a') + " " + std::string(30, 'b'));
+  CHECK(words == std::string(100, 'a'));
+  const auto one_word = slug_from_name(std::string(200, 'a'));
+  CHECK(one_word == std::string(120, 'a'));
+  const auto at_a_gap = slug_from_name(std::string(120, 'a') + " b");
+  CHECK(at_a_gap == std::string(120, 'a'));
+  for (const auto &slug : {words, one_word, at_a_gap})
+    CHECK(is_valid_slug(slug));
+}
+
 TEST_CASE("a pair slug splits at every -vs- that leaves two valid slugs") {
   const auto splits = pair_slug_splits("tool-vs-x-vs-other");
   REQUIRE(splits.size() == 2);

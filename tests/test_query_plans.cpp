@@ -246,6 +246,9 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   CHECK(test::post_at_desk(client, desk, "/admin/reviews",
                            "tool=plans&reviewer=planners&verdict=ship&quote=Q")
             ->status == 303);
+  CHECK(test::post_at_desk(client, desk, "/admin/reviews", // a second: refused, by name
+                           "tool=plans&reviewer=planners&verdict=skip&quote=Q")
+            ->status == 409);
   for (const auto *address : {"/admin/tools", "/admin/tools/plans", "/admin/reviewers",
                               "/admin/reviews", "/admin/reviews/plans--planners"})
     CHECK(test::get_at_desk(client, desk, address)->status == 200);

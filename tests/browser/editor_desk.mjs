@@ -70,7 +70,7 @@ try {
   await desk.getByLabel('Category').selectOption('developer-tools');
   await desk.getByLabel('Tagline').fill('Writes the tests first.');
   await desk.getByLabel('Description').fill('A careful coding agent.');
-  await desk.getByLabel('Way in').selectOption('Freemium');
+  await desk.getByLabel('Pricing model').selectOption('Freemium');
   await desk.getByLabel('Vendor').fill('Careful Labs');
   await desk.getByLabel('Website').fill('https://careful.example/');
   await desk.getByLabel('Pricing read').fill('Free for one repository; $19 a month after.');
@@ -78,7 +78,7 @@ try {
   await desk.getByLabel('Pricing source').fill('https://careful.example/pricing');
   await desk.screenshot({ path: join(screenshotDir, 'desk-tool-form-desktop.png'), fullPage: true });
   await desk.getByRole('button', { name: 'Create tool' }).click();
-  await desk.getByText('Saved the tool careful-agent.').waitFor();
+  await desk.getByText('Saved the tool Careful Agent.').waitFor();
 
   // Its first review.
   await desk.goto(origin + '/admin/reviews/new');
@@ -88,7 +88,7 @@ try {
   await desk.getByLabel('Verdict').selectOption('ship');
   await desk.getByLabel('Quote').fill('It refused to merge until the tests passed.');
   await desk.getByRole('button', { name: 'Create review' }).click();
-  await desk.getByText(/Saved the review careful-agent--/).waitFor();
+  await desk.getByText(/Saved the review .+ on Careful Agent\./).waitFor();
 
   // A comparison, published today with its bottom line.
   const today = new Date().toISOString().slice(0, 10);
@@ -99,7 +99,7 @@ try {
   await desk.getByLabel('Intro').fill('A careful agent against a fast model.');
   await desk.getByLabel('Bottom line').fill('Ship Careful Agent where tests matter most.');
   await desk.getByRole('button', { name: 'Create comparison' }).click();
-  await desk.getByText('Saved the comparison careful-agent-vs-codestral-2-1.').waitFor();
+  await desk.getByText('Saved the comparison Careful Agent vs Codestral 2.1.').waitFor();
 
   // A reader who is not signed in sees it on the home page at once.
   const reader = await browser.newContext();
