@@ -29,6 +29,14 @@ std::string interval_phrase(int64_t successes, int64_t total) {
   return "95% interval " + std::to_string(interval.low) + "–" + std::to_string(interval.high) + "%";
 }
 
+std::string interval_reading(int64_t successes, int64_t total, std::string_view share_of) {
+  if (total < kMinVotesForInterval) return {};
+  const auto interval = wilson_interval(successes, total);
+  return interval_phrase(successes, total) + ": we are 95% sure the true share " +
+         std::string(share_of) + " is between " + std::to_string(interval.low) + "% and " +
+         std::to_string(interval.high) + "%";
+}
+
 std::string with_interval(int64_t successes, int64_t total) {
   const auto phrase = interval_phrase(successes, total);
   return phrase.empty() ? phrase : " · " + phrase;

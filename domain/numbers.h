@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace verdict {
 
@@ -27,6 +28,12 @@ constexpr int64_t kMinVotesForInterval = 5;
 // "95% interval 40–80%" from kMinVotesForInterval on, and "" below it: the one way every page
 // writes an interval, so a reader meets the same words beside every percentage.
 std::string interval_phrase(int64_t successes, int64_t total);
+
+// An interval in plain words, for a reader who does not read "95% interval": "95% interval
+// 40–80%: we are 95% sure the true share of readers who would ship X is between 40% and 80%",
+// with `share_of` naming the share ("of readers who would ship X"); "" below
+// kMinVotesForInterval, where no interval is shown.
+std::string interval_reading(int64_t successes, int64_t total, std::string_view share_of);
 
 // " · 95% interval 40–80%" to follow a share, or "" when there are too few to show one.
 std::string with_interval(int64_t successes, int64_t total);

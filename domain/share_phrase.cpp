@@ -10,9 +10,6 @@ namespace {
 
 std::string basis_phrase(const ShareWording &wording, int64_t part, int64_t total) {
   switch (wording.basis) {
-  case ShareBasis::one_or_part_of_total:
-    if (total == 1) return count_phrase(total, wording.singular, wording.plural);
-    [[fallthrough]];
   case ShareBasis::part_of_total:
     return std::to_string(part) + " of " +
            (wording.singular ? count_phrase(total, wording.singular, wording.plural)
@@ -42,7 +39,10 @@ std::string share_phrase(const ShareWording &wording, int64_t part, int64_t tota
     return std::string(wording.none_of) + " " +
            count_phrase(total, wording.singular, wording.plural) + with_set_aside(set_aside, total);
   if (wording.percent_once_enough && total < kMinVotesForInterval)
-    return basis_phrase(wording, part, total) + with_set_aside(set_aside, total);
+    return std::string(wording.few_before) + std::to_string(part) + " of " +
+           count_phrase(total, wording.singular, wording.plural) +
+           std::string(part == 1 ? wording.few_after_one : wording.few_after_many) +
+           with_set_aside(set_aside, total);
   return std::string(wording.before_percent) + percent_phrase(part, total) +
          std::string(wording.after_percent) + " · " + basis_phrase(wording, part, total) +
          with_interval(part, total) + with_set_aside(set_aside, total);

@@ -5,12 +5,13 @@
 //
 //   wording            | a share                          | a share of nothing
 //   kPanelTally        | 75% · 3 of 4                     | —
-//   kReviewerShipRate  | Ships 75% · 3 of 4 reviews       | No reviews yet
-//   kGlancePanel       | 75% ship · 3 of 4 reviews        | No reviews yet
-//                      | 100% ship · 1 review  (just one) |
+//   kReviewerShipRate  | Ships 60% · 3 of 5 reviews;      | No reviews yet
+//                      | below 5: Ships in 3 of 4 reviews |
+//   kGlancePanel       | 60% ship · 3 of 5 reviews;       | No reviews yet
+//                      | below 5: 1 of 1 review says ship |
 //   kCommunityTally    | 67% · 3 votes                    | —
-//   kGlanceCommunity   | 67% ship · 3 votes               | No votes yet, or with votes set
-//                      |                                  | aside: No votes counted yet
+//   kGlanceCommunity   | 60% ship · 5 votes;              | No votes yet, or with votes set
+//                      | below 5: 2 of 3 votes say ship   | aside: No votes counted yet
 //   kPickShare         | 60% · 3 of 5 picks, from 5 on;   | No picks yet
 //                      | below: 1 of 3 picks; 0: None of  |
 //                      | 3 picks (no 0% beside a pick)    |
@@ -30,10 +31,9 @@ namespace verdict {
 
 // What follows a share's percent and " · ": the counts the share is made of.
 enum class ShareBasis {
-  part_of_total,        // "3 of 4", or "3 of 4 reviews" with a noun
-  one_or_part_of_total, // "1 review" when there is just one, else as part_of_total
-  total,                // "3 votes": all that were counted
-  part,                 // "3 votes": this side's
+  part_of_total, // "3 of 4", or "3 of 4 reviews" with a noun
+  total,         // "3 votes": all that were counted
+  part,          // "3 votes": this side's
 };
 
 struct ShareWording {
@@ -50,6 +50,10 @@ struct ShareWording {
   // Whether the percent waits for kMinVotesForInterval counts: below it the counts stand
   // alone ("1 of 3 picks"), so a share of a handful does not read as strongly as a real one.
   bool percent_once_enough = false;
+  // Around the counts that stand alone below kMinVotesForInterval: "Ships in 3 of 4 reviews",
+  // "3 of 4 reviews say ship", "1 of 4 reviews says ship" (the verb agrees with the part).
+  std::string_view few_before = {};
+  std::string_view few_after_one = {}, few_after_many = {};
 };
 
 inline constexpr ShareWording kPanelTally{.basis = ShareBasis::part_of_total};
@@ -57,12 +61,17 @@ inline constexpr ShareWording kReviewerShipRate{.before_percent = "Ships ",
                                                 .basis = ShareBasis::part_of_total,
                                                 .singular = "review",
                                                 .plural = "reviews",
-                                                .nothing = "No reviews yet"};
+                                                .nothing = "No reviews yet",
+                                                .percent_once_enough = true,
+                                                .few_before = "Ships in "};
 inline constexpr ShareWording kGlancePanel{.after_percent = " ship",
-                                           .basis = ShareBasis::one_or_part_of_total,
+                                           .basis = ShareBasis::part_of_total,
                                            .singular = "review",
                                            .plural = "reviews",
-                                           .nothing = "No reviews yet"};
+                                           .nothing = "No reviews yet",
+                                           .percent_once_enough = true,
+                                           .few_after_one = " says ship",
+                                           .few_after_many = " say ship"};
 inline constexpr ShareWording kCommunityTally{
     .basis = ShareBasis::total, .singular = "vote", .plural = "votes"};
 inline constexpr ShareWording kGlanceCommunity{.after_percent = " ship",
@@ -70,7 +79,10 @@ inline constexpr ShareWording kGlanceCommunity{.after_percent = " ship",
                                                .singular = "vote",
                                                .plural = "votes",
                                                .nothing = "No votes yet",
-                                               .nothing_counted = "No votes counted yet"};
+                                               .nothing_counted = "No votes counted yet",
+                                               .percent_once_enough = true,
+                                               .few_after_one = " says ship",
+                                               .few_after_many = " say ship"};
 inline constexpr ShareWording kPickShare{.basis = ShareBasis::part_of_total,
                                          .singular = "pick",
                                          .plural = "picks",

@@ -57,9 +57,54 @@ Data comparison_items(const std::vector<ComparisonSummary> &comparisons) {
   return items;
 }
 
+std::string interval_readings(const Views &views, const std::vector<std::string> &readings) {
+  Data items{list{}};
+  for (const auto &reading : readings)
+    if (!reading.empty()) {
+      Data item;
+      item.set("reading", reading);
+      items.push_back(item);
+    }
+  if (items.is_empty_list()) return "";
+  Data data;
+  data.set("readings", items);
+  return views.fragment("interval_readings", data);
+}
+
+std::string panel_share_of(const Tool &t) {
+  return "of reviewers like the panel's who would ship " + t.name;
+}
+std::string community_share_of(const Tool &t) {
+  return "of readers who would ship " + t.name;
+}
+std::string picks_share_of(const Tool &picked, const Tool &other) {
+  return "of readers who pick " + picked.name + " over " + other.name;
+}
+std::string ship_rate_share_of(const Reviewer &r) {
+  return "of tools like these that " + r.name + " would ship";
+}
+
+namespace {
+
+// A tool's panel and community intervals, read in plain words.
+std::vector<std::string> tool_readings(const Tool &t) {
+  return {interval_reading(t.panel.ships, t.panel.total, panel_share_of(t)),
+          interval_reading(t.community.ships, t.community.total, community_share_of(t))};
+}
+
+// Too few to show an interval, though some: a figure drawn fainter than a sure one.
+bool few(const ShipTally &tally) {
+  return tally.total > 0 && tally.total < kMinVotesForInterval;
+}
+
+} // namespace
+
 std::string tool_table(const Views &views, const std::vector<Tool> &tools) {
   Data rows{list{}};
+  std::vector<std::string> readings;
   for (const auto &t : tools) {
+    for (auto &reading : tool_readings(t))
+      readings.push_back(std::move(reading));
     Data row;
     row.set("slug", t.slug);
     row.set("name", t.name);
@@ -73,6 +118,7 @@ std::string tool_table(const Views &views, const std::vector<Tool> &tools) {
   }
   Data data;
   data.set("tools", rows);
+  data.set("readings", interval_readings(views, readings));
   return views.fragment("tool_table", data);
 }
 
@@ -114,6 +160,9 @@ std::string tool_card(const Views &views, const Tool &t, const char *side,
   set_if(card, "panel_interval", interval_phrase(t.panel.ships, t.panel.total));
   set_if(card, "community_interval", interval_phrase(t.community.ships, t.community.total));
   set_if(card, "community_set_aside", set_aside_phrase(t.community_set_aside, t.community.total));
+  card.set("panel_few", bool_data(few(t.panel)));
+  card.set("community_few", bool_data(few(t.community)));
+  card.set("readings", interval_readings(views, tool_readings(t)));
   card.set("log_tally", log_tally(tool_target(t.id), tool_standing(t)));
   card.set("vote_form", vote_form);
   return views.fragment("tool_card", card);

@@ -32,6 +32,15 @@ std::string page_suffix(int number);
 
 // Links to comparisons, as the front page, the archive and a tool's page list them.
 Data comparison_items(const std::vector<ComparisonSummary> &comparisons);
+// What the intervals a part of a page shows mean, in plain words, one tap away: a fold listing
+// each reading (interval_reading, domain/numbers.h); "" when the part shows no interval.
+std::string interval_readings(const Views &views, const std::vector<std::string> &readings);
+// The share of the panel's reviews, of readers' votes and of readers' head-to-head picks that
+// an interval is about, as interval_reading names it.
+std::string panel_share_of(const Tool &t);
+std::string community_share_of(const Tool &t);
+std::string picks_share_of(const Tool &picked, const Tool &other);
+std::string ship_rate_share_of(const Reviewer &r);
 // Tools with the panel's and the community's numbers.
 std::string tool_table(const Views &views, const std::vector<Tool> &tools);
 // The sign-up form; a refused address comes back with `problem` beside it, as typed.

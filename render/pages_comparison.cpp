@@ -32,12 +32,15 @@ Data pricing_item(const Tool &t, const char *side, const std::string &today) {
   return item;
 }
 
-Data tally_item(const Tool &t) {
+Data tally_item(const Views &views, const Tool &t) {
   Data item;
   item.set("name", t.name);
   const auto &c = t.community;
   // With no votes there is no bar: an empty track would read as 0% ship.
   item.set("has_votes", bool_data(c.total > 0));
+  item.set("few", bool_data(c.total > 0 && c.total < kMinVotesForInterval));
+  item.set("readings",
+           interval_readings(views, {interval_reading(c.ships, c.total, community_share_of(t))}));
   if (c.total > 0) item.set("ship_percent", std::to_string(whole_percent(c.ships, c.total)));
   std::string summary;
   if (c.total == 0 && t.community_set_aside.total() == 0) {
@@ -64,9 +67,21 @@ std::string comparison_structured_data(const ComparisonDetail &detail, const std
 }
 
 // The verdict at a glance (domain/glance.h), for the first page of a comparison.
-Data glance_data(const ComparisonDetail &detail) {
+Data glance_data(const Views &views, const ComparisonDetail &detail) {
   const auto glance = glance_of(detail.comparison, detail.reviews_a, detail.reviews_b);
   auto data = glance_numbers(detail.comparison, glance);
+  const auto &[a, b, picks] =
+      std::tie(detail.comparison.a, detail.comparison.b, detail.comparison.picks);
+  const auto picked = picks.a + picks.b;
+  data.set(
+      "readings",
+      interval_readings(
+          views, {interval_reading(a.panel.ships, a.panel.total, panel_share_of(a)),
+                  interval_reading(b.panel.ships, b.panel.total, panel_share_of(b)),
+                  interval_reading(a.community.ships, a.community.total, community_share_of(a)),
+                  interval_reading(b.community.ships, b.community.total, community_share_of(b)),
+                  interval_reading(picks.a, picked, picks_share_of(a, b)),
+                  interval_reading(picks.b, picked, picks_share_of(b, a))}));
   Data lenses{list{}};
   for (const auto &lens : glance.lenses) {
     Data item;
@@ -100,7 +115,7 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
   const bool previewed = !preview.banner.empty();
   if (detail.comparison.published_on.empty()) page.set(previewed ? "draft" : "not_picked", true);
   set_if(page, "intro", detail.comparison.intro);
-  if (detail.page == 1) page.set("glance", glance_data(detail));
+  if (detail.page == 1) page.set("glance", glance_data(views, detail));
   page.set("card_a", tool_card(views, a, "a", vote_a));
   page.set("card_b", tool_card(views, b, "b", vote_b));
 
@@ -123,10 +138,17 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
   page.set("pick_form", pick_form);
   page.set("a_name", a.name);
   page.set("b_name", b.name);
-  page.set("a_share", share_phrase(kPickShare, picks.a, total));
-  page.set("b_share", share_phrase(kPickShare, picks.b, total));
-  // With no picks there is no split: no bar at all, rather than one that reads as 50/50.
+  // With no picks there is no split: no shares, no bar at all (one that reads as 50/50), and
+  // the line under it says there are none.
+  if (total > 0) {
+    page.set("a_share", share_phrase(kPickShare, picks.a, total));
+    page.set("b_share", share_phrase(kPickShare, picks.b, total));
+  }
   page.set("has_picks", bool_data(total > 0));
+  page.set("few_picks", bool_data(total > 0 && total < kMinVotesForInterval));
+  page.set("pick_readings",
+           interval_readings(views, {interval_reading(picks.a, total, picks_share_of(a, b)),
+                                     interval_reading(picks.b, total, picks_share_of(b, a))}));
   if (total > 0) page.set("a_percent", std::to_string(whole_percent(picks.a, total)));
   const auto &set_aside = picks.set_aside;
   std::string picks_total = total ? count_phrase(total, "reader has", "readers have") + " picked" +
@@ -138,8 +160,8 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
   // The split in the vote log's terms, for `verdict verify`: the lower id's picks first.
   page.set("log_tally", log_tally(pair_target(a.id, b.id), pair_standing(a.id, b.id, picks)));
   Data tallies{list{}};
-  tallies.push_back(tally_item(a));
-  tallies.push_back(tally_item(b));
+  tallies.push_back(tally_item(views, a));
+  tallies.push_back(tally_item(views, b));
   page.set("tallies", tallies);
   page.set("newsletter", newsletter(views, site));
 

@@ -3,6 +3,7 @@
 // between a list's pages.
 #include "render/pages.h"
 
+#include "domain/numbers.h"
 #include "domain/share_phrase.h"
 #include "render/feeds.h"
 #include "render/page_parts.h"
@@ -18,8 +19,13 @@ std::string ship_rate_text(const Reviewer &r) {
   return share_phrase(kReviewerShipRate, r.verdicts.ships, r.verdicts.total);
 }
 
+std::string ship_rate_reading(const Reviewer &r) {
+  return interval_reading(r.verdicts.ships, r.verdicts.total, ship_rate_share_of(r));
+}
+
 std::string reviewer_list(const Views &views, const std::vector<Reviewer> &reviewers) {
   Data items{list{}};
+  std::vector<std::string> readings;
   for (const auto &r : reviewers) {
     Data item;
     item.set("slug", r.slug);
@@ -27,9 +33,11 @@ std::string reviewer_list(const Views &views, const std::vector<Reviewer> &revie
     item.set("lens", r.lens);
     item.set("ship_rate", ship_rate_text(r));
     items.push_back(item);
+    readings.push_back(ship_rate_reading(r));
   }
   Data data;
   data.set("reviewers", items);
+  data.set("readings", interval_readings(views, readings));
   return views.fragment("reviewer_list", data);
 }
 
@@ -92,6 +100,7 @@ std::string reviewer(const Views &views, const Reviewer &r, const Paged<Review> 
   page.set("lens", r.lens);
   page.set("bio", r.bio);
   page.set("ship_rate", ship_rate_text(r));
+  page.set("readings", interval_readings(views, {ship_rate_reading(r)}));
   Data items{list{}};
   for (const auto &review : reviews.items)
     items.push_back(review_item(review, "a"));

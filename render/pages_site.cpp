@@ -31,7 +31,10 @@ std::string methodology(const Views &views, const std::vector<Reviewer> &panel,
                         const SiteCopy &site) {
   Data page;
   Data reviewers{list{}};
+  std::vector<std::string> readings;
   for (const auto &reviewer : panel) {
+    readings.push_back(interval_reading(reviewer.verdicts.ships, reviewer.verdicts.total,
+                                        ship_rate_share_of(reviewer)));
     Data item;
     item.set("slug", reviewer.slug);
     item.set("name", reviewer.name);
@@ -41,6 +44,7 @@ std::string methodology(const Views &views, const std::vector<Reviewer> &panel,
     reviewers.push_back(item);
   }
   page.set("reviewers", reviewers);
+  page.set("readings", interval_readings(views, readings));
   page.set("has_reviewers", bool_data(!panel.empty()));
   page.set("min_votes", std::to_string(kMinVotesForInterval));
   page.set("per_network", std::to_string(kCountedVotersPerNetworkPerDay));
@@ -49,6 +53,8 @@ std::string methodology(const Views &views, const std::vector<Reviewer> &panel,
   page.set("page_lifetime", count_phrase(kVotePageLifetimeSeconds / 3600, "hour", "hours"));
   page.set("reading_time", count_phrase(kSecondsToReadAPage, "second", "seconds"));
   page.set("set_aside_example", community_summary({24, 37}, {12, 0}));
+  page.set("example_readings",
+           interval_readings(views, {interval_reading(24, 37, "of readers who would ship it")}));
   return views.page("methodology", page,
                     {"Methodology · " + site.site_name,
                      "How every percentage on the site is made, and what the site never does.",

@@ -102,7 +102,7 @@ TEST_CASE("glance: the panel lens by lens, in panel order, each persona once") {
   CHECK(g.lenses[1].said == "skips both");
   CHECK(g.lenses[2].said == "ships Alpha; has not reviewed Beta");
   CHECK(g.lenses[3].said == "ships Beta; has not reviewed Alpha");
-  CHECK(g.panel_a == "67% ship · 2 of 3 reviews");
+  CHECK(g.panel_a == "2 of 3 reviews say ship");
 }
 
 TEST_CASE("glance: every comparison page opens with its verdict at a glance") {
@@ -135,9 +135,9 @@ TEST_CASE("comparison: with no picks and no votes no bar is drawn that could be 
   REQUIRE(test::post_form(client, path + "/vote", "pick=a")->status == 303);
   REQUIRE(test::post_form(client, "/tools/codestral-2-1/vote", "verdict=skip")->status == 303);
   const auto after = client.Get(path.c_str())->body;
-  CHECK(after.find("<meter class=\"split-bar\" min=\"0\" max=\"100\" value=\"100\"") !=
+  CHECK(after.find("<meter class=\"split-bar few\" min=\"0\" max=\"100\" value=\"100\"") !=
         std::string::npos);
-  CHECK(after.find("<meter class=\"ship-bar\" min=\"0\" max=\"100\" value=\"0\"") !=
+  CHECK(after.find("<meter class=\"ship-bar few\" min=\"0\" max=\"100\" value=\"0\"") !=
         std::string::npos);
   CHECK(after.find("aria-label=\"Share of readers voting ship on Cursor Background Agent\"") ==
         std::string::npos); // still no votes on that one

@@ -359,12 +359,30 @@ std::vector<std::string> shares_without_interval(const std::string &text) {
   return missing;
 }
 
-size_t intervals_in(const std::string &text) {
-  size_t count = 0;
-  for (auto at = text.find("95% interval"); at != std::string::npos;
-       at = text.find("95% interval", at + 1))
-    ++count;
-  return count;
+// A page's markup without its folds of intervals in plain words, and those folds' text.
+constexpr std::string_view kReadingsFold = "<details class=\"fold readings\">";
+std::string without_readings(std::string html) {
+  for (auto at = html.find(kReadingsFold); at != std::string::npos; at = html.find(kReadingsFold))
+    html.erase(at, html.find("</details>", at) + 10 - at);
+  return html;
+}
+std::string readings_of(const std::string &html) {
+  std::string readings;
+  for (auto at = html.find(kReadingsFold); at != std::string::npos;
+       at = html.find(kReadingsFold, at + 1))
+    readings += test::visible_text(html.substr(at, html.find("</details>", at) - at)) + "\n";
+  return readings;
+}
+
+// The intervals a page shows ("95% interval 40–80%") outside its plain-words folds.
+std::vector<std::string> intervals_in(const std::string &html) {
+  static const std::regex interval(R"(95% interval \d+–\d+%)");
+  const auto text = test::visible_text(without_readings(html));
+  std::vector<std::string> found;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), interval);
+       it != std::sregex_iterator(); ++it)
+    found.push_back(it->str());
+  return found;
 }
 
 TEST_CASE("http: every share on every page carries its 95% interval from the fifth vote or "
@@ -394,8 +412,17 @@ TEST_CASE("http: every share on every page carries its 95% interval from the fif
     CHECK(shares_without_interval(text_of(path)) == std::vector<std::string>{});
   }
   // Four votes, four picks and a panel of four: nothing on these pages is wide enough yet.
-  CHECK(intervals_in(text_of(kPage)) == 0);
-  CHECK(intervals_in(text_of("/tools/codestral-2-1")) == 0);
+  CHECK(intervals_in(client.Get(kPage)->body).empty());
+  CHECK(intervals_in(client.Get("/tools/codestral-2-1")->body).empty());
+  // ...and a figure on so few is drawn fainter, and says so.
+  const auto community_stat = [&](const std::string &html) {
+    const auto figure = html.find("data-community=\"codestral-2-1\"");
+    REQUIRE(figure != std::string::npos);
+    const auto stat = html.rfind("<div class=\"stat", figure);
+    return html.substr(stat, html.find('>', stat) - stat);
+  };
+  CHECK(community_stat(client.Get(kPage)->body) == "<div class=\"stat few\"");
+  CHECK(text_of(kPage).find("Too few votes to be sure") != std::string::npos);
 
   // A fifth vote, a fifth pick, and a fifth review of one tool by a new panel member.
   REQUIRE(test::post_form(client, "/tools/codestral-2-1/vote", "verdict=skip")->status == 303);
@@ -421,10 +448,25 @@ TEST_CASE("http: every share on every page carries its 95% interval from the fif
          at = body.find("href=\"/methodology", at + 1))
       ++links;
     if (text.find('%') != std::string::npos) CHECK(links >= 2);
+    // Every interval is read in plain words one tap away, in a fold on the same page.
+    const auto readings = readings_of(body);
+    for (const auto &interval : intervals_in(body)) {
+      INFO(interval);
+      CHECK(readings.find(interval + ": we are 95% sure the true share of ") != std::string::npos);
+    }
   }
   // The comparison: the tool's card (panel and community), its tally, the glance (panel,
   // community and each side's picks) and each side of the head-to-head split.
-  CHECK(intervals_in(text_of(kPage)) == 9);
+  const auto comparison = client.Get(kPage)->body;
+  CHECK(intervals_in(comparison).size() == 9);
+  CHECK(community_stat(comparison) == "<div class=\"stat\"");
+  const auto readings = readings_of(comparison);
+  CHECK(readings.find("we are 95% sure the true share of readers who would ship Codestral 2.1 is "
+                      "between " +
+                      std::to_string(votes.low) + "% and " + std::to_string(votes.high) + "%.") !=
+        std::string::npos);
+  CHECK(comparison.find("<details class=\"fold readings\"><summary>The intervals in plain "
+                        "words</summary>") != std::string::npos);
 }
 
 TEST_CASE("http: any other pair renders under one alphabetical address, reached from the form") {

@@ -38,20 +38,26 @@ TEST_CASE("a share is written in the wording its place names, with its interval 
           "set aside") {
   CHECK(share_phrase(kPanelTally, 3, 4) == "75% · 3 of 4");
   CHECK(share_phrase(kPanelTally, 0, 0) == "—");
-  CHECK(share_phrase(kReviewerShipRate, 3, 4) == "Ships 75% · 3 of 4 reviews");
-  CHECK(share_phrase(kReviewerShipRate, 1, 1) == "Ships 100% · 1 of 1 review");
+  // Below five, the counts alone: a handful never reads as strongly as a real share.
+  CHECK(share_phrase(kReviewerShipRate, 3, 4) == "Ships in 3 of 4 reviews");
+  CHECK(share_phrase(kReviewerShipRate, 1, 1) == "Ships in 1 of 1 review");
+  CHECK(share_phrase(kReviewerShipRate, 3, 5).starts_with("Ships 60% · 3 of 5 reviews · 95% "));
   CHECK(share_phrase(kReviewerShipRate, 0, 0) == "No reviews yet");
-  CHECK(share_phrase(kGlancePanel, 3, 4) == "75% ship · 3 of 4 reviews");
-  CHECK(share_phrase(kGlancePanel, 0, 1) == "0% ship · 1 review");
+  CHECK(share_phrase(kGlancePanel, 3, 4) == "3 of 4 reviews say ship");
+  CHECK(share_phrase(kGlancePanel, 1, 4) == "1 of 4 reviews says ship");
+  CHECK(share_phrase(kGlancePanel, 0, 1) == "0 of 1 review say ship");
+  CHECK(share_phrase(kGlancePanel, 4, 5).starts_with("80% ship · 4 of 5 reviews · 95% "));
   CHECK(share_phrase(kCommunityTally, 2, 3) == "67% · 3 votes");
   CHECK(share_phrase(kCommunityTally, 3, 5) == "60% · 5 votes · 95% interval 23–89%");
   CHECK(share_phrase(kCommunityTally, 0, 0, {2, 0}) ==
         "— (2 cast, 2 set aside: more than 3 from one network in a day)");
-  CHECK(share_phrase(kGlanceCommunity, 2, 3) == "67% ship · 3 votes");
+  CHECK(share_phrase(kGlanceCommunity, 2, 3) == "2 of 3 votes say ship");
+  CHECK(share_phrase(kGlanceCommunity, 3, 5).starts_with("60% ship · 5 votes · 95% "));
   CHECK(share_phrase(kGlanceCommunity, 0, 0) == "No votes yet");
   CHECK(share_phrase(kGlanceCommunity, 0, 0, {2, 0}) ==
         "No votes counted yet (2 cast, 2 set aside: more than 3 from one network in a day)");
-  CHECK(share_phrase(kGlanceCommunity, 1, 1, {0, 1}).starts_with("100% ship · 1 vote (2 cast, "));
+  CHECK(
+      share_phrase(kGlanceCommunity, 1, 1, {0, 1}).starts_with("1 of 1 vote says ship (2 cast, "));
   // A pick share: no percent for a handful of picks, and no 0% for the side nobody picked.
   CHECK(share_phrase(kPickShare, 1, 3) == "1 of 3 picks");
   CHECK(share_phrase(kPickShare, 0, 1) == "None of 1 pick");

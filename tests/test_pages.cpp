@@ -86,7 +86,7 @@ TEST_CASE("pages: a reviewer with no reviews yet says so") {
   CHECK(test::visible_text(client.Get("/reviewers")->body).find("No reviews yet") !=
         std::string::npos);
   const auto once = test::visible_text(client.Get("/reviewers/once")->body);
-  CHECK(once.find("Ships 0% · 0 of 1 review") != std::string::npos);
+  CHECK(once.find("Ships in 0 of 1 review") != std::string::npos);
   CHECK(once.find("1 reviews") == std::string::npos);
 }
 
