@@ -105,9 +105,10 @@ std::string first_run_notes(const Options &options, int port, size_t editors) {
 }
 
 void configure_server(transport::ConnectionServer &server, App &app) {
-  // No form of the site sends more than a few hundred bytes (the transport refuses a larger
-  // body before it arrives; this is httplib's own check behind it).
-  server.set_payload_max_length(8 * 1024);
+  // No form of the site sends more than a few hundred bytes but the desk's (the transport
+  // refuses a larger body before it arrives, by its address; this is httplib's own check
+  // behind it).
+  server.set_payload_max_length(transport::FramingLimits{}.largest_body());
   server.set_refusal_page(
       [&app](int status, const std::string &reason) { return refusal_page(app, status, reason); });
   server.share_responses([&app] { return app.page_epoch.current(); });

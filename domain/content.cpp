@@ -173,7 +173,9 @@ void check_field(FieldFaults &faults, const char *key, const std::string &value,
 void check_slug(FieldFaults &faults, const char *key, const std::string &value) {
   check_text(faults, key, value, true, 200);
   if (!value.empty() && value.size() <= 200 && !is_valid_slug(value))
-    faults.emplace_back(key, "must be a slug (lowercase letters, digits and single hyphens)");
+    faults.emplace_back(key, "must be a slug (lowercase letters, digits and single hyphens, at "
+                             "most " +
+                                 std::to_string(kMaxSlugLength) + " characters)");
 }
 
 void check_date(FieldFaults &faults, const char *key, const std::string &value) {
@@ -432,6 +434,38 @@ std::string item_json(const ContentReview &review) {
 }
 std::string item_json(const ContentComparison &comparison) {
   return to_json(comparison).dump();
+}
+
+namespace {
+
+// An item_json text as its fields in order, each value as text; empty when it is not one.
+std::vector<std::pair<std::string, std::string>> item_fields(std::string_view item) {
+  std::vector<std::pair<std::string, std::string>> fields;
+  if (item.empty()) return fields;
+  const auto parsed = ordered::parse(item, nullptr, false);
+  if (!parsed.is_object()) return fields;
+  for (const auto &[name, value] : parsed.items())
+    fields.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
+  return fields;
+}
+
+} // namespace
+
+std::vector<FieldChange> field_changes(std::string_view before_json, std::string_view after_json) {
+  const auto before = item_fields(before_json), after = item_fields(after_json);
+  const auto value_in = [](const auto &fields, const std::string &name) {
+    const auto found = std::ranges::find(fields, name, &std::pair<std::string, std::string>::first);
+    return found == fields.end() ? std::string() : found->second;
+  };
+  std::vector<FieldChange> changes;
+  for (const auto &[name, value] : after)
+    if (const auto was = value_in(before, name); was != value)
+      changes.push_back({name, was, value});
+  for (const auto &[name, value] : before)
+    if (!value.empty() &&
+        std::ranges::find(after, name, &std::pair<std::string, std::string>::first) == after.end())
+      changes.push_back({name, value, ""});
+  return changes;
 }
 
 std::string describe(const ImportSummary &summary) {

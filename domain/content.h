@@ -115,6 +115,17 @@ std::string item_json(const ContentTool &tool);
 std::string item_json(const ContentReview &review);
 std::string item_json(const ContentComparison &comparison);
 
+// One field an edit changed, by the content file's name for it ("tagline"): its value before
+// and after, each empty where the item had none (a creation's before, a deletion's after).
+struct FieldChange {
+  std::string field, before, after;
+};
+// The fields in which two of one item's item_json texts differ, in the item's own field order
+// (the after's, then any only the before had). Either text may be empty: a creation or a
+// deletion, whose every field with a value is a change. Text that is not an item's JSON object
+// (no log entry holds any) gives no change.
+std::vector<FieldChange> field_changes(std::string_view before_json, std::string_view after_json);
+
 extern const std::vector<std::string> kEntryKinds;
 extern const std::vector<std::string> kSiteCopyKeys;
 

@@ -48,6 +48,10 @@ const Section<ContentCategory> &categories() {
 
 } // namespace
 
+const Section<ContentCategory> &category_section() {
+  return categories();
+}
+
 // GET /admin/categories — every category, with how many tools each holds.
 void show_categories(App &app, const Request &req, Response &res, const EditorSession &session) {
   desk::ItemList list;

@@ -63,19 +63,29 @@ const Section<ContentComparison> &comparisons() {
 
 } // namespace
 
+const Section<ContentComparison> &comparison_section() {
+  return comparisons();
+}
+
 // GET /admin/comparisons — drafts first, then the published, newest first.   page=N
+//   q=words to narrow to
 void show_comparisons_at_desk(App &app, const Request &req, Response &res,
                               const EditorSession &session) {
   const auto span = list_page(app, req, res, kDeskListPageSize);
   if (!span) return;
-  const auto page = app.store.comparisons_at_desk(*span);
+  const auto filter = list_filter(app, req, res);
+  if (!filter) return;
+  const auto page = app.store.comparisons_at_desk(*span, *filter);
   desk::ItemList list;
   list.plural = "Comparisons";
   list.list_path = "/admin/comparisons";
+  list.find_label = "Find comparisons by either tool's name or words of the intro or bottom line";
+  list.filter = *filter;
   list.new_label = "New comparison";
   list.columns = {"Published", "Bottom line"};
   list.saved = saved_note(app, req, comparisons());
-  list.pagination = pages::pagination(app.views, "/admin/comparisons", page.number, page.has_next);
+  list.pagination = pages::pagination(app.views, desk::list_address(list.list_path, *filter),
+                                      page.number, page.has_next);
   for (const auto &c : page.items)
     list.rows.push_back({pair_slug(c.a, c.b),
                          comparison_name(app, c),
@@ -155,11 +165,12 @@ void preview_comparison(App &app, const Request &req, Response &res, const Edito
 void preview_unsaved_comparison(App &app, const Request &req, Response &res,
                                 const EditorSession &session) {
   const auto &section = comparisons();
-  const auto values = sent_values(app, req, res, section);
-  if (!values) return;
-  const auto item = section.from_values(*values);
-  auto form = form_for(app, section, "", *values);
-  form.faults = section.faults(item);
+  const auto sent = sent_values(app, req, res, section);
+  if (!sent) return;
+  const auto item = section.from_values(sent->values);
+  auto form = form_for(app, section, "", sent->values);
+  form.preview_action = section.preview_action;
+  form.faults = faults_in(section, item, *sent);
   if (!form.faults.empty()) {
     form.problem = "Nothing to preview yet: the form has faults, shown beside each field.";
     return send_html(

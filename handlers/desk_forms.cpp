@@ -2,6 +2,8 @@
 // form's fields, the note after a save, and the fields more than one section asks for.
 #include "handlers/desk_forms.h"
 
+#include <nlohmann/json.hpp>
+
 #include "domain/slugs.h"
 #include "domain/utf8.h"
 
@@ -24,6 +26,24 @@ desk::Bar bar_for(const EditorSession &session, const char *section) {
 
 void bad_form(App &app, Response &res, const std::string &message) {
   send_error(app, res, 400, "That form could not be used", message);
+}
+
+Values values_in(const std::string &item_json_text) {
+  Values values;
+  const auto fields = nlohmann::json::parse(item_json_text, nullptr, false);
+  if (!fields.is_object()) return values;
+  for (const auto &[name, value] : fields.items())
+    if (value.is_string()) values[name] = value.get<std::string>();
+  return values;
+}
+
+std::optional<std::string> list_filter(App &app, const Request &req, Response &res) {
+  auto words = parse_search_text(param_values(req, "q"));
+  if (!words.ok()) {
+    send_error(app, res, 400, "Those words cannot narrow the list", words.error);
+    return std::nullopt;
+  }
+  return std::move(words.text);
 }
 
 std::string field_of(const Values &fields, const char *name) {

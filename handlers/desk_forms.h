@@ -9,7 +9,6 @@
 
 #include <functional>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,6 +31,10 @@ desk::Bar bar_for(const EditorSession &session, const char *section);
 
 // A form that could not be read at all (an unknown field, bytes that are not text): 400.
 void bad_form(App &app, Response &res, const std::string &message);
+
+// The words a desk list is narrowed to (?q=, as its box sent them; empty: none); nothing
+// (and a 400 sent) when they cannot be used.
+std::optional<std::string> list_filter(App &app, const Request &req, Response &res);
 
 // The value of the field `name`, empty when the form has none.
 std::string field_of(const Values &fields, const char *name);
@@ -56,13 +59,12 @@ constexpr const char *kSameNameField = "same_name";
 // A field that picks one tool: a list of every tool while there are few, else its address.
 desk::FormField tool_field(App &app, const char *name, const char *label);
 
+// An item's fields by name from its item_json text (an edit log's before or after).
+Values values_in(const std::string &item_json_text);
+
 // An item's fields by name, as the content file writes them: a form's values when editing it.
 template <class Item> Values values_of(const Item &item) {
-  const auto fields = nlohmann::json::parse(item_json(item));
-  Values values;
-  for (const auto &[name, value] : fields.items())
-    values[name] = value.template get<std::string>();
-  return values;
+  return values_in(item_json(item));
 }
 
 template <class Item> struct Section {
@@ -96,6 +98,18 @@ template <class Item> struct Section {
   // What to do about a namesake, said after it.
   const char *namesake_advice = "";
 };
+
+// Each section, described in its own file (handlers/desk_tools.cpp…), for the pages that
+// show items of every kind: the edit log.
+const Section<ContentCategory> &category_section();
+const Section<ContentReviewer> &reviewer_section();
+const Section<ContentTool> &tool_section();
+const Section<ContentReview> &review_section();
+const Section<ContentComparison> &comparison_section();
+
+// Edit log entries as the desk shows them (handlers/desk_log.cpp): each item by its name, each
+// field by its form's label, a choice as the form offers it.
+std::vector<desk::LoggedChange> logged_changes(App &app, const std::vector<EditEntry> &entries);
 
 // An item's key from an address, as a page may say it back: printable, cut short.
 std::string said_back(const std::string &key);
@@ -143,24 +157,39 @@ void show_new_item(App &app, Response &res, const EditorSession &session,
       res, desk::item_form(app.views, app.store.site_copy(), bar_for(session, section.noun), form));
 }
 
-// The fields a section's form sent, without its token; empty (and a 400 sent) when the form
-// cannot be read at all.
+// What a section's form sent: its fields without the token, and the faults found in reading
+// them (a pasted tab), to show beside their fields.
+struct SentForm {
+  Values values;
+  FieldFaults faults;
+};
+
+// The form as sent; empty (and a 400 sent) when it cannot be read at all.
 template <class Item>
-std::optional<Values> sent_values(App &app, const Request &req, Response &res,
-                                  const Section<Item> &section) {
+std::optional<SentForm> sent_values(App &app, const Request &req, Response &res,
+                                    const Section<Item> &section) {
   const auto fields = form_fields_of(app, section); // outlives the names viewed below
   std::vector<std::string_view> allowed = {"csrf", kSameNameField}, multi_line;
   for (const auto &field : fields) {
     allowed.push_back(field.name);
     if (field.kind == desk::FormField::Kind::long_text) multi_line.push_back(field.name);
   }
-  auto parsed = parse_form(req.body, allowed, multi_line);
+  auto parsed = parse_form(req.body, allowed, multi_line, ControlCharacters::field_fault);
   if (!parsed.ok()) {
     bad_form(app, res, parsed.error);
     return std::nullopt;
   }
   parsed.fields.erase("csrf");
-  return std::move(parsed.fields);
+  return SentForm{std::move(parsed.fields), std::move(parsed.field_faults)};
+}
+
+// Every fault of a form as sent: those found in reading it, then the content rules' for `item`.
+template <class Item>
+FieldFaults faults_in(const Section<Item> &section, const Item &item, const SentForm &sent) {
+  auto faults = sent.faults;
+  for (auto &fault : section.faults(item))
+    faults.push_back(std::move(fault));
+  return faults;
 }
 
 template <class Item>
@@ -182,13 +211,14 @@ template <class Item>
 void save_item(App &app, const Request &req, Response &res, const EditorSession &session,
                const Section<Item> &section) {
   const std::string editing = req.matches.size() > 1 ? std::string(req.matches[1]) : "";
-  const auto values = sent_values(app, req, res, section);
-  if (!values) return;
+  const auto sent = sent_values(app, req, res, section);
+  if (!sent) return;
+  const auto *values = &sent->values;
   const auto item = section.from_values(*values);
   auto form = form_for(app, section, editing, *values);
   form.preview_action = section.preview_action;
   form.title = section.name_of(app, item);
-  form.faults = section.faults(item);
+  form.faults = faults_in(section, item, *sent);
   // A slug made from the name is shown as made, so the editor sees it and may change it.
   if (const auto slug = form.values.find("slug"); slug != form.values.end() && slug->second.empty())
     slug->second = section.key_of(item);
@@ -230,8 +260,18 @@ void save_item(App &app, const Request &req, Response &res, const EditorSession 
       form.problem = "Not saved: " + std::string(e.what()) + ". " + section.conflict_advice;
     return show_again(409);
   } catch (const NotFound &e) {
-    if (!editing.empty() && !section.read(app, editing)) return not_found_in(app, res, section);
-    form.problem = std::string(e.what()) + "."; // something it names has gone meanwhile
+    if (!editing.empty() && !section.read(app, editing)) {
+      // Deleted since the form was opened: what was typed is kept, to be created anew.
+      form.editing.clear();
+      form.problem = std::string("Not saved: this ") + section.noun +
+                     " was deleted after the form was opened (the edit log says when). Its "
+                     "fields are kept below: create it again, or leave it deleted.";
+      return show_again(404);
+    }
+    // Something it names went after the form was opened (a category, a tool).
+    form.problem = "Not saved: " + std::string(e.what()) +
+                   " any more; it may have been deleted after the form was opened. Pick another "
+                   "and save again.";
     return show_again(409);
   }
   show_change_now(app);

@@ -59,6 +59,10 @@ const Section<ContentReviewer> &reviewers() {
 
 } // namespace
 
+const Section<ContentReviewer> &reviewer_section() {
+  return reviewers();
+}
+
 // GET /admin/reviewers — the panel, in panel order.
 void show_reviewers_at_desk(App &app, const Request &req, Response &res,
                             const EditorSession &session) {

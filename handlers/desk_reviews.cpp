@@ -81,19 +81,29 @@ const Section<ContentReview> &reviews() {
 
 } // namespace
 
-// GET /admin/reviews — every review, newest first, a page at a time.   page=N
+const Section<ContentReview> &review_section() {
+  return reviews();
+}
+
+// GET /admin/reviews — every review, newest first, a page at a time.   page=N   q=words to
+// narrow to
 void show_reviews_at_desk(App &app, const Request &req, Response &res,
                           const EditorSession &session) {
   const auto span = list_page(app, req, res, kDeskListPageSize);
   if (!span) return;
-  const auto page = app.store.reviews_at_desk(*span);
+  const auto filter = list_filter(app, req, res);
+  if (!filter) return;
+  const auto page = app.store.reviews_at_desk(*span, *filter);
   desk::ItemList list;
   list.plural = "Reviews";
   list.list_path = "/admin/reviews";
+  list.find_label = "Find reviews by tool, reviewer, verdict or words of the quote";
+  list.filter = *filter;
   list.new_label = "New review";
   list.columns = {"Verdict", "Quote"};
   list.saved = saved_note(app, req, reviews());
-  list.pagination = pages::pagination(app.views, "/admin/reviews", page.number, page.has_next);
+  list.pagination = pages::pagination(app.views, desk::list_address(list.list_path, *filter),
+                                      page.number, page.has_next);
   for (const auto &review : page.items)
     list.rows.push_back(
         {review_key(review), review_name(app, review), {review.verdict, review.quote}});

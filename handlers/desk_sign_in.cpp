@@ -95,7 +95,8 @@ void sign_out(App &app, const Request &req, Response &res, const EditorSession &
 // GET /admin — the desk's front page: how much of each kind there is, and the latest changes.
 void show_desk(App &app, const Request &, Response &res, const EditorSession &session) {
   send_html(res, desk::front(app.views, app.store.site_copy(), bar_for(session, "desk"),
-                             app.store.desk_counts(), app.store.edit_log({1, 10}).items));
+                             app.store.desk_counts(),
+                             logged_changes(app, app.store.edit_log({1, 10}).items)));
 }
 
 } // namespace verdict::handlers

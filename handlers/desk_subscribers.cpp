@@ -7,11 +7,13 @@
 
 namespace verdict::handlers {
 
-// GET /admin/subscribers — how many, and who, newest first.   page=N
+// GET /admin/subscribers — how many, and who, newest first.   page=N   q=words to narrow to
 void show_subscribers(App &app, const Request &req, Response &res, const EditorSession &session) {
   const auto span = list_page(app, req, res, kDeskListPageSize);
   if (!span) return;
-  const auto page = app.store.subscribers(*span);
+  const auto filter = list_filter(app, req, res);
+  if (!filter) return;
+  const auto page = app.store.subscribers(*span, *filter);
   const auto counts = app.store.subscriber_counts();
   const auto count = counts.total();
   desk::ItemList list;
@@ -19,7 +21,10 @@ void show_subscribers(App &app, const Request &req, Response &res, const EditorS
   list.list_path = "/admin/subscribers";
   list.columns = {"Subscribed", "Status"};
   list.saved = req.get_param_value("erased").empty() ? "" : "The address is erased.";
-  list.pagination = pages::pagination(app.views, "/admin/subscribers", page.number, page.has_next);
+  list.find_label = "Find subscribers by address";
+  list.filter = *filter;
+  list.pagination = pages::pagination(app.views, desk::list_address(list.list_path, *filter),
+                                      page.number, page.has_next);
   list.editable = false;
   list.lead = std::to_string(count) + (count == 1 ? " address is" : " addresses are") +
               " on the weekly digest's list: " + std::to_string(counts.confirmed) +

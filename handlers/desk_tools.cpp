@@ -85,18 +85,28 @@ const Section<ContentTool> &tools() {
 
 } // namespace
 
-// GET /admin/tools — every tool by name, a page at a time.   page=N
+const Section<ContentTool> &tool_section() {
+  return tools();
+}
+
+// GET /admin/tools — every tool by name, a page at a time.   page=N   q=words to narrow to
 void show_tools_at_desk(App &app, const Request &req, Response &res, const EditorSession &session) {
   const auto span = list_page(app, req, res, kDeskListPageSize);
   if (!span) return;
-  const auto page = app.store.tools_by_name(*span);
+  const auto filter = list_filter(app, req, res);
+  if (!filter) return;
+  const auto page =
+      filter->empty() ? app.store.tools_by_name(*span) : app.store.tools_holding(*filter, *span);
   desk::ItemList list;
   list.plural = "Tools";
   list.list_path = "/admin/tools";
+  list.find_label = "Find tools by name, address, tagline or vendor";
+  list.filter = *filter;
   list.new_label = "New tool";
   list.columns = {"Category", "Way in", "Reviews"};
   list.saved = saved_note(app, req, tools());
-  list.pagination = pages::pagination(app.views, "/admin/tools", page.number, page.has_next);
+  list.pagination = pages::pagination(app.views, desk::list_address(list.list_path, *filter),
+                                      page.number, page.has_next);
   for (const auto &tool : page.items)
     list.rows.push_back(
         {tool.slug, tool.name, {tool.category.name, tool.entry, std::to_string(tool.panel.total)}});

@@ -84,7 +84,7 @@ std::string with_line_feeds(std::string_view value) {
 } // namespace
 
 FormParse parse_form(std::string_view body, const std::vector<std::string_view> &allowed,
-                     const std::vector<std::string_view> &multi_line) {
+                     const std::vector<std::string_view> &multi_line, ControlCharacters control) {
   FormParse result;
   while (!body.empty()) {
     const auto end = body.find('&');
@@ -108,7 +108,17 @@ FormParse parse_form(std::string_view body, const std::vector<std::string_view> 
     const bool may_break_lines =
         std::find(multi_line.begin(), multi_line.end(), *name) != multi_line.end();
     if (may_break_lines) value = with_line_feeds(*value);
-    if (has_control_characters(*value, may_break_lines))
+    if (has_control_characters(*value, may_break_lines) &&
+        control == ControlCharacters::field_fault) {
+      for (auto &c : *value)
+        if (has_control_characters({&c, 1}, may_break_lines)) c = ' ';
+      result.field_faults.emplace_back(
+          *name, may_break_lines
+                     ? "can hold no tab or other invisible character: each was made a space "
+                       "here; check it and save again"
+                     : "can hold no line break, tab or other invisible character: each was made "
+                       "a space here; check it and save again");
+    } else if (has_control_characters(*value, may_break_lines))
       return {{},
               may_break_lines
                   ? "The field \"" + *name + "\" holds control characters."

@@ -14,8 +14,15 @@ namespace verdict {
 struct FormParse {
   std::map<std::string, std::string> fields;
   std::string error; // empty when the body parsed
+  // With ControlCharacters::field_fault: each field that held one (name, what to say beside it).
+  std::vector<std::pair<std::string, std::string>> field_faults = {};
   bool ok() const { return error.empty(); }
 };
+
+// What a control character (a pasted tab, say) in a field's value makes of the form: an error
+// of the whole form, or, where the form can be shown again (the desk's), a fault of that field,
+// its value kept with each such character made a space so the editor sees where it was.
+enum class ControlCharacters { form_error, field_fault };
 
 // application/x-www-form-urlencoded, accepting only the `allowed` field names, each at most
 // once. Malformed percent-encoding, control characters and invalid UTF-8 (domain/utf8.h) are
@@ -24,7 +31,8 @@ struct FormParse {
 // line. An error says back nothing but the name of a field of `allowed`, or a name cut short
 // and made printable (reflectable_text), so it always fits in a page.
 FormParse parse_form(std::string_view body, const std::vector<std::string_view> &allowed,
-                     const std::vector<std::string_view> &multi_line = {});
+                     const std::vector<std::string_view> &multi_line = {},
+                     ControlCharacters control = ControlCharacters::form_error);
 
 // Whether a Content-Type header names an HTML form body (application/x-www-form-urlencoded,
 // any parameters such as charset allowed).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "render/page_parts.h"
 #include "render/pages.h"
 
 namespace verdict::desk {
@@ -72,6 +73,9 @@ Data field_data(const FormField &field, const std::map<std::string, std::string>
     data.set("type", field.kind == FormField::Kind::date ? "date" : "text");
     break;
   }
+  // Set either way: a field without a fault must not show the form's own problem, which a
+  // section left unset here would find in the form's context.
+  data.set("problem", flag(false));
   for (const auto &[key, fault] : faults)
     if (key == field.name) {
       data.set("problem", field.label + " " + fault + ".");
@@ -81,15 +85,29 @@ Data field_data(const FormField &field, const std::map<std::string, std::string>
 }
 
 // One change, as the log and the desk's front page show it.
-Data entry_data(const EditEntry &entry) {
+// A value the log shows; a field an update emptied or first filled reads "(empty)" there.
+constexpr const char *kNoValue = "(empty)";
+
+Data entry_data(const LoggedChange &change) {
+  const auto &entry = change.entry;
   Data item;
   item.set("at", entry.at);
   item.set("editor", entry.editor);
   item.set("action", entry.action);
   item.set("kind", entry.kind);
-  item.set("subject", entry.subject);
-  if (!entry.before.empty()) item.set("before", entry.before);
-  if (!entry.after.empty()) item.set("after", entry.after);
+  item.set("item", change.item);
+  // A creation has only values after, a deletion only values before; an update both.
+  const bool had = !entry.before.empty(), has = !entry.after.empty();
+  Data fields{list{}};
+  for (const auto &field : change.fields) {
+    Data shown;
+    shown.set("label", field.label);
+    if (had) shown.set("before", field.before.empty() ? kNoValue : field.before);
+    if (has) shown.set("after", field.after.empty() ? kNoValue : field.after);
+    fields.push_back(shown);
+  }
+  item.set("fields", fields);
+  item.set("has_fields", flag(!change.fields.empty()));
   return item;
 }
 
@@ -107,7 +125,7 @@ std::string sign_in(const Views &views, const SiteCopy &site, const SignInForm &
 }
 
 std::string front(const Views &views, const SiteCopy &site, const Bar &bar,
-                  const DeskCounts &counts, const std::vector<EditEntry> &latest) {
+                  const DeskCounts &counts, const std::vector<LoggedChange> &latest) {
   Data data;
   data.set("site_name", site.site_name);
   Data items{list{}};
@@ -126,11 +144,15 @@ std::string front(const Views &views, const SiteCopy &site, const Bar &bar,
   count(counts.subscribers, "subscriber", "subscribers", "/admin/subscribers");
   data.set("counts", items);
   Data changes{list{}};
-  for (const auto &entry : latest)
-    changes.push_back(entry_data(entry));
+  for (const auto &change : latest)
+    changes.push_back(entry_data(change));
   data.set("changes", changes);
   data.set("has_changes", flag(!latest.empty()));
   return desk_page(views, site, bar, "admin_desk", data, "Desk", "/admin");
+}
+
+std::string list_address(const std::string &list_path, const std::string &filter) {
+  return filter.empty() ? list_path : list_path + "?q=" + pages::parts::query_value(filter);
 }
 
 std::string item_list(const Views &views, const SiteCopy &site, const Bar &bar,
@@ -147,6 +169,9 @@ std::string item_list(const Views &views, const SiteCopy &site, const Bar &bar,
     data.set("extra_label", shown.extra_label);
   }
   data.set("editable", flag(shown.editable));
+  data.set("list_path", shown.list_path);
+  if (!shown.find_label.empty()) data.set("find_label", shown.find_label);
+  if (!shown.filter.empty()) data.set("filter", shown.filter);
   Data columns{list{}};
   for (const auto &column : shown.columns)
     columns.push_back(Data("column", column));
@@ -229,14 +254,16 @@ std::string confirm(const Views &views, const SiteCopy &site, const Bar &bar,
 }
 
 std::string edit_log(const Views &views, const SiteCopy &site, const Bar &bar,
-                     const Paged<EditEntry> &entries) {
+                     const Paged<LoggedChange> &entries, const std::string &filter) {
   Data data;
   Data items{list{}};
   for (const auto &entry : entries.items)
     items.push_back(entry_data(entry));
   data.set("entries", items);
   data.set("has_entries", flag(!entries.items.empty()));
-  data.set("pagination", pages::pagination(views, "/admin/log", entries.number, entries.has_next));
+  if (!filter.empty()) data.set("filter", filter);
+  data.set("pagination", pages::pagination(views, list_address("/admin/log", filter),
+                                           entries.number, entries.has_next));
   return desk_page(views, site, bar, "admin_log", data, "Edit log", "/admin/log");
 }
 

@@ -23,8 +23,20 @@ struct SignInForm {
 };
 std::string sign_in(const Views &views, const SiteCopy &site, const SignInForm &form);
 
+// One entry of the edit log as the desk shows it: the item by its name, and each field the
+// change set, changed or took away, by its form's label and as the form offers its value (a
+// category's name rather than its address).
+struct LoggedChange {
+  EditEntry entry;
+  std::string item; // "Codestral 2.1"; the entry's subject when nothing names it
+  struct Field {
+    std::string label, before, after; // empty: the item had no value there
+  };
+  std::vector<Field> fields;
+};
+
 std::string front(const Views &views, const SiteCopy &site, const Bar &bar,
-                  const DeskCounts &counts, const std::vector<EditEntry> &latest);
+                  const DeskCounts &counts, const std::vector<LoggedChange> &latest);
 
 // A desk section's list: one row per item, each with its edit and delete links.
 struct ItemList {
@@ -42,7 +54,14 @@ struct ItemList {
   bool editable = true;                // false: rows can only be deleted (subscribers)
   std::string lead;                    // a sentence above the list
   std::string extra_link, extra_label; // another action beside "new" (an export)
+  // A list that narrows to what the editor types has a box for it, labelled `find_label`
+  // ("Find tools by name, address, tagline or vendor"); `filter` is what it holds now.
+  std::string find_label = {};
+  std::string filter = {};
 };
+// The address of a desk list narrowed to `filter` (its pages add ?page= to it); the bare list
+// when there is none.
+std::string list_address(const std::string &list_path, const std::string &filter);
 std::string item_list(const Views &views, const SiteCopy &site, const Bar &bar,
                       const ItemList &shown);
 
@@ -96,7 +115,9 @@ struct Confirmation {
 std::string confirm(const Views &views, const SiteCopy &site, const Bar &bar,
                     const Confirmation &confirmation);
 
+// The edit log, a page at a time: each entry with its field-by-field change.
+// `filter`: the words it is narrowed to, empty for none.
 std::string edit_log(const Views &views, const SiteCopy &site, const Bar &bar,
-                     const Paged<EditEntry> &entries);
+                     const Paged<LoggedChange> &entries, const std::string &filter);
 
 } // namespace verdict::desk

@@ -2,6 +2,8 @@
 // shares: a share as the lists write it, a tool's card, a quote, the sign-up form.
 #include "render/page_parts.h"
 
+#include <cctype>
+
 #include "domain/counting.h"
 #include "domain/dates.h"
 #include "domain/numbers.h"
@@ -39,6 +41,24 @@ std::string page_path(const std::string &path, int number) {
   if (number == 1) return path;
   return path + (path.find('?') == std::string::npos ? "?" : "&") +
          "page=" + std::to_string(number);
+}
+
+// `text` as one value of an address's query: every byte but letters, digits and -._~
+// percent-encoded.
+std::string query_value(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (std::isalnum(byte) || c == '-' || c == '.' || c == '_' || c == '~') {
+      out += c;
+    } else {
+      out += '%';
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0xf];
+    }
+  }
+  return out;
 }
 
 std::string page_suffix(int number) {

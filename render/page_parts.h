@@ -1,9 +1,11 @@
-// The pieces several pages are made of, for the page files (render/pages_*.cpp) only: mustache
-// values, page addresses and titles, and the fragments more than one page shows (a tool's card,
-// a quote, the tool table, the sign-up form). Every page function itself is in pages.h.
+// The pieces several pages are made of, for the page files (render/pages_*.cpp and the desk's
+// render/desk.cpp) only: mustache values, page addresses and titles, and the fragments more
+// than one page shows (a tool's card, a quote, the tool table, the sign-up form). Every page
+// function itself is in pages.h.
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -27,6 +29,9 @@ std::string title_of(const std::string &a, const std::string &b);
 // The address of page `number` of the list at `path` (which may carry a query of its own):
 // page 1 is the bare path.
 std::string page_path(const std::string &path, int number);
+// `text` as one value of an address's query: every byte but letters, digits and -._~
+// percent-encoded.
+std::string query_value(std::string_view text);
 // What a page past the first adds to its title.
 std::string page_suffix(int number);
 

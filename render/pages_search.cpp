@@ -2,8 +2,6 @@
 // marked, and the address of the page that shows each hit.
 #include "render/pages.h"
 
-#include <cctype>
-
 #include "domain/numbers.h"
 #include "domain/share_phrase.h"
 #include "domain/slugs.h"
@@ -15,24 +13,6 @@ using kainjow::mustache::list;
 using namespace parts;
 
 namespace {
-
-// `text` as one value of an address's query: every byte but letters, digits and -._~
-// percent-encoded.
-std::string query_value(std::string_view text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (std::isalnum(byte) || c == '-' || c == '.' || c == '_' || c == '~') {
-      out += c;
-    } else {
-      out += '%';
-      out += kHex[byte >> 4];
-      out += kHex[byte & 0xf];
-    }
-  }
-  return out;
-}
 
 // The address of a search hit's page: a tool's, or the page of its tool showing the quote,
 // at the quote (tool.mustache gives each quote an id).

@@ -222,15 +222,19 @@ std::optional<ContentComparison> Store::comparison_content(std::string_view pair
   return read([&](sql::Db &db) { return comparison_named(db, pair); });
 }
 
-Paged<ContentComparison> Store::comparisons_at_desk(PageSpan span) {
+Paged<ContentComparison> Store::comparisons_at_desk(PageSpan span, std::string_view words) {
   return read([&](sql::Db &db) {
     // Drafts first, then the published newest first: the desk's work is at the top.
     auto stmt = db.cached("SELECT ta.slug, tb.slug, ifnull(c.published_on, ''), c.intro, "
                           "c.bottom_line /* every row: the desk's list of comparisons */ "
                           "FROM comparisons c JOIN tools ta ON ta.id = c.tool_a_id "
                           "JOIN tools tb ON tb.id = c.tool_b_id "
+                          "WHERE :words = '%%' OR ta.name LIKE :words ESCAPE '\\' "
+                          "OR tb.name LIKE :words ESCAPE '\\' OR c.intro LIKE :words ESCAPE '\\' "
+                          "OR ifnull(c.bottom_line, '') LIKE :words ESCAPE '\\' "
                           "ORDER BY c.published_on IS NOT NULL, c.published_on DESC, c.id DESC "
                           "LIMIT :limit OFFSET :offset");
+    stmt.bind(":words", queries::holding(words));
     return queries::paged(stmt, span, record_from_row);
   });
 }

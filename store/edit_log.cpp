@@ -23,11 +23,17 @@ void queries::log_edit(sql::Db &db, const EditEntry &entry) {
   stmt.run();
 }
 
-Paged<EditEntry> Store::edit_log(PageSpan span) {
+Paged<EditEntry> Store::edit_log(PageSpan span, std::string_view words) {
   return read([&](sql::Db &db) {
     auto stmt = db.cached("SELECT id, at, editor, action, kind, subject, ifnull(before, ''), "
-                          "ifnull(after, '') FROM edit_log ORDER BY id DESC "
-                          "LIMIT :limit OFFSET :offset");
+                          "ifnull(after, '') FROM edit_log "
+                          "WHERE :words = '%%' OR editor LIKE :words ESCAPE '\\' "
+                          "OR action LIKE :words ESCAPE '\\' OR kind LIKE :words ESCAPE '\\' "
+                          "OR subject LIKE :words ESCAPE '\\' "
+                          "OR ifnull(before, '') LIKE :words ESCAPE '\\' "
+                          "OR ifnull(after, '') LIKE :words ESCAPE '\\' "
+                          "ORDER BY id DESC LIMIT :limit OFFSET :offset");
+    stmt.bind(":words", queries::holding(words));
     return queries::paged(stmt, span, [](const sql::Stmt &row) {
       return EditEntry{row.int64(0), row.text(1), row.text(2), row.text(3),
                        row.text(4),  row.text(5), row.text(6), row.text(7)};

@@ -48,6 +48,18 @@ struct ResolvedPair {
   bool canonical_order = true; // false when the address names the pair the other way round
 };
 
+// The desk's lists narrow to what an editor types (`words`): a LIKE pattern, used with
+// ESCAPE '\', matching any text that holds the words as typed, ASCII letters in either case.
+// Empty words match every text; % and _ in them are only characters.
+inline std::string holding(std::string_view words) {
+  std::string pattern = "%";
+  for (const char c : words) {
+    if (c == '%' || c == '_' || c == '\\') pattern += '\\';
+    pattern += c;
+  }
+  return pattern + "%";
+}
+
 // Every row `stmt` reads, each made into an item by `from_row`.
 template <class FromRow> auto rows_of(sql::Stmt &stmt, FromRow from_row) {
   std::vector<std::invoke_result_t<FromRow &, const sql::Stmt &>> rows;

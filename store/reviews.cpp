@@ -81,13 +81,17 @@ std::optional<ContentReview> Store::review_content(std::string_view tool,
   return read([&](sql::Db &db) { return review_at(db, std::string(tool), std::string(reviewer)); });
 }
 
-Paged<ContentReview> Store::reviews_at_desk(PageSpan span) {
+Paged<ContentReview> Store::reviews_at_desk(PageSpan span, std::string_view words) {
   return read([&](sql::Db &db) {
     auto stmt = db.cached("SELECT t.slug, r.slug, v.verdict, v.quote "
                           "/* every row: newest first, up to the desk's page */ FROM reviews v "
                           "JOIN tools t ON t.id = v.tool_id "
                           "JOIN reviewers r ON r.id = v.reviewer_id "
+                          "WHERE :words = '%%' OR t.name LIKE :words ESCAPE '\\' "
+                          "OR r.name LIKE :words ESCAPE '\\' OR v.verdict LIKE :words ESCAPE '\\' "
+                          "OR v.quote LIKE :words ESCAPE '\\' "
                           "ORDER BY v.id DESC LIMIT :limit OFFSET :offset");
+    stmt.bind(":words", queries::holding(words));
     return queries::paged(stmt, span, content_review_from_row);
   });
 }

@@ -113,6 +113,9 @@ public:
   std::optional<Tool> tool_by_slug(std::string_view slug);
   std::vector<Tool> tools_by_name(); // every tool
   Paged<Tool> tools_by_name(PageSpan span);
+  // The desk's list narrowed: the tools whose name, address, tagline or vendor holds `words`
+  // (queries::holding), by name.
+  Paged<Tool> tools_holding(std::string_view words, PageSpan span);
   Paged<Tool> tools_in_category(std::string_view category_slug, PageSpan span); // by name
   // A tool page: `span` pages both its reviews and its comparisons; the other tools are listed
   // for the compare-with picker only while there are at most `picker_limit` of them. The page
@@ -133,7 +136,9 @@ public:
   // Creating or moving a review onto a tool its reviewer already reviewed throws
   // AlreadyExists.
   std::optional<ContentReview> review_content(std::string_view tool, std::string_view reviewer);
-  Paged<ContentReview> reviews_at_desk(PageSpan span);
+  // Narrowed by `words` (queries::holding) in the tool's or reviewer's name, the verdict or
+  // the quote.
+  Paged<ContentReview> reviews_at_desk(PageSpan span, std::string_view words = {});
   void create_review(const ContentReview &review, std::string_view editor);
   void update_review(std::string_view tool, std::string_view reviewer, const ContentReview &review,
                      std::string_view editor);
@@ -164,7 +169,9 @@ public:
   // Publishing sets the date; a comparison without one is a draft. The log says "published"
   // or "unpublished" beside the change itself.
   std::optional<ContentComparison> comparison_content(std::string_view pair);
-  Paged<ContentComparison> comparisons_at_desk(PageSpan span); // drafts first, then newest
+  // Drafts first, then the newest; narrowed by `words` (queries::holding) in either tool's
+  // name, the intro or the bottom line.
+  Paged<ContentComparison> comparisons_at_desk(PageSpan span, std::string_view words = {});
   void create_comparison(const ContentComparison &comparison, std::string_view editor);
   void update_comparison(std::string_view pair, const ContentComparison &comparison,
                          std::string_view editor);
@@ -269,8 +276,9 @@ public:
   // The secret kept under `name`, keeping `if_new` first when there is none yet.
   std::string site_secret(std::string_view name, std::string_view if_new);
   SubscriberCounts subscriber_counts();
-  Paged<Subscriber> subscribers(PageSpan span); // newest first, with their mail problems
-  std::vector<Subscriber> all_subscribers();    // in the order they subscribed
+  // Newest first, with their mail problems; narrowed to addresses holding `words`.
+  Paged<Subscriber> subscribers(PageSpan span, std::string_view words = {});
+  std::vector<Subscriber> all_subscribers(); // in the order they subscribed
   std::optional<Subscriber> subscriber(int64_t id);
   // Removes the address for good; the edit log says one address went, not which. False when
   // there was none.
@@ -308,8 +316,9 @@ public:
   std::optional<EditorSession> session(std::string_view secret_hash, int64_t now);
   void end_session(std::string_view secret_hash);
 
-  // The edit log (store/edit_log.cpp), newest first.
-  Paged<EditEntry> edit_log(PageSpan span);
+  // The edit log (store/edit_log.cpp), newest first; narrowed to the entries whose editor,
+  // action, kind, subject or item before or after holds `words` (queries::holding).
+  Paged<EditEntry> edit_log(PageSpan span, std::string_view words = {});
 
   // Content as a file (store/content.cpp)
   ImportSummary import_content(const Content &content);

@@ -230,14 +230,16 @@ SubscriberCounts Store::subscriber_counts() {
   });
 }
 
-Paged<Subscriber> Store::subscribers(PageSpan span) {
+Paged<Subscriber> Store::subscribers(PageSpan span, std::string_view words) {
   return read([&](sql::Db &db) {
     // A confirmation mail given up (no next attempt) is shown with its last error.
     auto stmt = db.cached("SELECT s.id, s.email, s.subscribed_at, s.status, o.last_error "
                           "/* every row: newest first, up to the desk's page */ FROM subscribers s "
                           "LEFT JOIN confirmation_outbox o ON o.subscriber_id = s.id "
-                          "AND o.next_attempt_at IS NULL ORDER BY s.id DESC "
-                          "LIMIT :limit OFFSET :offset");
+                          "AND o.next_attempt_at IS NULL "
+                          "WHERE :words = '%%' OR s.email LIKE :words ESCAPE '\\' "
+                          "ORDER BY s.id DESC LIMIT :limit OFFSET :offset");
+    stmt.bind(":words", queries::holding(words));
     return queries::paged(stmt, span, [](const sql::Stmt &row) {
       auto subscriber = subscriber_from_row(row);
       if (!row.is_null(4)) subscriber.mail_problem = row.text(4);

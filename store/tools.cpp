@@ -130,6 +130,18 @@ Paged<Tool> Store::tools_by_name(PageSpan span) {
   });
 }
 
+Paged<Tool> Store::tools_holding(std::string_view words, PageSpan span) {
+  return read([&](sql::Db &db) {
+    auto stmt = db.cached(
+        "SELECT " TOOL_COLUMNS "WHERE t.id IN (SELECT id FROM tools /* every row: the desk's "
+        "list narrowed */ WHERE name LIKE :words ESCAPE '\\' OR slug LIKE :words ESCAPE '\\' "
+        "OR tagline LIKE :words ESCAPE '\\' OR ifnull(vendor, '') LIKE :words ESCAPE '\\' "
+        "ORDER BY name, slug LIMIT :limit OFFSET :offset) ORDER BY t.name, t.slug");
+    stmt.bind(":words", queries::holding(words));
+    return queries::paged(stmt, span, tool_from_row);
+  });
+}
+
 std::optional<ToolDetail> Store::tool_detail(std::string_view slug, PageSpan span,
                                              int picker_limit) {
   // One connection for the whole page, so its parts come from the same moment.

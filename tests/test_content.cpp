@@ -30,7 +30,8 @@ TEST_CASE("a bad content file names every fault by its place") {
   })");
   CHECK(test::has_error(
       parsed.errors,
-      "tools[1].slug: must be a slug (lowercase letters, digits and single hyphens)"));
+      "tools[1].slug: must be a slug (lowercase letters, digits and single hyphens, at most "
+      "120 characters)"));
   CHECK(test::has_error(parsed.errors, "tools[1].category: no category with slug nope"));
   CHECK(test::has_error(parsed.errors,
                         "tools[1].entry: must be one of Free, Paid, Freemium, Open weights"));
@@ -124,4 +125,51 @@ TEST_CASE("a content file's paragraph fields take line breaks and its one-line f
       parsed.errors,
       "tools[1].description: must not hold control characters (line breaks are fine)"));
   CHECK(parsed.errors.size() == 3); // the paragraphs of the first tool, reviewer and review pass
+}
+
+TEST_CASE("an edit's changes are the fields it set, changed or took away, in the item's order") {
+  ContentTool before{"careful",
+                     "Careful Agent",
+                     "developer-tools",
+                     "Writes the tests first.",
+                     "A careful agent.",
+                     "Freemium",
+                     "",
+                     "",
+                     "",
+                     "",
+                     ""};
+  auto after = before;
+  after.tagline = "Reads before it writes.";
+  after.vendor = "Careful Labs";
+  const auto changes = field_changes(item_json(before), item_json(after));
+  REQUIRE(changes.size() == 2);
+  CHECK(changes[0].field == "tagline");
+  CHECK(changes[0].before == "Writes the tests first.");
+  CHECK(changes[0].after == "Reads before it writes.");
+  CHECK(changes[1].field == "vendor");
+  CHECK(changes[1].before.empty());
+  CHECK(changes[1].after == "Careful Labs");
+
+  CHECK(field_changes(item_json(before), item_json(before)).empty());
+  // A creation sets every field that has a value; a deletion takes each away.
+  const auto created = field_changes("", item_json(ContentCategory{"plans", "Plans"}));
+  REQUIRE(created.size() == 2);
+  CHECK((created[0].field == "slug" && created[0].before.empty() && created[0].after == "plans"));
+  CHECK((created[1].field == "name" && created[1].after == "Plans"));
+  const auto deleted = field_changes(item_json(ContentCategory{"plans", "Plans"}), "");
+  REQUIRE(deleted.size() == 2);
+  CHECK((deleted[1].field == "name" && deleted[1].before == "Plans" && deleted[1].after.empty()));
+  // A comparison writes its bottom line only once it has one: writing it is a change from none.
+  ContentComparison draft{"a-tool", "b-tool", "", "Intro.", ""};
+  auto concluded = draft;
+  concluded.bottom_line = "Ship A.";
+  const auto concluding = field_changes(item_json(draft), item_json(concluded));
+  REQUIRE(concluding.size() == 1);
+  CHECK((concluding[0].field == "bottom_line" && concluding[0].after == "Ship A."));
+  const auto retracted = field_changes(item_json(concluded), item_json(draft));
+  REQUIRE(retracted.size() == 1);
+  CHECK((retracted[0].field == "bottom_line" && retracted[0].before == "Ship A." &&
+         retracted[0].after.empty()));
+  CHECK(field_changes("not json", "[1]").empty());
 }

@@ -249,8 +249,10 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   CHECK(test::post_at_desk(client, desk, "/admin/reviews", // a second: refused, by name
                            "tool=plans&reviewer=planners&verdict=skip&quote=Q")
             ->status == 409);
-  for (const auto *address : {"/admin/tools", "/admin/tools/plans", "/admin/reviewers",
-                              "/admin/reviews", "/admin/reviews/plans--planners"})
+  for (const auto *address :
+       {"/admin/tools", "/admin/tools?q=plan", "/admin/tools/plans", "/admin/reviewers",
+        "/admin/reviews", "/admin/reviews?q=plan", "/admin/reviews/plans--planners",
+        "/admin/comparisons?q=plan", "/admin/subscribers?q=example", "/admin/log?q=plan"})
     CHECK(test::get_at_desk(client, desk, address)->status == 200);
   CHECK(test::post_at_desk(client, desk, "/admin/reviews/plans--planners",
                            "tool=plans&reviewer=planners&verdict=skip&quote=Q")

@@ -198,7 +198,8 @@ void Reactor::resume(Connection &c) {
 
 void Reactor::on_readable(Connection &c) {
   char buffer[16384];
-  const auto cap = hub_.limits.framing.max_head + hub_.limits.framing.max_body + sizeof buffer;
+  const auto cap =
+      hub_.limits.framing.max_head + hub_.limits.framing.largest_body() + sizeof buffer;
   for (;;) {
     const auto n = ::recv(c.fd, buffer, sizeof buffer, 0);
     if (n > 0) {

@@ -10,6 +10,7 @@
 // unit-tested and fuzzed.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -23,6 +24,12 @@ struct FramingLimits {
   size_t max_head = 8192;         // request line and headers; longer: 431
   size_t max_headers = 64;        // more header lines: 431
   size_t max_body = 8192;         // a larger Content-Length: 413
+  // A form of the editor's desk (a target under /admin/) may carry a tool's description of
+  // 20,000 characters, percent-encoded: it may be this long. Every other form is a few hundred
+  // bytes.
+  size_t max_desk_body = 128 * 1024;
+  // The longest body any request may carry: what a connection's buffer holds at most.
+  size_t largest_body() const { return std::max(max_body, max_desk_body); }
 };
 
 struct Framing {

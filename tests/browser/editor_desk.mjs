@@ -1,17 +1,16 @@
 // An editor at the desk in a real browser (Debian's chromium via playwright-core): signs in,
 // writes a tool and a review, publishes a comparison, sees it on the home page as a reader
-// who is not signed in, finds the changes in the edit log, and signs out. A form planted on
-// another origin that posts to the desk is refused. Leaves screenshots of the desk at phone
-// and desktop width, and fails if a desk page scrolls sideways on a phone.
+// who is not signed in, finds the changes in the edit log (an edit field by field, through the
+// log's box), narrows the tools list, and signs out. A form planted on another origin that
+// posts to the desk is refused. Leaves screenshots of the desk at phone and desktop width,
+// and fails if a desk page scrolls sideways on a phone.
 // Usage: node editor_desk.mjs /path/to/verdict SCREENSHOT_DIR
-import { spawnSync } from 'node:child_process';
-import { createServer } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { chromiumOptions, startServer } from './verdict_server.mjs';
+import { addEditor, chromiumOptions, startForger, startServer } from './verdict_server.mjs';
 
 const [binaryArg, screenshotDir] = process.argv.slice(2);
 const binary = binaryArg && resolve(binaryArg);
@@ -22,23 +21,7 @@ const db = join(workDir, 'site.db');
 const email = 'editor@example.com';
 const password = 'a long desk password';
 
-// The owner adds the editor from the shell, the password piped in.
-const added = spawnSync(binary, ['user', 'add', email, '--db', db], { input: password + '\n' });
-assert.equal(added.status, 0, `verdict user add failed: ${added.stderr}`);
-
-// A page on another origin (another port of this machine) with a form aimed at the desk.
-function startForger(target) {
-  const page = `<!doctype html><title>Win a prize</title>
-<form method="post" action="${target}/admin/categories">
-<input name="name" value="Forged"><input name="slug" value="forged"><input name="csrf" value="guess">
-<button type="submit">Claim</button></form>`;
-  const forger = createServer((req, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/html' });
-    res.end(page);
-  });
-  return new Promise((resolve) => forger.listen(0, '127.0.0.1', () =>
-    resolve({ forger, forgerOrigin: `http://127.0.0.1:${forger.address().port}` })));
-}
+addEditor(binary, db, email, password);
 
 async function noSidewaysScroll(page, what) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -115,12 +98,40 @@ try {
     .waitFor();
   await reader.close();
 
-  // The edit log has all three.
   await desk.getByRole('link', { name: 'Edit log' }).click();
-  for (const change of [`${email} created tool careful-agent`,
+  // The edit log has all three, each by its name, field by field.
+  for (const change of [`${email} created tool Careful Agent`,
                         `${email} created review`,
-                        `${email} published comparison careful-agent-vs-codestral-2-1`])
+                        `${email} published comparison Careful Agent vs Codestral 2.1`])
     await desk.getByText(change).first().waitFor();
+  await desk.locator('.desk-log li', { hasText: `${email} created tool Careful Agent` })
+    .locator('dt', { hasText: 'Tagline' }).first().waitFor();
+
+  // An edit, found again through the log's box, reads field by field: what was, what is.
+  await desk.goto(origin + '/admin/tools/careful-agent');
+  await desk.getByLabel('Tagline').fill('Reads the repository before it writes.');
+  await desk.getByRole('button', { name: 'Save changes' }).click();
+  await desk.getByText('Saved the tool Careful Agent.').waitFor();
+  await desk.goto(origin + '/admin/log');
+  await desk.getByLabel('Find changes by editor, item or any word they changed').fill('repository before');
+  await desk.getByRole('button', { name: 'Find', exact: true }).click();
+  await desk.waitForURL(/\/admin\/log\?q=repository\+before$/);
+  const found = desk.locator('.desk-log > li');
+  assert.equal(await found.count(), 1, 'only the change holding the words is listed');
+  assert.match(await found.innerText(), /updated tool Careful Agent/);
+  assert.equal(await found.locator('dt').allInnerTexts().then((t) => t.join('|')), 'Tagline');
+  assert.match(await found.locator('del').innerText(), /^was:\s*Writes the tests first\.$/);
+  assert.match(await found.locator('ins').innerText(),
+               /^now:\s*Reads the repository before it writes\.$/);
+  await desk.screenshot({ path: join(screenshotDir, 'desk-log-desktop.png'), fullPage: true });
+
+  // The tools list narrows the same way.
+  await desk.goto(origin + '/admin/tools');
+  await desk.getByLabel('Find tools by name, address, tagline or vendor').fill('careful');
+  await desk.getByRole('button', { name: 'Find', exact: true }).click();
+  await desk.getByText('Only those holding “careful”.').waitFor();
+  assert.deepEqual(await desk.locator('.list-table tbody tr td:first-child').allInnerTexts(),
+                   ['Careful Agent']);
 
   // A form on another origin, posted from the signed-in browser, is refused.
   const trap = await editor.newPage();

@@ -1,7 +1,9 @@
 // Starts the verdict binary on loopback and an ephemeral port for a browser test, and says
 // where it listens once it does.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
+import assert from 'node:assert/strict';
 
 // With baseUrlFromOrigin, the server is told its own address as its --base-url, as a
 // self-hoster's would be; the port is then found free first, since the URL must name it.
@@ -55,4 +57,25 @@ function freeLoopbackPort() {
       probe.close(() => resolve(port));
     });
   });
+}
+
+// The owner adds an editor from the shell, the password piped in.
+export function addEditor(binary, db, email, password) {
+  const added = spawnSync(binary, ['user', 'add', email, '--db', db], { input: password + '\n' });
+  assert.equal(added.status, 0, `verdict user add failed: ${added.stderr}`);
+}
+
+// A page on another origin (another port of this machine) with a form aimed at the desk: a
+// forger's, which a signed-in browser may be made to post.
+export function startForger(target) {
+  const page = `<!doctype html><title>Win a prize</title>
+<form method="post" action="${target}/admin/categories">
+<input name="name" value="Forged"><input name="slug" value="forged"><input name="csrf" value="guess">
+<button type="submit">Claim</button></form>`;
+  const forger = createHttpServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html' });
+    res.end(page);
+  });
+  return new Promise((resolve) => forger.listen(0, '127.0.0.1', () =>
+    resolve({ forger, forgerOrigin: `http://127.0.0.1:${forger.address().port}` })));
 }

@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   switch (framing.kind) {
   case Framing::Kind::complete:
     if (framing.skip + framing.head_length + framing.body_length > input.size()) std::abort();
-    if (framing.body_length > FramingLimits{}.max_body) std::abort();
+    if (framing.body_length > FramingLimits{}.largest_body()) std::abort();
     {
       const auto head = head_for_parser(input.substr(framing.skip, framing.head_length), framing);
       if (!head.ends_with("\r\n\r\n") || head.find("\r\n\r\n") + 4 != head.size()) std::abort();
