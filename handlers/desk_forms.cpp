@@ -71,9 +71,13 @@ std::string slug_typed_or_named(const Values &fields) {
   return typed.empty() ? slug_from_name(field_of(fields, "name")) : typed;
 }
 
+std::string tool_said(App &app, const std::string &name, const std::string &tagline) {
+  return app.store.tools_named(name).size() > 1 ? name + " (" + tagline + ")" : name;
+}
+
 std::string tool_name(App &app, const std::string &slug) {
   const auto tool = app.store.tool_content(slug);
-  return tool ? tool->name : slug;
+  return tool ? tool_said(app, tool->name, tool->tagline) : slug;
 }
 
 std::string reviewer_name(App &app, const std::string &slug) {

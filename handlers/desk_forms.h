@@ -48,7 +48,10 @@ extern const desk::FormField kSlugField;
 // The slug the editor typed, or, left empty, the one the name suggests (slug_from_name).
 std::string slug_typed_or_named(const Values &fields);
 
-// What the desk calls a tool or a reviewer an item refers to by slug: its name, or the slug
+// What the desk calls a tool: its name, and its tagline after it when another tool has that
+// name too, so the editor can tell the two apart wherever either is named.
+std::string tool_said(App &app, const std::string &name, const std::string &tagline);
+// What the desk calls a tool or a reviewer an item refers to by slug: as above, or the slug
 // when none has it (it went meanwhile).
 std::string tool_name(App &app, const std::string &slug);
 std::string reviewer_name(App &app, const std::string &slug);

@@ -49,7 +49,7 @@ const Section<ContentTool> &tools() {
                            field_of(v, "pricing_source")};
       },
       tool_faults,
-      [](App &, const ContentTool &t) { return t.name; },
+      [](App &app, const ContentTool &t) { return tool_said(app, t.name, t.tagline); },
       [](App &app, const std::string &key) { return app.store.tool_content(key); },
       [](App &app, const ContentTool &t, const std::string &editor) {
         app.store.create_tool(t, editor);
@@ -103,13 +103,14 @@ void show_tools_at_desk(App &app, const Request &req, Response &res, const Edito
   list.find_label = "Find tools by name, address, tagline or vendor";
   list.filter = *filter;
   list.new_label = "New tool";
-  list.columns = {"Category", "Way in", "Reviews"};
+  list.columns = {"Category", "Pricing model", "Reviews"};
   list.saved = saved_note(app, req, tools());
   list.pagination = pages::pagination(app.views, desk::list_address(list.list_path, *filter),
                                       page.number, page.has_next);
   for (const auto &tool : page.items)
-    list.rows.push_back(
-        {tool.slug, tool.name, {tool.category.name, tool.entry, std::to_string(tool.panel.total)}});
+    list.rows.push_back({tool.slug,
+                         tool_said(app, tool.name, tool.tagline),
+                         {tool.category.name, tool.entry, std::to_string(tool.panel.total)}});
   send_html(res, desk::item_list(app.views, app.store.site_copy(), bar_for(session, "tool"), list));
 }
 

@@ -1213,3 +1213,36 @@ TEST_CASE("desk: each long list narrows to the words typed in its box, pages kee
       test::get_at_desk(desk.client, desk.session, "/admin/reviews?q=" + std::string(201, 'a'));
   CHECK(long_words->status == 400);
 }
+
+TEST_CASE("desk: two tools with the same name are told apart by their taglines in lists, names "
+          "and the log, and a tool whose name is its own is said by its name alone") {
+  SignedInDesk desk;
+  const auto text_of = [&](const std::string &path) {
+    return test::decode_entities(
+        test::visible_text(test::get_at_desk(desk.client, desk.session, path)->body));
+  };
+  const std::string first = "Code Llama 4 (Meta's open-weight coding model: 7B to 200B, free to "
+                            "download)";
+  const std::string second = "Code Llama 4 (Meta's open-weight code model fine-tuned for "
+                             "agentic, multi-step workflows)";
+  const auto tools = text_of("/admin/tools");
+  CHECK(tools.find(first) != std::string::npos);
+  CHECK(tools.find(second) != std::string::npos);
+  CHECK(tools.find("Codestral 2.1 (") == std::string::npos);
+  CHECK(tools.find("Pricing model") != std::string::npos);
+  CHECK(tools.find("Way in") == std::string::npos);
+  const auto comparisons = text_of("/admin/comparisons");
+  CHECK(comparisons.find("Cursor Background Agents vs " + first) != std::string::npos);
+  CHECK(comparisons.find("Cursor v0.50 – Background Agent & Codebase Refactoring vs " + second) !=
+        std::string::npos);
+  CHECK(text_of("/admin/reviews").find(" on " + second) != std::string::npos);
+  CHECK(text_of("/admin/tools/code-llama-4-70b").find(second) != std::string::npos); // heading
+
+  // Once the name is its own again, the tagline is no longer said.
+  auto renamed = tool_form("code-llama-4-70b", "Code Llama 4 70B");
+  REQUIRE(test::post_at_desk(desk.client, desk.session, "/admin/tools/code-llama-4-70b", renamed)
+              ->status == 303);
+  const auto after = text_of("/admin/tools");
+  CHECK(after.find("Code Llama 4 (") == std::string::npos);
+  CHECK(after.find("Code Llama 4 70B") != std::string::npos);
+}
