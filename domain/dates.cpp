@@ -54,4 +54,10 @@ std::string rfc3339_utc(int64_t seconds) {
   return utc_formatted(seconds, "%Y-%m-%dT%H:%M:%SZ");
 }
 
+std::string utc_time_shown(const std::string &rfc3339) {
+  // "2026-11-24T16:05:00Z": the day, the hour and minute, the seconds left out.
+  if (rfc3339.size() != 20 || rfc3339[10] != 'T' || rfc3339[19] != 'Z') return rfc3339;
+  return rfc3339.substr(0, 10) + " " + rfc3339.substr(11, 5) + " UTC";
+}
+
 } // namespace verdict

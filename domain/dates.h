@@ -28,5 +28,8 @@ bool readers_see_on(const std::string &published_on, const std::string &today);
 std::string utc_time_of(int64_t seconds);
 // The same as RFC 3339 writes it, for Atom and machines: "2026-11-24T16:05:00Z".
 std::string rfc3339_utc(int64_t seconds);
+// A moment written so (as the database writes the edit log's times) as readers are shown it,
+// like utc_time_of; any other text as it is.
+std::string utc_time_shown(const std::string &rfc3339);
 
 } // namespace verdict

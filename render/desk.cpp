@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "domain/dates.h"
 #include "render/page_parts.h"
 #include "render/pages.h"
 
@@ -91,7 +92,8 @@ constexpr const char *kNoValue = "(empty)";
 Data entry_data(const LoggedChange &change) {
   const auto &entry = change.entry;
   Data item;
-  item.set("at", entry.at);
+  item.set("at", entry.at); // for machines (the time element's datetime)
+  item.set("at_shown", utc_time_shown(entry.at));
   item.set("editor", entry.editor);
   item.set("action", entry.action);
   item.set("kind", entry.kind);

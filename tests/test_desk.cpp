@@ -1124,6 +1124,11 @@ TEST_CASE("desk: the edit log shows each change field by field, by the form's la
   CHECK(created.find("Website now: https://careful.example/") != std::string::npos);
   CHECK(created.find("was:") == std::string::npos);
   CHECK(log->body.find("{&quot;slug&quot;") == std::string::npos); // no JSON
+  // Times as readers read them; the machine's form only in the time element's datetime.
+  const std::regex shown_time(
+      R"(<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ">\d{4}-\d\d-\d\d \d\d:\d\d UTC</time>)");
+  CHECK(std::regex_search(log->body, shown_time));
+  CHECK(text.find("Z ") == std::string::npos);
   CHECK(log->body.find("{\"slug\"") == std::string::npos);
 
   // The desk's front page names the items its latest changes touched.

@@ -82,6 +82,13 @@ TEST_CASE("readers see a comparison from its publication date on, and never an u
   CHECK_FALSE(readers_see_on("", "2026-11-22"));           // a draft
 }
 
+TEST_CASE("a moment the database wrote is shown as readers read times, to the minute, in UTC") {
+  CHECK(utc_time_shown("2026-11-25T15:03:19Z") == "2026-11-25 15:03 UTC");
+  CHECK(utc_time_shown(rfc3339_utc(1'800'000'000)) == utc_time_of(1'800'000'000));
+  CHECK(utc_time_shown("yesterday") == "yesterday");
+  CHECK(utc_time_shown("2026-11-25 15:03:19") == "2026-11-25 15:03:19");
+}
+
 TEST_CASE("slugs are lowercase runs joined by single hyphens") {
   CHECK(is_valid_slug("codestral-2-1"));
   CHECK_FALSE(is_valid_slug(""));
