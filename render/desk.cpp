@@ -222,6 +222,26 @@ std::string item_form(const Views &views, const SiteCopy &site, const Bar &bar,
     if (!shown) problem += (problem.empty() ? "" : " ") + sentence_of(key + " " + fault);
   }
   if (!problem.empty()) data.set("problem", problem);
+  // Faults beside fields may be far down a long form: the top says the save failed and links
+  // to each field to change, unless a problem said there already speaks for the form.
+  Data faulty{list{}};
+  size_t faulty_count = 0;
+  for (const auto &field : form.fields)
+    if (std::any_of(form.faults.begin(), form.faults.end(),
+                    [&field](const auto &fault) { return fault.first == field.name; })) {
+      Data link;
+      link.set("name", field.name);
+      link.set("label", field.label);
+      faulty.push_back(link);
+      ++faulty_count;
+    }
+  if (problem.empty() && faulty_count > 0) {
+    data.set("fault_summary",
+             faulty_count == 1 ? std::string("Not saved: one field needs a change, said beside it:")
+                               : "Not saved: " + std::to_string(faulty_count) +
+                                     " fields need a change, said beside each:");
+    data.set("faulty_fields", faulty);
+  }
   if (!form.preview_action.empty()) data.set("preview_action", form.preview_action);
   Data fields{list{}};
   for (const auto &field : form.fields)

@@ -48,8 +48,9 @@ Data tally_item(const Views &views, const Tool &t) {
   } else if (c.total == 0) {
     summary = "No votes counted yet — " + set_aside_phrase(t.community_set_aside, 0) + ".";
   } else {
+    // A sentence of its own: "Too few votes to be sure." may follow it.
     summary = "Ship " + std::to_string(c.ships) + " · Skip " + std::to_string(c.total - c.ships) +
-              " — " + community_summary(c, t.community_set_aside);
+              " — " + community_summary(c, t.community_set_aside) + ".";
   }
   item.set("summary", summary);
   return item;
@@ -151,10 +152,11 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
                                      interval_reading(picks.b, total, picks_share_of(b, a))}));
   if (total > 0) page.set("a_percent", std::to_string(whole_percent(picks.a, total)));
   const auto &set_aside = picks.set_aside;
+  // Each a sentence of its own: "Too few picks to be sure." may follow it.
   std::string picks_total = total ? count_phrase(total, "reader has", "readers have") + " picked" +
-                                        with_set_aside(set_aside, total)
+                                        with_set_aside(set_aside, total) + "."
                             : set_aside.total()
-                                ? "No picks counted yet — " + set_aside_phrase(set_aside, 0)
+                                ? "No picks counted yet — " + set_aside_phrase(set_aside, 0) + "."
                                 : "No picks yet — yours will be the first.";
   page.set("picks_total", picks_total);
   // The split in the vote log's terms, for `verdict verify`: the lower id's picks first.

@@ -67,13 +67,19 @@ std::string transparency(const Views &views, const std::optional<Checkpoint> &ch
   Data page;
   page.set("has_checkpoint", bool_data(checkpoint.has_value()));
   if (checkpoint) {
-    page.set("size", count_phrase(static_cast<int64_t>(checkpoint->size), "entry", "entries"));
+    // A checkpoint signed before the first vote holds none: said so, not "0 entries".
+    page.set("size",
+             checkpoint->size == 0
+                 ? std::string("None: it was signed before the first vote")
+                 : count_phrase(static_cast<int64_t>(checkpoint->size), "entry", "entries"));
     page.set("root", merkle::hex(checkpoint->root));
     page.set("made_at", utc_time_of(checkpoint->made_at));
     page.set("signature", checkpoint->signature);
   }
   page.set("log_size", count_phrase(static_cast<int64_t>(log_size), "entry", "entries"));
   page.set("public_key", public_key);
+  // The command names this site as readers reach it: its --base-url, else a stand-in.
+  page.set("site_url", views.base_url().empty() ? "https://this.site" : views.base_url());
   return views.page("transparency", page,
                     {"Transparency · " + site.site_name,
                      "The signed, append-only log of every vote, and how to check the numbers.",

@@ -2,6 +2,7 @@
 // a picker to compare it with another tool, and its badge with the snippets that embed it.
 #include "render/pages.h"
 
+#include <map>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -75,11 +76,16 @@ std::string tool_with(const Views &views, const ToolDetail &detail, const SiteCo
   page.set("comparisons", comparison_items(detail.comparisons.items));
   // A picker of every other tool while they are few; past that, the other tool's slug.
   page.set("others_listed", bool_data(detail.others_complete));
+  // Each by its name; two that share one (this tool's too) carry their taglines, never an
+  // address, so a reader can tell them apart.
+  std::map<std::string, int> named{{t.name, 1}};
+  for (const auto &o : detail.others)
+    ++named[o.name];
   Data others{list{}};
   for (const auto &o : detail.others) {
     Data option;
     option.set("slug", o.slug);
-    option.set("name", o.name);
+    option.set("name", named[o.name] > 1 ? o.name + " — " + o.tagline : o.name);
     others.push_back(option);
   }
   page.set("others", others);

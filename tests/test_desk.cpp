@@ -293,6 +293,11 @@ TEST_CASE("desk: a category form with faults shows each beside its field, keeps 
       text.find("Address must be a slug (lowercase letters, digits and single hyphens, at most 120 "
                 "characters).") != std::string::npos);
   CHECK(res->body.find("value=\"Not A Slug\"") != std::string::npos);
+  // The top says it was not saved and links to both fields, in the form's order.
+  CHECK(text.find("Not saved: 2 fields need a change, said beside each: Name Address") !=
+        std::string::npos);
+  CHECK(res->body.find("<li><a href=\"#field-name\">Name</a></li><li><a "
+                       "href=\"#field-slug\">Address</a></li>") != std::string::npos);
   CHECK(res->body.find("aria-invalid=\"true\" aria-describedby=\"problem-slug\"") !=
         std::string::npos);
   // A slug another category has is a fault of that field too.

@@ -101,6 +101,13 @@ TEST_CASE("pages: a tool page names its vendor and link, and offers every other 
     INFO(other.slug);
     CHECK(offered == (other.slug != "codestral-2-1"));
   }
+  // Each offered by its name; the two Code Llama 4s by their taglines too, never an address.
+  const auto html = test::decode_entities(page);
+  CHECK(html.find("<option value=\"mistral-3-small\">Mistral 3 Small</option>") !=
+        std::string::npos);
+  CHECK(html.find("<option value=\"code-llama-4\">Code Llama 4 — Meta's open-weight coding model: "
+                  "7B to 200B, free to download</option>") != std::string::npos);
+  CHECK(html.find("(code-llama-4)") == std::string::npos);
 }
 
 TEST_CASE("pages: the community tally spells out ships and skips") {

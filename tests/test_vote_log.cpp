@@ -315,6 +315,15 @@ TEST_CASE("vote log: /transparency shows the latest checkpoint, the public key t
   CHECK(before->body.find("has not signed a checkpoint yet") != std::string::npos);
   CHECK(before->body.find(public_key) != std::string::npos);
 
+  // A checkpoint signed before the first vote says it covers none, not "0 entries".
+  site.store().make_checkpoint(site.app().log_signing_key, 1'790'000'000);
+  const auto empty = client.Get("/transparency");
+  REQUIRE(empty->status == 200);
+  CHECK(test::visible_text(empty->body)
+            .find("Entries it covers None: it was signed before the "
+                  "first vote") != std::string::npos);
+  CHECK(empty->body.find("<dd>0 entries</dd>") == std::string::npos);
+
   REQUIRE(test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship", std::string(32, 'e'))
               ->status == 303);
   const auto checkpoint = site.store().make_checkpoint(site.app().log_signing_key, 1'800'000'000);

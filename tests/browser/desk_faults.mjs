@@ -229,7 +229,23 @@ function checksOf(c, page, answer, response) {
   check('no fault beside any other field', () => assertNoOtherFault(answer, c.field?.[0]));
   if (c.top) check('message at the top', () => assertTop(answer, c.describes));
   else if (!c.errorPage)
-    check('nothing at the top', async () => assert.equal(await topOf(answer).count(), 0));
+    check('no other message at the top', async () => assert.equal(await topOf(answer).count(), 0));
+  // A fault beside a field may be far down the form: unless a message at the top speaks for
+  // the form, the top says it was not saved and links to that field, and to no other.
+  const summary = answer.locator('.form-faults[role="alert"]');
+  if (c.field && !c.top) {
+    check('the top says it was not saved, linking to the field', async () => {
+      assert.equal(await summary.count(), 1, 'a summary at the top');
+      assertSays(await summary.innerText(), /^Not saved: one field needs a change/);
+      const id = await (await control(answer, c.field[0])).getAttribute('id');
+      const links = summary.locator('a');
+      assert.deepEqual(await links.evaluateAll((all) => all.map((a) => a.getAttribute('href'))),
+                       [`#${id}`]);
+      assert.equal(await links.innerText(), c.field[0]);
+    });
+  } else if (!c.errorPage) {
+    check('no summary of fields', async () => assert.equal(await summary.count(), 0));
+  }
   check('says what is wrong', async () => {
     if (c.field) {
       const fault = faultBeside(answer, c.field[0]);
