@@ -9,6 +9,7 @@
 
 #include "app/digest_command.h"
 #include "app/editor_commands.h"
+#include "app/init_command.h"
 #include "app/options.h"
 #include "app/server.h"
 #include "app/verify_command.h"
@@ -147,6 +148,8 @@ int run(const Options &options) {
     if (options.files[0] != "add") require_database(options.db);
     return run_user_command(options, std::cin, isatty(STDIN_FILENO) == 1, std::cout, std::cerr);
   }
+  if (options.command == "init")
+    return run_init(options, std::cin, isatty(STDIN_FILENO) == 1, std::cerr);
   if (options.command == "import") return run_import(options);
   if (options.command == "export") return run_export(options);
   if (options.command == "log") return run_log(options);

@@ -117,6 +117,7 @@ const std::vector<Command> &commands() {
        "  --threads N          request workers, 1-4096, default 64 (VERDICT_THREADS)\n"
        "  --rate-limit N       writes per client per minute, default 30; 0 turns it off\n"
        "  --trusted-proxy ADDR the reverse proxy whose X-Forwarded-For names the client\n"
+       "                       (VERDICT_TRUSTED_PROXY)\n"
        "  --base-url URL       the site's public address, e.g. https://verdict.example: canonical\n"
        "                       links, the sitemap and robots.txt name it (VERDICT_BASE_URL)\n"
        "  --access-log         one line per request on stderr\n"
@@ -134,6 +135,15 @@ const std::vector<Command> &commands() {
        "  --unsubscribe-mailto ADDR  the mailbox List-Unsubscribe's mailto: names (default:\n"
        "                       --smtp-from; VERDICT_UNSUBSCRIBE_MAILTO)\n",
        "serve the site (the command when none is named)"},
+      {"init", "verdict init --db PATH [--empty] [--editor EMAIL]",
+       "Makes a new site at PATH, which must not exist yet: with the bundled example\n"
+       "comparisons, tools and reviewers, or with --empty none (the site's name and copy only),\n"
+       "and its first editor. The editor's address is --editor EMAIL, or asked for on a\n"
+       "terminal (left empty: none yet); the password is asked twice on the terminal, or read\n"
+       "as one line from standard input. Then `verdict serve --db PATH` serves it.\n"
+       "  --empty              no example content: the front page says nothing is published yet\n"
+       "  --editor EMAIL       the first editor, who signs in at /admin\n",
+       "make a new site (examples or empty) and its first editor"},
       {"import", "verdict import --db PATH FILE",
        "Applies a content file (JSON, the format `export` writes) in one transaction: rows are\n"
        "matched by slug, created or updated, and nothing is deleted. Says what it created and\n"
@@ -238,24 +248,29 @@ std::string usage(const std::string &name) {
 Options parse_options(const std::vector<std::string> &args,
                       const std::function<const char *(const char *)> &getenv) {
   Options options;
-  if (const char *db = getenv("VERDICT_DB")) options.db = db;
-  if (const char *bind = getenv("VERDICT_BIND")) options.bind = bind;
-  if (const char *base = getenv("VERDICT_BASE_URL"))
-    set_base_url(options, base, "VERDICT_BASE_URL");
-  if (const char *port = getenv("VERDICT_PORT"); port && !parse_int(port, 0, 65535, options.port))
+  // A variable set to nothing (an environment file's line left blank) is as if unset.
+  const auto env = [&getenv](const char *name) -> const char * {
+    const char *value = getenv(name);
+    return value && *value ? value : nullptr;
+  };
+  if (const char *db = env("VERDICT_DB")) options.db = db;
+  if (const char *bind = env("VERDICT_BIND")) options.bind = bind;
+  if (const char *base = env("VERDICT_BASE_URL")) set_base_url(options, base, "VERDICT_BASE_URL");
+  if (const char *port = env("VERDICT_PORT"); port && !parse_int(port, 0, 65535, options.port))
     options.error = "VERDICT_PORT must be a port number (0-65535; 0 picks a free one)";
-  if (const char *token = getenv("VERDICT_METRICS_TOKEN"))
+  if (const char *token = env("VERDICT_METRICS_TOKEN"))
     set_metrics_token(options, token, "VERDICT_METRICS_TOKEN");
-  if (const char *smtp = getenv("VERDICT_SMTP")) set_smtp_url(options, smtp, "VERDICT_SMTP");
-  if (const char *from = getenv("VERDICT_SMTP_FROM"))
+  if (const char *smtp = env("VERDICT_SMTP")) set_smtp_url(options, smtp, "VERDICT_SMTP");
+  if (const char *from = env("VERDICT_SMTP_FROM"))
     set_address(options, options.mail_from, from, "VERDICT_SMTP_FROM");
-  if (const char *mailto = getenv("VERDICT_UNSUBSCRIBE_MAILTO"))
+  if (const char *mailto = env("VERDICT_UNSUBSCRIBE_MAILTO"))
     set_address(options, options.unsubscribe_mailto, mailto, "VERDICT_UNSUBSCRIBE_MAILTO");
-  if (const char *user = getenv("VERDICT_SMTP_USER")) options.smtp_user = user;
-  if (const char *password = getenv("VERDICT_SMTP_PASSWORD")) options.smtp_password = password;
-  if (const char *starttls = getenv("VERDICT_SMTP_STARTTLS"))
+  if (const char *user = env("VERDICT_SMTP_USER")) options.smtp_user = user;
+  if (const char *password = env("VERDICT_SMTP_PASSWORD")) options.smtp_password = password;
+  if (const char *starttls = env("VERDICT_SMTP_STARTTLS"))
     options.smtp_starttls = std::string(starttls) == "1";
-  if (const char *threads = getenv("VERDICT_THREADS");
+  if (const char *proxy = env("VERDICT_TRUSTED_PROXY")) options.trusted_proxy = proxy;
+  if (const char *threads = env("VERDICT_THREADS");
       threads && !parse_int(threads, 1, 4096, options.threads))
     options.error = "VERDICT_THREADS must be a number from 1 to 4096";
 
@@ -275,7 +290,8 @@ Options parse_options(const std::vector<std::string> &args,
     return options;
   }
 
-  std::string mail_flag, digest_flag, serve_flag; // the first of each given, for "only for" errors
+  // The first of each given, for "only for" errors.
+  std::string mail_flag, digest_flag, serve_flag, init_flag;
   for (; i < args.size() && options.error.empty(); ++i) {
     const auto &arg = args[i];
     const auto value = [&](const char *flag) -> const std::string * {
@@ -347,6 +363,12 @@ Options parse_options(const std::vector<std::string> &args,
       if (auto v = value("--state")) options.state_file = *v;
     } else if (arg == "--force") {
       options.force = true;
+    } else if (arg == "--empty") {
+      init_flag = arg;
+      options.empty = true;
+    } else if (arg == "--editor") {
+      init_flag = arg;
+      if (auto v = value("--editor")) options.editor = *v;
     } else if (arg == "--access-log") {
       options.access_log = true;
     } else if (!arg.empty() && arg[0] == '-') {
@@ -360,6 +382,11 @@ Options parse_options(const std::vector<std::string> &args,
   const auto n = options.files.size();
   if (options.command == "serve" && n != 0) options.error = "serve takes no arguments";
   if (options.command == "backup" && n != 1) options.error = "backup needs one OUT file";
+  if (options.command == "init" && n != 0) options.error = "init takes no arguments";
+  if (!init_flag.empty() && options.command != "init")
+    options.error = init_flag + " is only for init";
+  if (options.command == "init" && !options.editor.empty() && !is_valid_email(options.editor))
+    options.error = options.editor + " is not an email address";
   if (options.command == "check" && n != 0) options.error = "check takes no arguments";
   if (options.command == "checkpoint" && n != 0) options.error = "checkpoint takes no arguments";
   if (options.command == "verify" && n > 1)

@@ -21,6 +21,8 @@ struct Options {
   std::string metrics_token;      // a bearer token that shows /metrics' desk figures; may be empty
   std::vector<std::string> files; // command arguments: backup OUT, import FILE, export [FILE]
   bool force = false;             // export: overwrite an existing FILE
+  bool empty = false;             // init: a site without the bundled examples
+  std::string editor;             // init: the first editor's address (--editor)
   int page = 1;                   // log: which page of the edit log
   std::string help_topic;         // help: the command asked about (empty: all of them)
   // The weekly digest's mail (serve: confirmation mails; digest: the digest).

@@ -22,7 +22,7 @@
 
 namespace verdict {
 
-std::unique_ptr<Store> open_site_database(const std::string &path) {
+std::unique_ptr<Store> open_site_database(const std::string &path, StartingContent starting) {
   struct stat info {};
   const bool fresh = path == ":memory:" || stat(path.c_str(), &info) != 0;
   auto store = std::make_unique<Store>(path);
@@ -30,6 +30,11 @@ std::unique_ptr<Store> open_site_database(const std::string &path) {
     auto bundled = parse_content(embedded("content/verdict.json"));
     if (!bundled.errors.empty())
       throw std::runtime_error("bundled content is invalid: " + bundled.errors.front());
+    if (starting == StartingContent::none) {
+      Content site_copy_only;
+      site_copy_only.site = bundled.content.site;
+      bundled.content = site_copy_only;
+    }
     store->import_content(bundled.content);
   }
   return store;

@@ -11,9 +11,14 @@
 
 namespace verdict {
 
+// What a new site starts with: the bundled example comparisons, tools and reviewers, or none
+// (the site's name and copy only: `verdict init --empty`).
+enum class StartingContent { examples, none };
+
 // Creates the database from the bundled content when `path` does not exist yet; an existing
 // database is opened (and upgraded) as it is, never overwritten.
-std::unique_ptr<Store> open_site_database(const std::string &path);
+std::unique_ptr<Store> open_site_database(const std::string &path,
+                                          StartingContent starting = StartingContent::examples);
 
 // Makes requests the transport refuses answer with a page of the site, and sets httplib's own
 // body limit behind the transport's.

@@ -44,8 +44,8 @@ public:
         const auto detail = store_.comparison_detail(slug);
         if (!detail) continue;
         const auto a = detail->comparison.a.id, b = detail->comparison.b.id;
-        published.push_back(
-            {pair_target(a, b), slug, "the file", pair_standing(a, b, detail->comparison.picks), log_size});
+        published.push_back({pair_target(a, b), slug, "the file",
+                             pair_standing(a, b, detail->comparison.picks), log_size});
       }
       if (!comparisons.has_next) break;
     }

@@ -59,6 +59,12 @@ std::string home(const Views &views, const HomeData &data) {
   page.set("site_tagline", data.site.site_tagline);
   page.set("comparisons", comparison_items(data.comparisons.items));
   page.set("more_comparisons", bool_data(data.comparisons.has_next));
+  // A new site with nothing in it yet (`verdict init --empty`) says so, in place of empty
+  // lists; each list shows once it has something.
+  page.set("has_comparisons", bool_data(!data.comparisons.items.empty()));
+  page.set("has_tools", bool_data(!data.tools.items.empty()));
+  page.set("has_reviewers", bool_data(!data.reviewers.items.empty()));
+  page.set("nothing_yet", bool_data(data.comparisons.items.empty() && data.tools.items.empty()));
   page.set("tool_table", tool_table(views, data.tools.items));
   page.set("more_tools", bool_data(data.tools.has_next));
   page.set("reviewer_list", reviewer_list(views, data.reviewers.items));

@@ -123,3 +123,34 @@ TEST_CASE("the metrics token comes from --metrics-token or VERDICT_METRICS_TOKEN
   CHECK(parse({"check", "--db", "a.db", "--metrics-token", "0123456789abcdef"}).error ==
         "--metrics-token is only for serve");
 }
+
+TEST_CASE("an environment file's settings: the proxy from VERDICT_TRUSTED_PROXY, and a variable "
+          "left blank is as if unset") {
+  CHECK(parse({}, {{"VERDICT_TRUSTED_PROXY", "127.0.0.1"}}).trusted_proxy == "127.0.0.1");
+  CHECK(parse({"--trusted-proxy", "::1"}, {{"VERDICT_TRUSTED_PROXY", "127.0.0.1"}}).trusted_proxy ==
+        "::1");
+  const auto blank = parse({}, {{"VERDICT_BASE_URL", ""},
+                                {"VERDICT_PORT", ""},
+                                {"VERDICT_SMTP", ""},
+                                {"VERDICT_DB", ""},
+                                {"VERDICT_TRUSTED_PROXY", ""}});
+  CHECK(blank.error.empty());
+  CHECK(blank.base_url.empty());
+  CHECK(blank.port == 8080);
+  CHECK(blank.db == "verdict.db");
+  CHECK(blank.smtp_url.empty());
+}
+
+TEST_CASE("init takes --empty and --editor, and they are init's alone") {
+  const auto o = parse({"init", "--db", "new.db", "--empty", "--editor", "ed@example.com"});
+  CHECK(o.error.empty());
+  CHECK(o.command == "init");
+  CHECK(o.empty);
+  CHECK(o.editor == "ed@example.com");
+  CHECK(parse({"init", "--db", "new.db"}).empty == false);
+  CHECK(parse({"init", "--editor", "nobody"}).error == "nobody is not an email address");
+  CHECK(parse({"init", "extra"}).error == "init takes no arguments");
+  CHECK(parse({"serve", "--empty"}).error == "--empty is only for init");
+  CHECK(parse({"import", "--db", "a.db", "in.json", "--editor", "ed@example.com"}).error ==
+        "--editor is only for init");
+}

@@ -1178,3 +1178,69 @@ TEST_CASE("digest: SIGTERM ends the server promptly while a confirmation mail is
   // Within systemd's 15 s (deploy/verdict.service), as any shutdown is (10 s).
   CHECK(took < std::chrono::seconds(10));
 }
+
+TEST_CASE("process: init makes a new site, with the examples or empty, and its first editor, and "
+          "never touches a site that exists") {
+  test::TempDir dir;
+  const auto password = (dir.path / "password.txt").string();
+  std::ofstream(password) << "a long enough password\n";
+  std::string said;
+
+  const auto empty = (dir.path / "empty.db").string();
+  REQUIRE(run_binary({"init", "--db", empty, "--empty", "--editor", "ed@example.com"}, &said,
+                     password) == 0);
+  CHECK(said.find("made a new site at " + empty + ", empty") != std::string::npos);
+  CHECK(said.find("ed@example.com may now sign in at /admin") != std::string::npos);
+  {
+    Store store(empty);
+    CHECK(store.tools_by_name().empty());
+    CHECK(store.published_comparisons({1, 10}).items.empty());
+    CHECK(store.site_copy().site_name == "Verdict"); // the site's copy, no examples
+    const auto editor = store.editor_by_email("ed@example.com");
+    REQUIRE(editor);
+    CHECK(auth::password_matches(editor->password_hash, "a long enough password"));
+  }
+  {
+    // An empty site serves a front page that says nothing is published yet.
+    Server served({"--db", empty, "--port", "0"});
+    httplib::Client client("127.0.0.1", served.port);
+    const auto home = client.Get("/");
+    REQUIRE(home);
+    CHECK(home->status == 200);
+    const auto text = test::visible_text(home->body);
+    CHECK(text.find("Nothing published yet") != std::string::npos);
+    CHECK(text.find("Latest comparisons") == std::string::npos);
+    CHECK(text.find("The reviewer panel") == std::string::npos);
+    for (const auto *list : {"/tools", "/comparisons", "/reviewers", "/categories"}) {
+      INFO(list);
+      CHECK(client.Get(list)->status == 200);
+    }
+  }
+
+  // With the examples; no editor named and no terminal: none yet, and how to add one.
+  const auto examples = (dir.path / "examples.db").string();
+  REQUIRE(run_binary({"init", "--db", examples}, &said) == 0);
+  CHECK(said.find("with the bundled example comparisons") != std::string::npos);
+  CHECK(said.find("no editor yet: `verdict user add EMAIL --db " + examples + "`") !=
+        std::string::npos);
+  {
+    Store store(examples);
+    CHECK(store.tools_by_name().size() == 8);
+    CHECK(store.editors().empty());
+  }
+
+  // A site that exists is left as it is.
+  const auto size_before = fs::file_size(examples);
+  CHECK(run_binary({"init", "--db", examples, "--empty"}, &said) == 1);
+  CHECK(said.find(examples + " exists already") != std::string::npos);
+  CHECK(fs::file_size(examples) == size_before);
+  CHECK(Store(examples).tools_by_name().size() == 8);
+
+  // A bad address makes nothing; init's flags are init's alone.
+  const auto nothing = (dir.path / "nothing.db").string();
+  CHECK(run_binary({"init", "--db", nothing, "--editor", "not-an-address"}, &said) == 2);
+  CHECK_FALSE(fs::exists(nothing));
+  CHECK(run_binary({"serve", "--db", nothing, "--empty"}, &said) == 2);
+  CHECK(said.find("--empty is only for init") != std::string::npos);
+  CHECK_FALSE(fs::exists(nothing));
+}

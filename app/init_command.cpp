@@ -1,0 +1,67 @@
+#include "app/init_command.h"
+
+#include <sys/stat.h>
+
+#include <iostream>
+#include <string>
+
+#include "app/editor_commands.h"
+#include "app/server.h"
+#include "middleware/request_parsing.h"
+
+namespace verdict {
+
+namespace {
+
+bool exists(const std::string &path) {
+  struct stat info {};
+  return stat(path.c_str(), &info) == 0;
+}
+
+// The first editor's address: as given, or asked for on a terminal; empty for none yet.
+std::string first_editor(const Options &options, std::istream &in, bool in_is_terminal,
+                         std::ostream &said) {
+  if (!options.editor.empty() || !in_is_terminal) return options.editor;
+  said << "The first editor's email address (they sign in at /admin; empty: none yet): "
+       << std::flush;
+  std::string email;
+  std::getline(in, email);
+  const auto first = email.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  return email.substr(first, email.find_last_not_of(" \t\r") - first + 1);
+}
+
+} // namespace
+
+int run_init(const Options &options, std::istream &in, bool in_is_terminal, std::ostream &said) {
+  if (exists(options.db)) {
+    said << "verdict: " << options.db << " exists already; init makes a new site only "
+         << "(`verdict serve --db " << options.db << "` serves this one)\n";
+    return 1;
+  }
+  const auto email = first_editor(options, in, in_is_terminal, said);
+  if (!email.empty() && !is_valid_email(email)) {
+    said << "verdict: " << email << " is not an email address; nothing made\n";
+    return 1;
+  }
+  open_site_database(options.db, options.empty ? StartingContent::none : StartingContent::examples);
+  said << "verdict: made a new site at " << options.db
+       << (options.empty ? ", empty: nothing is published yet\n"
+                         : ", with the bundled example comparisons, tools and reviewers\n");
+  if (email.empty()) {
+    said << "verdict: no editor yet: `verdict user add EMAIL --db " << options.db << "` adds one\n";
+  } else {
+    Options adding = options;
+    adding.command = "user";
+    adding.files = {"add", email};
+    if (const int failed = run_user_command(adding, in, in_is_terminal, said, said)) {
+      said << "verdict: the site is made, without an editor: `verdict user add " << email
+           << " --db " << options.db << "` adds one\n";
+      return failed;
+    }
+  }
+  said << "verdict: serve it with `verdict serve --db " << options.db << "`\n";
+  return 0;
+}
+
+} // namespace verdict

@@ -1,0 +1,16 @@
+// `verdict init`: a new site in one step, before it first serves: its database, with the
+// bundled examples or empty, and its first editor, so the owner of a fresh server has a site
+// to sign in to without knowing which commands make one.
+#pragma once
+
+#include <iosfwd>
+
+#include "app/options.h"
+
+namespace verdict {
+
+// `in` and `in_is_terminal` stand for standard input (the editor's address and password);
+// prompts and what was done (or why not) go to `said`.
+int run_init(const Options &options, std::istream &in, bool in_is_terminal, std::ostream &said);
+
+} // namespace verdict
