@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/backup_command.h"
 #include "app/digest_command.h"
 #include "app/editor_commands.h"
 #include "app/init_command.h"
@@ -114,9 +115,7 @@ int run(const Options &options) {
   }
   if (options.command == "backup") {
     require_database(options.db);
-    backup_database(options.db, options.files[0]);
-    std::cerr << "verdict: backed up " << options.db << " to " << options.files[0] << "\n";
-    return 0;
+    return run_backup(options, std::cerr);
   }
   if (options.command == "check") {
     require_database(options.db);

@@ -170,9 +170,13 @@ const std::vector<Command> &commands() {
        "pair's community numbers. Names each fault and exits 1; exits 2 when the site could\n"
        "not be read, 0 when everything agrees.\n",
        "check that published numbers are what the vote log says"},
-      {"backup", "verdict backup --db PATH OUT",
+      {"backup", "verdict backup --db PATH (OUT | --into DIR [--keep N])",
        "Writes a consistent copy of the database to OUT (which must not exist) while the site\n"
-       "runs.\n",
+       "runs. With --into, the copy is DIR/verdict-YYYYMMDD-HHMMSS.db (UTC; DIR is made if\n"
+       "need be), checked as `verdict check` does (a copy that fails is removed, exit 1), and\n"
+       "only the newest N copies there are kept: what a nightly timer runs.\n"
+       "  --into DIR           the folder of dated copies\n"
+       "  --keep N             how many to keep, 1-10000, default 14 (VERDICT_BACKUP_KEEP)\n",
        "write a consistent copy of the database while the site runs"},
       {"user", "verdict user add|list|remove|passwd [EMAIL] --db PATH",
        "Manages the editors who may sign in at /admin.\n"
@@ -270,6 +274,9 @@ Options parse_options(const std::vector<std::string> &args,
   if (const char *starttls = env("VERDICT_SMTP_STARTTLS"))
     options.smtp_starttls = std::string(starttls) == "1";
   if (const char *proxy = env("VERDICT_TRUSTED_PROXY")) options.trusted_proxy = proxy;
+  if (const char *keep = env("VERDICT_BACKUP_KEEP");
+      keep && !parse_int(keep, 1, 10000, options.backups_kept))
+    options.error = "VERDICT_BACKUP_KEEP must be a number of copies from 1 to 10000";
   if (const char *threads = env("VERDICT_THREADS");
       threads && !parse_int(threads, 1, 4096, options.threads))
     options.error = "VERDICT_THREADS must be a number from 1 to 4096";
@@ -291,7 +298,7 @@ Options parse_options(const std::vector<std::string> &args,
   }
 
   // The first of each given, for "only for" errors.
-  std::string mail_flag, digest_flag, serve_flag, init_flag;
+  std::string mail_flag, digest_flag, serve_flag, init_flag, keep_flag;
   for (; i < args.size() && options.error.empty(); ++i) {
     const auto &arg = args[i];
     const auto value = [&](const char *flag) -> const std::string * {
@@ -363,6 +370,12 @@ Options parse_options(const std::vector<std::string> &args,
       if (auto v = value("--state")) options.state_file = *v;
     } else if (arg == "--force") {
       options.force = true;
+    } else if (arg == "--into") {
+      if (auto v = value("--into")) options.backup_folder = *v;
+    } else if (arg == "--keep") {
+      keep_flag = arg;
+      if (auto v = value("--keep"); v && !parse_int(*v, 1, 10000, options.backups_kept))
+        options.error = "--keep must be a number of copies from 1 to 10000";
     } else if (arg == "--empty") {
       init_flag = arg;
       options.empty = true;
@@ -381,7 +394,14 @@ Options parse_options(const std::vector<std::string> &args,
 
   const auto n = options.files.size();
   if (options.command == "serve" && n != 0) options.error = "serve takes no arguments";
-  if (options.command == "backup" && n != 1) options.error = "backup needs one OUT file";
+  if (options.command == "backup" && options.backup_folder.empty() && n != 1)
+    options.error = "backup needs one OUT file, or --into DIR";
+  if (options.command == "backup" && !options.backup_folder.empty() && n != 0)
+    options.error = "backup writes to OUT or --into DIR, not both";
+  if (!options.backup_folder.empty() && options.command != "backup")
+    options.error = "--into is only for backup";
+  if (!keep_flag.empty() && options.backup_folder.empty())
+    options.error = "--keep is only for backup --into DIR";
   if (options.command == "init" && n != 0) options.error = "init takes no arguments";
   if (!init_flag.empty() && options.command != "init")
     options.error = init_flag + " is only for init";

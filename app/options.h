@@ -22,6 +22,8 @@ struct Options {
   std::vector<std::string> files; // command arguments: backup OUT, import FILE, export [FILE]
   bool force = false;             // export: overwrite an existing FILE
   bool empty = false;             // init: a site without the bundled examples
+  std::string backup_folder;      // backup: a dated copy into this folder (--into)
+  int backups_kept = 14;          // backup --into: the newest copies kept there (--keep)
   std::string editor;             // init: the first editor's address (--editor)
   int page = 1;                   // log: which page of the edit log
   std::string help_topic;         // help: the command asked about (empty: all of them)

@@ -45,7 +45,7 @@ TEST_CASE("bad command lines are errors that name the problem") {
   CHECK(parse({"frobnicate", "--db", "x.db"}).command.empty()); // so the overview is shown
   CHECK(parse({"--port", "70000"}).error.find("--port") != std::string::npos);
   CHECK(parse({"--port"}).error == "--port needs a value");
-  CHECK(parse({"backup", "--db", "a.db"}).error == "backup needs one OUT file");
+  CHECK(parse({"backup", "--db", "a.db"}).error == "backup needs one OUT file, or --into DIR");
   CHECK(parse({}, {{"VERDICT_PORT", "abc"}}).error.find("VERDICT_PORT") != std::string::npos);
 }
 

@@ -20,6 +20,7 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <thread>
 
 #include "auth/secrets.h"
@@ -1243,4 +1244,68 @@ TEST_CASE("process: init makes a new site, with the examples or empty, and its f
   CHECK(run_binary({"serve", "--db", nothing, "--empty"}, &said) == 2);
   CHECK(said.find("--empty is only for init") != std::string::npos);
   CHECK_FALSE(fs::exists(nothing));
+}
+
+TEST_CASE("process: nightly backups go into a folder of dated, checked copies, only the newest "
+          "kept, and the restore steps bring the site back as it was backed up") {
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  const auto folder = dir.path / "backups";
+  Server server({"--db", db, "--port", "0", "--rate-limit", "0"});
+  Voters voters(server.port, 1);
+  voters.wait_for(20);
+  voters.stop();
+
+  // Two older nights' copies, and a file of the owner's that is no copy.
+  fs::create_directories(folder);
+  for (const auto *night : {"verdict-20260101-030000.db", "verdict-20260102-030000.db"})
+    REQUIRE(run_binary({"backup", "--db", db, (folder / night).string()}) == 0);
+  std::ofstream(folder / "notes.txt") << "kept\n";
+
+  std::string said;
+  REQUIRE(run_binary({"backup", "--db", db, "--into", folder.string()}, &said, "/dev/null",
+                     {"VERDICT_BACKUP_KEEP=2"}) == 0);
+  std::vector<std::string> names;
+  for (const auto &entry : fs::directory_iterator(folder))
+    names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  REQUIRE(names.size() == 3);
+  CHECK(names[0] == "notes.txt");
+  CHECK(names[1] == "verdict-20260102-030000.db");
+  CHECK(std::regex_match(names[2], std::regex(R"(verdict-\d{8}-\d{6}\.db)")));
+  CHECK(said.find("removed the older copy " + (folder / "verdict-20260101-030000.db").string()) !=
+        std::string::npos);
+  const auto newest = (folder / names[2]).string();
+  CHECK(run_binary({"check", "--db", newest}) == 0);
+  const auto backed_up = stored_votes(newest);
+  CHECK(backed_up >= 20);
+
+  // More votes after the backup, then the restore steps of deploy/README.md: stop, copy the
+  // night's copy over the database, check it, start.
+  Voters later(server.port, 1);
+  later.wait_for(5);
+  later.stop();
+  server.stop(SIGTERM);
+  REQUIRE(stored_votes(db) > backed_up);
+  fs::copy_file(newest, db, fs::copy_options::overwrite_existing);
+  CHECK(run_binary({"check", "--db", db}) == 0);
+  Server restored({"--db", db, "--port", "0"});
+  httplib::Client client("127.0.0.1", restored.port);
+  const auto health = client.Get("/healthz");
+  REQUIRE(health);
+  CHECK(health->status == 200);
+  restored.stop(SIGTERM);
+  CHECK(stored_votes(db) == backed_up);
+
+  // --keep on the command line wins over the environment (a second later, so the copy has a
+  // name of its own); a keep of 0 is refused.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  REQUIRE(run_binary({"backup", "--db", db, "--into", folder.string(), "--keep", "1"}, &said,
+                     "/dev/null", {"VERDICT_BACKUP_KEEP=5"}) == 0);
+  size_t copies = 0;
+  for (const auto &entry : fs::directory_iterator(folder))
+    copies += entry.path().filename().string().starts_with("verdict-");
+  CHECK(copies == 1);
+  CHECK(fs::exists(folder / "notes.txt"));
+  CHECK(run_binary({"backup", "--db", db, "--into", folder.string(), "--keep", "0"}, &said) == 2);
 }
