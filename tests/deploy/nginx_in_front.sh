@@ -10,25 +10,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 nginx=$(command -v nginx || echo /usr/sbin/nginx)
 work=$(mktemp -d)
 verdict_pid=""
-# The test's verdict is its checks: a server still flushing its files while the folder goes must
-# not turn a pass into a failure, so each process is stopped and waited for before the removal,
-# and the removal cannot change the exit status.
-cleanup() {
-  local status=$?
-  local nginx_pid=""
-  [ -f "$work/nginx.pid" ] && nginx_pid=$(cat "$work/nginx.pid")
-  [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null || true
-  [ -n "$verdict_pid" ] && kill "$verdict_pid" 2>/dev/null || true
-  jobs -p | xargs -r kill 2>/dev/null || true
-  wait 2>/dev/null || true
-  for _ in $(seq 50); do
-    { [ -z "$nginx_pid" ] || ! kill -0 "$nginx_pid" 2>/dev/null; } && break
-    sleep 0.1
-  done
-  rm -rf "$work" 2>/dev/null || true
-  exit "$status"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/processes.sh"
 checks=0
 check() { # check DESCRIPTION EXPECTED ACTUAL
   if [ "$2" != "$3" ]; then
@@ -43,14 +25,7 @@ free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-"$verdict" --db "$work/site.db" --bind 127.0.0.1 --port 0 --trusted-proxy 127.0.0.1 \
-  --rate-limit 2 2>"$work/verdict.log" &
-verdict_pid=$!
-for _ in $(seq 100); do
-  grep -q "serving http://127.0.0.1:" "$work/verdict.log" 2>/dev/null && break
-  sleep 0.1
-done
-verdict_port=$(grep -o "serving http://127.0.0.1:[0-9]*" "$work/verdict.log" | grep -o "[0-9]*$")
+start_verdict --db "$work/site.db" --trusted-proxy 127.0.0.1 --rate-limit 2
 
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost \
   -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
@@ -63,10 +38,11 @@ sed -e "s|127.0.0.1:8080|127.0.0.1:$verdict_port|" \
     -e "s|/etc/letsencrypt/live/verdict.example.com/fullchain.pem|$work/cert.pem|" \
     -e "s|/etc/letsencrypt/live/verdict.example.com/privkey.pem|$work/key.pem|" \
     -e "s|/var/cache/nginx/verdict|$work/cache|" \
+    -e "s|/var/www/letsencrypt|$work/acme|" \
     "$root/deploy/nginx-verdict.conf" >"$work/site.conf"
 # Every address of the shipped file was swapped: nothing can listen beyond loopback.
 check "no address of the shipped file is left" 0 \
-  "$(grep -v '^ *#' "$work/site.conf" | grep -cE 'listen (80|443)|8080|letsencrypt|/var/cache' || true)"
+  "$(grep -v '^ *#' "$work/site.conf" | grep -cE 'listen (80|443)|8080|letsencrypt|/var/' || true)"
 
 cat >"$work/nginx.conf" <<CONF
 user root;
@@ -107,6 +83,24 @@ methodology=/methodology
 curl_tls -o /dev/null -H 'Accept-Encoding: gzip, deflate, br' "$site$methodology"
 check "a compressed copy kept for a browser never reaches a client that asked for none" 1 \
   "$(curl_tls "$site$methodology" | grep -c '<h1>')"
+
+# Bodies: a desk form of up to 128 KiB (under /admin/) reaches verdict, which answers it (403
+# here: nobody is signed in); one a little over that gets verdict's own 413, which says what
+# to shorten; any other body over 16 KiB, and a desk body over 136 KiB, stop at nginx. (From
+# 127.0.3.1, a network of its own, so that no vote below is limited by these.)
+body_to() { # body_to BYTES PATH: the status, and who answered (nginx or verdict)
+  head -c "$1" /dev/zero | tr '\0' a >"$work/form.txt"
+  curl_tls --interface 127.0.3.1 -o "$work/answer.html" -w '%{http_code} ' -X POST \
+    -H 'Sec-Fetch-Site: same-origin' \
+    --data-binary @"$work/form.txt" "$site$2"
+  grep -q '<center>nginx' "$work/answer.html" && echo nginx || echo verdict
+}
+desk=/admin/tools/new
+check "a desk form of 128 KiB passes nginx" "403 verdict" "$(body_to 131072 $desk)"
+check "a desk form over 128 KiB gets verdict's 413" "413 verdict" "$(body_to 133000 $desk)"
+check "a desk form over 136 KiB stops at nginx" "413 nginx" "$(body_to 140000 $desk)"
+check "any other body over 16 KiB stops at nginx" "413 nginx" \
+  "$(body_to 20000 /tools/codestral-2-1/vote)"
 
 check "a request with any cookie goes past the cache" BYPASS \
   "$(curl_tls -D - -o /dev/null -H 'Cookie: theme=dark' "$site$page" | tr -d '\r' | awk -F': ' 'tolower($1) == "x-cache" { print $2 }')"
