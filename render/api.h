@@ -1,5 +1,6 @@
 // The read-only JSON API: the same numbers the pages show, for scripts and other sites.
-// Shapes are documented in the README with curl examples; nlohmann_json writes them.
+// Shapes are documented in docs/PAGES.md ("The JSON API") with curl examples; nlohmann_json
+// writes them.
 #pragma once
 
 #include <cstdint>

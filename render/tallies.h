@@ -1,7 +1,7 @@
 // The published tallies as files anyone may fetch and check (/data/tallies.csv and
 // /data/tallies.json): each target's standing at the end of each day it had a vote event, made
-// by replaying the vote log (domain/tallies.h defines every figure). The README documents
-// both shapes.
+// by replaying the vote log (domain/tallies.h defines every figure). docs/NUMBERS.md ("Open
+// data") documents both shapes.
 #pragma once
 
 #include <cstdint>

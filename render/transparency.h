@@ -1,5 +1,6 @@
 // The vote log as JSON (handlers/transparency.cpp): its latest checkpoint, its entries and the
-// proofs that tie them to checkpoints. Shapes are in the README ("Tallies anyone can check").
+// proofs that tie them to checkpoints. Shapes are in docs/NUMBERS.md ("Tallies anyone can
+// check").
 #pragma once
 
 #include <string>

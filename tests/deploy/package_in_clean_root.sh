@@ -59,9 +59,14 @@ check "the state folder belongs to it" "verdict 750" "$(in_root stat -c '%U %a' 
 check "the settings file is root's alone" "root 600" "$(in_root stat -c '%U %a' /etc/default/verdict)"
 check "the settings file is a conffile" "/etc/default/verdict" \
   "$(in_root dpkg-query -W -f='${Conffiles}' verdict | awk '{print $1}')"
-for unit in verdict.service verdict-backup.service verdict-backup.timer; do
+for unit in verdict.service verdict-backup.service verdict-backup.timer verdict-digest.service \
+  verdict-digest.timer; do
   check "the unit $unit" "yes" "$(in_root sh -c "test -f /lib/systemd/system/$unit && echo yes")"
 done
+check "the documents' links hold where they are installed" "yes" \
+  "$(test -f "$root/usr/share/doc/verdict/docs/RUNNING.md" &&
+     test -f "$root/usr/share/doc/verdict/deploy/README.md" &&
+     test -f "$root/usr/share/doc/verdict/docs/comparison-page.png" && echo yes || echo no)"
 check "the unit is not edited for settings" "" \
   "$(grep -E -- '--base-url|verdict\.example' "$root/lib/systemd/system/verdict.service" || true)"
 
