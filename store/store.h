@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "domain/cluster_write.h"
 #include "domain/content.h"
 #include "domain/model.h"
 #include "domain/vote_log.h"
@@ -219,6 +220,13 @@ public:
                       WriteDone done);
   void cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id, std::optional<int64_t> pick,
                       WriteDone done);
+  // A node of a cluster applies the cluster's writes in their stream's order: the sequence of
+  // the last one applied to this file (0: none), and a tool vote taken from the stream at
+  // `sequence`, written with that sequence in one transaction, so each is applied once. False
+  // (and nothing written) for a sequence applied already; a sequence past the next one is a
+  // gap, Refused; a tool this file does not have, NotFound.
+  uint64_t applied_sequence();
+  bool apply_tool_vote(uint64_t sequence, const ToolVoteWrite &vote);
 
   // The vote log (store/vote_log.h): its entries from leaf `from` on, at most `limit`, and its
   // size and root now.

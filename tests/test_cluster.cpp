@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "cluster/write_stream.h"
+#include "domain/cluster_write.h"
+#include "store/store.h"
 #include "test_support.h"
 
 using namespace verdict;
@@ -175,8 +177,10 @@ TEST_CASE("cluster: writes published by two nodes are one ordered log that each 
   CHECK_FALSE(first.entry_at(4));
 }
 
-TEST_CASE("cluster: with one NATS server killed the writes go on, and with two of three gone a "
-          "write is refused within its wait, never acknowledged") {
+TEST_CASE(
+    "cluster: with one NATS server killed the writes go on, and with two of three gone a "
+    "write is refused within its wait, never acknowledged, and sent again with its id once the "
+    "servers are back, it is in the log once") {
   NatsCluster nats;
   auto settings = settings_for(nats, "node-a");
   settings.publish_wait = 1500ms;
@@ -193,11 +197,95 @@ TEST_CASE("cluster: with one NATS server killed the writes go on, and with two o
   CHECK_THROWS_AS(stream.publish("with one of three", "w-2"), cluster::StreamUnavailable);
   CHECK(std::chrono::steady_clock::now() - asked < 10s); // refused, not hung
 
-  // The servers come back: the write refused was not stored, and writes go on from there.
+  // The servers come back. A write refused may yet have been stored (the one server left may
+  // have proposed it before its wait ran out): the node sends it again under its id, and it is
+  // in the log once, whichever happened; then writes go on from there.
   nats.start(0);
   nats.start(1);
   nats.wait_until_ready();
-  CHECK(publish_when_taken(stream, "back", "w-3", 30s) == 3);
-  CHECK(stream.entry_at(2)->payload == "with two of three");
-  CHECK(stream.entry_at(3)->payload == "back");
+  CHECK(publish_when_taken(stream, "with one of three", "w-2", 30s) == 3);
+  CHECK(publish_when_taken(stream, "back", "w-3", 30s) == 4);
+  std::vector<std::string> log;
+  for (uint64_t sequence = 1; auto entry = stream.entry_at(sequence); ++sequence)
+    log.push_back(entry->payload);
+  CHECK(log ==
+        std::vector<std::string>{"before", "with two of three", "with one of three", "back"});
+}
+
+TEST_CASE("cluster: a tool vote is carried by the stream as it was cast, and what is not one "
+          "is refused") {
+  const ToolVoteWrite ship{
+      {std::string(32, 'a'), "net-1", "2026-11-25", 7}, "codestral-2-1", Verdict::ship};
+  const auto back = decoded_tool_vote(encoded(ship));
+  REQUIRE(back);
+  CHECK(back->ballot.voter == ship.ballot.voter);
+  CHECK(back->ballot.network == "net-1");
+  CHECK(back->ballot.day == "2026-11-25");
+  CHECK(back->ballot.seconds_on_page == 7);
+  CHECK(back->tool == "codestral-2-1");
+  CHECK(back->verdict == Verdict::ship);
+  auto withdrawn = ship;
+  withdrawn.verdict.reset();
+  CHECK_FALSE(decoded_tool_vote(encoded(withdrawn))->verdict);
+
+  for (
+      const auto *broken :
+      {"", "not json", "[]", R"({"kind":"pair_vote"})",
+       R"({"kind":"tool_vote","tool":"x","voter":"v","network":"n","day":"d","verdict":"ship"})",
+       R"({"kind":"tool_vote","tool":"x","voter":"v","network":"n","day":"d","seconds_on_page":1,"verdict":"maybe"})",
+       R"({"kind":"tool_vote","tool":1,"voter":"v","network":"n","day":"d","seconds_on_page":1,"verdict":null})"}) {
+    INFO(broken);
+    CHECK_FALSE(decoded_tool_vote(broken));
+  }
+}
+
+TEST_CASE("cluster: a node applies each write of the stream once, in order, with its sequence in "
+          "the same transaction") {
+  test::TempDir dir;
+  const auto path = (dir.path / "node.db").string();
+  const ToolVoteWrite ship{
+      {std::string(32, 'b'), "net-1", "2026-11-25", 30}, "codestral-2-1", Verdict::ship};
+  auto withdraw = ship;
+  withdraw.verdict.reset();
+  Store store(path);
+  store.import_content(test::seeded_store()->export_content());
+  const auto community = [&] { return store.tool_by_slug("codestral-2-1")->community; };
+  REQUIRE(community().total == 0);
+  CHECK(store.applied_sequence() == 0);
+
+  CHECK(store.apply_tool_vote(1, ship));
+  CHECK(community().total == 1);
+  CHECK(store.applied_sequence() == 1);
+  // The same write again (a node that stopped after applying it, before it knew): nothing.
+  CHECK_FALSE(store.apply_tool_vote(1, ship));
+  CHECK(community().total == 1);
+  // A gap is refused and writes nothing.
+  CHECK_THROWS_AS(store.apply_tool_vote(3, withdraw), Refused);
+  CHECK(community().total == 1);
+  CHECK(store.applied_sequence() == 1);
+  // A write naming a tool this file lacks writes nothing, its sequence neither.
+  auto unknown = ship;
+  unknown.tool = "no-such-tool";
+  CHECK_THROWS_AS(store.apply_tool_vote(2, unknown), NotFound);
+  CHECK(store.applied_sequence() == 1);
+
+  CHECK(store.apply_tool_vote(2, withdraw));
+  CHECK(community().total == 0);
+  CHECK(store.applied_sequence() == 2);
+}
+
+TEST_CASE("cluster: a node's place in the stream is in its file, and survives a restart") {
+  test::TempDir dir;
+  const auto path = (dir.path / "node.db").string();
+  const ToolVoteWrite ship{
+      {std::string(32, 'c'), "net-1", "2026-11-25", 30}, "codestral-2-1", Verdict::ship};
+  {
+    Store store(path);
+    store.import_content(test::seeded_store()->export_content());
+    REQUIRE(store.apply_tool_vote(1, ship));
+  }
+  Store again(path);
+  CHECK(again.applied_sequence() == 1);
+  CHECK_FALSE(again.apply_tool_vote(1, ship));
+  CHECK(again.tool_by_slug("codestral-2-1")->community.total == 1);
 }
