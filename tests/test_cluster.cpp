@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/stream_follower.h"
 #include "cluster/write_stream.h"
 #include "domain/cluster_write.h"
 #include "store/store.h"
@@ -288,4 +289,71 @@ TEST_CASE("cluster: a node's place in the stream is in its file, and survives a 
   CHECK(again.applied_sequence() == 1);
   CHECK_FALSE(again.apply_tool_vote(1, ship));
   CHECK(again.tool_by_slug("codestral-2-1")->community.total == 1);
+}
+
+namespace {
+
+// A node: its own file, made from the same content as every other node's, and its own
+// connection to the cluster.
+struct Node {
+  Node(const fs::path &file, const NatsCluster &nats, const std::string &name)
+      : store(file.string()), stream(settings_for(nats, name)), follower(store, stream) {}
+  Store store;
+  cluster::WriteStream stream;
+  StreamFollower follower;
+  ShipTally community(const std::string &tool) { return store.tool_by_slug(tool)->community; }
+};
+
+ToolVoteWrite vote_of(char voter, const std::string &tool, std::optional<Verdict> verdict) {
+  return {{std::string(32, voter), std::string("net-") + voter, "2026-11-25", 30}, tool, verdict};
+}
+
+} // namespace
+
+TEST_CASE("cluster: two nodes following the stream hold the same tallies, each applies its own "
+          "writes too, and a node started again goes on from its file's place") {
+  NatsCluster nats;
+  test::TempDir dir;
+  const auto content = test::seeded_store()->export_content();
+  for (const auto *file : {"a.db", "b.db"})
+    Store((dir.path / file).string()).import_content(content);
+  {
+    Node a(dir.path / "a.db", nats, "node-a");
+    Node b(dir.path / "b.db", nats, "node-b");
+    // Writes taken by either node, one log.
+    a.stream.publish(encoded(vote_of('1', "codestral-2-1", Verdict::ship)), "w1");
+    b.stream.publish(encoded(vote_of('2', "codestral-2-1", Verdict::skip)), "w2");
+    a.stream.publish(encoded(vote_of('3', "cursor-background-agent", Verdict::ship)), "w3");
+    a.stream.publish(encoded(vote_of('1', "codestral-2-1", std::nullopt)), "w4"); // withdrawn
+    CHECK(a.follower.catch_up() == 4);
+    CHECK(b.follower.catch_up() == 4);
+    CHECK(a.follower.catch_up() == 0); // nothing new, nothing applied twice
+    for (auto *node : {&a, &b}) {
+      CHECK(node->store.applied_sequence() == 4);
+      CHECK(node->community("codestral-2-1").total == 1);
+      CHECK(node->community("codestral-2-1").ships == 0);
+      CHECK(node->community("cursor-background-agent").ships == 1);
+    }
+
+    // Following in the background: a node's own write is in its file within a bound.
+    b.follower.start(std::chrono::milliseconds(20));
+    const auto sequence =
+        b.stream.publish(encoded(vote_of('4', "codestral-2-1", Verdict::ship)), "w5");
+    CHECK(sequence == 5);
+    CHECK(b.follower.wait_for(sequence, std::chrono::seconds(10)));
+    CHECK(b.community("codestral-2-1").total == 2);
+    CHECK(b.follower.problem().empty());
+    CHECK_FALSE(a.follower.wait_for(6, std::chrono::milliseconds(50))); // no write 6 yet
+  }
+  // Node a stopped at 4 and starts again: it applies 5, and only 5.
+  Node again(dir.path / "a.db", nats, "node-a");
+  CHECK(again.follower.catch_up() == 1);
+  CHECK(again.store.applied_sequence() == 5);
+  CHECK(again.community("codestral-2-1").total == 2);
+  CHECK(again.community("cursor-background-agent").total == 1);
+
+  // A write this version cannot read stops the node there, saying so, rather than skip it.
+  again.stream.publish(R"({"kind":"a_kind_from_a_later_version"})", "w6");
+  CHECK_THROWS_WITH(again.follower.catch_up(), Catch::Contains("cannot apply: upgrade"));
+  CHECK(again.store.applied_sequence() == 5);
 }
