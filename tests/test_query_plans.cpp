@@ -290,6 +290,11 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   CHECK(store.set_editor_password("editor@example.com", hash));
   store.edit_log({1, 20});
   CHECK(store.remove_editor("editor@example.com"));
+  // A node of a cluster applying the stream's writes.
+  CHECK(store.applied_sequence() == 0);
+  const ToolVoteWrite from_the_stream{
+      {std::string(32, 'c'), "net", "2026-11-25", 30}, tool.slug, Verdict::ship};
+  CHECK(store.apply_tool_vote(1, from_the_stream));
   backup_database(db_path, (dir.path / "backup.db").string());
   CHECK(check_database(db_path).empty());
 }
