@@ -1,7 +1,6 @@
 #include "app/init_command.h"
 
-#include <sys/stat.h>
-
+#include <filesystem>
 #include <iostream>
 #include <string>
 
@@ -12,11 +11,6 @@
 namespace verdict {
 
 namespace {
-
-bool exists(const std::string &path) {
-  struct stat info {};
-  return stat(path.c_str(), &info) == 0;
-}
 
 // The first editor's address: as given, or asked for on a terminal; empty for none yet.
 std::string first_editor(const Options &options, std::istream &in, bool in_is_terminal,
@@ -34,7 +28,7 @@ std::string first_editor(const Options &options, std::istream &in, bool in_is_te
 } // namespace
 
 int run_init(const Options &options, std::istream &in, bool in_is_terminal, std::ostream &said) {
-  if (exists(options.db)) {
+  if (std::filesystem::exists(options.db)) {
     said << "verdict: " << options.db << " exists already; init makes a new site only "
          << "(`verdict serve --db " << options.db << "` serves this one)\n";
     return 1;
