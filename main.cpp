@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "app/backup_command.h"
+#include "app/cluster_command.h"
 #include "app/digest_command.h"
 #include "app/editor_commands.h"
 #include "app/init_command.h"
@@ -147,6 +148,7 @@ int run(const Options &options) {
     if (options.files[0] != "add") require_database(options.db);
     return run_user_command(options, std::cin, isatty(STDIN_FILENO) == 1, std::cout, std::cerr);
   }
+  if (options.command == "cluster") return run_cluster_status(options, std::cout, std::cerr);
   if (options.command == "init")
     return run_init(options, std::cin, isatty(STDIN_FILENO) == 1, std::cerr);
   if (options.command == "import") return run_import(options);

@@ -47,6 +47,46 @@ void set_metrics_token(Options &options, const std::string &token, const char *g
   options.metrics_token = token;
 }
 
+// A cluster's NATS servers: nats://HOST:PORT, comma-separated, each named once.
+void set_cluster(Options &options, const std::string &urls, const char *given_as) {
+  std::vector<std::string> servers;
+  size_t start = 0;
+  for (;;) {
+    const auto comma = urls.find(',', start);
+    const auto url =
+        urls.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const auto colon = url.rfind(':');
+    const bool port_ok = colon != std::string::npos && colon + 1 < url.size() &&
+                         std::all_of(url.begin() + static_cast<long>(colon) + 1, url.end(),
+                                     [](char c) { return c >= '0' && c <= '9'; });
+    if (!url.starts_with("nats://") || url.size() <= 7 || colon < 7 || !port_ok ||
+        std::any_of(url.begin(), url.end(), [](char c) { return c <= ' ' || c >= 127; })) {
+      options.error = std::string(given_as) +
+                      " must be nats://HOST:PORT, or several joined by commas; \"" + url +
+                      "\" is not one";
+      return;
+    }
+    if (std::find(servers.begin(), servers.end(), url) == servers.end()) servers.push_back(url);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  options.cluster = servers;
+}
+
+// A node's name: what `verdict cluster status` lists it by, and part of each write's id.
+void set_node(Options &options, const std::string &name, const char *given_as) {
+  const bool plain = !name.empty() && name.size() <= 64 && name.front() != '-' &&
+                     std::all_of(name.begin(), name.end(), [](char c) {
+                       return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+                     });
+  if (!plain) {
+    options.error = std::string(given_as) +
+                    " must be 1 to 64 of a-z, 0-9 and -, not starting with -, like web-1";
+    return;
+  }
+  options.node = name;
+}
+
 // The SMTP server: smtp://host[:port] (STARTTLS with --smtp-starttls) or smtps://host[:port].
 void set_smtp_url(Options &options, const std::string &url, const char *given_as) {
   const auto scheme_end = url.find("://");
@@ -133,8 +173,19 @@ const std::vector<Command> &commands() {
        "  --smtp-user USER     log in as USER (VERDICT_SMTP_USER); the password is read from\n"
        "                       VERDICT_SMTP_PASSWORD only, never a flag\n"
        "  --unsubscribe-mailto ADDR  the mailbox List-Unsubscribe's mailto: names (default:\n"
-       "                       --smtp-from; VERDICT_UNSUBSCRIBE_MAILTO)\n",
+       "                       --smtp-from; VERDICT_UNSUBSCRIBE_MAILTO)\n"
+       "One node of a cluster (docs/CLUSTER.md): every node serves reads from its own --db, a\n"
+       "copy of one site's file, and every write goes through NATS JetStream to all of them:\n"
+       "  --cluster URLS       nats://HOST:PORT[,nats://HOST:PORT…], the NATS servers\n"
+       "                       (VERDICT_CLUSTER)\n"
+       "  --node NAME          this node's name in the cluster, a-z 0-9 and - (VERDICT_NODE)\n",
        "serve the site (the command when none is named)"},
+      {"cluster", "verdict cluster status --cluster URLS",
+       "Says how far each node of the cluster has applied the stream of writes: its applied\n"
+       "sequence, its lag behind the stream's last write, and when it last said so.\n"
+       "  --cluster URLS       nats://HOST:PORT[,…], the cluster's NATS servers "
+       "(VERDICT_CLUSTER)\n",
+       "say how far each node of a cluster has applied its writes"},
       {"init", "verdict init --db PATH [--empty] [--editor EMAIL]",
        "Makes a new site at PATH, which must not exist yet: with the bundled example\n"
        "comparisons, tools and reviewers, or with --empty none (the site's name and copy only),\n"
@@ -274,6 +325,9 @@ Options parse_options(const std::vector<std::string> &args,
   if (const char *starttls = env("VERDICT_SMTP_STARTTLS"))
     options.smtp_starttls = std::string(starttls) == "1";
   if (const char *proxy = env("VERDICT_TRUSTED_PROXY")) options.trusted_proxy = proxy;
+  if (const char *cluster = env("VERDICT_CLUSTER"))
+    set_cluster(options, cluster, "VERDICT_CLUSTER");
+  if (const char *node = env("VERDICT_NODE")) set_node(options, node, "VERDICT_NODE");
   if (const char *keep = env("VERDICT_BACKUP_KEEP");
       keep && !parse_int(keep, 1, 10000, options.backups_kept))
     options.error = "VERDICT_BACKUP_KEEP must be a number of copies from 1 to 10000";
@@ -298,7 +352,7 @@ Options parse_options(const std::vector<std::string> &args,
   }
 
   // The first of each given, for "only for" errors.
-  std::string mail_flag, digest_flag, serve_flag, init_flag, keep_flag;
+  std::string mail_flag, digest_flag, serve_flag, init_flag, keep_flag, cluster_flag;
   for (; i < args.size() && options.error.empty(); ++i) {
     const auto &arg = args[i];
     const auto value = [&](const char *flag) -> const std::string * {
@@ -337,6 +391,12 @@ Options parse_options(const std::vector<std::string> &args,
       if (auto v = value("--metrics-token")) set_metrics_token(options, *v, "--metrics-token");
     } else if (arg == "--trusted-proxy") {
       if (auto v = value("--trusted-proxy")) options.trusted_proxy = *v;
+    } else if (arg == "--cluster") {
+      cluster_flag = arg;
+      if (auto v = value("--cluster")) set_cluster(options, *v, "--cluster");
+    } else if (arg == "--node") {
+      cluster_flag = arg;
+      if (auto v = value("--node")) set_node(options, *v, "--node");
     } else if (arg == "--page") {
       if (auto v = value("--page"); v && !parse_int(*v, 1, 10000000, options.page))
         options.error = "--page must be a page number from 1";
@@ -472,6 +532,17 @@ Options parse_options(const std::vector<std::string> &args,
   if (!serve_flag.empty() && options.command != "serve")
     options.error = serve_flag + " is only for serve";
   if (options.page != 1 && options.command != "log") options.error = "--page is only for log";
+  if (options.command == "cluster" && (n != 1 || options.files[0] != "status"))
+    options.error = "cluster needs status";
+  else if (options.command == "cluster" && options.cluster.empty())
+    options.error = "cluster status needs --cluster nats://HOST:PORT[,…] (or VERDICT_CLUSTER)";
+  if (!cluster_flag.empty() && options.command != "serve" && options.command != "cluster")
+    options.error = cluster_flag + " is only for serve and cluster";
+  if (options.command == "serve" && options.error.empty() &&
+      options.cluster.empty() != options.node.empty())
+    options.error = options.node.empty()
+                        ? "--cluster needs --node NAME (or VERDICT_NODE): this node's name"
+                        : "--node is for a node of a cluster: give --cluster too";
   if (options.force && options.command != "export") options.error = "--force is only for export";
   return options;
 }

@@ -37,11 +37,15 @@ struct Options {
   int since_days = 0;             // digest: --since Nd or Nh, in whole days
   std::string dry_run_dir;        // digest: write .eml files here instead of sending
   std::string state_file;         // verify: the checkpoints seen before (--state; default in HOME)
+  // serve and cluster: the NATS servers of a cluster's stream of writes (--cluster), and
+  // serve: this node's name in it (--node). Empty: a lone server, no NATS.
+  std::vector<std::string> cluster;
+  std::string node;
   std::string error;              // set when the command line is not usable
 };
 
 // `getenv` supplies VERDICT_DB, VERDICT_PORT, VERDICT_BIND, VERDICT_THREADS, VERDICT_BASE_URL,
-// VERDICT_METRICS_TOKEN and the mail's VERDICT_SMTP* variables, used when the matching flag is
+// VERDICT_METRICS_TOKEN, VERDICT_CLUSTER, VERDICT_NODE and the mail's VERDICT_SMTP* variables, used when the matching flag is
 // absent; VERDICT_SMTP_PASSWORD is the only way to give the SMTP password.
 Options parse_options(const std::vector<std::string> &args,
                       const std::function<const char *(const char *)> &getenv);

@@ -8,12 +8,17 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <filesystem>
 #include <iostream>
 #include <thread>
 
 #include "app/checkpointer.h"
+#include "app/cluster_writes.h"
 #include "app/confirmation_mailer.h"
+#include "app/stream_follower.h"
 #include "assets/embedded.h"
+#include "auth/log_signing.h"
+#include "auth/secrets.h"
 #include "domain/content.h"
 #include "handlers/routes.h"
 #include "middleware/guards.h"
@@ -85,6 +90,51 @@ private:
   bool held_ = false;
 };
 
+// A node of a cluster: its link to the stream of writes, its writes through it, and its
+// follower applying the stream to its file.
+struct ClusterNode {
+  cluster::WriteStream stream;
+  ClusterWrites writes;
+  StreamFollower follower;
+
+  ClusterNode(Store &store, const Options &options)
+      : stream(cluster::StreamSettings{options.cluster, options.node}),
+        writes(store, stream, ClusterWrites::Settings{options.node}),
+        follower(
+            store, stream,
+            [this](const cluster::StreamEntry &entry, const std::function<void()> &failed) {
+              writes.apply(entry, failed);
+            },
+            options.node) {}
+};
+
+// Joins the cluster: catches up with the stream before serving anything, follows it from
+// then on, and settles the site's secrets through it, so every node signs and checks vote
+// tokens, sessions and links alike. Empty, having said why, when this node cannot serve.
+std::unique_ptr<ClusterNode> join_cluster(Store &store, const Options &options) {
+  try {
+    auto node = std::make_unique<ClusterNode>(store, options);
+    if (const auto behind = node->follower.too_far_behind(); !behind.empty()) {
+      std::cerr << "verdict: " << behind << "\n";
+      return nullptr;
+    }
+    const auto applied = node->follower.catch_up();
+    std::cerr << "verdict: node " << options.node << " has applied the cluster's writes up to "
+              << store.applied_sequence() << " (" << applied << " just now)\n";
+    node->follower.start();
+    for (const char *name : {"unsubscribe", "vote_tokens", "voter_networks", "known_devices"})
+      node->writes.site_secret(name, auth::random_secret());
+    node->writes.site_secret("vote_log_signing", auth::new_signing_key());
+    return node;
+  } catch (const std::exception &e) {
+    std::cerr << "verdict: cannot join the cluster at";
+    for (const auto &server : options.cluster)
+      std::cerr << " " << server;
+    std::cerr << ": " << e.what() << "\n";
+    return nullptr;
+  }
+}
+
 } // namespace
 
 // What a self-hoster needs to know on start, beside the address: where the desk is and
@@ -139,6 +189,14 @@ int serve(const Options &options) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
+  if (!options.cluster.empty() && !std::filesystem::exists(options.db)) {
+    std::cerr << "verdict: a node of a cluster serves a copy of one site's file, and there is "
+                 "none at "
+              << options.db
+              << ": make it once with `verdict init`, and copy it to each node with `verdict "
+                 "backup` (docs/CLUSTER.md)\n";
+    return 1;
+  }
   auto store = open_site_database(options.db);
   DatabaseLock database_lock(options.db);
   if (!database_lock.held()) {
@@ -148,9 +206,12 @@ int serve(const Options &options) {
                  "database)\n";
     return 1;
   }
+  std::unique_ptr<ClusterNode> cluster_node;
+  if (!options.cluster.empty() && !(cluster_node = join_cluster(*store, options))) return 1;
   Views views;
   views.set_base_url(options.base_url);
   App app(*store, views, options.rate_limit, options.trusted_proxy);
+  if (cluster_node) app.writes = &cluster_node->writes;
   app.access_log = options.access_log;
   app.metrics_token = options.metrics_token;
   // Confirmation mails go out from a thread of their own; without --smtp a sign-up is kept
@@ -207,7 +268,8 @@ int serve(const Options &options) {
   }
   mailer.reset(); // after the mail in hand, before the database closes
   checkpointer.reset();
-  store.reset(); // the last connection closing checkpoints the WAL into the .db file
+  cluster_node.reset(); // its follower's last writes are applied before the file closes
+  store.reset();        // the last connection closing checkpoints the WAL into the .db file
   std::cerr << "Verdict stopped cleanly.\n";
   return 0;
 }

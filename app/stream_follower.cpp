@@ -1,61 +1,109 @@
 #include "app/stream_follower.h"
 
+#include <iostream>
 #include <stdexcept>
-
-#include "domain/cluster_write.h"
 
 namespace verdict {
 
-StreamFollower::StreamFollower(Store &store, cluster::WriteStream &stream)
-    : store_(store), stream_(stream) {}
+StreamFollower::StreamFollower(Store &store, cluster::WriteStream &stream, Apply apply,
+                               std::string node)
+    : store_(store), stream_(stream), apply_(std::move(apply)), node_(std::move(node)) {}
 
 StreamFollower::~StreamFollower() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
   }
-  applied_.notify_all();
+  stop_.notify_all();
   if (thread_.joinable()) thread_.join();
 }
 
-size_t StreamFollower::catch_up() {
-  size_t applied = 0;
-  for (auto next = store_.applied_sequence() + 1; auto entry = stream_.entry_at(next); ++next) {
-    const auto vote = decoded_tool_vote(entry->payload);
-    if (!vote)
-      throw std::runtime_error("the cluster's write " + std::to_string(next) +
-                               " is of a kind this version of verdict cannot apply: upgrade it");
-    if (store_.apply_tool_vote(next, *vote)) ++applied;
-    { std::lock_guard lock(mutex_); } // a waiter between its look and its wait is not missed
-    applied_.notify_all();
+std::string StreamFollower::too_far_behind() {
+  const auto applied = store_.applied_sequence();
+  const auto first = stream_.first_sequence();
+  const auto last = stream_.last_sequence();
+  if (last <= applied || first <= applied + 1) return {};
+  return "this node's file has applied the cluster's writes up to " + std::to_string(applied) +
+         ", but the stream holds only " + std::to_string(first) + " to " + std::to_string(last) +
+         " now: start this node from a newer `verdict backup` of another node";
+}
+
+uint64_t StreamFollower::apply_next(std::chrono::milliseconds wait) {
+  if (start_again_.exchange(false) || !reader_)
+    reader_ = stream_.read_from(store_.applied_sequence() + 1);
+  const auto entry = reader_->next(wait);
+  if (!entry) return 0;
+  try {
+    apply_(*entry, [this] { start_again_ = true; });
+  } catch (...) {
+    reader_.reset(); // read again from the file's place
+    throw;
   }
-  return applied;
+  return entry->sequence;
 }
 
-void StreamFollower::start(std::chrono::milliseconds idle) {
-  thread_ = std::thread([this, idle] { follow(idle); });
+uint64_t StreamFollower::catch_up() {
+  const auto from = store_.applied_sequence();
+  const auto last = stream_.last_sequence();
+  for (;;) {
+    for (uint64_t given = store_.applied_sequence(); given < last;)
+      if (const auto sequence = apply_next(std::chrono::milliseconds(100)); sequence > 0)
+        given = sequence;
+    // Votes are queued to the writer: the file has them once it committed them, unless one
+    // failed, and then they are read again from the file's place.
+    while (!start_again_)
+      if (wait_for(last, std::chrono::milliseconds(100))) return store_.applied_sequence() - from;
+  }
 }
 
-void StreamFollower::follow(std::chrono::milliseconds idle) {
-  while (!stopping_) {
+void StreamFollower::start() {
+  thread_ = std::thread([this] { follow(); });
+}
+
+void StreamFollower::report_place() {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - reported_ < std::chrono::seconds(1)) return;
+  reported_ = now;
+  try {
+    stream_.report_place(node_, store_.applied_sequence(),
+                         std::chrono::duration_cast<std::chrono::seconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count());
+  } catch (const cluster::StreamUnavailable &) {
+    // Said again in a second; `verdict cluster status` shows when a node was last heard.
+  }
+}
+
+void StreamFollower::follow() {
+  for (;;) {
+    {
+      std::lock_guard lock(mutex_);
+      if (stopping_) return;
+    }
     std::string problem;
     try {
-      catch_up();
+      apply_next(std::chrono::milliseconds(100));
+      report_place();
     } catch (const std::exception &e) {
       problem = e.what();
     }
     std::unique_lock lock(mutex_);
+    if (problem != problem_ && !problem.empty())
+      std::cerr << "verdict: following the cluster's writes: " << problem << "\n";
     problem_ = problem;
-    applied_.wait_for(lock, idle, [this] { return stopping_.load(); });
+    // After a problem, a pause before trying again (the stream's servers may be electing).
+    if (!problem.empty())
+      stop_.wait_for(lock, std::chrono::milliseconds(250), [this] { return stopping_; });
   }
 }
 
 bool StreamFollower::wait_for(uint64_t sequence, std::chrono::milliseconds within) {
-  // Woken at each write applied; the file is asked, as only it knows what it holds.
-  const auto holds_it = [&] { return store_.applied_sequence() >= sequence; };
-  std::unique_lock lock(mutex_);
-  applied_.wait_for(lock, within, [&] { return stopping_ || holds_it(); });
-  return holds_it();
+  const auto until = std::chrono::steady_clock::now() + within;
+  while (store_.applied_sequence() < sequence) {
+    if (std::chrono::steady_clock::now() >= until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
 }
 
 std::string StreamFollower::problem() const {

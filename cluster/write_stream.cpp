@@ -2,6 +2,11 @@
 
 #include <nats/nats.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <mutex>
+#include <thread>
+
 namespace verdict::cluster {
 
 namespace {
@@ -18,7 +23,10 @@ std::string said(natsStatus status, jsErrCode error = static_cast<jsErrCode>(0))
 struct WriteStream::Nats {
   natsConnection *connection = nullptr;
   jsCtx *jetstream = nullptr;
+  kvStore *places = nullptr; // the nodes' places, opened at first use
+  std::mutex places_mutex;
   ~Nats() {
+    kvStore_Destroy(places);
     jsCtx_Destroy(jetstream);
     natsConnection_Destroy(connection);
   }
@@ -81,22 +89,33 @@ WriteStream::WriteStream(StreamSettings settings)
 WriteStream::~WriteStream() = default;
 
 uint64_t WriteStream::publish(std::string_view payload, const std::string &id) {
-  jsPubOptions options;
-  jsPubOptions_Init(&options);
-  options.MsgId = id.c_str();
-  options.MaxWait = settings_.publish_wait.count();
-  jsPubAck *ack = nullptr;
-  jsErrCode error = static_cast<jsErrCode>(0);
-  const auto sent = js_Publish(&ack, nats_->jetstream, settings_.subject.c_str(), payload.data(),
-                               static_cast<int>(payload.size()), &options, &error);
-  if (sent != NATS_OK) {
+  // While the servers elect the stream's new leader (a server went), nobody answers for a few
+  // seconds: the write is sent again under its id, so it is stored once, until publish_wait
+  // is spent.
+  const auto until = std::chrono::steady_clock::now() + settings_.publish_wait;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        until - std::chrono::steady_clock::now());
+    jsPubOptions options;
+    jsPubOptions_Init(&options);
+    options.MsgId = id.c_str();
+    options.MaxWait = std::max<int64_t>(left.count(), 1);
+    jsPubAck *ack = nullptr;
+    jsErrCode error = static_cast<jsErrCode>(0);
+    const auto sent = js_Publish(&ack, nats_->jetstream, settings_.subject.c_str(), payload.data(),
+                                 static_cast<int>(payload.size()), &options, &error);
+    if (sent == NATS_OK) {
+      const auto sequence = ack->Sequence;
+      jsPubAck_Destroy(ack);
+      return sequence;
+    }
     jsPubAck_Destroy(ack);
-    throw StreamUnavailable("the write was not acknowledged by a majority of the cluster: " +
-                            said(sent, error));
+    const bool electing = sent == NATS_NO_RESPONDERS || sent == NATS_CONNECTION_DISCONNECTED;
+    if (!electing || left <= std::chrono::milliseconds(50))
+      throw StreamUnavailable("the write was not acknowledged by a majority of the cluster: " +
+                              said(sent, error));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  const auto sequence = ack->Sequence;
-  jsPubAck_Destroy(ack);
-  return sequence;
 }
 
 std::optional<StreamEntry> WriteStream::entry_at(uint64_t sequence) {
@@ -112,15 +131,166 @@ std::optional<StreamEntry> WriteStream::entry_at(uint64_t sequence) {
   return entry;
 }
 
-uint64_t WriteStream::last_sequence() {
+namespace {
+
+struct StreamState {
+  uint64_t first = 0, last = 0;
+};
+
+StreamState state_of(jsCtx *jetstream, const std::string &stream) {
   jsStreamInfo *info = nullptr;
   jsErrCode error = static_cast<jsErrCode>(0);
-  const auto got =
-      js_GetStreamInfo(&info, nats_->jetstream, settings_.stream.c_str(), nullptr, &error);
+  const auto got = js_GetStreamInfo(&info, jetstream, stream.c_str(), nullptr, &error);
   if (got != NATS_OK) throw StreamUnavailable("the stream cannot be read: " + said(got, error));
-  const auto last = info->State.LastSeq;
+  const StreamState state{info->State.FirstSeq, info->State.LastSeq};
   jsStreamInfo_Destroy(info);
-  return last;
+  return state;
+}
+
+// An ordered consumer: the servers push entries from a sequence on, with no acknowledgements
+// to send back. One that loses its place (an entry dropped, its server gone) is made again
+// from the next sequence wanted.
+class OrderedReader : public StreamReader {
+public:
+  OrderedReader(jsCtx *jetstream, std::string subject, uint64_t sequence)
+      : jetstream_(jetstream), subject_(std::move(subject)), next_(sequence) {}
+  ~OrderedReader() override { drop(); }
+
+  std::optional<StreamEntry> next(std::chrono::milliseconds wait) override {
+    const auto until = std::chrono::steady_clock::now() + wait;
+    for (;;) {
+      if (!subscription_) subscribe();
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          until - std::chrono::steady_clock::now());
+      natsMsg *message = nullptr;
+      const auto got =
+          natsSubscription_NextMsg(&message, subscription_, std::max<int64_t>(left.count(), 1));
+      if (got == NATS_TIMEOUT) return std::nullopt;
+      if (got != NATS_OK) { // dropped as a slow consumer, or the subscription went
+        drop();
+        if (std::chrono::steady_clock::now() >= until) return std::nullopt;
+        continue;
+      }
+      jsMsgMetaData *meta = nullptr;
+      uint64_t sequence = 0;
+      if (natsMsg_GetMetaData(&meta, message) == NATS_OK) {
+        sequence = meta->Sequence.Stream;
+        jsMsgMetaData_Destroy(meta);
+      }
+      if (sequence == next_) {
+        StreamEntry entry{sequence,
+                          std::string(natsMsg_GetData(message),
+                                      static_cast<size_t>(natsMsg_GetDataLength(message)))};
+        natsMsg_Destroy(message);
+        ++next_;
+        return entry;
+      }
+      natsMsg_Destroy(message);
+      if (sequence > next_) drop(); // one was missed: start again where it is
+    }
+  }
+
+private:
+  void subscribe() {
+    jsSubOptions options;
+    jsSubOptions_Init(&options);
+    options.Ordered = true;
+    options.Config.DeliverPolicy = js_DeliverByStartSequence;
+    options.Config.OptStartSeq = next_;
+    jsErrCode error = static_cast<jsErrCode>(0);
+    const auto made =
+        js_SubscribeSync(&subscription_, jetstream_, subject_.c_str(), nullptr, &options, &error);
+    if (made != NATS_OK) {
+      subscription_ = nullptr;
+      throw StreamUnavailable("the stream cannot be read: " + said(made, error));
+    }
+    // Entries wait here until applied, however many: the default limit drops them under a
+    // burst, and every drop costs a new consumer.
+    natsSubscription_SetPendingLimits(subscription_, -1, -1);
+  }
+  void drop() {
+    if (!subscription_) return;
+    natsSubscription_Unsubscribe(subscription_);
+    natsSubscription_Destroy(subscription_);
+    subscription_ = nullptr;
+  }
+
+  jsCtx *jetstream_;
+  std::string subject_;
+  uint64_t next_;
+  natsSubscription *subscription_ = nullptr;
+};
+
+} // namespace
+
+uint64_t WriteStream::last_sequence() {
+  return state_of(nats_->jetstream, settings_.stream).last;
+}
+
+uint64_t WriteStream::first_sequence() {
+  return state_of(nats_->jetstream, settings_.stream).first;
+}
+
+namespace {
+
+// The bucket of the nodes' places, made by the first node that reports.
+kvStore *places_bucket(jsCtx *jetstream, const StreamSettings &settings) {
+  const auto bucket = settings.stream + "_NODES";
+  kvStore *places = nullptr;
+  if (js_KeyValue(&places, jetstream, bucket.c_str()) == NATS_OK) return places;
+  kvConfig config;
+  kvConfig_Init(&config);
+  config.Bucket = bucket.c_str();
+  config.History = 1;
+  config.Replicas = settings.replicas;
+  if (const auto made = js_CreateKeyValue(&places, jetstream, &config); made != NATS_OK)
+    throw StreamUnavailable("the nodes' places cannot be kept: " + said(made));
+  return places;
+}
+
+} // namespace
+
+void WriteStream::report_place(std::string_view node, uint64_t applied, int64_t at_unix) {
+  std::lock_guard lock(nats_->places_mutex);
+  if (!nats_->places) nats_->places = places_bucket(nats_->jetstream, settings_);
+  const auto value = std::to_string(applied) + " " + std::to_string(at_unix);
+  uint64_t revision = 0;
+  if (const auto put =
+          kvStore_PutString(&revision, nats_->places, std::string(node).c_str(), value.c_str());
+      put != NATS_OK)
+    throw StreamUnavailable("this node's place cannot be reported: " + said(put));
+}
+
+std::vector<WriteStream::NodePlace> WriteStream::node_places() {
+  std::lock_guard lock(nats_->places_mutex);
+  if (!nats_->places) nats_->places = places_bucket(nats_->jetstream, settings_);
+  kvKeysList keys{};
+  std::vector<NodePlace> places;
+  const auto listed = kvStore_Keys(&keys, nats_->places, nullptr);
+  if (listed == NATS_NOT_FOUND) return places; // no node reported yet
+  if (listed != NATS_OK)
+    throw StreamUnavailable("the nodes' places cannot be read: " + said(listed));
+  for (int i = 0; i < keys.Count; ++i) {
+    kvEntry *entry = nullptr;
+    if (kvStore_Get(&entry, nats_->places, keys.Keys[i]) != NATS_OK) continue;
+    NodePlace place{keys.Keys[i]};
+    unsigned long long applied = 0;
+    long long at = 0;
+    if (std::sscanf(kvEntry_ValueString(entry), "%llu %lld", &applied, &at) == 2) {
+      place.applied = applied;
+      place.reported_at = at;
+      places.push_back(place);
+    }
+    kvEntry_Destroy(entry);
+  }
+  kvKeysList_Destroy(&keys);
+  std::sort(places.begin(), places.end(),
+            [](const NodePlace &a, const NodePlace &b) { return a.node < b.node; });
+  return places;
+}
+
+std::unique_ptr<StreamReader> WriteStream::read_from(uint64_t sequence) {
+  return std::make_unique<OrderedReader>(nats_->jetstream, settings_.subject, sequence);
 }
 
 } // namespace verdict::cluster

@@ -41,6 +41,18 @@ struct StreamEntry {
   std::string payload;
 };
 
+// Reads the stream in order from one sequence on, each entry once: a consumer of JetStream's
+// that the servers push entries to as they are stored, so a node applies a write moments after
+// it was acknowledged without asking for each one.
+class StreamReader {
+public:
+  virtual ~StreamReader() = default;
+  // The next entry, its sequence one past the last given, or nothing when none came within
+  // `wait`. An entry missed (the servers dropped it under load, or a server went) is asked
+  // for again; StreamUnavailable when the stream cannot be read.
+  virtual std::optional<StreamEntry> next(std::chrono::milliseconds wait) = 0;
+};
+
 class WriteStream {
 public:
   // Connects to the servers (any that answers; the others are tried again when it goes) and
@@ -59,11 +71,26 @@ public:
 
   // The entry at `sequence`, or nothing when the stream holds none there yet.
   std::optional<StreamEntry> entry_at(uint64_t sequence);
-  // The sequence of the last write the stream holds (0 when it holds none).
+  // The sequence of the last write the stream holds (0 when it holds none), and of the first
+  // it still holds (older ones may be gone under a retention limit; 0 when it holds none).
   uint64_t last_sequence();
+  uint64_t first_sequence();
+  // Reads the stream from `sequence` on.
+  std::unique_ptr<StreamReader> read_from(uint64_t sequence);
+
+  // Each node tells the others how far its file has applied the stream, kept beside it in a
+  // replicated key-value bucket: `verdict cluster status` reads every node's there.
+  void report_place(std::string_view node, uint64_t applied, int64_t at_unix);
+  struct NodePlace {
+    std::string node;
+    uint64_t applied = 0;
+    int64_t reported_at = 0; // seconds since 1970
+  };
+  std::vector<NodePlace> node_places();
 
 private:
   struct Nats;
+  struct Places; // the key-value bucket of node_places, opened at first use
   StreamSettings settings_;
   std::unique_ptr<Nats> nats_;
 };

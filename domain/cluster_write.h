@@ -1,27 +1,28 @@
 // A write as the cluster's stream carries it (cluster/write_stream.h): the node that took it
-// from a reader publishes it, and every node, itself included, applies the same write from
-// the stream to its own file. So a write names what every node knows alike (a tool by its
-// slug, never a row id), and carries the ballot as it was judged where it was cast. The first
-// kind is a reader's vote on a tool; the other writes follow it.
+// from a reader or an editor publishes it, and every node, itself included, applies the same
+// write from the stream to its own file (app/cluster_writes.h). Applied in the same order to
+// the same starting file, each write does the same on every node: so it carries all that could
+// differ between them, the time it was taken and the site's date then among it.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
-#include "domain/model.h"
-
 namespace verdict {
 
-struct ToolVoteWrite {
-  Ballot ballot;
-  std::string tool;               // its slug
-  std::optional<Verdict> verdict; // none: the vote is withdrawn
+struct ClusterWrite {
+  std::string id;          // the taking node's name and a count: a publish retried lands once
+  std::string kind;        // which write ("tool_vote", "create_tool"…: app/cluster_writes.cpp)
+  int64_t taken_at_ms = 0; // since 1970: every node records this time for it
+  std::string today;       // the site's date (YYYY-MM-DD) when it was taken
+  std::string arguments;   // the write's own, as one JSON object
 };
 
-// As the stream holds it: one JSON object, {"kind": "tool_vote", …}.
-std::string encoded(const ToolVoteWrite &write);
-// The write `payload` holds; none when it is not a tool vote as encoded() writes one.
-std::optional<ToolVoteWrite> decoded_tool_vote(std::string_view payload);
+// As the stream holds it: one JSON object.
+std::string encoded(const ClusterWrite &write);
+// The write `payload` holds; none when it is not one as encoded() writes it.
+std::optional<ClusterWrite> decoded_cluster_write(std::string_view payload);
 
 } // namespace verdict

@@ -21,13 +21,13 @@ const Section<ContentCategory> &categories() {
       [](App &, const ContentCategory &c) { return c.name; },
       [](App &app, const std::string &key) { return app.store.category(key); },
       [](App &app, const ContentCategory &c, const std::string &editor) {
-        app.store.create_category(c, editor);
+        app.writes->create_category(c, editor);
       },
       [](App &app, const std::string &key, const ContentCategory &c, const std::string &editor) {
-        app.store.update_category(key, c, editor);
+        app.writes->update_category(key, c, editor);
       },
       [](App &app, const std::string &key, const std::string &editor) {
-        app.store.delete_category(key, editor);
+        app.writes->delete_category(key, editor);
       },
       [](App &, const ContentCategory &) { return std::string(); },
       [](const ContentCategory &c) { return c.slug; },

@@ -40,13 +40,13 @@ const Section<ContentComparison> &comparisons() {
       comparison_name,
       [](App &app, const std::string &key) { return app.store.comparison_content(key); },
       [](App &app, const ContentComparison &c, const std::string &editor) {
-        app.store.create_comparison(c, editor);
+        app.writes->create_comparison(c, editor);
       },
       [](App &app, const std::string &key, const ContentComparison &c, const std::string &editor) {
-        app.store.update_comparison(key, c, editor);
+        app.writes->update_comparison(key, c, editor);
       },
       [](App &app, const std::string &key, const std::string &editor) {
-        app.store.delete_comparison(key, editor);
+        app.writes->delete_comparison(key, editor);
       },
       [](App &, const ContentComparison &) {
         return std::string(": its page stays, as a pair the editor has not picked");

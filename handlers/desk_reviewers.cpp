@@ -28,13 +28,13 @@ const Section<ContentReviewer> &reviewers() {
       [](App &, const ContentReviewer &r) { return r.name; },
       [](App &app, const std::string &key) { return app.store.reviewer_content(key); },
       [](App &app, const ContentReviewer &r, const std::string &editor) {
-        app.store.create_reviewer(r, editor);
+        app.writes->create_reviewer(r, editor);
       },
       [](App &app, const std::string &key, const ContentReviewer &r, const std::string &editor) {
-        app.store.update_reviewer(key, r, editor);
+        app.writes->update_reviewer(key, r, editor);
       },
       [](App &app, const std::string &key, const std::string &editor) {
-        app.store.delete_reviewer(key, editor);
+        app.writes->delete_reviewer(key, editor);
       },
       [](App &app, const ContentReviewer &r) {
         const auto reviewer = app.store.reviewer_by_slug(r.slug);

@@ -59,17 +59,17 @@ const Section<ContentReview> &reviews() {
         return app.store.review_content(parts->first, parts->second);
       },
       [](App &app, const ContentReview &r, const std::string &editor) {
-        app.store.create_review(r, editor);
+        app.writes->create_review(r, editor);
       },
       [](App &app, const std::string &key, const ContentReview &r, const std::string &editor) {
         const auto parts = review_of_key(key);
         if (!parts) throw NotFound("there is no such review");
-        app.store.update_review(parts->first, parts->second, r, editor);
+        app.writes->update_review(parts->first, parts->second, r, editor);
       },
       [](App &app, const std::string &key, const std::string &editor) {
         const auto parts = review_of_key(key);
         if (!parts) throw NotFound("there is no such review");
-        app.store.delete_review(parts->first, parts->second, editor);
+        app.writes->delete_review(parts->first, parts->second, editor);
       },
       [](App &, const ContentReview &) { return std::string(); },
       review_key,

@@ -79,7 +79,7 @@ void sign_in(App &app, const Request &req, Response &res) {
   }
   app.sign_in_throttle.succeeded(network, again.email);
   if (auth::needs_rehash(editor->password_hash))
-    app.store.set_editor_password(editor->email,
+    app.writes->set_editor_password(editor->email,
                                   auth::hash_password(field_of(form.fields, "password")));
   start_editor_session(app, req, res, *editor);
   remember_known_device(app, req, res, *editor);

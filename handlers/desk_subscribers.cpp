@@ -84,7 +84,7 @@ void erase_subscriber(App &app, const Request &req, Response &res, const EditorS
   if (!parsed.ok()) return bad_form(app, res, parsed.error);
   const auto subscriber = subscriber_at(app, req, res);
   if (!subscriber) return;
-  app.store.erase_subscriber(subscriber->id, session.email);
+  app.writes->erase_subscriber(subscriber->id, session.email);
   see_other(res, "/admin/subscribers?erased=1");
 }
 

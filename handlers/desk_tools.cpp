@@ -52,13 +52,13 @@ const Section<ContentTool> &tools() {
       [](App &app, const ContentTool &t) { return tool_said(app, t.name, t.tagline); },
       [](App &app, const std::string &key) { return app.store.tool_content(key); },
       [](App &app, const ContentTool &t, const std::string &editor) {
-        app.store.create_tool(t, editor);
+        app.writes->create_tool(t, editor);
       },
       [](App &app, const std::string &key, const ContentTool &t, const std::string &editor) {
-        app.store.update_tool(key, t, editor);
+        app.writes->update_tool(key, t, editor);
       },
       [](App &app, const std::string &key, const std::string &editor) {
-        app.store.delete_tool(key, editor);
+        app.writes->delete_tool(key, editor);
       },
       [](App &app, const ContentTool &t) {
         const auto tool = app.store.tool_by_slug(t.slug);

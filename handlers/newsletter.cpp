@@ -96,7 +96,7 @@ void subscribe(App &app, const Request &req, Response &res) {
   const auto network = network_of(client_of(app, req));
   // The page below is the same whatever happened, rationed included: the form never tells
   // who is on the list, nor how much mail an address was sent.
-  const auto outcome = app.store.request_subscription(
+  const auto outcome = app.writes->request_subscription(
       email, now, [&] { return app.confirmation_rations.take(email, network, now); });
   if (outcome == SubscriptionRequest::mail_queued) app.newsletter.mail_queued();
   see_other(res, "/subscribed?m=" +
@@ -165,7 +165,7 @@ void show_confirmation(App &app, const Request &req, Response &res) {
 void confirm_subscription(App &app, const Request &req, Response &res, std::string_view token) {
   const auto form = parse_form(req.body, {});
   if (!form.ok()) return send_error(app, res, 400, "That request could not be used", form.error);
-  const auto check = app.store.confirm_subscription(auth::secret_hash(token), app.clock());
+  const auto check = app.writes->confirm_subscription(auth::secret_hash(token), app.clock());
   if (check != ConfirmationCheck::confirmable) return confirmation_refused(app, res, check);
   send_message(app, res, 200, "You're on the list",
                "The address is confirmed. The next weekly digest will reach your inbox; every "
@@ -179,7 +179,7 @@ void unsubscribe_by_link(App &app, const Request &req, Response &res) {
   const std::string token = req.matches[1];
   const auto subscriber = subscriber_of_token(app, token);
   if (!subscriber) return unknown_unsubscribe_link(app, res);
-  if (req.method != "HEAD") app.store.unsubscribe(subscriber->id);
+  if (req.method != "HEAD") app.writes->unsubscribe(subscriber->id);
   say_unsubscribed(app, res, token);
 }
 
@@ -199,7 +199,7 @@ void unsubscribe_one_click(App &app, const Request &req, Response &res, std::str
                       "List-Unsubscribe=One-Click. To unsubscribe in a browser, open the link.");
   const auto subscriber = subscriber_of_token(app, std::string(token));
   if (!subscriber) return unknown_unsubscribe_link(app, res);
-  app.store.unsubscribe(subscriber->id);
+  app.writes->unsubscribe(subscriber->id);
   say_unsubscribed(app, res, std::string(token));
 }
 
@@ -213,7 +213,7 @@ void undo_unsubscribe(App &app, const Request &req, Response &res, std::string_v
   if (!form.ok()) return send_error(app, res, 400, "That request could not be used", form.error);
   const auto subscriber = subscriber_of_token(app, std::string(token));
   if (!subscriber) return unknown_unsubscribe_link(app, res);
-  switch (app.store.resubscribe(subscriber->id)) {
+  switch (app.writes->resubscribe(subscriber->id)) {
   case Resubscription::confirmed:
     return send_private_html(res, pages::unsubscribed(app.views, app.store.site_copy(),
                                                       "You're back on the list",

@@ -90,7 +90,7 @@ void vote_on_tool(App &app, const Request &req, Response &res, std::string_view 
   app.recent_writers.note(ballot.voter);
   see_other(res, page + "#tool-" + tool->slug);
   answer_once_written([&app, ballot, tool_id = tool->id, choice](WriteDone done) {
-    app.store.cast_tool_vote(ballot, tool_id, choice, std::move(done));
+    app.writes->cast_tool_vote(ballot, tool_id, choice, std::move(done));
   });
 }
 
@@ -125,7 +125,7 @@ void vote_on_pair(App &app, const Request &req, Response &res, std::string_view 
   app.recent_writers.note(ballot.voter);
   see_other(res, page + "#community");
   answer_once_written([&app, ballot, a_id = c.a.id, b_id = c.b.id, picked](WriteDone done) {
-    app.store.cast_pair_vote(ballot, a_id, b_id, picked, std::move(done));
+    app.writes->cast_pair_vote(ballot, a_id, b_id, picked, std::move(done));
   });
 }
 

@@ -13,12 +13,16 @@
 #include "middleware/rate_limit.h"
 #include "render/png.h"
 #include "render/views.h"
+#include "store/site_writes.h"
 #include "store/store.h"
 
 namespace verdict {
 
 struct App {
-  Store &store;
+  Store &store; // every read
+  // Every write: the store's own, or a cluster's (app/cluster_writes.h), which serve() sets.
+  StoreWrites local_writes{store};
+  SiteWrites *writes = &local_writes;
   const Views &views;
   // The site's date (YYYY-MM-DD): the store's (Store::set_today), so pages and the store's
   // reads (which comparisons are out yet) agree on it.

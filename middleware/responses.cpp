@@ -135,13 +135,16 @@ void answer_once_written(const std::function<void(WriteDone)> &write) {
     write([release = std::move(release)](std::optional<std::string> failure) {
       if (!failure) return release(std::nullopt);
       std::cerr << "refused: a write: " << *failure << "\n";
-      release(kNothingSaved);
+      release(failure->starts_with(kForTheReader) ? failure->substr(kForTheReader.size())
+                                                  : std::string(kNothingSaved));
     });
   });
   if (held) return;
   std::promise<std::optional<std::string>> told;
   write([&told](std::optional<std::string> failure) { told.set_value(std::move(failure)); });
-  if (auto failure = told.get_future().get()) throw StoreUnavailable(*failure);
+  if (auto failure = told.get_future().get())
+    throw StoreUnavailable(
+        failure->starts_with(kForTheReader) ? failure->substr(kForTheReader.size()) : *failure);
 }
 
 void see_other(httplib::Response &res, const std::string &location) {
@@ -180,8 +183,8 @@ void start_editor_session(App &app, const httplib::Request &req, httplib::Respon
                           const Editor &editor) {
   const auto secret = auth::random_secret();
   const int64_t lifetime = int64_t{kSessionHours} * 3600;
-  app.store.start_session(auth::secret_hash(secret), editor.id, auth::random_secret(16),
-                          app.clock() + lifetime);
+  app.writes->start_session(auth::secret_hash(secret), editor.id, auth::random_secret(16),
+                            app.clock() + lifetime);
   res.set_header("Set-Cookie", std::string(cookies::kSession.name) + "=" + secret +
                                    "; Path=/admin; Max-Age=" + std::to_string(lifetime) +
                                    "; HttpOnly; SameSite=Strict" +
@@ -200,7 +203,7 @@ void remember_known_device(const App &app, const httplib::Request &req, httplib:
 
 void end_editor_session(App &app, const httplib::Request &req, httplib::Response &res) {
   const auto secret = session_secret_from_cookie(req.get_header_value("Cookie"));
-  if (!secret.empty()) app.store.end_session(auth::secret_hash(secret));
+  if (!secret.empty()) app.writes->end_session(auth::secret_hash(secret));
   res.set_header("Set-Cookie", std::string(cookies::kSession.name) +
                                    "=; Path=/admin; Max-Age=0; HttpOnly; SameSite=Strict" +
                                    (came_over_https(app, req) ? "; Secure" : ""));

@@ -464,12 +464,20 @@ Store::Store(const std::string &path)
   if (!in_memory) watcher_ = std::make_unique<Watcher>(path_);
 }
 
+namespace {
+// The StreamApply open on this thread, and the date of the write being applied on this one
+// (the writer's, while it runs the write): Store::today() answers with it.
+thread_local Store::StreamApply *open_apply = nullptr;
+thread_local const std::string *applying_today = nullptr;
+} // namespace
+
 void Store::set_today(std::function<std::string()> today) {
   std::lock_guard lock(today_mutex_);
   today_ = std::move(today);
 }
 
 std::string Store::today() const {
+  if (applying_today) return *applying_today;
   std::lock_guard lock(today_mutex_);
   return today_ ? today_() : utc_today();
 }
@@ -541,20 +549,100 @@ Store::~Store() {
   database_file::forget_when_no_log(path_); // the last connection closed
 }
 
+Store::StreamApply::StreamApply(uint64_t sequence, int64_t taken_at_ms, std::string today)
+    : sequence_(sequence), taken_at_ms_(taken_at_ms), today_(std::move(today)),
+      first_write_applies_(std::make_shared<bool>(false)) {
+  open_apply = this;
+}
+
+Store::StreamApply::~StreamApply() {
+  open_apply = nullptr;
+}
+
+// How the store refused a write applied from the stream, as the writer's outcome kinds.
+struct Store::Refusal {
+  enum class Kind { none, not_found, already_exists, refused } kind = Kind::none;
+  std::string message;
+
+  [[noreturn]] void raise() const {
+    if (kind == Kind::not_found) throw NotFound(message);
+    if (kind == Kind::already_exists) throw AlreadyExists(message);
+    throw Refused(message);
+  }
+};
+
+std::function<void(sql::Db &)> Store::as_stream_write(std::function<void(sql::Db &)> change,
+                                                      const std::shared_ptr<Refusal> &refusal) {
+  if (!open_apply) return change;
+  const bool first = !open_apply->first_write_made_;
+  open_apply->first_write_made_ = true;
+  return [sequence = open_apply->sequence_, at = open_apply->taken_at_ms_,
+          today = open_apply->today_, applies = open_apply->first_write_applies_, first, refusal,
+          change = std::move(change)](sql::Db &db) {
+    if (first) {
+      auto place = db.cached("SELECT sequence FROM cluster_applied WHERE only_row = 1");
+      const uint64_t applied = place.step() ? static_cast<uint64_t>(place.int64(0)) : 0;
+      if (sequence <= applied) return; // applied before: once is all
+      if (sequence != applied + 1)
+        throw std::runtime_error("the cluster's write " + std::to_string(sequence) +
+                                 " came before " + std::to_string(applied + 1) +
+                                 " was applied: the stream is applied in order");
+      db.cached("INSERT INTO cluster_applied (only_row, sequence) VALUES (1, :sequence) "
+                "ON CONFLICT (only_row) DO UPDATE SET sequence = excluded.sequence")
+          .bind(":sequence", static_cast<int64_t>(sequence))
+          .run();
+      *applies = true;
+    } else if (!*applies) {
+      return; // the first found this write applied already
+    }
+    sql::ClockOverride clock(at);
+    applying_today = &today;
+    sql::Savepoint own(db);
+    try {
+      change(db);
+      own.release();
+    } catch (const NotFound &e) {
+      *refusal = {Refusal::Kind::not_found, e.what()};
+    } catch (const AlreadyExists &e) {
+      *refusal = {Refusal::Kind::already_exists, e.what()};
+    } catch (const Refused &e) {
+      *refusal = {Refusal::Kind::refused, e.what()};
+    } catch (const sql::Error &e) {
+      // A key the write names that is gone by the time it is applied (an editor removed on
+      // another node before their session began here): refused alike on every node. Trouble
+      // with the file itself is not the write's, and stops the node until it is put right.
+      if ((e.code & 0xff) != SQLITE_CONSTRAINT) {
+        applying_today = nullptr;
+        throw;
+      }
+      *refusal = {Refusal::Kind::refused,
+                  "the write no longer fits the site: " + std::string(e.what())};
+    } catch (...) {
+      applying_today = nullptr;
+      throw;
+    }
+    applying_today = nullptr;
+  };
+}
+
 void Store::write(std::function<void(sql::Db &)> change) {
   // A write ends the answer's moment: what it reads after sees what it wrote, and no read
   // transaction of this thread is left open for the write to wait on.
   if (auto *open = open_read_on_this_thread()) open->moment_.reset();
-  writer_->submit(std::move(change));
+  const auto refusal = std::make_shared<Refusal>();
+  writer_->submit(as_stream_write(std::move(change), refusal));
+  if (refusal->kind != Refusal::Kind::none) refusal->raise();
 }
 
 void Store::write_then(std::function<void(sql::Db &)> change, WriteDone done, Changes changes) {
   if (auto *open = open_read_on_this_thread()) open->moment_.reset();
+  const auto refusal = std::make_shared<Refusal>();
   writer_->queue(
-      std::move(change),
-      [done = std::move(done)](const Writer::Outcome &outcome) {
-        done(outcome.kind == Writer::Outcome::Kind::written ? std::nullopt
-                                                            : std::optional(outcome.message));
+      as_stream_write(std::move(change), refusal),
+      [refusal, done = std::move(done)](const Writer::Outcome &outcome) {
+        if (outcome.kind != Writer::Outcome::Kind::written) return done(outcome.message);
+        if (refusal->kind != Refusal::Kind::none) return done(refusal->message);
+        done(std::nullopt);
       },
       changes);
 }

@@ -16,7 +16,6 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/cluster_write.h"
 #include "domain/content.h"
 #include "domain/model.h"
 #include "domain/vote_log.h"
@@ -221,12 +220,31 @@ public:
   void cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id, std::optional<int64_t> pick,
                       WriteDone done);
   // A node of a cluster applies the cluster's writes in their stream's order: the sequence of
-  // the last one applied to this file (0: none), and a tool vote taken from the stream at
-  // `sequence`, written with that sequence in one transaction, so each is applied once. False
-  // (and nothing written) for a sequence applied already; a sequence past the next one is a
-  // gap, Refused; a tool this file does not have, NotFound.
+  // the last one applied to this file (0: none).
   uint64_t applied_sequence();
-  bool apply_tool_vote(uint64_t sequence, const ToolVoteWrite &vote);
+
+  // While one is open on a thread, the store's writes made from that thread are the write the
+  // cluster's stream holds at `sequence` (app/stream_follower.h): the first records the
+  // sequence as applied in its own transaction, so each is applied once, whatever stops when;
+  // its times and the site's date are the ones it was taken at, on every node alike; and one
+  // the store refuses (NotFound, AlreadyExists, Refused: as every node refuses it) is applied
+  // as nothing, its sequence recorded all the same, and refused to its caller as ever. A
+  // sequence applied already writes nothing again. Writes made with one open queue in order.
+  class StreamApply {
+  public:
+    StreamApply(uint64_t sequence, int64_t taken_at_ms, std::string today);
+    ~StreamApply();
+    StreamApply(const StreamApply &) = delete;
+    StreamApply &operator=(const StreamApply &) = delete;
+
+  private:
+    friend class Store;
+    uint64_t sequence_;
+    int64_t taken_at_ms_;
+    std::string today_;
+    std::shared_ptr<bool> first_write_applies_; // set by the first write when it ran
+    bool first_write_made_ = false;
+  };
 
   // The vote log (store/vote_log.h): its entries from leaf `from` on, at most `limit`, and its
   // size and root now.
@@ -380,6 +398,11 @@ public:
                   Changes changes = Changes::anything);
 
 private:
+  // `change` as the open StreamApply's write (the same when none is open); `refusal` hears how
+  // the store refused it, when it did.
+  struct Refusal;
+  std::function<void(sql::Db &)> as_stream_write(std::function<void(sql::Db &)> change,
+                                                 const std::shared_ptr<Refusal> &refusal);
   struct ReaderPool;
   struct Writer;
   mutable std::mutex today_mutex_;

@@ -305,24 +305,6 @@ uint64_t Store::applied_sequence() {
   return read([](sql::Db &db) { return applied_in(db); });
 }
 
-bool Store::apply_tool_vote(uint64_t sequence, const ToolVoteWrite &vote) {
-  bool applied = false;
-  write([&](sql::Db &db) {
-    const auto last = applied_in(db);
-    if (sequence <= last) return; // applied before: once is all
-    if (sequence != last + 1)
-      throw Refused("the cluster's write " + std::to_string(sequence) + " comes before " +
-                    std::to_string(last + 1) + " was applied: apply the stream in order");
-    write_tool_vote(db, vote.ballot, queries::tool_id(db, vote.tool), vote.verdict,
-                    counted_voters_pruned_before_);
-    auto stmt = db.cached("INSERT INTO cluster_applied (only_row, sequence) VALUES (1, :sequence) "
-                          "ON CONFLICT (only_row) DO UPDATE SET sequence = excluded.sequence");
-    stmt.bind(":sequence", static_cast<int64_t>(sequence)).run();
-    applied = true;
-  });
-  return applied;
-}
-
 void Store::load_votes(const VoteLoad &votes) {
   std::vector<int64_t> tool_ids(votes.tools.size());
   read([&](sql::Db &db) {

@@ -13,13 +13,17 @@
 
 #include <chrono>
 #include <fstream>
+#include <future>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "app/cluster_writes.h"
 #include "app/stream_follower.h"
 #include "cluster/write_stream.h"
 #include "domain/cluster_write.h"
+#include "server_process.h"
+#include "store/sqlite.h"
 #include "store/store.h"
 #include "test_support.h"
 
@@ -176,6 +180,23 @@ TEST_CASE("cluster: writes published by two nodes are one ordered log that each 
     CHECK(read == std::vector<std::string>{"vote 1", "vote 2", "vote 3"});
   }
   CHECK_FALSE(first.entry_at(4));
+
+  // Read as a node follows it: in order, from any place on, each once.
+  for (uint64_t from : {1, 2}) {
+    auto reader = second.read_from(from);
+    std::vector<uint64_t> sequences;
+    while (auto entry = reader->next(1s))
+      sequences.push_back(entry->sequence);
+    CHECK(sequences == (from == 1 ? std::vector<uint64_t>{1, 2, 3} : std::vector<uint64_t>{2, 3}));
+  }
+  // A reader waiting at the end is given the next write as it is stored.
+  auto reader = second.read_from(4);
+  CHECK_FALSE(reader->next(100ms));
+  first.publish("vote 4", "write-4");
+  const auto fourth = reader->next(5s);
+  REQUIRE(fourth);
+  CHECK(fourth->sequence == 4);
+  CHECK(fourth->payload == "vote 4");
 }
 
 TEST_CASE(
@@ -213,147 +234,216 @@ TEST_CASE(
         std::vector<std::string>{"before", "with two of three", "with one of three", "back"});
 }
 
-TEST_CASE("cluster: a tool vote is carried by the stream as it was cast, and what is not one "
-          "is refused") {
-  const ToolVoteWrite ship{
-      {std::string(32, 'a'), "net-1", "2026-11-25", 7}, "codestral-2-1", Verdict::ship};
-  const auto back = decoded_tool_vote(encoded(ship));
+TEST_CASE("cluster: a write is carried by the stream with its time and date, and what is not "
+          "one is refused") {
+  const ClusterWrite write{"web-1-x7-12", "tool_vote", 1764000000123, "2025-11-24",
+                           R"({"tool":3})"};
+  const auto back = decoded_cluster_write(encoded(write));
   REQUIRE(back);
-  CHECK(back->ballot.voter == ship.ballot.voter);
-  CHECK(back->ballot.network == "net-1");
-  CHECK(back->ballot.day == "2026-11-25");
-  CHECK(back->ballot.seconds_on_page == 7);
-  CHECK(back->tool == "codestral-2-1");
-  CHECK(back->verdict == Verdict::ship);
-  auto withdrawn = ship;
-  withdrawn.verdict.reset();
-  CHECK_FALSE(decoded_tool_vote(encoded(withdrawn))->verdict);
-
-  for (
-      const auto *broken :
-      {"", "not json", "[]", R"({"kind":"pair_vote"})",
-       R"({"kind":"tool_vote","tool":"x","voter":"v","network":"n","day":"d","verdict":"ship"})",
-       R"({"kind":"tool_vote","tool":"x","voter":"v","network":"n","day":"d","seconds_on_page":1,"verdict":"maybe"})",
-       R"({"kind":"tool_vote","tool":1,"voter":"v","network":"n","day":"d","seconds_on_page":1,"verdict":null})"}) {
+  CHECK(back->id == write.id);
+  CHECK(back->kind == "tool_vote");
+  CHECK(back->taken_at_ms == 1764000000123);
+  CHECK(back->today == "2025-11-24");
+  CHECK(back->arguments == write.arguments);
+  for (const auto *broken :
+       {"", "not json", "[]", R"({"kind":"tool_vote"})",
+        R"({"id":"a","kind":"tool_vote","taken_at_ms":"soon","today":"d","arguments":"{}"})",
+        R"({"id":"a","kind":"tool_vote","taken_at_ms":1,"today":"d","arguments":{}})"}) {
     INFO(broken);
-    CHECK_FALSE(decoded_tool_vote(broken));
+    CHECK_FALSE(decoded_cluster_write(broken));
   }
-}
-
-TEST_CASE("cluster: a node applies each write of the stream once, in order, with its sequence in "
-          "the same transaction") {
-  test::TempDir dir;
-  const auto path = (dir.path / "node.db").string();
-  const ToolVoteWrite ship{
-      {std::string(32, 'b'), "net-1", "2026-11-25", 30}, "codestral-2-1", Verdict::ship};
-  auto withdraw = ship;
-  withdraw.verdict.reset();
-  Store store(path);
-  store.import_content(test::seeded_store()->export_content());
-  const auto community = [&] { return store.tool_by_slug("codestral-2-1")->community; };
-  REQUIRE(community().total == 0);
-  CHECK(store.applied_sequence() == 0);
-
-  CHECK(store.apply_tool_vote(1, ship));
-  CHECK(community().total == 1);
-  CHECK(store.applied_sequence() == 1);
-  // The same write again (a node that stopped after applying it, before it knew): nothing.
-  CHECK_FALSE(store.apply_tool_vote(1, ship));
-  CHECK(community().total == 1);
-  // A gap is refused and writes nothing.
-  CHECK_THROWS_AS(store.apply_tool_vote(3, withdraw), Refused);
-  CHECK(community().total == 1);
-  CHECK(store.applied_sequence() == 1);
-  // A write naming a tool this file lacks writes nothing, its sequence neither.
-  auto unknown = ship;
-  unknown.tool = "no-such-tool";
-  CHECK_THROWS_AS(store.apply_tool_vote(2, unknown), NotFound);
-  CHECK(store.applied_sequence() == 1);
-
-  CHECK(store.apply_tool_vote(2, withdraw));
-  CHECK(community().total == 0);
-  CHECK(store.applied_sequence() == 2);
-}
-
-TEST_CASE("cluster: a node's place in the stream is in its file, and survives a restart") {
-  test::TempDir dir;
-  const auto path = (dir.path / "node.db").string();
-  const ToolVoteWrite ship{
-      {std::string(32, 'c'), "net-1", "2026-11-25", 30}, "codestral-2-1", Verdict::ship};
-  {
-    Store store(path);
-    store.import_content(test::seeded_store()->export_content());
-    REQUIRE(store.apply_tool_vote(1, ship));
-  }
-  Store again(path);
-  CHECK(again.applied_sequence() == 1);
-  CHECK_FALSE(again.apply_tool_vote(1, ship));
-  CHECK(again.tool_by_slug("codestral-2-1")->community.total == 1);
 }
 
 namespace {
 
-// A node: its own file, made from the same content as every other node's, and its own
-// connection to the cluster.
-struct Node {
-  Node(const fs::path &file, const NatsCluster &nats, const std::string &name)
-      : store(file.string()), stream(settings_for(nats, name)), follower(store, stream) {}
-  Store store;
-  cluster::WriteStream stream;
-  StreamFollower follower;
-  ShipTally community(const std::string &tool) { return store.tool_by_slug(tool)->community; }
-};
-
-ToolVoteWrite vote_of(char voter, const std::string &tool, std::optional<Verdict> verdict) {
-  return {{std::string(32, voter), std::string("net-") + voter, "2026-11-25", 30}, tool, verdict};
+int64_t unix_ms(int64_t seconds) {
+  return seconds * 1000;
 }
 
 } // namespace
 
-TEST_CASE("cluster: two nodes following the stream hold the same tallies, each applies its own "
-          "writes too, and a node started again goes on from its file's place") {
+TEST_CASE("cluster: a write applied from the stream is applied once, in order, with its "
+          "sequence in its transaction, at the time it was taken, and a refusal is applied as "
+          "nothing") {
+  test::TempDir dir;
+  const auto path = (dir.path / "node.db").string();
+  Store store(path);
+  store.import_content(test::seeded_store()->export_content());
+  const auto tool = *store.tool_by_slug("codestral-2-1");
+  const auto community = [&] { return store.tool_by_slug(tool.slug)->community; };
+  const auto ballot = test::ballot_of(std::string(32, 'b'));
+  CHECK(store.applied_sequence() == 0);
+  {
+    Store::StreamApply applying(1, unix_ms(1700000000), "2023-11-14");
+    store.cast_tool_vote(ballot, tool.id, Verdict::ship);
+  }
+  CHECK(community().total == 1);
+  CHECK(store.applied_sequence() == 1);
+  {
+    // The same write again (a node that stopped after applying it, before it knew): nothing.
+    Store::StreamApply applying(1, unix_ms(1700000000), "2023-11-14");
+    store.cast_tool_vote(ballot, tool.id, std::nullopt);
+  }
+  CHECK(community().total == 1);
+  {
+    // A gap: refused, nothing written.
+    Store::StreamApply applying(3, unix_ms(1700000000), "2023-11-14");
+    CHECK_THROWS_WITH(store.cast_tool_vote(ballot, tool.id, std::nullopt),
+                      Catch::Contains("is applied in order"));
+  }
+  CHECK(community().total == 1);
+  CHECK(store.applied_sequence() == 1);
+  {
+    // Refused as every node refuses it: its caller hears so, and it is applied as nothing.
+    Store::StreamApply applying(2, unix_ms(1700000000), "2023-11-14");
+    CHECK_THROWS_AS(store.delete_tool("no-such-tool", "editor@example.com"), NotFound);
+  }
+  CHECK(store.applied_sequence() == 2);
+  {
+    // Its time is the time it was taken, wherever and whenever it is applied.
+    Store::StreamApply applying(3, unix_ms(1700000000), "2023-11-14");
+    store.create_category({"agents", "Agents"}, "editor@example.com");
+  }
+  CHECK(store.applied_sequence() == 3);
+  const auto logged = store.edit_log({1, 1}).items.at(0);
+  CHECK(logged.subject.find("agents") != std::string::npos);
+  CHECK(logged.at == "2023-11-14T22:13:20Z");
+  // Written without a StreamApply (a lone server): now, as ever.
+  store.create_category({"editors", "Editors"}, "editor@example.com");
+  CHECK(store.edit_log({1, 1}).items.at(0).at.substr(0, 4) != "2023");
+  CHECK(store.applied_sequence() == 3);
+
+  // The place is the file's: a restart goes on from it.
+  Store again(path);
+  CHECK(again.applied_sequence() == 3);
+}
+
+namespace {
+
+// A node, in this process: its own file, a copy of one site's, and its own connection to the
+// cluster, its writes through it and its follower applying them.
+struct Node {
+  Node(const fs::path &file, const NatsCluster &nats, const std::string &name)
+      : store(file.string()), stream(settings_for(nats, name)),
+        writes(store, stream, ClusterWrites::Settings{name}),
+        follower(
+            store, stream,
+            [this](const cluster::StreamEntry &entry, const std::function<void()> &failed) {
+              writes.apply(entry, failed);
+            },
+            name) {}
+  Store store;
+  cluster::WriteStream stream;
+  ClusterWrites writes;
+  StreamFollower follower;
+  ShipTally community(const std::string &tool) { return store.tool_by_slug(tool)->community; }
+};
+
+// Casts a vote through a node and waits until it is acknowledged; the failure, if any.
+std::optional<std::string> vote_through(Node &node, const std::string &voter,
+                                        const std::string &tool, std::optional<Verdict> verdict) {
+  std::promise<std::optional<std::string>> told;
+  node.writes.cast_tool_vote(
+      test::ballot_of(voter), node.store.tool_by_slug(tool)->id, verdict,
+      [&told](std::optional<std::string> failure) { told.set_value(std::move(failure)); });
+  return told.get_future().get();
+}
+
+// Every vote, pick and entry of the vote log a file holds, in one text: two files that hold
+// the same votes give the same.
+std::string votes_held(const std::string &path) {
+  sql::Db db(path, sql::Db::Open::read_only);
+  std::string held;
+  for (const auto *query :
+       {"SELECT * FROM tool_votes ORDER BY voter, tool_id",
+        "SELECT * FROM pair_votes ORDER BY 1, 2, 3", "SELECT * FROM vote_log ORDER BY rowid",
+        "SELECT id, community_votes, community_ships FROM tools ORDER BY id"}) {
+    sqlite3_stmt *rows = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db.handle(), query, -1, &rows, nullptr) == SQLITE_OK);
+    while (sqlite3_step(rows) == SQLITE_ROW) {
+      for (int column = 0; column < sqlite3_column_count(rows); ++column) {
+        const auto *text = sqlite3_column_text(rows, column);
+        held += (text ? reinterpret_cast<const char *>(text) : "null") + std::string("|");
+      }
+      held += "\n";
+    }
+    sqlite3_finalize(rows);
+    held += "--\n";
+  }
+  return held;
+}
+
+} // namespace
+
+TEST_CASE("cluster: two nodes' writes go through the stream to both files alike: votes, the "
+          "desk's saves and refusals, sessions and the site's secrets") {
   NatsCluster nats;
   test::TempDir dir;
-  const auto content = test::seeded_store()->export_content();
-  for (const auto *file : {"a.db", "b.db"})
-    Store((dir.path / file).string()).import_content(content);
+  {
+    Store site((dir.path / "a.db").string());
+    site.import_content(test::seeded_store()->export_content());
+    site.add_editor("editor@example.com", "$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$aGFzaA");
+  }
+  fs::copy_file(dir.path / "a.db", dir.path / "b.db");
   {
     Node a(dir.path / "a.db", nats, "node-a");
     Node b(dir.path / "b.db", nats, "node-b");
-    // Writes taken by either node, one log.
-    a.stream.publish(encoded(vote_of('1', "codestral-2-1", Verdict::ship)), "w1");
-    b.stream.publish(encoded(vote_of('2', "codestral-2-1", Verdict::skip)), "w2");
-    a.stream.publish(encoded(vote_of('3', "cursor-background-agent", Verdict::ship)), "w3");
-    a.stream.publish(encoded(vote_of('1', "codestral-2-1", std::nullopt)), "w4"); // withdrawn
-    CHECK(a.follower.catch_up() == 4);
-    CHECK(b.follower.catch_up() == 4);
-    CHECK(a.follower.catch_up() == 0); // nothing new, nothing applied twice
-    for (auto *node : {&a, &b}) {
-      CHECK(node->store.applied_sequence() == 4);
-      CHECK(node->community("codestral-2-1").total == 1);
-      CHECK(node->community("codestral-2-1").ships == 0);
-      CHECK(node->community("cursor-background-agent").ships == 1);
+    for (auto *node : {&a, &b}) { // as `verdict serve --cluster` starts a node
+      node->follower.catch_up();
+      node->follower.start();
     }
 
-    // Following in the background: a node's own write is in its file within a bound.
-    b.follower.start(std::chrono::milliseconds(20));
-    const auto sequence =
-        b.stream.publish(encoded(vote_of('4', "codestral-2-1", Verdict::ship)), "w5");
-    CHECK(sequence == 5);
-    CHECK(b.follower.wait_for(sequence, std::chrono::seconds(10)));
+    // A vote taken by either node is in its own file once it is acknowledged.
+    CHECK_FALSE(vote_through(a, std::string(32, '1'), "codestral-2-1", Verdict::ship));
+    CHECK(a.community("codestral-2-1").total == 1);
+    CHECK_FALSE(vote_through(b, std::string(32, '2'), "codestral-2-1", Verdict::skip));
     CHECK(b.community("codestral-2-1").total == 2);
-    CHECK(b.follower.problem().empty());
-    CHECK_FALSE(a.follower.wait_for(6, std::chrono::milliseconds(50))); // no write 6 yet
+    CHECK_FALSE(vote_through(a, std::string(32, '2'), "codestral-2-1", std::nullopt));
+
+    // The desk's saves, and a save refused on one node is refused as such (and on every node).
+    a.writes.create_category({"agents", "Agents"}, "editor@example.com");
+    CHECK(a.store.category("agents"));
+    CHECK_THROWS_AS(b.writes.create_category({"agents", "Agents again"}, "editor@example.com"),
+                    AlreadyExists);
+
+    // A session started through one node holds on the other; the site's secrets are one.
+    const auto editor = a.store.editor_by_email("editor@example.com")->id;
+    a.writes.start_session("secret-hash", editor, "csrf", 4102444800);
+    // One that no longer fits when applied (its editor removed meanwhile) is refused alike.
+    CHECK_THROWS_AS(b.writes.start_session("other-hash", editor + 1, "csrf", 4102444800), Refused);
+    const std::string from_a(32, 'a'), from_b(32, 'b');
+    CHECK(a.writes.site_secret("shared", from_a) == from_a);
+    CHECK(b.writes.site_secret("shared", from_b) == from_a);
+
+    const auto last = a.stream.last_sequence();
+    CHECK(last == 9);
+    REQUIRE(a.follower.wait_for(last, 10s));
+    REQUIRE(b.follower.wait_for(last, 10s));
+    CHECK(b.store.category("agents")->name == "Agents");
+    CHECK(b.store.session("secret-hash", 1700000000));
+    for (auto *node : {&a, &b}) {
+      CHECK(node->community("codestral-2-1").total == 1);
+      CHECK(node->community("codestral-2-1").ships == 1);
+      CHECK(node->store.edit_log({1, 5}).items.at(0).at == a.store.edit_log({1, 5}).items.at(0).at);
+      CHECK(node->follower.problem().empty());
+    }
   }
-  // Node a stopped at 4 and starts again: it applies 5, and only 5.
-  Node again(dir.path / "a.db", nats, "node-a");
+  CHECK(votes_held((dir.path / "a.db").string()) == votes_held((dir.path / "b.db").string()));
+
+  // Node b stopped at 9. Writes go on through a; b starts again and applies 10, and only 10.
+  {
+    Node a(dir.path / "a.db", nats, "node-a");
+    a.follower.start();
+    CHECK_FALSE(vote_through(a, std::string(32, '3'), "cursor-background-agent", Verdict::ship));
+  }
+  Node again(dir.path / "b.db", nats, "node-b");
+  CHECK(again.follower.too_far_behind().empty());
   CHECK(again.follower.catch_up() == 1);
-  CHECK(again.store.applied_sequence() == 5);
-  CHECK(again.community("codestral-2-1").total == 2);
+  CHECK(again.store.applied_sequence() == 10);
   CHECK(again.community("cursor-background-agent").total == 1);
 
   // A write this version cannot read stops the node there, saying so, rather than skip it.
-  again.stream.publish(R"({"kind":"a_kind_from_a_later_version"})", "w6");
-  CHECK_THROWS_WITH(again.follower.catch_up(), Catch::Contains("cannot apply: upgrade"));
-  CHECK(again.store.applied_sequence() == 5);
+  again.stream.publish(R"({"kind":"a_kind_from_a_later_version"})", "w-later");
+  CHECK_THROWS_WITH(again.follower.catch_up(), Catch::Contains("upgrade"));
+  CHECK(again.store.applied_sequence() == 10);
 }

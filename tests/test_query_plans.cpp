@@ -292,9 +292,11 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   CHECK(store.remove_editor("editor@example.com"));
   // A node of a cluster applying the stream's writes.
   CHECK(store.applied_sequence() == 0);
-  const ToolVoteWrite from_the_stream{
-      {std::string(32, 'c'), "net", "2026-11-25", 30}, tool.slug, Verdict::ship};
-  CHECK(store.apply_tool_vote(1, from_the_stream));
+  {
+    Store::StreamApply from_the_stream(1, 1764000000000, "2025-11-24");
+    store.cast_tool_vote(test::ballot_of(std::string(32, 'c')), tool.id, Verdict::ship);
+  }
+  CHECK(store.applied_sequence() == 1);
   backup_database(db_path, (dir.path / "backup.db").string());
   CHECK(check_database(db_path).empty());
 }

@@ -1,0 +1,454 @@
+#include "app/cluster_writes.h"
+
+#include <future>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "auth/secrets.h"
+
+namespace verdict {
+
+using nlohmann::json;
+
+// Content items as a write carries them: every field by its content-file name.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ContentCategory, slug, name)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ContentReviewer, slug, name, lens, bio)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ContentTool, slug, name, category, tagline, description, entry,
+                                   vendor, url, pricing_notes, pricing_checked_on, pricing_source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ContentReview, tool, reviewer, verdict, quote)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ContentComparison, a, b, published_on, intro, bottom_line)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Ballot, voter, network, day, seconds_on_page)
+
+namespace {
+
+using Outcome = ClusterWrites::Outcome;
+
+// The kinds of write, each one Store write (store/site_writes.h).
+namespace kind {
+constexpr auto tool_vote = "tool_vote", pair_vote = "pair_vote";
+constexpr auto create_category = "create_category", update_category = "update_category",
+               delete_category = "delete_category";
+constexpr auto create_tool = "create_tool", update_tool = "update_tool",
+               delete_tool = "delete_tool";
+constexpr auto create_review = "create_review", update_review = "update_review",
+               delete_review = "delete_review";
+constexpr auto create_reviewer = "create_reviewer", update_reviewer = "update_reviewer",
+               delete_reviewer = "delete_reviewer";
+constexpr auto create_comparison = "create_comparison", update_comparison = "update_comparison",
+               delete_comparison = "delete_comparison";
+constexpr auto erase_subscriber = "erase_subscriber";
+constexpr auto request_subscription = "request_subscription",
+               confirm_subscription = "confirm_subscription", unsubscribe = "unsubscribe",
+               resubscribe = "resubscribe";
+constexpr auto start_session = "start_session", end_session = "end_session",
+               set_editor_password = "set_editor_password", site_secret = "site_secret";
+} // namespace kind
+
+json optional_json(const std::optional<int64_t> &value) {
+  return value ? json(*value) : json(nullptr);
+}
+std::optional<int64_t> optional_int(const json &value) {
+  return value.is_null() ? std::nullopt : std::optional(value.get<int64_t>());
+}
+json verdict_json(const std::optional<Verdict> &verdict) {
+  return verdict ? json(verdict_word(*verdict)) : json(nullptr);
+}
+std::optional<Verdict> verdict_of(const json &value) {
+  if (value.is_null()) return std::nullopt;
+  const auto verdict = verdict_from_word(value.get<std::string>());
+  if (!verdict) throw std::invalid_argument("not a verdict: " + value.dump());
+  return verdict;
+}
+
+// The outcome of a write the store refused, as its caller is to hear it.
+Outcome refusal_of(std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const NotFound &e) {
+    return {Outcome::Kind::not_found, e.what(), "null"};
+  } catch (const AlreadyExists &e) {
+    return {Outcome::Kind::already_exists, e.what(), "null"};
+  } catch (const Refused &e) {
+    return {Outcome::Kind::refused, e.what(), "null"};
+  }
+}
+
+// What a write gave back, for a write that gives something: none when the stream took it but
+// this node has not applied it yet, so what it gave is not known here.
+json given_back(const std::string &result) {
+  auto given = json::parse(result);
+  if (given.is_null())
+    throw StoreUnavailable("The site's cluster took this, but this server has not caught up "
+                           "with it yet: reload the page in a moment.");
+  return given;
+}
+
+// A write's outcome raised in its caller as the store would raise it.
+std::string result_or_raise(const Outcome &outcome) {
+  switch (outcome.kind) {
+  case Outcome::Kind::written:
+    return outcome.result;
+  case Outcome::Kind::not_found:
+    throw NotFound(outcome.message);
+  case Outcome::Kind::already_exists:
+    throw AlreadyExists(outcome.message);
+  case Outcome::Kind::refused:
+    throw Refused(outcome.message);
+  case Outcome::Kind::unavailable:
+    break;
+  }
+  throw StoreUnavailable(outcome.message);
+}
+
+// A queued write's outcome as its `done` hears it: the stream's refusal is the reader's to read.
+std::optional<std::string> failure_of(const Outcome &outcome) {
+  if (outcome.kind == Outcome::Kind::written) return std::nullopt;
+  if (outcome.kind == Outcome::Kind::unavailable)
+    return std::string(kForTheReader) + outcome.message;
+  return outcome.message;
+}
+
+constexpr auto kNotTaken =
+    "The site cannot take writes right now: most of the servers that keep its "
+    "writes do not answer. What you sent may not have been saved: "
+    "please try again in a minute. Pages still read as before.";
+
+} // namespace
+
+ClusterWrites::ClusterWrites(Store &store, cluster::WriteStream &stream, Settings settings)
+    : store_(store), local_(store), stream_(stream), settings_(std::move(settings)),
+      id_prefix_(settings_.node + "-" + auth::random_secret(6) + "-") {
+  for (int i = 0; i < settings_.publishers; ++i)
+    publishers_.emplace_back([this] { run_publisher(); });
+  sweeper_ = std::thread([this] { run_sweeper(); });
+}
+
+ClusterWrites::~ClusterWrites() {
+  {
+    std::lock_guard lock(queue_mutex_);
+    stopping_ = true;
+  }
+  queued_.notify_all();
+  for (auto &publisher : publishers_)
+    publisher.join();
+  sweeper_.join();
+}
+
+ClusterWrite ClusterWrites::taken(std::string kind, std::string arguments) {
+  const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+  return {id_prefix_ + std::to_string(++count_), std::move(kind), now, store_.today(),
+          std::move(arguments)};
+}
+
+void ClusterWrites::expect(const std::string &id, std::function<void(const Outcome &)> told) {
+  std::lock_guard lock(expected_mutex_);
+  expected_[id] = {std::move(told), std::nullopt};
+}
+
+void ClusterWrites::acknowledged(const std::string &id) {
+  std::lock_guard lock(expected_mutex_);
+  if (auto found = expected_.find(id); found != expected_.end())
+    found->second.given_up_waiting_at = std::chrono::steady_clock::now() + settings_.own_apply_wait;
+}
+
+void ClusterWrites::tell(const std::string &id, const Outcome &outcome) {
+  std::function<void(const Outcome &)> told;
+  {
+    std::lock_guard lock(expected_mutex_);
+    const auto found = expected_.find(id);
+    if (found == expected_.end()) return; // another node's, or told already
+    told = std::move(found->second.told);
+    expected_.erase(found);
+  }
+  told(outcome);
+}
+
+void ClusterWrites::publish(const ClusterWrite &write) {
+  try {
+    stream_.publish(encoded(write), write.id);
+    acknowledged(write.id);
+  } catch (const cluster::StreamUnavailable &e) {
+    std::cerr << "verdict: a write was not taken: " << e.what() << "\n";
+    tell(write.id, {Outcome::Kind::unavailable, kNotTaken, "null"});
+  }
+}
+
+std::string ClusterWrites::submit(ClusterWrite write) {
+  std::promise<Outcome> told;
+  auto outcome = told.get_future();
+  expect(write.id, [&told](const Outcome &ended) { told.set_value(ended); });
+  publish(write);
+  return result_or_raise(outcome.get());
+}
+
+void ClusterWrites::submit_then(ClusterWrite write, std::function<void(const Outcome &)> told) {
+  expect(write.id, std::move(told));
+  {
+    std::lock_guard lock(queue_mutex_);
+    to_publish_.push_back(std::move(write));
+  }
+  queued_.notify_one();
+}
+
+void ClusterWrites::run_publisher() {
+  for (;;) {
+    ClusterWrite write;
+    {
+      std::unique_lock lock(queue_mutex_);
+      queued_.wait(lock, [this] { return stopping_ || !to_publish_.empty(); });
+      if (to_publish_.empty()) return;
+      write = std::move(to_publish_.front());
+      to_publish_.pop_front();
+    }
+    publish(write);
+  }
+}
+
+// Callers whose write the stream acknowledged but this node's file has not applied within
+// own_apply_wait are told it was written: it was, and lands here once the node catches up.
+void ClusterWrites::run_sweeper() {
+  std::unique_lock lock(queue_mutex_);
+  while (!queued_.wait_for(lock, std::chrono::milliseconds(50), [this] { return stopping_; })) {
+    std::vector<std::string> overdue;
+    {
+      std::lock_guard expected_lock(expected_mutex_);
+      const auto now = std::chrono::steady_clock::now();
+      for (const auto &[id, expected] : expected_)
+        if (expected.given_up_waiting_at && *expected.given_up_waiting_at <= now)
+          overdue.push_back(id);
+    }
+    for (const auto &id : overdue)
+      tell(id, {Outcome::Kind::written, "", "null"});
+  }
+}
+
+void ClusterWrites::apply(const cluster::StreamEntry &entry, const std::function<void()> &failed) {
+  const auto write = decoded_cluster_write(entry.payload);
+  const auto arguments = write ? json::parse(write->arguments, nullptr, false) : json();
+  if (!write || !arguments.is_object())
+    throw std::runtime_error("the cluster's write " + std::to_string(entry.sequence) +
+                             " cannot be read by this version of verdict: upgrade it");
+  const auto &a = arguments;
+  Store::StreamApply applying(entry.sequence, write->taken_at_ms, write->today);
+  const auto vote_done = [this, id = write->id, sequence = entry.sequence,
+                          failed](std::optional<std::string> failure) {
+    if (!failure) return tell(id, {Outcome::Kind::written, "", "null"});
+    // Refused as every node refuses it (its tool deleted meanwhile): applied as nothing.
+    if (store_.applied_sequence() >= sequence)
+      return tell(id, {Outcome::Kind::refused, *failure, "null"});
+    // Not applied: the follower starts again from the file's place; the caller is told once
+    // it is, or given up waiting for.
+    failed();
+  };
+  try {
+    const auto &k = write->kind;
+    json result;
+    if (k == kind::tool_vote)
+      return local_.cast_tool_vote(a.at("ballot").get<Ballot>(), a.at("tool").get<int64_t>(),
+                                   verdict_of(a.at("verdict")), vote_done);
+    if (k == kind::pair_vote)
+      return local_.cast_pair_vote(a.at("ballot").get<Ballot>(), a.at("a").get<int64_t>(),
+                                   a.at("b").get<int64_t>(), optional_int(a.at("pick")), vote_done);
+    const auto editor = [&a] { return a.at("editor").get<std::string>(); };
+    const auto text = [&a](const char *key) { return a.at(key).get<std::string>(); };
+    if (k == kind::create_category)
+      local_.create_category(a.at("item").get<ContentCategory>(), editor());
+    else if (k == kind::update_category)
+      local_.update_category(text("slug"), a.at("item").get<ContentCategory>(), editor());
+    else if (k == kind::delete_category)
+      local_.delete_category(text("slug"), editor());
+    else if (k == kind::create_tool)
+      local_.create_tool(a.at("item").get<ContentTool>(), editor());
+    else if (k == kind::update_tool)
+      local_.update_tool(text("slug"), a.at("item").get<ContentTool>(), editor());
+    else if (k == kind::delete_tool)
+      local_.delete_tool(text("slug"), editor());
+    else if (k == kind::create_review)
+      local_.create_review(a.at("item").get<ContentReview>(), editor());
+    else if (k == kind::update_review)
+      local_.update_review(text("tool"), text("reviewer"), a.at("item").get<ContentReview>(),
+                           editor());
+    else if (k == kind::delete_review)
+      local_.delete_review(text("tool"), text("reviewer"), editor());
+    else if (k == kind::create_reviewer)
+      local_.create_reviewer(a.at("item").get<ContentReviewer>(), editor());
+    else if (k == kind::update_reviewer)
+      local_.update_reviewer(text("slug"), a.at("item").get<ContentReviewer>(), editor());
+    else if (k == kind::delete_reviewer)
+      local_.delete_reviewer(text("slug"), editor());
+    else if (k == kind::create_comparison)
+      local_.create_comparison(a.at("item").get<ContentComparison>(), editor());
+    else if (k == kind::update_comparison)
+      local_.update_comparison(text("pair"), a.at("item").get<ContentComparison>(), editor());
+    else if (k == kind::delete_comparison)
+      local_.delete_comparison(text("pair"), editor());
+    else if (k == kind::erase_subscriber)
+      result = local_.erase_subscriber(a.at("id").get<int64_t>(), editor());
+    else if (k == kind::request_subscription) {
+      // Whether a mail may go was asked where the sign-up was taken (its rations are that
+      // node's): every node applies the same answer.
+      const bool may_mail = a.at("may_mail").get<bool>();
+      result = static_cast<int>(local_.request_subscription(
+          text("email"), a.at("now").get<int64_t>(), [may_mail] { return may_mail; }));
+    } else if (k == kind::confirm_subscription)
+      result = static_cast<int>(
+          local_.confirm_subscription(text("token_hash"), a.at("now").get<int64_t>()));
+    else if (k == kind::unsubscribe)
+      result = local_.unsubscribe(a.at("id").get<int64_t>());
+    else if (k == kind::resubscribe)
+      result = static_cast<int>(local_.resubscribe(a.at("id").get<int64_t>()));
+    else if (k == kind::start_session)
+      local_.start_session(text("secret_hash"), a.at("editor_id").get<int64_t>(), text("csrf"),
+                           a.at("expires_at").get<int64_t>());
+    else if (k == kind::end_session)
+      local_.end_session(text("secret_hash"));
+    else if (k == kind::set_editor_password)
+      result = local_.set_editor_password(text("email"), text("password_hash"));
+    else if (k == kind::site_secret)
+      result = local_.site_secret(text("name"), text("if_new"));
+    else
+      throw std::runtime_error("the cluster's write " + std::to_string(entry.sequence) + " is a " +
+                               k + ", which this version of verdict cannot apply: upgrade it");
+    tell(write->id, {Outcome::Kind::written, "", result.dump()});
+  } catch (const NotFound &) {
+    tell(write->id, refusal_of(std::current_exception()));
+  } catch (const AlreadyExists &) {
+    tell(write->id, refusal_of(std::current_exception()));
+  } catch (const Refused &) {
+    tell(write->id, refusal_of(std::current_exception()));
+  } catch (const json::exception &e) {
+    throw std::runtime_error("the cluster's write " + std::to_string(entry.sequence) +
+                             " cannot be read by this version of verdict (" + e.what() +
+                             "): upgrade it");
+  }
+}
+
+// The writes themselves: each taken with its arguments, published, and heard back.
+
+void ClusterWrites::cast_tool_vote(const Ballot &ballot, int64_t tool_id,
+                                   std::optional<Verdict> verdict, WriteDone done) {
+  submit_then(
+      taken(kind::tool_vote,
+            json{{"ballot", ballot}, {"tool", tool_id}, {"verdict", verdict_json(verdict)}}.dump()),
+      [done = std::move(done)](const Outcome &outcome) { done(failure_of(outcome)); });
+}
+
+void ClusterWrites::cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id,
+                                   std::optional<int64_t> pick, WriteDone done) {
+  submit_then(
+      taken(
+          kind::pair_vote,
+          json{{"ballot", ballot}, {"a", a_id}, {"b", b_id}, {"pick", optional_json(pick)}}.dump()),
+      [done = std::move(done)](const Outcome &outcome) { done(failure_of(outcome)); });
+}
+
+void ClusterWrites::create_category(const ContentCategory &category, std::string_view editor) {
+  submit(taken(kind::create_category, json{{"item", category}, {"editor", editor}}.dump()));
+}
+void ClusterWrites::update_category(std::string_view slug, const ContentCategory &category,
+                                    std::string_view editor) {
+  submit(taken(kind::update_category,
+               json{{"slug", slug}, {"item", category}, {"editor", editor}}.dump()));
+}
+void ClusterWrites::delete_category(std::string_view slug, std::string_view editor) {
+  submit(taken(kind::delete_category, json{{"slug", slug}, {"editor", editor}}.dump()));
+}
+void ClusterWrites::create_tool(const ContentTool &tool, std::string_view editor) {
+  submit(taken(kind::create_tool, json{{"item", tool}, {"editor", editor}}.dump()));
+}
+void ClusterWrites::update_tool(std::string_view slug, const ContentTool &tool,
+                                std::string_view editor) {
+  submit(taken(kind::update_tool, json{{"slug", slug}, {"item", tool}, {"editor", editor}}.dump()));
+}
+void ClusterWrites::delete_tool(std::string_view slug, std::string_view editor) {
+  submit(taken(kind::delete_tool, json{{"slug", slug}, {"editor", editor}}.dump()));
+}
+void ClusterWrites::create_review(const ContentReview &review, std::string_view editor) {
+  submit(taken(kind::create_review, json{{"item", review}, {"editor", editor}}.dump()));
+}
+void ClusterWrites::update_review(std::string_view tool, std::string_view reviewer,
+                                  const ContentReview &review, std::string_view editor) {
+  submit(taken(
+      kind::update_review,
+      json{{"tool", tool}, {"reviewer", reviewer}, {"item", review}, {"editor", editor}}.dump()));
+}
+void ClusterWrites::delete_review(std::string_view tool, std::string_view reviewer,
+                                  std::string_view editor) {
+  submit(taken(kind::delete_review,
+               json{{"tool", tool}, {"reviewer", reviewer}, {"editor", editor}}.dump()));
+}
+void ClusterWrites::create_reviewer(const ContentReviewer &reviewer, std::string_view editor) {
+  submit(taken(kind::create_reviewer, json{{"item", reviewer}, {"editor", editor}}.dump()));
+}
+void ClusterWrites::update_reviewer(std::string_view slug, const ContentReviewer &reviewer,
+                                    std::string_view editor) {
+  submit(taken(kind::update_reviewer,
+               json{{"slug", slug}, {"item", reviewer}, {"editor", editor}}.dump()));
+}
+void ClusterWrites::delete_reviewer(std::string_view slug, std::string_view editor) {
+  submit(taken(kind::delete_reviewer, json{{"slug", slug}, {"editor", editor}}.dump()));
+}
+void ClusterWrites::create_comparison(const ContentComparison &comparison,
+                                      std::string_view editor) {
+  submit(taken(kind::create_comparison, json{{"item", comparison}, {"editor", editor}}.dump()));
+}
+void ClusterWrites::update_comparison(std::string_view pair, const ContentComparison &comparison,
+                                      std::string_view editor) {
+  submit(taken(kind::update_comparison,
+               json{{"pair", pair}, {"item", comparison}, {"editor", editor}}.dump()));
+}
+void ClusterWrites::delete_comparison(std::string_view pair, std::string_view editor) {
+  submit(taken(kind::delete_comparison, json{{"pair", pair}, {"editor", editor}}.dump()));
+}
+bool ClusterWrites::erase_subscriber(int64_t id, std::string_view editor) {
+  return given_back(
+             submit(taken(kind::erase_subscriber, json{{"id", id}, {"editor", editor}}.dump())))
+      .get<bool>();
+}
+
+SubscriptionRequest ClusterWrites::request_subscription(std::string_view email, int64_t now,
+                                                        const std::function<bool()> &may_mail) {
+  const bool mail_allowed = !may_mail || may_mail();
+  const auto result =
+      submit(taken(kind::request_subscription,
+                   json{{"email", email}, {"now", now}, {"may_mail", mail_allowed}}.dump()));
+  return static_cast<SubscriptionRequest>(given_back(result).get<int>());
+}
+ConfirmationCheck ClusterWrites::confirm_subscription(std::string_view token_hash, int64_t now) {
+  const auto result = submit(
+      taken(kind::confirm_subscription, json{{"token_hash", token_hash}, {"now", now}}.dump()));
+  return static_cast<ConfirmationCheck>(given_back(result).get<int>());
+}
+bool ClusterWrites::unsubscribe(int64_t id) {
+  return given_back(submit(taken(kind::unsubscribe, json{{"id", id}}.dump()))).get<bool>();
+}
+Resubscription ClusterWrites::resubscribe(int64_t id) {
+  return static_cast<Resubscription>(
+      given_back(submit(taken(kind::resubscribe, json{{"id", id}}.dump()))).get<int>());
+}
+
+void ClusterWrites::start_session(std::string_view secret_hash, int64_t editor_id,
+                                  std::string_view csrf_token, int64_t expires_at) {
+  submit(taken(kind::start_session, json{{"secret_hash", secret_hash},
+                                         {"editor_id", editor_id},
+                                         {"csrf", csrf_token},
+                                         {"expires_at", expires_at}}
+                                        .dump()));
+}
+void ClusterWrites::end_session(std::string_view secret_hash) {
+  submit(taken(kind::end_session, json{{"secret_hash", secret_hash}}.dump()));
+}
+bool ClusterWrites::set_editor_password(std::string_view email, std::string_view password_hash) {
+  return given_back(submit(taken(kind::set_editor_password,
+                                 json{{"email", email}, {"password_hash", password_hash}}.dump())))
+      .get<bool>();
+}
+std::string ClusterWrites::site_secret(std::string_view name, std::string_view if_new) {
+  return given_back(
+             submit(taken(kind::site_secret, json{{"name", name}, {"if_new", if_new}}.dump())))
+      .get<std::string>();
+}
+
+} // namespace verdict

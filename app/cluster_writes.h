@@ -1,0 +1,132 @@
+// A cluster node's writes (store/site_writes.h): each is published to the cluster's stream of
+// writes (cluster/write_stream.h) and applied from it, in the stream's order, by every node,
+// this one included (app/stream_follower.h). Its caller hears back only once JetStream holds
+// the write on a majority of its servers, and, for a bounded while, once this node's own file
+// has it too, so the reader's next page here shows it. A write the stream cannot take is
+// refused with StoreUnavailable (a 503 that says why); nothing is acknowledged that the stream
+// does not hold.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "cluster/write_stream.h"
+#include "domain/cluster_write.h"
+#include "store/site_writes.h"
+
+namespace verdict {
+
+class ClusterWrites : public SiteWrites {
+public:
+  struct Settings {
+    std::string node; // this node's name, in each write's id
+    // How long a caller waits for this node's own file to apply its acknowledged write before
+    // it is told the write was taken anyway (it is in the stream, and lands here soon).
+    std::chrono::milliseconds own_apply_wait{1000};
+    // Votes are published by this many threads, each waiting on its own acknowledgement, so a
+    // handler never waits on the network.
+    int publishers = 16;
+  };
+  ClusterWrites(Store &store, cluster::WriteStream &stream, Settings settings);
+  ~ClusterWrites() override;
+  ClusterWrites(const ClusterWrites &) = delete;
+  ClusterWrites &operator=(const ClusterWrites &) = delete;
+
+  // Applies the write the stream holds at `entry` to this node's file; if this node took it,
+  // its caller hears how it ended. Votes are queued to the store's writer and this returns at
+  // once (`failed` hears if the file could not take one); the rest return once written. Throws
+  // std::runtime_error for a write this version cannot read, and what the store throws when
+  // its file cannot take a write (then nothing of it was applied).
+  void apply(const cluster::StreamEntry &entry, const std::function<void()> &failed);
+
+  void cast_tool_vote(const Ballot &ballot, int64_t tool_id, std::optional<Verdict> verdict,
+                      WriteDone done) override;
+  void cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id, std::optional<int64_t> pick,
+                      WriteDone done) override;
+  void create_category(const ContentCategory &category, std::string_view editor) override;
+  void update_category(std::string_view slug, const ContentCategory &category,
+                       std::string_view editor) override;
+  void delete_category(std::string_view slug, std::string_view editor) override;
+  void create_tool(const ContentTool &tool, std::string_view editor) override;
+  void update_tool(std::string_view slug, const ContentTool &tool,
+                   std::string_view editor) override;
+  void delete_tool(std::string_view slug, std::string_view editor) override;
+  void create_review(const ContentReview &review, std::string_view editor) override;
+  void update_review(std::string_view tool, std::string_view reviewer, const ContentReview &review,
+                     std::string_view editor) override;
+  void delete_review(std::string_view tool, std::string_view reviewer,
+                     std::string_view editor) override;
+  void create_reviewer(const ContentReviewer &reviewer, std::string_view editor) override;
+  void update_reviewer(std::string_view slug, const ContentReviewer &reviewer,
+                       std::string_view editor) override;
+  void delete_reviewer(std::string_view slug, std::string_view editor) override;
+  void create_comparison(const ContentComparison &comparison, std::string_view editor) override;
+  void update_comparison(std::string_view pair, const ContentComparison &comparison,
+                         std::string_view editor) override;
+  void delete_comparison(std::string_view pair, std::string_view editor) override;
+  bool erase_subscriber(int64_t id, std::string_view editor) override;
+  SubscriptionRequest request_subscription(std::string_view email, int64_t now,
+                                           const std::function<bool()> &may_mail) override;
+  ConfirmationCheck confirm_subscription(std::string_view token_hash, int64_t now) override;
+  bool unsubscribe(int64_t id) override;
+  Resubscription resubscribe(int64_t id) override;
+  void start_session(std::string_view secret_hash, int64_t editor_id, std::string_view csrf_token,
+                     int64_t expires_at) override;
+  void end_session(std::string_view secret_hash) override;
+  bool set_editor_password(std::string_view email, std::string_view password_hash) override;
+  std::string site_secret(std::string_view name, std::string_view if_new) override;
+
+  // How a write this node took ended, as its caller hears it.
+  struct Outcome {
+    enum class Kind { written, not_found, already_exists, refused, unavailable };
+    Kind kind = Kind::written;
+    std::string message; // why not, when it was not written
+    std::string result;  // what the write gives back, as JSON ("null" when nothing)
+  };
+
+private:
+  ClusterWrite taken(std::string kind, std::string arguments);
+  // Publishes `write` and waits for its outcome here; rethrows a refusal as the store would.
+  std::string submit(ClusterWrite write);
+  // Publishes `write` from a publisher thread; `told` hears its outcome.
+  void submit_then(ClusterWrite write, std::function<void(const Outcome &)> told);
+  void publish(const ClusterWrite &write);
+  void expect(const std::string &id, std::function<void(const Outcome &)> told);
+  void acknowledged(const std::string &id);
+  void tell(const std::string &id, const Outcome &outcome);
+  void run_publisher();
+  void run_sweeper();
+
+  Store &store_;
+  StoreWrites local_;
+  cluster::WriteStream &stream_;
+  Settings settings_;
+  std::string id_prefix_; // the node's name and a random word made at start
+  std::atomic<uint64_t> count_{0};
+
+  struct Expected {
+    std::function<void(const Outcome &)> told;
+    // Once acknowledged, the time after which the caller is told "written" without waiting
+    // longer for this node's file.
+    std::optional<std::chrono::steady_clock::time_point> given_up_waiting_at;
+  };
+  std::mutex expected_mutex_;
+  std::unordered_map<std::string, Expected> expected_;
+
+  std::mutex queue_mutex_;
+  std::condition_variable queued_;
+  std::deque<ClusterWrite> to_publish_;
+  bool stopping_ = false;
+  std::vector<std::thread> publishers_;
+  std::thread sweeper_;
+};
+
+} // namespace verdict

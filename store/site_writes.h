@@ -1,0 +1,119 @@
+// Every write the site's pages and the desk make, as one interface: a lone server's goes
+// straight to its store (StoreWrites); a cluster node's goes through the cluster's stream of
+// writes first and is applied from it on every node (app/cluster_writes.h). Handlers write
+// only through this, so which of the two a site runs is decided once, where it starts.
+// Each write means what the Store method of its name says (store/store.h).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "domain/content.h"
+#include "domain/model.h"
+#include "store/store.h"
+
+namespace verdict {
+
+// Begins the failure a write's `done` hears when what follows is written for the reader (why
+// the site cannot take writes now), to be shown as it is rather than a general apology.
+inline constexpr std::string_view kForTheReader = "for the reader: ";
+
+class SiteWrites {
+public:
+  virtual ~SiteWrites() = default;
+
+  // A reader's votes, queued: `done` hears once the vote is durable, or why it was not taken.
+  virtual void cast_tool_vote(const Ballot &ballot, int64_t tool_id, std::optional<Verdict> verdict,
+                              WriteDone done) = 0;
+  virtual void cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id,
+                              std::optional<int64_t> pick, WriteDone done) = 0;
+
+  // The desk's saves and deletions, each in `editor`'s name.
+  virtual void create_category(const ContentCategory &category, std::string_view editor) = 0;
+  virtual void update_category(std::string_view slug, const ContentCategory &category,
+                               std::string_view editor) = 0;
+  virtual void delete_category(std::string_view slug, std::string_view editor) = 0;
+  virtual void create_tool(const ContentTool &tool, std::string_view editor) = 0;
+  virtual void update_tool(std::string_view slug, const ContentTool &tool,
+                           std::string_view editor) = 0;
+  virtual void delete_tool(std::string_view slug, std::string_view editor) = 0;
+  virtual void create_review(const ContentReview &review, std::string_view editor) = 0;
+  virtual void update_review(std::string_view tool, std::string_view reviewer,
+                             const ContentReview &review, std::string_view editor) = 0;
+  virtual void delete_review(std::string_view tool, std::string_view reviewer,
+                             std::string_view editor) = 0;
+  virtual void create_reviewer(const ContentReviewer &reviewer, std::string_view editor) = 0;
+  virtual void update_reviewer(std::string_view slug, const ContentReviewer &reviewer,
+                               std::string_view editor) = 0;
+  virtual void delete_reviewer(std::string_view slug, std::string_view editor) = 0;
+  virtual void create_comparison(const ContentComparison &comparison, std::string_view editor) = 0;
+  virtual void update_comparison(std::string_view pair, const ContentComparison &comparison,
+                                 std::string_view editor) = 0;
+  virtual void delete_comparison(std::string_view pair, std::string_view editor) = 0;
+  virtual bool erase_subscriber(int64_t id, std::string_view editor) = 0;
+
+  // The digest's sign-ups.
+  virtual SubscriptionRequest request_subscription(std::string_view email, int64_t now,
+                                                   const std::function<bool()> &may_mail) = 0;
+  virtual ConfirmationCheck confirm_subscription(std::string_view token_hash, int64_t now) = 0;
+  virtual bool unsubscribe(int64_t id) = 0;
+  virtual Resubscription resubscribe(int64_t id) = 0;
+
+  // Editors' sessions and passwords, and the site's secrets.
+  virtual void start_session(std::string_view secret_hash, int64_t editor_id,
+                             std::string_view csrf_token, int64_t expires_at) = 0;
+  virtual void end_session(std::string_view secret_hash) = 0;
+  virtual bool set_editor_password(std::string_view email, std::string_view password_hash) = 0;
+  virtual std::string site_secret(std::string_view name, std::string_view if_new) = 0;
+};
+
+// A lone server's writes: its store's own.
+class StoreWrites : public SiteWrites {
+public:
+  explicit StoreWrites(Store &store) : store_(store) {}
+
+  void cast_tool_vote(const Ballot &ballot, int64_t tool_id, std::optional<Verdict> verdict,
+                      WriteDone done) override;
+  void cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id, std::optional<int64_t> pick,
+                      WriteDone done) override;
+  void create_category(const ContentCategory &category, std::string_view editor) override;
+  void update_category(std::string_view slug, const ContentCategory &category,
+                       std::string_view editor) override;
+  void delete_category(std::string_view slug, std::string_view editor) override;
+  void create_tool(const ContentTool &tool, std::string_view editor) override;
+  void update_tool(std::string_view slug, const ContentTool &tool,
+                   std::string_view editor) override;
+  void delete_tool(std::string_view slug, std::string_view editor) override;
+  void create_review(const ContentReview &review, std::string_view editor) override;
+  void update_review(std::string_view tool, std::string_view reviewer, const ContentReview &review,
+                     std::string_view editor) override;
+  void delete_review(std::string_view tool, std::string_view reviewer,
+                     std::string_view editor) override;
+  void create_reviewer(const ContentReviewer &reviewer, std::string_view editor) override;
+  void update_reviewer(std::string_view slug, const ContentReviewer &reviewer,
+                       std::string_view editor) override;
+  void delete_reviewer(std::string_view slug, std::string_view editor) override;
+  void create_comparison(const ContentComparison &comparison, std::string_view editor) override;
+  void update_comparison(std::string_view pair, const ContentComparison &comparison,
+                         std::string_view editor) override;
+  void delete_comparison(std::string_view pair, std::string_view editor) override;
+  bool erase_subscriber(int64_t id, std::string_view editor) override;
+  SubscriptionRequest request_subscription(std::string_view email, int64_t now,
+                                           const std::function<bool()> &may_mail) override;
+  ConfirmationCheck confirm_subscription(std::string_view token_hash, int64_t now) override;
+  bool unsubscribe(int64_t id) override;
+  Resubscription resubscribe(int64_t id) override;
+  void start_session(std::string_view secret_hash, int64_t editor_id, std::string_view csrf_token,
+                     int64_t expires_at) override;
+  void end_session(std::string_view secret_hash) override;
+  bool set_editor_password(std::string_view email, std::string_view password_hash) override;
+  std::string site_secret(std::string_view name, std::string_view if_new) override;
+
+private:
+  Store &store_;
+};
+
+} // namespace verdict
