@@ -14,6 +14,8 @@
 #include <chrono>
 #include <fstream>
 #include <future>
+#include <map>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -21,7 +23,10 @@
 #include "app/cluster_writes.h"
 #include "app/stream_follower.h"
 #include "cluster/write_stream.h"
+#include "domain/clock.h"
 #include "domain/cluster_write.h"
+#include "domain/counting.h"
+#include "middleware/request_parsing.h"
 #include "server_process.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -446,4 +451,215 @@ TEST_CASE("cluster: two nodes' writes go through the stream to both files alike:
   again.stream.publish(R"({"kind":"a_kind_from_a_later_version"})", "w-later");
   CHECK_THROWS_WITH(again.follower.catch_up(), Catch::Contains("upgrade"));
   CHECK(again.store.applied_sequence() == 10);
+}
+
+namespace {
+
+const std::vector<std::string> kVotedTools = {"cursor-background-agent", "codestral-2-1",
+                                              "mistral-small-3-1"};
+
+// `verdict serve` as a node of the cluster, as a machine of a cluster runs it.
+std::vector<std::string> node_args(const NatsCluster &nats, const std::string &name,
+                                   const fs::path &db) {
+  std::string servers;
+  for (const auto &url : nats.urls())
+    servers += (servers.empty() ? "" : ",") + url;
+  return {"serve", "--db",      db.string(), "--port", "0", "--rate-limit",
+          "0",     "--cluster", servers,     "--node", name};
+}
+
+// The vote token of each tool's page as a reader loads it from the node at `port`, once old
+// enough for a reader's vote.
+std::map<std::string, std::string> vote_tokens_from(int port) {
+  httplib::Client client("127.0.0.1", port);
+  std::map<std::string, std::string> tokens;
+  int64_t newest = 0;
+  for (const auto &tool : kVotedTools) {
+    const auto page = client.Get(("/tools/" + tool).c_str());
+    REQUIRE(page);
+    REQUIRE(page->status == 200);
+    tokens[tool] = test::vote_token_in(page->body, "/tools/" + tool + "/vote");
+    REQUIRE_FALSE(tokens[tool].empty());
+    newest = std::max<int64_t>(newest, std::atoll(tokens[tool].c_str()));
+  }
+  while (unix_now() < newest + kSecondsToReadAPage)
+    std::this_thread::sleep_for(50ms);
+  return tokens;
+}
+
+// Readers voting as fresh visitors through the nodes, thread i through node i modulo their
+// number (0 while that node is down), keeping the voter of every vote acknowledged (303).
+class ClusterVoters {
+public:
+  ClusterVoters(std::vector<std::atomic<int>> &ports, std::map<std::string, std::string> tokens,
+                int threads)
+      : ports_(ports), tokens_(std::move(tokens)) {
+    for (int i = 0; i < threads; ++i)
+      threads_.emplace_back([this, i] { vote_until_stopped(static_cast<size_t>(i)); });
+  }
+  ~ClusterVoters() { stop(); }
+  void stop() {
+    stop_ = true;
+    for (auto &thread : threads_)
+      if (thread.joinable()) thread.join();
+  }
+  // Waits (bounded) until `more` votes past those acknowledged now are acknowledged too.
+  bool wait_for_more(size_t more, std::chrono::seconds within) {
+    const auto until = acknowledged().size() + more;
+    const auto deadline = std::chrono::steady_clock::now() + within;
+    while (acknowledged().size() < until) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      std::this_thread::sleep_for(10ms);
+    }
+    return true;
+  }
+  std::vector<std::string> acknowledged() {
+    std::lock_guard lock(mutex_);
+    return acknowledged_;
+  }
+
+private:
+  void vote_until_stopped(size_t thread) {
+    for (size_t n = 0; !stop_; ++n) {
+      const auto port = ports_[thread % ports_.size()].load();
+      if (port == 0) {
+        std::this_thread::sleep_for(20ms);
+        continue;
+      }
+      httplib::Client client("127.0.0.1", port);
+      client.set_connection_timeout(1);
+      client.set_read_timeout(5);
+      const auto voter = new_voter_id();
+      const auto &tool = kVotedTools[n % kVotedTools.size()];
+      const auto res = client.Post(
+          ("/tools/" + tool + "/vote").c_str(),
+          {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + voter}},
+          "verdict=ship&token=" + tokens_.at(tool), "application/x-www-form-urlencoded");
+      if (res && res->status == 303) {
+        std::lock_guard lock(mutex_);
+        acknowledged_.push_back(voter);
+      }
+    }
+  }
+
+  std::vector<std::atomic<int>> &ports_;
+  const std::map<std::string, std::string> tokens_;
+  std::atomic<bool> stop_{false};
+  std::mutex mutex_;
+  std::vector<std::string> acknowledged_;
+  std::vector<std::thread> threads_;
+};
+
+// The voters a file holds a vote of.
+std::set<std::string> voters_in(const std::string &path) {
+  sql::Db db(path, sql::Db::Open::read_only);
+  std::set<std::string> voters;
+  auto rows = db.prepare("SELECT voter FROM tool_votes");
+  while (rows.step())
+    voters.insert(rows.text(0));
+  return voters;
+}
+
+// Waits (bounded) until every node says it has applied the stream's last write.
+bool all_applied(cluster::WriteStream &watcher, size_t nodes, std::chrono::seconds within) {
+  const auto deadline = std::chrono::steady_clock::now() + within;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const auto last = watcher.last_sequence();
+    const auto places = watcher.node_places();
+    if (places.size() == nodes &&
+        std::all_of(places.begin(), places.end(),
+                    [last](const auto &place) { return place.applied == last; }))
+      return true;
+    std::this_thread::sleep_for(200ms);
+  }
+  return false;
+}
+
+} // namespace
+
+TEST_CASE("cluster: three verdict nodes under a vote load lose no acknowledged vote when a NATS "
+          "server or a node is killed (kill -9) or a node is paused, refuse writes with a quick "
+          "503 while reads go on with two of three NATS servers down, and end with identical "
+          "votes") {
+  NatsCluster nats;
+  test::TempDir dir;
+  const std::vector<std::string> names = {"web-1", "web-2", "web-3"};
+  const auto file_of = [&](const std::string &name) { return dir.path / (name + ".db"); };
+  // One site's file, copied to each node, as a new node starts from another's backup.
+  Store(file_of("web-1").string()).import_content(test::seeded_store()->export_content());
+  for (size_t i = 1; i < names.size(); ++i)
+    fs::copy_file(file_of("web-1"), file_of(names[i]));
+  std::vector<std::unique_ptr<test::Server>> nodes;
+  std::vector<std::atomic<int>> ports(names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    nodes.push_back(std::make_unique<test::Server>(node_args(nats, names[i], file_of(names[i]))));
+    ports[i] = nodes[i]->port;
+  }
+  // Tokens from one node's pages are good on every node: the site's secrets are one.
+  ClusterVoters voters(ports, vote_tokens_from(nodes[0]->port), 6);
+  REQUIRE(voters.wait_for_more(150, 60s));
+
+  // A NATS server killed: the two left are a majority, votes go on.
+  nats.kill_server(0, SIGKILL);
+  CHECK(voters.wait_for_more(150, 60s));
+  nats.start(0);
+  nats.wait_until_ready();
+
+  // A node killed: votes go on through the others; started again, it catches up by itself.
+  ports[2] = 0;
+  nodes[2]->stop(SIGKILL);
+  CHECK(voters.wait_for_more(150, 60s));
+  nodes[2] = std::make_unique<test::Server>(node_args(nats, names[2], file_of(names[2])));
+  ports[2] = nodes[2]->port;
+  CHECK(voters.wait_for_more(100, 60s));
+
+  // A node paused and let go again: it goes on where it was.
+  kill(nodes[1]->pid(), SIGSTOP);
+  CHECK(voters.wait_for_more(100, 60s));
+  kill(nodes[1]->pid(), SIGCONT);
+  CHECK(voters.wait_for_more(100, 60s));
+  voters.stop();
+
+  // Two of three NATS servers down: a write is refused within seconds, saying why; nothing is
+  // acknowledged; pages are read as before.
+  nats.kill_server(1, SIGKILL);
+  nats.kill_server(2, SIGKILL);
+  {
+    httplib::Client client("127.0.0.1", nodes[0]->port);
+    client.set_read_timeout(20);
+    const auto token = vote_tokens_from(nodes[0]->port).at("codestral-2-1");
+    const auto asked = std::chrono::steady_clock::now();
+    const auto refused = client.Post(
+        "/tools/codestral-2-1/vote",
+        {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + new_voter_id()}},
+        "verdict=ship&token=" + token, "application/x-www-form-urlencoded");
+    REQUIRE(refused);
+    CHECK(refused->status == 503);
+    CHECK(std::chrono::steady_clock::now() - asked < 5s);
+    CHECK(test::visible_text(refused->body).find("cannot take writes right now") !=
+          std::string::npos);
+    const auto page = client.Get("/tools/codestral-2-1");
+    REQUIRE(page);
+    CHECK(page->status == 200);
+  }
+  nats.start(1);
+  nats.start(2);
+  nats.wait_until_ready();
+
+  // Every node applies every write; then their files hold the same votes, every vote
+  // acknowledged among them.
+  cluster::WriteStream watcher(settings_for(nats, "test-watcher"));
+  CHECK(all_applied(watcher, names.size(), 60s));
+  for (auto &node : nodes)
+    CHECK(WIFEXITED(node->stop(SIGTERM)));
+  const auto acknowledged = voters.acknowledged();
+  const auto held = voters_in(file_of("web-1").string());
+  size_t missing = 0;
+  for (const auto &voter : acknowledged)
+    missing += held.count(voter) == 0;
+  CHECK(acknowledged.size() >= 750);
+  CHECK(missing == 0);
+  const auto votes = votes_held(file_of("web-1").string());
+  CHECK(votes_held(file_of("web-2").string()) == votes);
+  CHECK(votes_held(file_of("web-3").string()) == votes);
 }

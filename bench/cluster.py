@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""The cluster's benchmark (`./dev bench cluster`): three nats-server processes clustered on
+loopback (a JetStream stream with 3 replicas) and three verdict nodes following it, each with
+its own copy of one site's file, all on this machine. It measures durable votes through the
+cluster (wrk's bench/vote.lua against one node or every node: each 303 is a vote JetStream
+acknowledged on a majority and the node's own file applied), checks that every node's file
+then holds the same votes and at least every vote answered 303, and measures each node's
+cached comparison page beside nginx serving the same bytes. Prints a markdown table.
+  bench/cluster.py VERDICT [--duration 10] [--reps 3] [--connections 64] [--spread]"""
+import argparse, os, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, BENCH)
+sys.dont_write_bytecode = True  # no bench/__pycache__ in the tree
+import bench  # noqa: E402  (bench/bench.py: wrk, its figures, nginx's configuration)
+import vote_tokens  # noqa: E402
+
+ROOT = os.path.dirname(BENCH)
+NODES = ["web-1", "web-2", "web-3"]
+NATS = "/usr/sbin/nats-server"
+
+
+def log(*parts):
+    print(*parts, file=sys.stderr, flush=True)
+
+
+class Cluster:
+    def __init__(self, verdict, work):
+        self.verdict, self.work = verdict, work
+        self.nats, self.nodes, self.ports = [], {}, {}
+        self.nginx_pid = None
+
+    def start_nats(self):
+        ports = bench.free_ports(9)
+        servers = [ports[i * 3:i * 3 + 3] for i in range(3)]  # client, route, monitor
+        routes = "".join(f"    nats-route://127.0.0.1:{s[1]}\n" for s in servers)
+        for i, (client, route, monitor) in enumerate(servers):
+            folder = os.path.join(self.work, f"nats-{i}")
+            os.makedirs(folder)
+            conf = os.path.join(folder, "nats.conf")
+            with open(conf, "w") as f:
+                f.write(f"server_name: n{i}\nhost: 127.0.0.1\nport: {client}\n"
+                        f"http: 127.0.0.1:{monitor}\n"
+                        f"jetstream {{\n  store_dir: {folder}/js\n}}\n"
+                        f"cluster {{\n  name: verdict\n  listen: 127.0.0.1:{route}\n"
+                        f"  routes: [\n{routes}  ]\n}}\n")
+            self.nats.append(subprocess.Popen([NATS, "-c", conf], stdout=subprocess.DEVNULL,
+                                              stderr=subprocess.DEVNULL))
+        self.urls = ",".join(f"nats://127.0.0.1:{s[0]}" for s in servers)
+        for _ in range(300):
+            try:
+                ready = all(b'"leader"' in bench.get(f"http://127.0.0.1:{s[2]}/jsz")[2]
+                            for s in servers)
+            except OSError:
+                ready = False
+            if ready:
+                return
+            time.sleep(0.1)
+        raise SystemExit("the NATS servers did not form a JetStream cluster")
+
+    def start_nodes(self, threads):
+        first = os.path.join(self.work, NODES[0] + ".db")
+        subprocess.run([self.verdict, "import", "--db", first,
+                        os.path.join(ROOT, "content", "verdict.json")], check=True,
+                       stdout=subprocess.DEVNULL)
+        for name in NODES[1:]:
+            shutil.copyfile(first, os.path.join(self.work, name + ".db"))
+        for name in NODES:
+            logfile = open(os.path.join(self.work, name + ".log"), "w+")
+            self.nodes[name] = subprocess.Popen(
+                [self.verdict, "--db", os.path.join(self.work, name + ".db"), "--port", "0",
+                 "--threads", str(threads), *bench.VERDICT_FLAGS, "--cluster", self.urls,
+                 "--node", name], stderr=logfile)
+            for _ in range(600):
+                logfile.seek(0)
+                text = logfile.read()
+                if "serving http://127.0.0.1:" in text:
+                    self.ports[name] = int(text.split("serving http://127.0.0.1:")[1].split("/")[0])
+                    break
+                if self.nodes[name].poll() is not None:
+                    raise SystemExit(f"{name} exited:\n{text}")
+                time.sleep(0.1)
+            else:
+                raise SystemExit(f"{name} did not start")
+
+    def start_nginx(self):
+        """nginx serving the bytes of the comparison page as a node serves them."""
+        os.makedirs(os.path.join(self.work, "www", "compare"))
+        for sub in ("tmp",):
+            os.makedirs(os.path.join(self.work, sub), exist_ok=True)
+        self.static_port, = bench.free_ports(1)
+        self.save_page()
+        conf = os.path.join(self.work, "nginx.conf")
+        with open(conf, "w") as f:
+            f.write(bench.nginx_conf(self.work, self.static_port, ""))
+        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+        subprocess.run([nginx, "-q", "-t", "-c", conf], check=True)
+        subprocess.run([nginx, "-c", conf], check=True)
+        for _ in range(50):
+            try:
+                with open(os.path.join(self.work, "nginx.pid")) as f:
+                    self.nginx_pid = int(f.read())
+                return
+            except (OSError, ValueError):
+                time.sleep(0.1)
+
+    def save_page(self):
+        status, _, body = bench.get(f"http://127.0.0.1:{self.ports[NODES[0]]}{bench.COMPARE}")
+        if status != 200:
+            raise SystemExit(f"{NODES[0]} answered {status}")
+        with open(os.path.join(self.work, "www", bench.COMPARE.lstrip("/")), "wb") as f:
+            f.write(body)
+
+    def votes_in(self, name):
+        out = subprocess.run(["sqlite3", os.path.join(self.work, name + ".db"),
+                              "SELECT count(*), (SELECT sequence FROM cluster_applied) "
+                              "FROM tool_votes"], capture_output=True, text=True, check=True)
+        count, applied = out.stdout.strip().split("|")
+        return int(count), int(applied or 0)
+
+    def settled(self, within=60):
+        """Each node's votes once all have applied the same writes: {name: (votes, applied)}."""
+        deadline = time.time() + within
+        while True:
+            seen = {name: self.votes_in(name) for name in NODES}
+            if len(set(seen.values())) == 1 or time.time() > deadline:
+                return seen
+            time.sleep(0.5)
+
+    def stop(self):
+        if self.nginx_pid:
+            try:
+                os.kill(self.nginx_pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        for process in [*self.nodes.values(), *self.nats]:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in [*self.nodes.values(), *self.nats]:
+            try:
+                process.wait(20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def vote_run(cluster, tokens, connections, duration, spread):
+    """wrk's vote.lua against one node, or against each at once (the connections shared out);
+    the votes/s answered 303 and the slowest p99 of them."""
+    drain = min(0.5, duration / 5)
+    targets = NODES if spread else NODES[:1]
+    each = max(2, connections // len(targets))
+    args = (duration, drain, *(f"{slug}={token}" for slug, token in tokens.items()))
+    command = lambda name: ["wrk", "-t2", f"-c{each}", f"-d{duration}s", "--latency", "--timeout",
+                            bench.WRK_TIMEOUT, "-s", os.path.join(BENCH, "vote.lua"),
+                            f"http://127.0.0.1:{cluster.ports[name]}", "--", *map(str, args)]
+    runs = [subprocess.Popen(command(name), stdout=subprocess.PIPE, text=True) for name in targets]
+    results = []
+    for run in runs:
+        out = run.communicate()[0]
+        result = {"raw": out}
+        for line in out.splitlines():
+            words = line.split()
+            if words[:1] == ["99%"]:
+                result["p99"] = bench.to_ms(words[1])
+            elif words[:1] == ["50%"]:
+                result["p50"] = bench.to_ms(words[1])
+            elif line.startswith("votes: 303"):
+                result["n303"], result["other"], result["window"] = (
+                    int(words[2]), int(words[4]), float(words[6]))
+        if "n303" not in result:
+            raise SystemExit("wrk gave no vote figures:\n" + out)
+        results.append(result)
+    return {"rate": sum(r["n303"] / r["window"] for r in results),
+            "n303": sum(r["n303"] for r in results),
+            "other": sum(r["other"] for r in results),
+            "p50": max(r["p50"] for r in results), "p99": max(r["p99"] for r in results)}
+
+
+def main():
+    parser = argparse.ArgumentParser(prog="./dev bench cluster", description=__doc__.splitlines()[0])
+    parser.add_argument("verdict")
+    parser.add_argument("--duration", type=int, default=10)
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--threads", type=int, default=64, help="each node's --threads")
+    parser.add_argument("--spread", action="store_true", help="votes through every node at once")
+    args = parser.parse_args()
+    work = tempfile.mkdtemp(prefix="verdict-cluster-bench-")
+    cluster = Cluster(os.path.abspath(args.verdict), work)
+    try:
+        cluster.start_nats()
+        cluster.start_nodes(args.threads)
+        base = f"http://127.0.0.1:{cluster.ports[NODES[0]]}"
+        tokens = vote_tokens.tool_tokens(base, bench.VOTE_TOOLS[:3])
+        vote_tokens.wait_until_readable(tokens.values())
+        cluster.start_nginx()
+        votes, reads = [], {name: [] for name in [*NODES, "nginx"]}
+        for rep in range(1, args.reps + 1):
+            log(f"repetition {rep}: votes")
+            votes.append(vote_run(cluster, tokens, args.connections, args.duration, args.spread))
+            time.sleep(1.5)  # the shared pages show those votes once the page epoch moves
+            cluster.save_page()
+            for name in [*NODES, "nginx"]:
+                port = cluster.static_port if name == "nginx" else cluster.ports[name]
+                log(f"repetition {rep}: reads from {name}")
+                reads[name].append(bench.wrk(f"http://127.0.0.1:{port}{bench.COMPARE}",
+                                             args.connections, args.duration))
+        settled = cluster.settled()
+        answered = sum(v["n303"] for v in votes)
+    finally:
+        cluster.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+    median = statistics.median
+
+    def each(values, form):
+        return ", ".join(format(value, form) for value in values)
+
+    print(f"\n## Verdict cluster: 3 nats-server (JetStream, 3 replicas) and 3 nodes on one "
+          f"machine ({os.cpu_count()} cores)\n")
+    print(f"{args.reps} repetitions of {args.duration} s, {args.connections} connections; votes "
+          f"through {'every node' if args.spread else NODES[0]}.\n")
+    print("| measure | median | each repetition |\n|---|---|---|")
+    print(f"| durable votes/s (303 once a majority of NATS and the node's file hold it) | "
+          f"{median(v['rate'] for v in votes):,.0f} | "
+          f"{each((v['rate'] for v in votes), ',.0f')} |")
+    print(f"| vote p50 / p99 ms | {median(v['p50'] for v in votes):.1f} / "
+          f"{median(v['p99'] for v in votes):.1f} | "
+          f"{', '.join('%.1f/%.1f' % (v['p50'], v['p99']) for v in votes)} |")
+    print(f"| votes not answered 303 | {sum(v['other'] for v in votes)} | |")
+    nginx_rps = median(r["rps"] for r in reads["nginx"])
+    for name in NODES:
+        rps = median(r["rps"] for r in reads[name])
+        print(f"| {name}: cached comparison page, req/s | {rps:,.0f} ({rps / nginx_rps:.2f}× nginx) | "
+              f"{each((r['rps'] for r in reads[name]), ',.0f')} |")
+    print(f"| nginx: the same bytes, req/s | {nginx_rps:,.0f} | "
+          f"{each((r['rps'] for r in reads['nginx']), ',.0f')} |")
+    counts = {count for count, _ in settled.values()}
+    print(f"\nEvery node's file after the runs (votes, applied sequence): "
+          f"{', '.join('%s %d/%d' % (n, v[0], v[1]) for n, v in settled.items())}; "
+          f"votes answered 303: {answered:,}.")
+    if len(counts) != 1 or min(counts) < answered:
+        raise SystemExit("the nodes' files differ, or hold fewer votes than were answered 303")
+
+
+if __name__ == "__main__":
+    main()
