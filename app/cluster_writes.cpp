@@ -42,6 +42,8 @@ constexpr auto request_subscription = "request_subscription",
                resubscribe = "resubscribe";
 constexpr auto start_session = "start_session", end_session = "end_session",
                set_editor_password = "set_editor_password", site_secret = "site_secret";
+constexpr auto record_digest = "record_digest", claim_digest_send = "claim_digest_send",
+               digest_sent = "digest_sent", digest_send_failed = "digest_send_failed";
 } // namespace kind
 
 json optional_json(const std::optional<int64_t> &value) {
@@ -308,6 +310,17 @@ void ClusterWrites::apply(const cluster::StreamEntry &entry, const std::function
       result = local_.set_editor_password(text("email"), text("password_hash"));
     else if (k == kind::site_secret)
       result = local_.site_secret(text("name"), text("if_new"));
+    else if (k == kind::record_digest)
+      result = local_.record_digest(text("today"), a.at("days").get<int>()).id;
+    else if (k == kind::claim_digest_send)
+      result = local_.claim_digest_send(a.at("digest").get<int64_t>(),
+                                        a.at("subscriber").get<int64_t>());
+    else if (k == kind::digest_sent)
+      local_.digest_sent(a.at("digest").get<int64_t>(), a.at("subscriber").get<int64_t>());
+    else if (k == kind::digest_send_failed)
+      local_.digest_send_failed(a.at("digest").get<int64_t>(), a.at("subscriber").get<int64_t>(),
+                                static_cast<SendFailure>(a.at("failure").get<int>()),
+                                text("error"));
     else
       throw std::runtime_error("the cluster's write " + std::to_string(entry.sequence) + " is a " +
                                k + ", which this version of verdict cannot apply: upgrade it");
@@ -449,6 +462,30 @@ std::string ClusterWrites::site_secret(std::string_view name, std::string_view i
   return given_back(
              submit(taken(kind::site_secret, json{{"name", name}, {"if_new", if_new}}.dump())))
       .get<std::string>();
+}
+
+Digest ClusterWrites::record_digest(std::string_view today, int days) {
+  submit(taken(kind::record_digest, json{{"today", today}, {"days", days}}.dump()));
+  // Recorded in this file now, whichever node's run made it: it is the digest owed.
+  return store_.digest_to_send(today, days, false);
+}
+bool ClusterWrites::claim_digest_send(int64_t digest_id, int64_t subscriber_id) {
+  return given_back(
+             submit(taken(kind::claim_digest_send,
+                          json{{"digest", digest_id}, {"subscriber", subscriber_id}}.dump())))
+      .get<bool>();
+}
+void ClusterWrites::digest_sent(int64_t digest_id, int64_t subscriber_id) {
+  submit(
+      taken(kind::digest_sent, json{{"digest", digest_id}, {"subscriber", subscriber_id}}.dump()));
+}
+void ClusterWrites::digest_send_failed(int64_t digest_id, int64_t subscriber_id,
+                                       SendFailure failure, std::string_view error) {
+  submit(taken(kind::digest_send_failed, json{{"digest", digest_id},
+                                              {"subscriber", subscriber_id},
+                                              {"failure", static_cast<int>(failure)},
+                                              {"error", error}}
+                                             .dump()));
 }
 
 } // namespace verdict

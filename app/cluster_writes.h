@@ -33,7 +33,7 @@ public:
     std::chrono::milliseconds own_apply_wait{1000};
     // Votes are published by this many threads, each waiting on its own acknowledgement, so a
     // handler never waits on the network.
-    int publishers = 16;
+    int publishers = 64;
   };
   ClusterWrites(Store &store, cluster::WriteStream &stream, Settings settings);
   ~ClusterWrites() override;
@@ -78,6 +78,11 @@ public:
   ConfirmationCheck confirm_subscription(std::string_view token_hash, int64_t now) override;
   bool unsubscribe(int64_t id) override;
   Resubscription resubscribe(int64_t id) override;
+  Digest record_digest(std::string_view today, int days) override;
+  bool claim_digest_send(int64_t digest_id, int64_t subscriber_id) override;
+  void digest_sent(int64_t digest_id, int64_t subscriber_id) override;
+  void digest_send_failed(int64_t digest_id, int64_t subscriber_id, SendFailure failure,
+                          std::string_view error) override;
   void start_session(std::string_view secret_hash, int64_t editor_id, std::string_view csrf_token,
                      int64_t expires_at) override;
   void end_session(std::string_view secret_hash) override;

@@ -4,6 +4,10 @@
 #include <fstream>
 #include <iostream>
 
+#include <unistd.h>
+
+#include "app/cluster_writes.h"
+#include "app/stream_follower.h"
 #include "app/subscriber_mail.h"
 #include "auth/secrets.h"
 #include "domain/clock.h"
@@ -11,6 +15,8 @@
 #include "domain/subscription.h"
 #include "mail/smtp.h"
 #include "render/views.h"
+#include "store/maintenance.h"
+#include "store/site_writes.h"
 #include "store/store.h"
 
 namespace verdict {
@@ -47,23 +53,66 @@ MailSetup setup_of(const Options &options) {
           options.unsubscribe_mailto};
 }
 
+// A copy of a node's file made for one run, gone with it (its log and index files too).
+struct RunsCopy {
+  std::string path;
+  ~RunsCopy() {
+    if (path.empty()) return;
+    for (const auto *suffix : {"", "-wal", "-shm"})
+      std::filesystem::remove(path + suffix);
+  }
+};
+
+// A run in a cluster writes through the cluster's stream, so every node knows what was sent
+// and a run on any node goes on where another stopped: it follows the stream itself, on a
+// copy of this node's file (the node's own server keeps applying to the file itself).
+struct ClusterRun {
+  ClusterRun(Store &store, const Options &options)
+      : stream(cluster::StreamSettings{options.cluster, options.node + "-digest"}),
+        writes(store, stream, ClusterWrites::Settings{options.node + "-digest"}),
+        follower(
+            store, stream,
+            [this](const cluster::StreamEntry &entry, const std::function<void()> &failed) {
+              writes.apply(entry, failed);
+            },
+            "") {
+    if (const auto behind = follower.too_far_behind(); !behind.empty())
+      throw std::runtime_error(behind);
+    follower.catch_up();
+    follower.start();
+  }
+  cluster::WriteStream stream;
+  ClusterWrites writes;
+  StreamFollower follower;
+};
+
 } // namespace
 
 int run_digest(const Options &options, std::ostream &out, std::ostream &progress,
                bool progress_is_terminal) {
   if (!std::filesystem::exists(options.db))
     throw std::runtime_error("no database at " + options.db);
-  Store store(options.db);
+  RunsCopy copy;
+  if (!options.cluster.empty()) {
+    copy.path = options.db + ".digest-" + std::to_string(getpid());
+    backup_database(options.db, copy.path);
+  }
+  Store store(copy.path.empty() ? options.db : copy.path);
+  StoreWrites own_writes(store);
+  const auto in_cluster =
+      options.cluster.empty() ? nullptr : std::make_unique<ClusterRun>(store, options);
+  SiteWrites &writes = in_cluster ? static_cast<SiteWrites &>(in_cluster->writes) : own_writes;
   const Views views;
   const auto setup = setup_of(options);
   // The server's key, so the links work there (made here if no server has run yet).
-  const auto key = store.site_secret("unsubscribe", auth::random_secret());
+  const auto key = writes.site_secret("unsubscribe", auth::random_secret());
   const auto site = store.site_copy();
   const bool dry_run = !options.dry_run_dir.empty();
 
   // Which digest this run sends, the rule store/digests.cpp states: the latest one while
   // anyone confirmed is still owed it, as it was made; else a new one of what no digest held.
-  const auto digest = store.digest_to_send(utc_today(), options.since_days, !dry_run);
+  const auto digest = dry_run ? store.digest_to_send(utc_today(), options.since_days, false)
+                              : writes.record_digest(utc_today(), options.since_days);
   const auto &recipients = digest.recipients;
   const auto comparisons =
       count_phrase(static_cast<int64_t>(digest.items.size()), "comparison", "comparisons");
@@ -132,14 +181,14 @@ int run_digest(const Options &options, std::ostream &out, std::ostream &progress
       message = mail_for(subscriber);
     } catch (const std::exception &e) {
       last_failure = std::string("the mail could not be made: ") + e.what();
-      store.digest_send_failed(digest.id, subscriber.id, SendFailure::refused, last_failure);
+      writes.digest_send_failed(digest.id, subscriber.id, SendFailure::refused, last_failure);
       ++failed;
       ++in_a_row;
       shown.show(done, sent, failed + unknown);
       continue;
     }
     // Claimed before it goes out: a run that dies now leaves a claim, never a second mail.
-    if (!store.claim_digest_send(digest.id, subscriber.id)) {
+    if (!writes.claim_digest_send(digest.id, subscriber.id)) {
       ++skipped; // unsubscribed since, or another run has it
       shown.show(done, sent, failed + unknown);
       continue;
@@ -147,16 +196,16 @@ int run_digest(const Options &options, std::ostream &out, std::ostream &progress
     const auto result = smtp.send(setup.from, subscriber.email, message);
     switch (result.outcome) {
     case SmtpOutcome::accepted:
-      store.digest_sent(digest.id, subscriber.id);
+      writes.digest_sent(digest.id, subscriber.id);
       ++sent;
       in_a_row = 0;
       break;
     case SmtpOutcome::refused: // certainly not delivered: owed again, or given up
-      store.digest_send_failed(digest.id, subscriber.id,
-                               result.refused_for_good() ? SendFailure::refused_for_good
-                               : result.unreached()      ? SendFailure::unreached
-                                                         : SendFailure::refused,
-                               result.error);
+      writes.digest_send_failed(digest.id, subscriber.id,
+                                result.refused_for_good() ? SendFailure::refused_for_good
+                                : result.unreached()      ? SendFailure::unreached
+                                                          : SendFailure::refused,
+                                result.error);
       last_failure = result.error;
       ++failed;
       ++in_a_row;

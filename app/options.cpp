@@ -260,7 +260,10 @@ const std::vector<Command> &commands() {
        "  --smtp-starttls, --smtp-user USER, --unsubscribe-mailto ADDR   as for serve; the\n"
        "                       password is read from VERDICT_SMTP_PASSWORD only\n"
        "  --dry-run DIR        write one .eml file per recipient into DIR instead of sending;\n"
-       "                       records nothing\n",
+       "                       records nothing\n"
+       "  --cluster URLS, --node NAME   on a node of a cluster (as for serve): the run's\n"
+       "                       records go through the cluster, so whichever node runs it, the\n"
+       "                       digest is made and sent once\n",
        "mail the weekly digest (or write it to a folder)"},
       {"log", "verdict log --db PATH [--page N]",
        "Prints the edit log, newest first, 50 changes a page: when, who, what was done to\n"
@@ -536,9 +539,10 @@ Options parse_options(const std::vector<std::string> &args,
     options.error = "cluster needs status";
   else if (options.command == "cluster" && options.cluster.empty())
     options.error = "cluster status needs --cluster nats://HOST:PORT[,…] (or VERDICT_CLUSTER)";
-  if (!cluster_flag.empty() && options.command != "serve" && options.command != "cluster")
-    options.error = cluster_flag + " is only for serve and cluster";
-  if (options.command == "serve" && options.error.empty() &&
+  if (!cluster_flag.empty() && options.command != "serve" && options.command != "cluster" &&
+      options.command != "digest")
+    options.error = cluster_flag + " is only for serve, digest and cluster";
+  if ((options.command == "serve" || options.command == "digest") && options.error.empty() &&
       options.cluster.empty() != options.node.empty())
     options.error = options.node.empty()
                         ? "--cluster needs --node NAME (or VERDICT_NODE): this node's name"

@@ -41,12 +41,13 @@ struct Options {
   // serve: this node's name in it (--node). Empty: a lone server, no NATS.
   std::vector<std::string> cluster;
   std::string node;
-  std::string error;              // set when the command line is not usable
+  std::string error; // set when the command line is not usable
 };
 
 // `getenv` supplies VERDICT_DB, VERDICT_PORT, VERDICT_BIND, VERDICT_THREADS, VERDICT_BASE_URL,
-// VERDICT_METRICS_TOKEN, VERDICT_CLUSTER, VERDICT_NODE and the mail's VERDICT_SMTP* variables, used when the matching flag is
-// absent; VERDICT_SMTP_PASSWORD is the only way to give the SMTP password.
+// VERDICT_METRICS_TOKEN, VERDICT_CLUSTER, VERDICT_NODE and the mail's VERDICT_SMTP* variables, used
+// when the matching flag is absent; VERDICT_SMTP_PASSWORD is the only way to give the SMTP
+// password.
 Options parse_options(const std::vector<std::string> &args,
                       const std::function<const char *(const char *)> &getenv);
 

@@ -61,6 +61,7 @@ void StreamFollower::start() {
 }
 
 void StreamFollower::report_place() {
+  if (node_.empty()) return; // a passing run's, not a node's
   const auto now = std::chrono::steady_clock::now();
   if (now - reported_ < std::chrono::seconds(1)) return;
   reported_ = now;

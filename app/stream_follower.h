@@ -26,7 +26,8 @@ public:
   // calling `failed` if the file then could not take it.
   using Apply =
       std::function<void(const cluster::StreamEntry &entry, const std::function<void()> &failed)>;
-  // `node` names this node in the places the nodes report (`verdict cluster status`).
+  // `node` names this node in the places the nodes report (`verdict cluster status`); empty,
+  // it reports none (a command's passing follower, as `verdict digest` runs one).
   StreamFollower(Store &store, cluster::WriteStream &stream, Apply apply, std::string node);
   ~StreamFollower(); // stops following, if it was
   StreamFollower(const StreamFollower &) = delete;

@@ -116,4 +116,21 @@ std::string StoreWrites::site_secret(std::string_view name, std::string_view if_
   return store_.site_secret(name, if_new);
 }
 
+Digest StoreWrites::record_digest(std::string_view today, int days) {
+  return store_.digest_to_send(today, days, true);
+}
+
+bool StoreWrites::claim_digest_send(int64_t digest_id, int64_t subscriber_id) {
+  return store_.claim_digest_send(digest_id, subscriber_id);
+}
+
+void StoreWrites::digest_sent(int64_t digest_id, int64_t subscriber_id) {
+  store_.digest_sent(digest_id, subscriber_id);
+}
+
+void StoreWrites::digest_send_failed(int64_t digest_id, int64_t subscriber_id, SendFailure failure,
+                                     std::string_view error) {
+  store_.digest_send_failed(digest_id, subscriber_id, failure, error);
+}
+
 } // namespace verdict

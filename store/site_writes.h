@@ -62,6 +62,14 @@ public:
   virtual bool unsubscribe(int64_t id) = 0;
   virtual Resubscription resubscribe(int64_t id) = 0;
 
+  // A run of the weekly digest: the digest it sends, recorded (Store::digest_to_send), and
+  // each send's claim before it goes out and its end.
+  virtual Digest record_digest(std::string_view today, int days) = 0;
+  virtual bool claim_digest_send(int64_t digest_id, int64_t subscriber_id) = 0;
+  virtual void digest_sent(int64_t digest_id, int64_t subscriber_id) = 0;
+  virtual void digest_send_failed(int64_t digest_id, int64_t subscriber_id, SendFailure failure,
+                                  std::string_view error) = 0;
+
   // Editors' sessions and passwords, and the site's secrets.
   virtual void start_session(std::string_view secret_hash, int64_t editor_id,
                              std::string_view csrf_token, int64_t expires_at) = 0;
@@ -106,6 +114,11 @@ public:
   ConfirmationCheck confirm_subscription(std::string_view token_hash, int64_t now) override;
   bool unsubscribe(int64_t id) override;
   Resubscription resubscribe(int64_t id) override;
+  Digest record_digest(std::string_view today, int days) override;
+  bool claim_digest_send(int64_t digest_id, int64_t subscriber_id) override;
+  void digest_sent(int64_t digest_id, int64_t subscriber_id) override;
+  void digest_send_failed(int64_t digest_id, int64_t subscriber_id, SendFailure failure,
+                          std::string_view error) override;
   void start_session(std::string_view secret_hash, int64_t editor_id, std::string_view csrf_token,
                      int64_t expires_at) override;
   void end_session(std::string_view secret_hash) override;
