@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "app/cluster_writes.h"
+#include "app/server.h"
 #include "app/stream_follower.h"
 #include "cluster/write_stream.h"
 #include "domain/clock.h"
@@ -662,4 +663,56 @@ TEST_CASE("cluster: three verdict nodes under a vote load lose no acknowledged v
   const auto votes = votes_held(file_of("web-1").string());
   CHECK(votes_held(file_of("web-2").string()) == votes);
   CHECK(votes_held(file_of("web-3").string()) == votes);
+}
+
+TEST_CASE("cluster: the weekly digest is made and sent once for the cluster, whichever node runs "
+          "verdict digest, and a second run on another node sends nobody anything again") {
+  NatsCluster nats;
+  test::TempDir dir;
+  const auto first = (dir.path / "web-1.db").string();
+  {
+    auto site = open_site_database(first);
+    for (const auto *email : {"ada@example.com", "bob@example.com"})
+      site->request_subscription(email, 0);
+    site->write([](sql::Db &db) {
+      db.exec("UPDATE comparisons SET published_on = date('now') WHERE published_on IS NOT NULL");
+      db.exec("UPDATE subscribers SET status = 'confirmed'");
+    });
+  }
+  const auto second = (dir.path / "web-2.db").string();
+  fs::copy_file(first, second);
+  std::string servers;
+  for (const auto &url : nats.urls())
+    servers += (servers.empty() ? "" : ",") + url;
+  const auto digest_on = [&](const std::string &db, const std::string &node,
+                             const std::string &smtp) {
+    return std::vector<std::string>{"digest",
+                                    "--db",
+                                    db,
+                                    "--since",
+                                    "7d",
+                                    "--smtp",
+                                    smtp,
+                                    "--from",
+                                    "news@verdict.example",
+                                    "--base-url",
+                                    "https://verdict.example",
+                                    "--cluster",
+                                    servers,
+                                    "--node",
+                                    node};
+  };
+  test::SmtpSink sink(dir.path / "mail");
+  std::string said;
+  REQUIRE(test::run_binary(digest_on(first, "web-1", sink.url()), &said) == 0);
+  INFO(said);
+  CHECK(said.find("Sent 2 of 2.") != std::string::npos);
+  CHECK(sink.messages().size() == 2);
+
+  // The other node's file never saw that run, but the cluster did: its run sends nothing.
+  REQUIRE(test::run_binary(digest_on(second, "web-2", sink.url()), &said) == 0);
+  CHECK(said.find("Nothing new was published") != std::string::npos);
+  CHECK(sink.messages().size() == 2);
+  // Run on a node's file, the run leaves the file itself to the node's own server.
+  CHECK(Store(first).applied_sequence() == 0);
 }
