@@ -9,6 +9,7 @@
 
 #include "app/backup_command.h"
 #include "app/cluster_command.h"
+#include "app/command_writes.h"
 #include "app/digest_command.h"
 #include "app/editor_commands.h"
 #include "app/init_command.h"
@@ -59,7 +60,7 @@ int run_import(const Options &options) {
   }
   // Into a new database: a site of the file's content alone, not the bundled demo as well.
   const bool fresh = !exists(options.db);
-  const auto summary = Store(options.db).import_content(parsed.content);
+  const auto summary = CommandWrites(options, "import").writes().import_content(parsed.content);
   std::cerr << "verdict: " << (fresh ? "created " + options.db + " and imported " : "imported ")
             << options.files[0] << ": " << describe(summary) << "\n";
   return 0;

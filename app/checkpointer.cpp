@@ -5,9 +5,8 @@
 
 namespace verdict {
 
-Checkpointer::Checkpointer(Store &store, std::string signing_key, std::function<int64_t()> clock)
-    : store_(store), signing_key_(std::move(signing_key)), clock_(std::move(clock)),
-      thread_([this] { run(); }) {}
+Checkpointer::Checkpointer(Store &store, SiteWrites &writes, std::function<int64_t()> clock)
+    : store_(store), writes_(writes), clock_(std::move(clock)), thread_([this] { run(); }) {}
 
 Checkpointer::~Checkpointer() {
   {
@@ -26,7 +25,7 @@ void Checkpointer::run() {
       const auto latest = store_.latest_checkpoint();
       const auto now = clock_();
       if (!latest || now - latest->made_at >= kCheckpointEverySeconds)
-        store_.make_checkpoint(signing_key_, now);
+        writes_.make_checkpoint(now);
       else
         wait = latest->made_at + kCheckpointEverySeconds - now;
     } catch (const std::exception &e) {

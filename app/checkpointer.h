@@ -9,14 +9,16 @@
 #include <mutex>
 #include <thread>
 
+#include "store/site_writes.h"
 #include "store/store.h"
 
 namespace verdict {
 
 class Checkpointer {
 public:
-  // `clock` gives seconds since 1970.
-  Checkpointer(Store &store, std::string signing_key, std::function<int64_t()> clock);
+  // `clock` gives seconds since 1970. Checkpoints are made through `writes` (a cluster's, on a
+  // node: every node then holds the same one, whichever made it).
+  Checkpointer(Store &store, SiteWrites &writes, std::function<int64_t()> clock);
   ~Checkpointer(); // stops the thread; a checkpoint being made is finished first
   Checkpointer(const Checkpointer &) = delete;
   Checkpointer &operator=(const Checkpointer &) = delete;
@@ -25,7 +27,7 @@ private:
   void run();
 
   Store &store_;
-  const std::string signing_key_;
+  SiteWrites &writes_;
   const std::function<int64_t()> clock_;
   std::mutex mutex_;
   std::condition_variable stop_asked_;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "auth/secrets.h"
+#include "domain/vote_log.h"
 
 namespace verdict {
 
@@ -42,6 +43,12 @@ constexpr auto request_subscription = "request_subscription",
                resubscribe = "resubscribe";
 constexpr auto start_session = "start_session", end_session = "end_session",
                set_editor_password = "set_editor_password", site_secret = "site_secret";
+constexpr auto claim_confirmation = "claim_confirmation", start_confirmation = "start_confirmation",
+               confirmation_mailed = "confirmation_mailed",
+               confirmation_failed = "confirmation_failed";
+constexpr auto make_checkpoint = "make_checkpoint";
+constexpr auto add_editor = "add_editor", remove_editor = "remove_editor",
+               import_content = "import_content";
 constexpr auto record_digest = "record_digest", claim_digest_send = "claim_digest_send",
                digest_sent = "digest_sent", digest_send_failed = "digest_send_failed";
 } // namespace kind
@@ -226,6 +233,15 @@ void ClusterWrites::run_sweeper() {
   }
 }
 
+// A write refused: applied as nothing (its sequence recorded, if the refusal came before any
+// write did that), and its caller told why.
+void ClusterWrites::refused_before_written(const Store::StreamApply &applying,
+                                           const std::string &id) {
+  const auto refusal = refusal_of(std::current_exception());
+  if (!applying.made_a_write()) store_.apply_nothing();
+  tell(id, refusal);
+}
+
 void ClusterWrites::apply(const cluster::StreamEntry &entry, const std::function<void()> &failed) {
   const auto write = decoded_cluster_write(entry.payload);
   const auto arguments = write ? json::parse(write->arguments, nullptr, false) : json();
@@ -310,7 +326,38 @@ void ClusterWrites::apply(const cluster::StreamEntry &entry, const std::function
       result = local_.set_editor_password(text("email"), text("password_hash"));
     else if (k == kind::site_secret)
       result = local_.site_secret(text("name"), text("if_new"));
-    else if (k == kind::record_digest)
+    else if (k == kind::claim_confirmation)
+      result = local_.claim_confirmation(a.at("subscriber").get<int64_t>(),
+                                         a.at("now").get<int64_t>(), a.at("lease").get<int64_t>());
+    else if (k == kind::start_confirmation)
+      result = local_.start_confirmation(a.at("subscriber").get<int64_t>(), text("token_hash"),
+                                         a.at("expires_at").get<int64_t>());
+    else if (k == kind::confirmation_mailed)
+      local_.confirmation_mailed(a.at("subscriber").get<int64_t>());
+    else if (k == kind::confirmation_failed)
+      local_.confirmation_failed(a.at("subscriber").get<int64_t>(), optional_int(a.at("next")),
+                                 text("error"));
+    else if (k == kind::make_checkpoint) {
+      // Every node's checkpointer asks once a day: the first asked is made, and the others,
+      // finding one younger than half a day, add none.
+      const auto now = a.at("now").get<int64_t>();
+      const auto latest = store_.latest_checkpoint();
+      if (!latest || now - latest->made_at >= kCheckpointEverySeconds / 2)
+        local_.make_checkpoint(now);
+    } else if (k == kind::add_editor)
+      local_.add_editor(text("email"), text("password_hash"));
+    else if (k == kind::remove_editor)
+      result = local_.remove_editor(text("email"));
+    else if (k == kind::import_content) {
+      // The content as its file writes it: parsed here as `verdict import` parsed it there.
+      const auto parsed = parse_content(text("content"));
+      if (!parsed.errors.empty()) throw Refused("the content file is invalid: " + parsed.errors[0]);
+      const auto summary = local_.import_content(parsed.content);
+      result = json::array();
+      for (const auto *counts : {&summary.site, &summary.categories, &summary.reviewers,
+                                 &summary.tools, &summary.reviews, &summary.comparisons})
+        result.push_back({counts->created, counts->updated});
+    } else if (k == kind::record_digest)
       result = local_.record_digest(text("today"), a.at("days").get<int>()).id;
     else if (k == kind::claim_digest_send)
       result = local_.claim_digest_send(a.at("digest").get<int64_t>(),
@@ -324,13 +371,14 @@ void ClusterWrites::apply(const cluster::StreamEntry &entry, const std::function
     else
       throw std::runtime_error("the cluster's write " + std::to_string(entry.sequence) + " is a " +
                                k + ", which this version of verdict cannot apply: upgrade it");
+    if (!applying.made_a_write()) store_.apply_nothing();
     tell(write->id, {Outcome::Kind::written, "", result.dump()});
   } catch (const NotFound &) {
-    tell(write->id, refusal_of(std::current_exception()));
+    refused_before_written(applying, write->id);
   } catch (const AlreadyExists &) {
-    tell(write->id, refusal_of(std::current_exception()));
+    refused_before_written(applying, write->id);
   } catch (const Refused &) {
-    tell(write->id, refusal_of(std::current_exception()));
+    refused_before_written(applying, write->id);
   } catch (const json::exception &e) {
     throw std::runtime_error("the cluster's write " + std::to_string(entry.sequence) +
                              " cannot be read by this version of verdict (" + e.what() +
@@ -462,6 +510,56 @@ std::string ClusterWrites::site_secret(std::string_view name, std::string_view i
   return given_back(
              submit(taken(kind::site_secret, json{{"name", name}, {"if_new", if_new}}.dump())))
       .get<std::string>();
+}
+
+bool ClusterWrites::claim_confirmation(int64_t subscriber_id, int64_t now, int64_t lease_seconds) {
+  return given_back(submit(taken(
+                        kind::claim_confirmation,
+                        json{{"subscriber", subscriber_id}, {"now", now}, {"lease", lease_seconds}}
+                            .dump())))
+      .get<bool>();
+}
+bool ClusterWrites::start_confirmation(int64_t subscriber_id, std::string_view token_hash,
+                                       int64_t expires_at) {
+  return given_back(submit(taken(kind::start_confirmation, json{{"subscriber", subscriber_id},
+                                                                {"token_hash", token_hash},
+                                                                {"expires_at", expires_at}}
+                                                               .dump())))
+      .get<bool>();
+}
+void ClusterWrites::confirmation_mailed(int64_t subscriber_id) {
+  submit(taken(kind::confirmation_mailed, json{{"subscriber", subscriber_id}}.dump()));
+}
+void ClusterWrites::confirmation_failed(int64_t subscriber_id,
+                                        std::optional<int64_t> next_attempt_at,
+                                        std::string_view error) {
+  submit(taken(kind::confirmation_failed, json{{"subscriber", subscriber_id},
+                                               {"next", optional_json(next_attempt_at)},
+                                               {"error", error}}
+                                              .dump()));
+}
+
+void ClusterWrites::add_editor(std::string_view email, std::string_view password_hash) {
+  submit(taken(kind::add_editor, json{{"email", email}, {"password_hash", password_hash}}.dump()));
+}
+bool ClusterWrites::remove_editor(std::string_view email) {
+  return given_back(submit(taken(kind::remove_editor, json{{"email", email}}.dump()))).get<bool>();
+}
+void ClusterWrites::make_checkpoint(int64_t now) {
+  submit(taken(kind::make_checkpoint, json{{"now", now}}.dump()));
+}
+
+ImportSummary ClusterWrites::import_content(const Content &content) {
+  const auto counted = given_back(
+      submit(taken(kind::import_content, json{{"content", content_to_json(content)}}.dump())));
+  ImportSummary summary;
+  size_t i = 0;
+  for (auto *counts : {&summary.site, &summary.categories, &summary.reviewers, &summary.tools,
+                       &summary.reviews, &summary.comparisons}) {
+    counts->created = counted.at(i).at(0).get<size_t>();
+    counts->updated = counted.at(i++).at(1).get<size_t>();
+  }
+  return summary;
 }
 
 Digest ClusterWrites::record_digest(std::string_view today, int days) {

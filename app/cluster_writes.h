@@ -78,6 +78,12 @@ public:
   ConfirmationCheck confirm_subscription(std::string_view token_hash, int64_t now) override;
   bool unsubscribe(int64_t id) override;
   Resubscription resubscribe(int64_t id) override;
+  bool claim_confirmation(int64_t subscriber_id, int64_t now, int64_t lease_seconds) override;
+  bool start_confirmation(int64_t subscriber_id, std::string_view token_hash,
+                          int64_t expires_at) override;
+  void confirmation_mailed(int64_t subscriber_id) override;
+  void confirmation_failed(int64_t subscriber_id, std::optional<int64_t> next_attempt_at,
+                           std::string_view error) override;
   Digest record_digest(std::string_view today, int days) override;
   bool claim_digest_send(int64_t digest_id, int64_t subscriber_id) override;
   void digest_sent(int64_t digest_id, int64_t subscriber_id) override;
@@ -87,6 +93,10 @@ public:
                      int64_t expires_at) override;
   void end_session(std::string_view secret_hash) override;
   bool set_editor_password(std::string_view email, std::string_view password_hash) override;
+  void add_editor(std::string_view email, std::string_view password_hash) override;
+  bool remove_editor(std::string_view email) override;
+  void make_checkpoint(int64_t now) override;
+  ImportSummary import_content(const Content &content) override;
   std::string site_secret(std::string_view name, std::string_view if_new) override;
 
   // How a write this node took ended, as its caller hears it.
@@ -107,6 +117,7 @@ private:
   void expect(const std::string &id, std::function<void(const Outcome &)> told);
   void acknowledged(const std::string &id);
   void tell(const std::string &id, const Outcome &outcome);
+  void refused_before_written(const Store::StreamApply &applying, const std::string &id);
   void run_publisher();
   void run_sweeper();
 

@@ -14,12 +14,15 @@ namespace {
 constexpr auto kLookEvery = std::chrono::seconds(15);
 // Mails sent per look; the rest wait for the next.
 constexpr int64_t kBatch = 50;
+// How long a mail claimed is left to the mailer that claimed it before it is due again.
+constexpr int64_t kClaimSeconds = 600;
 
 } // namespace
 
-ConfirmationMailer::ConfirmationMailer(Store &store, const Views &views, MailSetup setup,
-                                       std::string unsubscribe_key, std::function<int64_t()> clock)
-    : store_(store), views_(views), setup_(std::move(setup)),
+ConfirmationMailer::ConfirmationMailer(Store &store, SiteWrites &writes, const Views &views,
+                                       MailSetup setup, std::string unsubscribe_key,
+                                       std::function<int64_t()> clock)
+    : store_(store), writes_(writes), views_(views), setup_(std::move(setup)),
       unsubscribe_key_(std::move(unsubscribe_key)), clock_(std::move(clock)) {
   thread_ = std::thread([this] { run(); });
 }
@@ -76,14 +79,16 @@ void ConfirmationMailer::send_due(SmtpClient &smtp) {
   for (const auto &due : store_.confirmations_due(clock_(), kBatch)) {
     if (stopping_) return;
     const auto now = clock_();
+    if (!writes_.claim_confirmation(due.subscriber_id, now, kClaimSeconds))
+      continue; // another server's mailer has it
     const auto failed = [&](const std::string &error, bool for_good) {
       const bool give_up = for_good || due.attempts + 1 >= kConfirmationAttempts;
       std::cerr << "verdict: a confirmation mail could not be sent (" << error << "); "
                 << (give_up ? "given up\n" : "trying again later\n");
-      store_.confirmation_failed(due.subscriber_id,
-                                 give_up ? std::optional<int64_t>()
-                                         : std::optional(now + retry_delay(due.attempts + 1)),
-                                 error);
+      writes_.confirmation_failed(due.subscriber_id,
+                                  give_up ? std::optional<int64_t>()
+                                          : std::optional(now + retry_delay(due.attempts + 1)),
+                                  error);
     };
     // A token of its own for this mail; only its hash is kept. It replaces any earlier
     // link, so only the newest mail's link confirms. The mail is made before the link is
@@ -96,12 +101,12 @@ void ConfirmationMailer::send_due(SmtpClient &smtp) {
       failed(std::string("the mail could not be made: ") + e.what(), false);
       continue;
     }
-    if (!store_.start_confirmation(due.subscriber_id, auth::secret_hash(token),
-                                   now + kConfirmationLifetimeSeconds))
+    if (!writes_.start_confirmation(due.subscriber_id, auth::secret_hash(token),
+                                    now + kConfirmationLifetimeSeconds))
       continue; // confirmed or gone meanwhile
     const auto result = smtp.send(setup_.from, due.email, message);
     if (result.sent()) {
-      store_.confirmation_mailed(due.subscriber_id);
+      writes_.confirmation_mailed(due.subscriber_id);
       continue;
     }
     failed(result.error, result.refused_for_good());

@@ -21,6 +21,7 @@
 
 #include "app/subscriber_mail.h"
 #include "render/views.h"
+#include "store/site_writes.h"
 #include "store/store.h"
 
 namespace verdict {
@@ -29,8 +30,10 @@ class ConfirmationMailer {
 public:
   // Starts the thread, which sends whatever was owed before this start too. `clock` gives
   // seconds since 1970.
-  ConfirmationMailer(Store &store, const Views &views, MailSetup setup, std::string unsubscribe_key,
-                     std::function<int64_t()> clock);
+  // Its writes go through `writes` (a cluster's, on a node: store/site_writes.h), so however
+  // many servers send, each mail due goes out once.
+  ConfirmationMailer(Store &store, SiteWrites &writes, const Views &views, MailSetup setup,
+                     std::string unsubscribe_key, std::function<int64_t()> clock);
   ~ConfirmationMailer(); // stops the thread, abandoning a send in hand within about a second
   ConfirmationMailer(const ConfirmationMailer &) = delete;
   ConfirmationMailer &operator=(const ConfirmationMailer &) = delete;
@@ -49,6 +52,7 @@ private:
   std::string compose(const ConfirmationDue &due, const std::string &token, int64_t now);
 
   Store &store_;
+  SiteWrites &writes_;
   const Views &views_;
   MailSetup setup_;
   std::string unsubscribe_key_;

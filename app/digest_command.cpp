@@ -4,10 +4,7 @@
 #include <fstream>
 #include <iostream>
 
-#include <unistd.h>
-
-#include "app/cluster_writes.h"
-#include "app/stream_follower.h"
+#include "app/command_writes.h"
 #include "app/subscriber_mail.h"
 #include "auth/secrets.h"
 #include "domain/clock.h"
@@ -15,8 +12,6 @@
 #include "domain/subscription.h"
 #include "mail/smtp.h"
 #include "render/views.h"
-#include "store/maintenance.h"
-#include "store/site_writes.h"
 #include "store/store.h"
 
 namespace verdict {
@@ -53,55 +48,15 @@ MailSetup setup_of(const Options &options) {
           options.unsubscribe_mailto};
 }
 
-// A copy of a node's file made for one run, gone with it (its log and index files too).
-struct RunsCopy {
-  std::string path;
-  ~RunsCopy() {
-    if (path.empty()) return;
-    for (const auto *suffix : {"", "-wal", "-shm"})
-      std::filesystem::remove(path + suffix);
-  }
-};
-
-// A run in a cluster writes through the cluster's stream, so every node knows what was sent
-// and a run on any node goes on where another stopped: it follows the stream itself, on a
-// copy of this node's file (the node's own server keeps applying to the file itself).
-struct ClusterRun {
-  ClusterRun(Store &store, const Options &options)
-      : stream(cluster::StreamSettings{options.cluster, options.node + "-digest"}),
-        writes(store, stream, ClusterWrites::Settings{options.node + "-digest"}),
-        follower(
-            store, stream,
-            [this](const cluster::StreamEntry &entry, const std::function<void()> &failed) {
-              writes.apply(entry, failed);
-            },
-            "") {
-    if (const auto behind = follower.too_far_behind(); !behind.empty())
-      throw std::runtime_error(behind);
-    follower.catch_up();
-    follower.start();
-  }
-  cluster::WriteStream stream;
-  ClusterWrites writes;
-  StreamFollower follower;
-};
-
 } // namespace
 
 int run_digest(const Options &options, std::ostream &out, std::ostream &progress,
                bool progress_is_terminal) {
   if (!std::filesystem::exists(options.db))
     throw std::runtime_error("no database at " + options.db);
-  RunsCopy copy;
-  if (!options.cluster.empty()) {
-    copy.path = options.db + ".digest-" + std::to_string(getpid());
-    backup_database(options.db, copy.path);
-  }
-  Store store(copy.path.empty() ? options.db : copy.path);
-  StoreWrites own_writes(store);
-  const auto in_cluster =
-      options.cluster.empty() ? nullptr : std::make_unique<ClusterRun>(store, options);
-  SiteWrites &writes = in_cluster ? static_cast<SiteWrites &>(in_cluster->writes) : own_writes;
+  CommandWrites opened(options, "digest");
+  auto &store = opened.store();
+  auto &writes = opened.writes();
   const Views views;
   const auto setup = setup_of(options);
   // The server's key, so the links work there (made here if no server has run yet).

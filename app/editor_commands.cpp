@@ -6,6 +6,7 @@
 #include <iostream>
 #include <optional>
 
+#include "app/command_writes.h"
 #include "app/server.h"
 #include "auth/secrets.h"
 #include "store/store.h"
@@ -86,31 +87,31 @@ int run_user_command(const Options &options, std::istream &in, bool in_is_termin
   const auto &email = options.files[1];
   if (action == "add") {
     // A new site is made as serving would make it, so the owner may add editors first.
-    auto store = open_site_database(options.db);
-    if (store->editor_by_email(email)) {
+    CommandWrites opened(options, "user", true);
+    if (opened.store().editor_by_email(email)) {
       said << "verdict: " << email << " is already an editor (`verdict user passwd` changes "
            << "their password)\n";
       return 1;
     }
     const auto password = new_password(email, in, in_is_terminal, said);
     if (!password) return 1;
-    store->add_editor(email, auth::hash_password(*password));
+    opened.writes().add_editor(email, auth::hash_password(*password));
     said << "verdict: " << email << " may now sign in at /admin\n";
     return 0;
   }
-  Store store(options.db);
-  if (!store.editor_by_email(email)) {
+  CommandWrites opened(options, "user");
+  if (!opened.store().editor_by_email(email)) {
     said << "verdict: " << email << " is not an editor (`verdict user list` names them)\n";
     return 1;
   }
   if (action == "remove") {
-    store.remove_editor(email);
+    opened.writes().remove_editor(email);
     said << "verdict: " << email << " is no longer an editor, and is signed out everywhere\n";
     return 0;
   }
   const auto password = new_password(email, in, in_is_terminal, said);
   if (!password) return 1;
-  store.set_editor_password(email, auth::hash_password(*password));
+  opened.writes().set_editor_password(email, auth::hash_password(*password));
   said << "verdict: " << email << "'s password is changed, and they are signed out everywhere\n";
   return 0;
 }

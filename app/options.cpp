@@ -199,7 +199,9 @@ const std::vector<Command> &commands() {
        "Applies a content file (JSON, the format `export` writes) in one transaction: rows are\n"
        "matched by slug, created or updated, and nothing is deleted. Says what it created and\n"
        "what it updated. Into a database that does not exist it creates a site holding the\n"
-       "file's content only. An invalid file changes nothing; each fault is named by its place.\n",
+       "file's content only. An invalid file changes nothing; each fault is named by its place.\n"
+       "On a node of a cluster, --cluster URLS --node NAME (or VERDICT_CLUSTER, VERDICT_NODE)\n"
+       "send it through the cluster to every node.\n",
        "apply a content file (JSON) to the database"},
       {"export", "verdict export --db PATH [FILE] [--force]",
        "Writes all content as JSON to FILE, or to standard output. An existing FILE is kept\n"
@@ -236,7 +238,9 @@ const std::vector<Command> &commands() {
        "  user remove EMAIL    removes an editor and signs them out everywhere\n"
        "  user passwd EMAIL    sets a new password and signs them out everywhere\n"
        "The password is asked twice on the terminal, or read as one line from standard input\n"
-       "when that is not a terminal; never from a flag. It must be at least 10 characters.\n",
+       "when that is not a terminal; never from a flag. It must be at least 10 characters.\n"
+       "On a node of a cluster, --cluster URLS --node NAME (or VERDICT_CLUSTER, VERDICT_NODE)\n"
+       "send the change through the cluster to every node.\n",
        "add, list, remove editors or set their passwords"},
       {"subscribers", "verdict subscribers export --db PATH",
        "Writes the weekly digest's subscribers as CSV (email, subscribed_at, status: pending,\n"
@@ -539,10 +543,11 @@ Options parse_options(const std::vector<std::string> &args,
     options.error = "cluster needs status";
   else if (options.command == "cluster" && options.cluster.empty())
     options.error = "cluster status needs --cluster nats://HOST:PORT[,…] (or VERDICT_CLUSTER)";
-  if (!cluster_flag.empty() && options.command != "serve" && options.command != "cluster" &&
-      options.command != "digest")
-    options.error = cluster_flag + " is only for serve, digest and cluster";
-  if ((options.command == "serve" || options.command == "digest") && options.error.empty() &&
+  const bool writes_through_cluster = options.command == "serve" || options.command == "digest" ||
+                                      options.command == "import" || options.command == "user";
+  if (!cluster_flag.empty() && !writes_through_cluster && options.command != "cluster")
+    options.error = cluster_flag + " is only for serve, digest, import, user and cluster";
+  if (writes_through_cluster && options.error.empty() &&
       options.cluster.empty() != options.node.empty())
     options.error = options.node.empty()
                         ? "--cluster needs --node NAME (or VERDICT_NODE): this node's name"

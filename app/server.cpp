@@ -223,13 +223,13 @@ int serve(const Options &options) {
         options.mail_from,
         options.base_url,
         options.unsubscribe_mailto};
-    mailer = std::make_unique<ConfirmationMailer>(*store, views, setup,
+    mailer = std::make_unique<ConfirmationMailer>(*store, *app.writes, views, setup,
                                                   app.newsletter.unsubscribe_key, app.clock);
     app.newsletter.sends_mail = true;
     app.newsletter.mail_queued = [&mailer] { mailer->wake(); };
   }
   // The vote log is checkpointed once a day, and at start when a day has passed since.
-  auto checkpointer = std::make_unique<Checkpointer>(*store, app.log_signing_key, app.clock);
+  auto checkpointer = std::make_unique<Checkpointer>(*store, *app.writes, app.clock);
   // Under a steady stream of votes, anonymous pages are rendered again once a second rather
   // than for every vote; voters see their own votes at once (bench/README.md says why).
   app.page_epoch.set_max_lag(std::chrono::seconds(1));

@@ -6,7 +6,7 @@ cluster (wrk's bench/vote.lua against one node or every node: each 303 is a vote
 acknowledged on a majority and the node's own file applied), checks that every node's file
 then holds the same votes and at least every vote answered 303, and measures each node's
 cached comparison page beside nginx serving the same bytes. Prints a markdown table.
-  bench/cluster.py VERDICT [--duration 10] [--reps 3] [--connections 64] [--spread]"""
+  bench/cluster.py VERDICT [--duration 10] [--reps 3] [--connections 128] [--spread]"""
 import argparse, os, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
@@ -181,7 +181,9 @@ def main():
     parser.add_argument("verdict")
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--reps", type=int, default=3)
-    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--connections", type=int, default=128,
+                        help="wrk's connections, for votes and reads (128: each vote waits on "
+                             "the network, so more are in flight than on one machine)")
     parser.add_argument("--threads", type=int, default=64, help="each node's --threads")
     parser.add_argument("--spread", action="store_true", help="votes through every node at once")
     args = parser.parse_args()

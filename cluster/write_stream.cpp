@@ -78,6 +78,9 @@ WriteStream::WriteStream(StreamSettings settings)
     config.Retention = js_LimitsPolicy;
     config.Duplicates =
         std::chrono::duration_cast<std::chrono::nanoseconds>(settings_.duplicate_window).count();
+    config.MaxAge =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(settings_.kept_for).count();
+    if (settings_.most_kept > 0) config.MaxMsgs = settings_.most_kept;
     found = js_AddStream(&info, nats_->jetstream, &config, nullptr, &error);
   }
   jsStreamInfo_Destroy(info);

@@ -33,6 +33,10 @@ struct StreamSettings {
   std::chrono::milliseconds publish_wait{2000};
   // How long a retried publish with the same id is known as a duplicate.
   std::chrono::minutes duplicate_window{2};
+  // What the stream keeps, set when it is made: writes this old, and at most this many (0: no
+  // limit). A node whose file is older than anything kept starts from a newer backup instead.
+  std::chrono::hours kept_for{24 * 60};
+  int64_t most_kept = 0;
 };
 
 // One write as the stream holds it.

@@ -116,6 +116,40 @@ std::string StoreWrites::site_secret(std::string_view name, std::string_view if_
   return store_.site_secret(name, if_new);
 }
 
+bool StoreWrites::claim_confirmation(int64_t subscriber_id, int64_t now, int64_t lease_seconds) {
+  return store_.claim_confirmation(subscriber_id, now, lease_seconds);
+}
+
+bool StoreWrites::start_confirmation(int64_t subscriber_id, std::string_view token_hash,
+                                     int64_t expires_at) {
+  return store_.start_confirmation(subscriber_id, token_hash, expires_at);
+}
+
+void StoreWrites::confirmation_mailed(int64_t subscriber_id) {
+  store_.confirmation_mailed(subscriber_id);
+}
+
+void StoreWrites::confirmation_failed(int64_t subscriber_id, std::optional<int64_t> next_attempt_at,
+                                      std::string_view error) {
+  store_.confirmation_failed(subscriber_id, next_attempt_at, error);
+}
+
+void StoreWrites::add_editor(std::string_view email, std::string_view password_hash) {
+  store_.add_editor(email, password_hash);
+}
+
+bool StoreWrites::remove_editor(std::string_view email) {
+  return store_.remove_editor(email);
+}
+
+void StoreWrites::make_checkpoint(int64_t now) {
+  store_.make_checkpoint(store_.log_signing_key(), now);
+}
+
+ImportSummary StoreWrites::import_content(const Content &content) {
+  return store_.import_content(content);
+}
+
 Digest StoreWrites::record_digest(std::string_view today, int days) {
   return store_.digest_to_send(today, days, true);
 }

@@ -62,6 +62,14 @@ public:
   virtual bool unsubscribe(int64_t id) = 0;
   virtual Resubscription resubscribe(int64_t id) = 0;
 
+  // Confirmation mails, as the mailer sends them (app/confirmation_mailer.h).
+  virtual bool claim_confirmation(int64_t subscriber_id, int64_t now, int64_t lease_seconds) = 0;
+  virtual bool start_confirmation(int64_t subscriber_id, std::string_view token_hash,
+                                  int64_t expires_at) = 0;
+  virtual void confirmation_mailed(int64_t subscriber_id) = 0;
+  virtual void confirmation_failed(int64_t subscriber_id, std::optional<int64_t> next_attempt_at,
+                                   std::string_view error) = 0;
+
   // A run of the weekly digest: the digest it sends, recorded (Store::digest_to_send), and
   // each send's claim before it goes out and its end.
   virtual Digest record_digest(std::string_view today, int days) = 0;
@@ -75,6 +83,12 @@ public:
                              std::string_view csrf_token, int64_t expires_at) = 0;
   virtual void end_session(std::string_view secret_hash) = 0;
   virtual bool set_editor_password(std::string_view email, std::string_view password_hash) = 0;
+  virtual void add_editor(std::string_view email, std::string_view password_hash) = 0;
+  virtual bool remove_editor(std::string_view email) = 0;
+  // A checkpoint of the vote log, signed with the site's key, made at `now` (seconds).
+  virtual void make_checkpoint(int64_t now) = 0;
+  // Content as a file (`verdict import`).
+  virtual ImportSummary import_content(const Content &content) = 0;
   virtual std::string site_secret(std::string_view name, std::string_view if_new) = 0;
 };
 
@@ -114,6 +128,12 @@ public:
   ConfirmationCheck confirm_subscription(std::string_view token_hash, int64_t now) override;
   bool unsubscribe(int64_t id) override;
   Resubscription resubscribe(int64_t id) override;
+  bool claim_confirmation(int64_t subscriber_id, int64_t now, int64_t lease_seconds) override;
+  bool start_confirmation(int64_t subscriber_id, std::string_view token_hash,
+                          int64_t expires_at) override;
+  void confirmation_mailed(int64_t subscriber_id) override;
+  void confirmation_failed(int64_t subscriber_id, std::optional<int64_t> next_attempt_at,
+                           std::string_view error) override;
   Digest record_digest(std::string_view today, int days) override;
   bool claim_digest_send(int64_t digest_id, int64_t subscriber_id) override;
   void digest_sent(int64_t digest_id, int64_t subscriber_id) override;
@@ -123,6 +143,10 @@ public:
                      int64_t expires_at) override;
   void end_session(std::string_view secret_hash) override;
   bool set_editor_password(std::string_view email, std::string_view password_hash) override;
+  void add_editor(std::string_view email, std::string_view password_hash) override;
+  bool remove_editor(std::string_view email) override;
+  void make_checkpoint(int64_t now) override;
+  ImportSummary import_content(const Content &content) override;
   std::string site_secret(std::string_view name, std::string_view if_new) override;
 
 private:

@@ -222,6 +222,8 @@ public:
   // A node of a cluster applies the cluster's writes in their stream's order: the sequence of
   // the last one applied to this file (0: none).
   uint64_t applied_sequence();
+  // The open StreamApply's write, when it changes nothing in this file: its sequence alone.
+  void apply_nothing();
 
   // While one is open on a thread, the store's writes made from that thread are the write the
   // cluster's stream holds at `sequence` (app/stream_follower.h): the first records the
@@ -236,6 +238,9 @@ public:
     ~StreamApply();
     StreamApply(const StreamApply &) = delete;
     StreamApply &operator=(const StreamApply &) = delete;
+    // Whether a write was made for it yet: one that needs none here (refused before it was
+    // written, or nothing to do) is recorded with Store::apply_nothing.
+    bool made_a_write() const { return first_write_made_; }
 
   private:
     friend class Store;
@@ -286,6 +291,11 @@ public:
   // Before a confirmation mail goes out: its token's hash and expiry replace any earlier
   // link's. False (and the mail is owed no more) when the address is no longer pending.
   bool start_confirmation(int64_t subscriber_id, std::string_view token_hash, int64_t expires_at);
+  // Before that, a mail due is claimed for `lease_seconds` from `now`: another server's mailer
+  // (in a cluster), or this one's next look, leaves it alone meanwhile, and takes it again
+  // after, should this one never say how the send went. False when it is not due any more
+  // (claimed, sent, given up, or the address gone).
+  bool claim_confirmation(int64_t subscriber_id, int64_t now, int64_t lease_seconds);
   void confirmation_mailed(int64_t subscriber_id);
   // A try that did not send the mail: the next is at `next_attempt_at`, or never when it is
   // empty (given up; the error stays for the desk's list).

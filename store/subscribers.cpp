@@ -110,6 +110,20 @@ bool Store::start_confirmation(int64_t subscriber_id, std::string_view token_has
   return pending;
 }
 
+bool Store::claim_confirmation(int64_t subscriber_id, int64_t now, int64_t lease_seconds) {
+  bool claimed = false;
+  write([&](sql::Db &db) {
+    db.cached("UPDATE confirmation_outbox SET next_attempt_at = :until "
+              "WHERE subscriber_id = :id AND next_attempt_at <= :now")
+        .bind(":until", now + lease_seconds)
+        .bind(":id", subscriber_id)
+        .bind(":now", now)
+        .run();
+    claimed = db.changes() > 0;
+  });
+  return claimed;
+}
+
 void Store::confirmation_mailed(int64_t subscriber_id) {
   write([&](sql::Db &db) { drop_owed_mail(db, subscriber_id); });
 }

@@ -305,6 +305,10 @@ uint64_t Store::applied_sequence() {
   return read([](sql::Db &db) { return applied_in(db); });
 }
 
+void Store::apply_nothing() {
+  write([](sql::Db &) {}); // the sequence is what StreamApply writes with it
+}
+
 void Store::load_votes(const VoteLoad &votes) {
   std::vector<int64_t> tool_ids(votes.tools.size());
   read([&](sql::Db &db) {

@@ -421,8 +421,17 @@ TEST_CASE("cluster: two nodes' writes go through the stream to both files alike:
     CHECK(a.writes.site_secret("shared", from_a) == from_a);
     CHECK(b.writes.site_secret("shared", from_b) == from_a);
 
+    // A sign-up taken by one node owes one confirmation mail: one node's mailer claims it.
+    CHECK(a.writes.request_subscription("reader@example.com", 1800000000, {}) ==
+          SubscriptionRequest::mail_queued);
+    REQUIRE(b.follower.wait_for(a.stream.last_sequence(), 10s));
+    const auto owed = b.store.confirmations_due(1800000000, 10);
+    REQUIRE(owed.size() == 1);
+    CHECK(b.writes.claim_confirmation(owed[0].subscriber_id, 1800000000, 600));
+    CHECK_FALSE(a.writes.claim_confirmation(owed[0].subscriber_id, 1800000000, 600));
+
     const auto last = a.stream.last_sequence();
-    CHECK(last == 9);
+    CHECK(last == 12);
     REQUIRE(a.follower.wait_for(last, 10s));
     REQUIRE(b.follower.wait_for(last, 10s));
     CHECK(b.store.category("agents")->name == "Agents");
@@ -436,7 +445,7 @@ TEST_CASE("cluster: two nodes' writes go through the stream to both files alike:
   }
   CHECK(votes_held((dir.path / "a.db").string()) == votes_held((dir.path / "b.db").string()));
 
-  // Node b stopped at 9. Writes go on through a; b starts again and applies 10, and only 10.
+  // Node b stopped at 12. Writes go on through a; b starts again and applies 13, and only 13.
   {
     Node a(dir.path / "a.db", nats, "node-a");
     a.follower.start();
@@ -445,13 +454,13 @@ TEST_CASE("cluster: two nodes' writes go through the stream to both files alike:
   Node again(dir.path / "b.db", nats, "node-b");
   CHECK(again.follower.too_far_behind().empty());
   CHECK(again.follower.catch_up() == 1);
-  CHECK(again.store.applied_sequence() == 10);
+  CHECK(again.store.applied_sequence() == 13);
   CHECK(again.community("cursor-background-agent").total == 1);
 
   // A write this version cannot read stops the node there, saying so, rather than skip it.
   again.stream.publish(R"({"kind":"a_kind_from_a_later_version"})", "w-later");
   CHECK_THROWS_WITH(again.follower.catch_up(), Catch::Contains("upgrade"));
-  CHECK(again.store.applied_sequence() == 10);
+  CHECK(again.store.applied_sequence() == 13);
 }
 
 namespace {
@@ -665,6 +674,51 @@ TEST_CASE("cluster: three verdict nodes under a vote load lose no acknowledged v
   CHECK(votes_held(file_of("web-3").string()) == votes);
 }
 
+TEST_CASE("cluster: a node whose file is older than anything the stream still keeps says so and "
+          "does not follow it, and one within it catches up") {
+  NatsCluster nats;
+  test::TempDir dir;
+  auto settings = settings_for(nats, "maker");
+  settings.most_kept = 3;
+  cluster::WriteStream stream(settings); // makes the stream, keeping the last 3 writes
+  Store((dir.path / "old.db").string()).import_content(test::seeded_store()->export_content());
+  fs::copy_file(dir.path / "old.db", dir.path / "recent.db");
+  {
+    Node recent(dir.path / "recent.db", nats, "recent");
+    recent.follower.start();
+    recent.follower.catch_up();
+    for (int i = 0; i < 2; ++i) // writes 1 and 2, applied by the recent node
+      CHECK_FALSE(vote_through(recent, std::string(32, static_cast<char>('a' + i)), "codestral-2-1",
+                               Verdict::ship));
+  }
+  for (int i = 2; i < 5; ++i) // writes 3 to 5, the recent node down meanwhile
+    stream.publish(encoded(ClusterWrite{"w" + std::to_string(i), "site_secret", 1, "2025-11-24",
+                                        R"({"name":"s)" + std::to_string(i) + R"(","if_new":")" +
+                                            std::string(32, 'x') + R"("})"}),
+                   "w" + std::to_string(i));
+  CHECK(stream.first_sequence() == 3);
+  CHECK(stream.last_sequence() == 5);
+
+  Node old(dir.path / "old.db", nats, "old");
+  CHECK_THAT(old.follower.too_far_behind(),
+             Catch::Contains("up to 0") && Catch::Contains("newer `verdict backup`"));
+  // Its server does not start on it.
+  std::string servers;
+  for (const auto &url : nats.urls())
+    servers += (servers.empty() ? "" : ",") + url;
+  std::string said;
+  CHECK(test::run_binary({"serve", "--db", (dir.path / "old.db").string(), "--port", "0",
+                          "--cluster", servers, "--node", "old"},
+                         &said) == 1);
+  CHECK(said.find("newer `verdict backup`") != std::string::npos);
+
+  // The node that had applied up to 2 needs 3 on, all kept: it catches up.
+  Node recent(dir.path / "recent.db", nats, "recent");
+  CHECK(recent.follower.too_far_behind().empty());
+  CHECK(recent.follower.catch_up() == 3);
+  CHECK(recent.store.applied_sequence() == 5);
+}
+
 TEST_CASE("cluster: the weekly digest is made and sent once for the cluster, whichever node runs "
           "verdict digest, and a second run on another node sends nobody anything again") {
   NatsCluster nats;
@@ -715,4 +769,41 @@ TEST_CASE("cluster: the weekly digest is made and sent once for the cluster, whi
   CHECK(sink.messages().size() == 2);
   // Run on a node's file, the run leaves the file itself to the node's own server.
   CHECK(Store(first).applied_sequence() == 0);
+}
+
+TEST_CASE("cluster: verdict user and verdict import on one node reach every node through the "
+          "stream") {
+  NatsCluster nats;
+  test::TempDir dir;
+  const auto first = (dir.path / "web-1.db").string(), second = (dir.path / "web-2.db").string();
+  Store(first).import_content(test::seeded_store()->export_content());
+  fs::copy_file(first, second);
+  std::string servers;
+  for (const auto &url : nats.urls())
+    servers += (servers.empty() ? "" : ",") + url;
+  const std::vector<std::string> on_web_1 = {"--db",  first,    "--cluster",
+                                             servers, "--node", "web-1"};
+  const auto with = [&](std::vector<std::string> args) {
+    args.insert(args.end(), on_web_1.begin(), on_web_1.end());
+    return args;
+  };
+  const auto password = (dir.path / "password").string();
+  std::ofstream(password) << "a long enough password\n";
+  std::string said;
+  REQUIRE(test::run_binary(with({"user", "add", "editor@example.com"}), &said, password) == 0);
+  auto content = test::seeded_store()->export_content();
+  content.categories.push_back({"agents", "Agents"});
+  const auto file = (dir.path / "content.json").string();
+  std::ofstream(file) << content_to_json(content);
+  REQUIRE(test::run_binary(with({"import", file}), &said) == 0);
+  CHECK(said.find("created 1 category") != std::string::npos);
+  // Refused there as a lone server refuses it: nothing goes through.
+  CHECK(test::run_binary(with({"user", "add", "editor@example.com"}), &said, password) == 1);
+
+  for (const auto &db : {first, second}) {
+    Node node(db, nats, "node-of-" + fs::path(db).stem().string());
+    CHECK(node.follower.catch_up() == 2);
+    CHECK(node.store.editor_by_email("editor@example.com"));
+    CHECK(node.store.category("agents"));
+  }
 }

@@ -183,6 +183,8 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   const auto due = store.confirmations_due(now, 10);
   REQUIRE(!due.empty());
   const auto reader_id = due.back().subscriber_id;
+  CHECK(store.claim_confirmation(reader_id, now, 600));
+  CHECK_FALSE(store.claim_confirmation(reader_id, now, 600)); // claimed already
   store.confirmation_failed(reader_id, now, "refused");
   store.confirmation_failed(reader_id, std::nullopt, "refused for good");
   REQUIRE(store.start_confirmation(reader_id, auth::secret_hash("token"), now + 60));

@@ -241,7 +241,7 @@ SiteServer::SiteServer(const MailSetup &mail)
     auto setup = mail;
     setup.base_url = "http://127.0.0.1:" + std::to_string(port_);
     views_.set_base_url(setup.base_url);
-    mailer_ = std::make_unique<ConfirmationMailer>(*store_, views_, setup,
+    mailer_ = std::make_unique<ConfirmationMailer>(*store_, *app_->writes, views_, setup,
                                                    app_->newsletter.unsubscribe_key, app_->clock);
     app_->newsletter.sends_mail = true;
     app_->newsletter.mail_queued = [mailer = mailer_.get()] { mailer->wake(); };

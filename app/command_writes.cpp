@@ -1,0 +1,63 @@
+#include "app/command_writes.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "app/cluster_writes.h"
+#include "app/server.h"
+#include "app/stream_follower.h"
+#include "store/maintenance.h"
+
+namespace verdict {
+
+struct CommandWrites::Node {
+  Node(Store &store, const Options &options, const std::string &name)
+      : stream(cluster::StreamSettings{options.cluster, name}),
+        writes(store, stream, ClusterWrites::Settings{name}),
+        follower(
+            store, stream,
+            [this](const cluster::StreamEntry &entry, const std::function<void()> &failed) {
+              writes.apply(entry, failed);
+            },
+            "") {
+    if (const auto behind = follower.too_far_behind(); !behind.empty())
+      throw std::runtime_error(behind);
+    follower.catch_up();
+    follower.start();
+  }
+  cluster::WriteStream stream;
+  ClusterWrites writes;
+  StreamFollower follower;
+};
+
+CommandWrites::CommandWrites(const Options &options, const std::string &command, bool create) {
+  if (options.cluster.empty()) {
+    store_ = create ? open_site_database(options.db) : std::make_unique<Store>(options.db);
+    own_ = std::make_unique<StoreWrites>(*store_);
+    return;
+  }
+  if (!std::filesystem::exists(options.db))
+    throw std::runtime_error("no database at " + options.db +
+                             ": a node's file is a copy of the site's (docs/CLUSTER.md)");
+  copy_ = options.db + "." + command + "-" + std::to_string(getpid());
+  backup_database(options.db, copy_);
+  store_ = std::make_unique<Store>(copy_);
+  node_ = std::make_unique<Node>(*store_, options, options.node + "-" + command);
+}
+
+CommandWrites::~CommandWrites() {
+  node_.reset();
+  own_.reset();
+  store_.reset();
+  if (copy_.empty()) return;
+  for (const auto *suffix : {"", "-wal", "-shm"})
+    std::filesystem::remove(copy_ + suffix);
+}
+
+SiteWrites &CommandWrites::writes() {
+  if (node_) return node_->writes;
+  return *own_;
+}
+
+} // namespace verdict

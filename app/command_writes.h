@@ -1,0 +1,37 @@
+// Where a command's writes go (`verdict user`, `verdict import`, `verdict digest`): into the
+// database file, or, given --cluster and --node (or VERDICT_CLUSTER and VERDICT_NODE) on a node
+// of a cluster, through the cluster's stream, so every node has them. Then the command follows
+// the stream itself, on a copy of the node's file made for it and gone when it ends: the
+// node's own server goes on applying the stream to the file.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "app/options.h"
+#include "store/site_writes.h"
+#include "store/store.h"
+
+namespace verdict {
+
+class CommandWrites {
+public:
+  // Opens options.db as it is (made as `serve` makes it when `create` and there is none), or
+  // joins the cluster; throws what stops it (the cluster unreachable, the file behind it).
+  CommandWrites(const Options &options, const std::string &command, bool create = false);
+  ~CommandWrites();
+  CommandWrites(const CommandWrites &) = delete;
+  CommandWrites &operator=(const CommandWrites &) = delete;
+
+  Store &store() { return *store_; } // reads: the copy's, in a cluster
+  SiteWrites &writes();
+
+private:
+  struct Node;
+  std::string copy_; // the copy of the node's file, in a cluster
+  std::unique_ptr<Store> store_;
+  std::unique_ptr<StoreWrites> own_;
+  std::unique_ptr<Node> node_;
+};
+
+} // namespace verdict
