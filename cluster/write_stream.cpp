@@ -155,8 +155,9 @@ StreamState state_of(jsCtx *jetstream, const std::string &stream) {
 // from the next sequence wanted.
 class OrderedReader : public StreamReader {
 public:
-  OrderedReader(jsCtx *jetstream, std::string subject, uint64_t sequence)
-      : jetstream_(jetstream), subject_(std::move(subject)), next_(sequence) {}
+  OrderedReader(jsCtx *jetstream, std::string stream, std::string subject, uint64_t sequence)
+      : jetstream_(jetstream), stream_(std::move(stream)), subject_(std::move(subject)),
+        next_(sequence) {}
   ~OrderedReader() override { drop(); }
 
   std::optional<StreamEntry> next(std::chrono::milliseconds wait) override {
@@ -189,7 +190,13 @@ public:
         return entry;
       }
       natsMsg_Destroy(message);
-      if (sequence > next_) drop(); // one was missed: start again where it is
+      if (sequence <= next_) continue;
+      // One was missed: start again where it is, unless the stream holds it no more.
+      if (const auto first = state_of(jetstream_, stream_).first; first > next_)
+        throw StreamUnavailable("the stream no longer holds write " + std::to_string(next_) +
+                                " (it keeps " + std::to_string(first) +
+                                " on): this node needs a newer backup to start from");
+      drop();
     }
   }
 
@@ -219,7 +226,7 @@ private:
   }
 
   jsCtx *jetstream_;
-  std::string subject_;
+  std::string stream_, subject_;
   uint64_t next_;
   natsSubscription *subscription_ = nullptr;
 };
@@ -293,7 +300,8 @@ std::vector<WriteStream::NodePlace> WriteStream::node_places() {
 }
 
 std::unique_ptr<StreamReader> WriteStream::read_from(uint64_t sequence) {
-  return std::make_unique<OrderedReader>(nats_->jetstream, settings_.subject, sequence);
+  return std::make_unique<OrderedReader>(nats_->jetstream, settings_.stream, settings_.subject,
+                                         sequence);
 }
 
 } // namespace verdict::cluster
