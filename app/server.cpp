@@ -10,6 +10,7 @@
 #include <atomic>
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "app/checkpointer.h"
@@ -135,6 +136,27 @@ std::unique_ptr<ClusterNode> join_cluster(Store &store, const Options &options) 
   }
 }
 
+// Every node's sign-in throttle counts every node's sign-ins: a guesser spreading tries over
+// the nodes is held back as on one server.
+void share_sign_ins(auth::SignInThrottle &throttle, cluster::WriteStream &stream) {
+  throttle.share_with([&stream](const auth::SignInThrottle::Counted &counted) {
+    stream.announce(nlohmann::json{{"sign_in", counted.failed ? "failed" : "succeeded"},
+                                   {"network", counted.network},
+                                   {"account", counted.account},
+                                   {"device", counted.device}}
+                        .dump());
+  });
+  stream.listen([&throttle](std::string_view news) {
+    const auto told = nlohmann::json::parse(news, nullptr, false);
+    if (!told.is_object() || !told.contains("sign_in")) return; // news of a later version
+    try {
+      throttle.counted_elsewhere({told.at("sign_in") == "failed", told.at("network"),
+                                  told.at("account"), told.at("device")});
+    } catch (const nlohmann::json::exception &) {
+    }
+  });
+}
+
 } // namespace
 
 // What a self-hoster needs to know on start, beside the address: where the desk is and
@@ -211,7 +233,10 @@ int serve(const Options &options) {
   Views views;
   views.set_base_url(options.base_url);
   App app(*store, views, options.rate_limit, options.trusted_proxy);
-  if (cluster_node) app.writes = &cluster_node->writes;
+  if (cluster_node) {
+    app.writes = &cluster_node->writes;
+    share_sign_ins(app.sign_in_throttle, cluster_node->stream);
+  }
   app.access_log = options.access_log;
   app.metrics_token = options.metrics_token;
   // Confirmation mails go out from a thread of their own; without --smtp a sign-up is kept

@@ -61,6 +61,28 @@ SignInThrottle::Wait SignInThrottle::wait(std::string_view network, std::string_
 
 void SignInThrottle::failed(std::string_view network, std::string_view account,
                             std::string_view device, Clock::time_point now) {
+  count_failure(network, account, device, now);
+  if (share_) share_({true, std::string(network), std::string(account), std::string(device)});
+}
+
+void SignInThrottle::succeeded(std::string_view network, std::string_view account) {
+  count_success(network, account);
+  if (share_) share_({false, std::string(network), std::string(account), ""});
+}
+
+void SignInThrottle::share_with(std::function<void(const Counted &)> share) {
+  share_ = std::move(share);
+}
+
+void SignInThrottle::counted_elsewhere(const Counted &counted, Clock::time_point now) {
+  if (counted.failed)
+    count_failure(counted.network, counted.account, counted.device, now);
+  else
+    count_success(counted.network, counted.account);
+}
+
+void SignInThrottle::count_failure(std::string_view network, std::string_view account,
+                                   std::string_view device, Clock::time_point now) {
   std::lock_guard lock(mutex_);
   // A known device's failures are its own: they neither spend the network's share nor bring
   // the account nearer the ceiling that holds back every other browser.
@@ -70,7 +92,7 @@ void SignInThrottle::failed(std::string_view network, std::string_view account,
   by_account_.add(ascii_lowercase(account), now);
 }
 
-void SignInThrottle::succeeded(std::string_view network, std::string_view account) {
+void SignInThrottle::count_success(std::string_view network, std::string_view account) {
   std::lock_guard lock(mutex_);
   by_account_from_network_.forget(account_from(network, account));
 }

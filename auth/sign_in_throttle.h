@@ -24,6 +24,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -60,12 +61,26 @@ public:
               Clock::time_point now = Clock::now());
   void succeeded(std::string_view network, std::string_view account);
 
+  // In a cluster every server counts every server's sign-ins: `share` hears each failure and
+  // success counted here (from the request's thread), to tell the others, which count it with
+  // counted_elsewhere (that tells nobody again). Set once, before any sign-in.
+  struct Counted {
+    bool failed = false; // else succeeded
+    std::string network, account, device;
+  };
+  void share_with(std::function<void(const Counted &)> share);
+  void counted_elsewhere(const Counted &counted, Clock::time_point now = Clock::now());
+
   // Keys remembered at most in each table; past it the oldest memories are dropped: a flood
   // of distinct names or networks cannot grow the server's memory.
   static constexpr size_t kMaxKeys = 100000;
 
 private:
+  void count_failure(std::string_view network, std::string_view account, std::string_view device,
+                     Clock::time_point now);
+  void count_success(std::string_view network, std::string_view account);
   Limits limits_;
+  std::function<void(const Counted &)> share_;
   std::mutex mutex_;
   RecentEvents<Clock::time_point> by_account_from_network_, by_network_, by_account_, by_device_;
 };

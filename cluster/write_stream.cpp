@@ -25,7 +25,13 @@ struct WriteStream::Nats {
   jsCtx *jetstream = nullptr;
   kvStore *places = nullptr; // the nodes' places, opened at first use
   std::mutex places_mutex;
+  natsSubscription *news = nullptr; // other nodes' news (listen)
+  std::function<void(std::string_view)> heard;
   ~Nats() {
+    if (news) {
+      natsSubscription_Unsubscribe(news);
+      natsSubscription_Destroy(news);
+    }
     kvStore_Destroy(places);
     jsCtx_Destroy(jetstream);
     natsConnection_Destroy(connection);
@@ -51,6 +57,8 @@ WriteStream::WriteStream(StreamSettings settings)
   // While disconnected, a publish is refused at once rather than kept to be sent later: the
   // reader is told the write was not taken.
   natsOptions_SetFailRequestsOnDisconnect(options, true);
+  // A node's own news (listen) is not told back to it.
+  natsOptions_SetNoEcho(options, true);
   const auto connected = natsConnection_Connect(&nats_->connection, options);
   natsOptions_Destroy(options);
   if (connected != NATS_OK)
@@ -259,6 +267,26 @@ kvStore *places_bucket(jsCtx *jetstream, const StreamSettings &settings) {
 }
 
 } // namespace
+
+void WriteStream::announce(std::string_view news) {
+  natsConnection_Publish(nats_->connection, (settings_.subject + ".news").c_str(), news.data(),
+                         static_cast<int>(news.size()));
+}
+
+void WriteStream::listen(std::function<void(std::string_view news)> heard) {
+  nats_->heard = std::move(heard);
+  const auto told = [](natsConnection *, natsSubscription *, natsMsg *message, void *closure) {
+    auto &nats = *static_cast<Nats *>(closure);
+    nats.heard(std::string_view(natsMsg_GetData(message),
+                                static_cast<size_t>(natsMsg_GetDataLength(message))));
+    natsMsg_Destroy(message);
+  };
+  if (const auto subscribed =
+          natsConnection_Subscribe(&nats_->news, nats_->connection,
+                                   (settings_.subject + ".news").c_str(), told, nats_.get());
+      subscribed != NATS_OK)
+    throw StreamUnavailable("the other nodes' news cannot be heard: " + said(subscribed));
+}
 
 void WriteStream::report_place(std::string_view node, uint64_t applied, int64_t at_unix) {
   std::lock_guard lock(nats_->places_mutex);

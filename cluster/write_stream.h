@@ -7,6 +7,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -82,6 +83,12 @@ public:
   // Reads the stream from `sequence` on.
   std::unique_ptr<StreamReader> read_from(uint64_t sequence);
 
+  // News between nodes that the stream need not keep (a failed sign-in, which every node's
+  // throttle counts): told to every node connected now but this one; a node away misses it.
+  void announce(std::string_view news);
+  // `heard` is told each other node's news, on the NATS client's thread. Set once.
+  void listen(std::function<void(std::string_view news)> heard);
+
   // Each node tells the others how far its file has applied the stream, kept beside it in a
   // replicated key-value bucket: `verdict cluster status` reads every node's there.
   void report_place(std::string_view node, uint64_t applied, int64_t at_unix);
@@ -94,7 +101,6 @@ public:
 
 private:
   struct Nats;
-  struct Places; // the key-value bucket of node_places, opened at first use
   StreamSettings settings_;
   std::unique_ptr<Nats> nats_;
 };

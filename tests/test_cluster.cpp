@@ -23,6 +23,8 @@
 #include "app/cluster_writes.h"
 #include "app/server.h"
 #include "app/stream_follower.h"
+#include "auth/secrets.h"
+#include "auth/sign_in_throttle.h"
 #include "cluster/write_stream.h"
 #include "domain/clock.h"
 #include "domain/cluster_write.h"
@@ -806,4 +808,58 @@ TEST_CASE("cluster: verdict user and verdict import on one node reach every node
     CHECK(node.store.editor_by_email("editor@example.com"));
     CHECK(node.store.category("agents"));
   }
+}
+
+TEST_CASE("cluster: failed sign-ins counted by one node hold back the same guesser on another, "
+          "and what a node hears from the others it tells nobody again") {
+  auth::SignInThrottle first, second;
+  std::vector<auth::SignInThrottle::Counted> told_by_first, told_by_second;
+  first.share_with([&](const auto &counted) {
+    told_by_first.push_back(counted);
+    second.counted_elsewhere(counted);
+  });
+  second.share_with([&](const auto &counted) { told_by_second.push_back(counted); });
+  for (int i = 0; i < 5; ++i)
+    first.failed("198.51.100.0/24", "editor@example.com");
+  CHECK(told_by_first.size() == 5);
+  CHECK(told_by_second.empty()); // heard, not told again
+  CHECK(second.wait("198.51.100.0/24", "editor@example.com").seconds.count() > 0);
+  CHECK(second.wait("203.0.113.0/24", "editor@example.com").seconds.count() == 0);
+}
+
+TEST_CASE("cluster: a guesser of desk passwords spreading tries over two nodes is held back as "
+          "on one server, and an editor signs in on either node") {
+  NatsCluster nats;
+  test::TempDir dir;
+  const auto site = (dir.path / "web-1.db").string();
+  {
+    Store store(site);
+    store.import_content(test::seeded_store()->export_content());
+    store.add_editor("editor@example.com", auth::hash_password("a long enough password"));
+  }
+  fs::copy_file(site, dir.path / "web-2.db");
+  test::Server one(node_args(nats, "web-1", site));
+  test::Server two(node_args(nats, "web-2", dir.path / "web-2.db"));
+  const auto try_password = [](int port, const std::string &password) {
+    httplib::Client client("127.0.0.1", port);
+    const auto res = client.Post("/admin/login", {{"Sec-Fetch-Site", "same-origin"}},
+                                 "email=editor%40example.com&password=" + password,
+                                 "application/x-www-form-urlencoded");
+    REQUIRE(res);
+    return res->status;
+  };
+  // A session made on one node is good on the other.
+  httplib::Client on_one("127.0.0.1", one.port), on_two("127.0.0.1", two.port);
+  const auto session =
+      test::sign_in_at_desk(on_one, "editor@example.com", "a long enough password");
+  std::this_thread::sleep_for(500ms); // the other node applies the session's start
+  const auto desk = test::get_at_desk(on_two, session, "/admin");
+  REQUIRE(desk);
+  CHECK(desk->status == 200);
+
+  for (int i = 0; i < 5; ++i)
+    CHECK(try_password(i % 2 == 0 ? one.port : two.port, "wrong") == 401);
+  std::this_thread::sleep_for(300ms); // each node hears the other's
+  CHECK(try_password(one.port, "wrong") == 429);
+  CHECK(try_password(two.port, "a long enough password") == 429);
 }
