@@ -45,10 +45,22 @@ uint64_t StreamFollower::apply_next(std::chrono::milliseconds wait) {
 uint64_t StreamFollower::catch_up() {
   const auto from = store_.applied_sequence();
   const auto last = stream_.last_sequence();
+  // A stream that gives nothing for this long while writes are owed is not read: said, not
+  // waited for forever (a node's server then stops, and is started again).
+  constexpr auto kStalled = std::chrono::seconds(30);
+  auto progressed = std::chrono::steady_clock::now();
   for (;;) {
-    for (uint64_t given = store_.applied_sequence(); given < last;)
-      if (const auto sequence = apply_next(std::chrono::milliseconds(100)); sequence > 0)
+    for (uint64_t given = store_.applied_sequence(); given < last;) {
+      if (const auto sequence = apply_next(std::chrono::milliseconds(100)); sequence > 0) {
         given = sequence;
+        progressed = std::chrono::steady_clock::now();
+      } else if (std::chrono::steady_clock::now() - progressed > kStalled) {
+        reader_.reset();
+        throw cluster::StreamUnavailable("the stream gave none of the writes past " +
+                                         std::to_string(given) + " (to " + std::to_string(last) +
+                                         ") for 30 s");
+      }
+    }
     // Votes are queued to the writer: the file has them once it committed them, unless one
     // failed, and then they are read again from the file's place.
     while (!start_again_)

@@ -81,7 +81,7 @@ class Cluster:
                     raise SystemExit(f"{name} exited:\n{text}")
                 time.sleep(0.1)
             else:
-                raise SystemExit(f"{name} did not start")
+                raise SystemExit(f"{name} did not start; it said:\n{text}")
 
     def start_nginx(self):
         """nginx serving the bytes of the comparison page as a node serves them."""
