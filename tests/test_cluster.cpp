@@ -15,6 +15,7 @@
 #include <fstream>
 #include <future>
 #include <map>
+#include <regex>
 #include <set>
 #include <string>
 #include <thread>
@@ -862,4 +863,32 @@ TEST_CASE("cluster: a guesser of desk passwords spreading tries over two nodes i
   std::this_thread::sleep_for(300ms); // each node hears the other's
   CHECK(try_password(one.port, "wrong") == 429);
   CHECK(try_password(two.port, "a long enough password") == 429);
+
+  // `verdict cluster status` lists both nodes, each at the stream's last write.
+  std::string servers;
+  for (const auto &url : nats.urls())
+    servers += (servers.empty() ? "" : ",") + url;
+  const auto deadline = std::chrono::steady_clock::now() + 20s;
+  std::string said;
+  const auto both_current = [&] {
+    return said.find("web-1 ") != std::string::npos && said.find("web-2 ") != std::string::npos &&
+           std::regex_search(said, std::regex("web-1 +[0-9]+ +0 ")) &&
+           std::regex_search(said, std::regex("web-2 +[0-9]+ +0 "));
+  };
+  do {
+    std::this_thread::sleep_for(500ms);
+    REQUIRE(test::run_binary({"cluster", "status", "--cluster", servers}, &said) == 0);
+  } while (!both_current() && std::chrono::steady_clock::now() < deadline);
+  INFO(said);
+  CHECK(both_current());
+  CHECK(said.find("The stream of writes holds") != std::string::npos);
+  // A node stopped falls behind as writes go on, and shows so.
+  two.stop(SIGKILL);
+  const auto password = (dir.path / "password").string();
+  std::ofstream(password) << "another long enough password\n";
+  REQUIRE(test::run_binary({"user", "add", "second@example.com", "--db", site, "--cluster", servers,
+                            "--node", "web-1"},
+                           &said, password) == 0);
+  REQUIRE(test::run_binary({"cluster", "status", "--cluster", servers}, &said) == 0);
+  CHECK(std::regex_search(said, std::regex("web-2 +[0-9]+ +[1-9]")));
 }
