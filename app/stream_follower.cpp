@@ -16,6 +16,7 @@ StreamFollower::~StreamFollower() {
   }
   stop_.notify_all();
   if (thread_.joinable()) thread_.join();
+  if (reporter_.joinable()) reporter_.join();
 }
 
 std::string StreamFollower::too_far_behind() {
@@ -70,13 +71,19 @@ uint64_t StreamFollower::catch_up() {
 
 void StreamFollower::start() {
   thread_ = std::thread([this] { follow(); });
+  if (node_.empty()) return; // a passing run's, not a node's
+  reporter_ = std::thread([this] {
+    std::unique_lock lock(mutex_);
+    while (!stopping_) {
+      lock.unlock();
+      report_place();
+      lock.lock();
+      stop_.wait_for(lock, std::chrono::seconds(1), [this] { return stopping_; });
+    }
+  });
 }
 
 void StreamFollower::report_place() {
-  if (node_.empty()) return; // a passing run's, not a node's
-  const auto now = std::chrono::steady_clock::now();
-  if (now - reported_ < std::chrono::seconds(1)) return;
-  reported_ = now;
   try {
     stream_.report_place(node_, store_.applied_sequence(),
                          std::chrono::duration_cast<std::chrono::seconds>(
@@ -96,7 +103,6 @@ void StreamFollower::follow() {
     std::string problem;
     try {
       apply_next(std::chrono::milliseconds(100));
-      report_place();
     } catch (const std::exception &e) {
       problem = e.what();
     }

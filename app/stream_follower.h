@@ -64,12 +64,14 @@ private:
   std::string node_;
   std::unique_ptr<cluster::StreamReader> reader_;
   std::atomic<bool> start_again_{false}; // a queued write failed: read again from the file
-  std::chrono::steady_clock::time_point reported_{};
-  mutable std::mutex mutex_; // guards problem_ and wakes the thread to stop
+  mutable std::mutex mutex_;             // guards problem_ and wakes the thread to stop
   std::condition_variable stop_;
   std::string problem_;
   bool stopping_ = false;
   std::thread thread_;
+  // Reports the node's place once a second, apart from applying: making the report's bucket
+  // may take the servers seconds, which no write should wait for.
+  std::thread reporter_;
 };
 
 } // namespace verdict
