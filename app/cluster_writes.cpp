@@ -46,7 +46,7 @@ constexpr auto start_session = "start_session", end_session = "end_session",
 constexpr auto claim_confirmation = "claim_confirmation", start_confirmation = "start_confirmation",
                confirmation_mailed = "confirmation_mailed",
                confirmation_failed = "confirmation_failed";
-constexpr auto make_checkpoint = "make_checkpoint";
+constexpr auto make_checkpoint = "make_checkpoint", log_signing_key = "log_signing_key";
 constexpr auto add_editor = "add_editor", remove_editor = "remove_editor",
                import_content = "import_content";
 constexpr auto record_digest = "record_digest", claim_digest_send = "claim_digest_send",
@@ -228,8 +228,10 @@ void ClusterWrites::run_sweeper() {
         if (expected.given_up_waiting_at && *expected.given_up_waiting_at <= now)
           overdue.push_back(id);
     }
+    lock.unlock(); // a caller told may queue a write meanwhile
     for (const auto &id : overdue)
       tell(id, {Outcome::Kind::written, "", "null"});
+    lock.lock();
   }
 }
 
@@ -337,6 +339,8 @@ void ClusterWrites::apply(const cluster::StreamEntry &entry, const std::function
     else if (k == kind::confirmation_failed)
       local_.confirmation_failed(a.at("subscriber").get<int64_t>(), optional_int(a.at("next")),
                                  text("error"));
+    else if (k == kind::log_signing_key)
+      result = local_.log_signing_key();
     else if (k == kind::make_checkpoint) {
       // Every node's checkpointer asks once a day: the first asked is made, and the others,
       // finding one younger than half a day, add none.
@@ -545,6 +549,10 @@ void ClusterWrites::add_editor(std::string_view email, std::string_view password
 bool ClusterWrites::remove_editor(std::string_view email) {
   return given_back(submit(taken(kind::remove_editor, json{{"email", email}}.dump()))).get<bool>();
 }
+std::string ClusterWrites::log_signing_key() {
+  return given_back(submit(taken(kind::log_signing_key, "{}"))).get<std::string>();
+}
+
 void ClusterWrites::make_checkpoint(int64_t now) {
   submit(taken(kind::make_checkpoint, json{{"now", now}}.dump()));
 }

@@ -98,6 +98,7 @@ public:
   void make_checkpoint(int64_t now) override;
   ImportSummary import_content(const Content &content) override;
   std::string site_secret(std::string_view name, std::string_view if_new) override;
+  std::string log_signing_key() override;
 
   // How a write this node took ended, as its caller hears it.
   struct Outcome {

@@ -18,8 +18,6 @@
 #include "app/confirmation_mailer.h"
 #include "app/stream_follower.h"
 #include "assets/embedded.h"
-#include "auth/log_signing.h"
-#include "auth/secrets.h"
 #include "domain/content.h"
 #include "handlers/routes.h"
 #include "middleware/guards.h"
@@ -109,9 +107,9 @@ struct ClusterNode {
             options.node) {}
 };
 
-// Joins the cluster: catches up with the stream before serving anything, follows it from
-// then on, and settles the site's secrets through it, so every node signs and checks vote
-// tokens, sessions and links alike. Empty, having said why, when this node cannot serve.
+// Joins the cluster: catches up with the stream before serving anything, and follows it from
+// then on (the App settles the site's secrets through it, so every node signs and checks vote
+// tokens, sessions and links alike). Empty, having said why, when this node cannot serve.
 std::unique_ptr<ClusterNode> join_cluster(Store &store, const Options &options) {
   try {
     auto node = std::make_unique<ClusterNode>(store, options);
@@ -123,9 +121,6 @@ std::unique_ptr<ClusterNode> join_cluster(Store &store, const Options &options) 
     std::cerr << "verdict: node " << options.node << " has applied the cluster's writes up to "
               << store.applied_sequence() << " (" << applied << " just now)\n";
     node->follower.start();
-    for (const char *name : {"unsubscribe", "vote_tokens", "voter_networks", "known_devices"})
-      node->writes.site_secret(name, auth::random_secret());
-    node->writes.site_secret("vote_log_signing", auth::new_signing_key());
     return node;
   } catch (const std::exception &e) {
     std::cerr << "verdict: cannot join the cluster at";
@@ -232,9 +227,9 @@ int serve(const Options &options) {
   if (!options.cluster.empty() && !(cluster_node = join_cluster(*store, options))) return 1;
   Views views;
   views.set_base_url(options.base_url);
-  App app(*store, views, options.rate_limit, options.trusted_proxy);
+  App app(*store, views, options.rate_limit, options.trusted_proxy,
+          cluster_node ? &cluster_node->writes : nullptr);
   if (cluster_node) {
-    app.writes = &cluster_node->writes;
     share_sign_ins(app.sign_in_throttle, cluster_node->stream);
   }
   app.access_log = options.access_log;

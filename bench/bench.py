@@ -225,6 +225,20 @@ http {{
 """
 
 
+def start_nginx(work, conf):
+    """Checks and starts nginx on `conf` (nginx_conf's, its pid file in `work`); its pid."""
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    subprocess.run([nginx, "-q", "-t", "-c", conf], check=True)
+    subprocess.run([nginx, "-c", conf], check=True)
+    for _ in range(50):
+        try:
+            with open(os.path.join(work, "nginx.pid")) as f:
+                return int(f.read())
+        except (OSError, ValueError):
+            time.sleep(0.1)
+    return None
+
+
 # --- the run --------------------------------------------------------------------------------
 
 class Bench:
@@ -277,16 +291,7 @@ class Bench:
         with open(conf, "w") as f:
             f.write(nginx_conf(self.work, self.static_port, site))
         self.save_pages()
-        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-        subprocess.run([nginx, "-q", "-t", "-c", conf], check=True)
-        subprocess.run([nginx, "-c", conf], check=True)
-        for _ in range(50):
-            try:
-                with open(os.path.join(self.work, "nginx.pid")) as f:
-                    self.nginx_pid = int(f.read())
-                break
-            except (OSError, ValueError):
-                time.sleep(0.1)
+        self.nginx_pid = start_nginx(self.work, conf)
         # h2o on the same files, as many threads as nginx has workers, saying the same
         # Content-Type as nginx's static server (default_type text/html, charset utf-8).
         self.nginx_workers = h2o_static.nginx_worker_count(self.nginx_pid)

@@ -93,16 +93,7 @@ class Cluster:
         conf = os.path.join(self.work, "nginx.conf")
         with open(conf, "w") as f:
             f.write(bench.nginx_conf(self.work, self.static_port, ""))
-        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-        subprocess.run([nginx, "-q", "-t", "-c", conf], check=True)
-        subprocess.run([nginx, "-c", conf], check=True)
-        for _ in range(50):
-            try:
-                with open(os.path.join(self.work, "nginx.pid")) as f:
-                    self.nginx_pid = int(f.read())
-                return
-            except (OSError, ValueError):
-                time.sleep(0.1)
+        self.nginx_pid = bench.start_nginx(self.work, conf)
 
     def save_page(self):
         status, _, body = bench.get(f"http://127.0.0.1:{self.ports[NODES[0]]}{bench.COMPARE}")

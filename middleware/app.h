@@ -20,9 +20,9 @@ namespace verdict {
 
 struct App {
   Store &store; // every read
-  // Every write: the store's own, or a cluster's (app/cluster_writes.h), which serve() sets.
+  // Every write: the store's own, or a cluster's (app/cluster_writes.h).
   StoreWrites local_writes{store};
-  SiteWrites *writes = &local_writes;
+  SiteWrites *writes;
   const Views &views;
   // The site's date (YYYY-MM-DD): the store's (Store::set_today), so pages and the store's
   // reads (which comparisons are out yet) agree on it.
@@ -68,8 +68,10 @@ struct App {
   bool access_log = false;   // a line per routed request on stderr
   std::string trusted_proxy; // the reverse proxy whose X-Forwarded-For is believed
 
+  // `site_writes`: a cluster's (app/cluster_writes.h), through which the site's secrets are
+  // settled too; none: the store's own.
   App(Store &store_, const Views &views_, int writes_per_minute = 0,
-      std::string trusted_proxy_ = "");
+      std::string trusted_proxy_ = "", SiteWrites *site_writes = nullptr);
   App(const App &) = delete;
   App &operator=(const App &) = delete;
 };

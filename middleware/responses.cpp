@@ -17,8 +17,9 @@
 
 namespace verdict {
 
-App::App(Store &store_, const Views &views_, int writes_per_minute, std::string trusted_proxy_)
-    : store(store_), views(views_),
+App::App(Store &store_, const Views &views_, int writes_per_minute, std::string trusted_proxy_,
+         SiteWrites *site_writes)
+    : store(store_), writes(site_writes ? site_writes : &local_writes), views(views_),
       // The date, and the hour: pages with vote forms are made again at least that often, so
       // a kept page never hands out an old vote token (domain/counting.h).
       page_epoch(
@@ -27,12 +28,12 @@ App::App(Store &store_, const Views &views_, int writes_per_minute, std::string 
           std::chrono::milliseconds(0)),
       write_limit(writes_per_minute), clock(unix_now), trusted_proxy(std::move(trusted_proxy_)) {
   // The database's key, so links in mails sent by `verdict digest` work here too.
-  newsletter.unsubscribe_key = store.site_secret("unsubscribe", auth::random_secret());
+  newsletter.unsubscribe_key = writes->site_secret("unsubscribe", auth::random_secret());
   newsletter.marker_key = auth::random_secret();
-  votes.token_key = store.site_secret("vote_tokens", auth::random_secret());
-  votes.network_key = store.site_secret("voter_networks", auth::random_secret());
-  known_device_key = store.site_secret("known_devices", auth::random_secret());
-  log_signing_key = store.log_signing_key();
+  votes.token_key = writes->site_secret("vote_tokens", auth::random_secret());
+  votes.network_key = writes->site_secret("voter_networks", auth::random_secret());
+  known_device_key = writes->site_secret("known_devices", auth::random_secret());
+  log_signing_key = writes->log_signing_key();
 }
 
 void send_html(httplib::Response &res, std::string html, int status) {

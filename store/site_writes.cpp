@@ -142,6 +142,10 @@ bool StoreWrites::remove_editor(std::string_view email) {
   return store_.remove_editor(email);
 }
 
+std::string StoreWrites::log_signing_key() {
+  return store_.log_signing_key();
+}
+
 void StoreWrites::make_checkpoint(int64_t now) {
   store_.make_checkpoint(store_.log_signing_key(), now);
 }

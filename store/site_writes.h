@@ -90,6 +90,7 @@ public:
   // Content as a file (`verdict import`).
   virtual ImportSummary import_content(const Content &content) = 0;
   virtual std::string site_secret(std::string_view name, std::string_view if_new) = 0;
+  virtual std::string log_signing_key() = 0;
 };
 
 // A lone server's writes: its store's own.
@@ -148,6 +149,7 @@ public:
   void make_checkpoint(int64_t now) override;
   ImportSummary import_content(const Content &content) override;
   std::string site_secret(std::string_view name, std::string_view if_new) override;
+  std::string log_signing_key() override;
 
 private:
   Store &store_;

@@ -573,7 +573,6 @@ struct Store::Refusal {
 
 std::function<void(sql::Db &)> Store::as_stream_write(std::function<void(sql::Db &)> change,
                                                       const std::shared_ptr<Refusal> &refusal) {
-  if (!open_apply) return change;
   const bool first = !open_apply->first_write_made_;
   open_apply->first_write_made_ = true;
   return [sequence = open_apply->sequence_, at = open_apply->taken_at_ms_,
@@ -629,6 +628,7 @@ void Store::write(std::function<void(sql::Db &)> change) {
   // A write ends the answer's moment: what it reads after sees what it wrote, and no read
   // transaction of this thread is left open for the write to wait on.
   if (auto *open = open_read_on_this_thread()) open->moment_.reset();
+  if (!open_apply) return writer_->submit(std::move(change));
   const auto refusal = std::make_shared<Refusal>();
   writer_->submit(as_stream_write(std::move(change), refusal));
   if (refusal->kind != Refusal::Kind::none) refusal->raise();
@@ -636,6 +636,14 @@ void Store::write(std::function<void(sql::Db &)> change) {
 
 void Store::write_then(std::function<void(sql::Db &)> change, WriteDone done, Changes changes) {
   if (auto *open = open_read_on_this_thread()) open->moment_.reset();
+  if (!open_apply)
+    return writer_->queue(
+        std::move(change),
+        [done = std::move(done)](const Writer::Outcome &outcome) {
+          done(outcome.kind == Writer::Outcome::Kind::written ? std::nullopt
+                                                              : std::optional(outcome.message));
+        },
+        changes);
   const auto refusal = std::make_shared<Refusal>();
   writer_->queue(
       as_stream_write(std::move(change), refusal),

@@ -408,8 +408,8 @@ public:
                   Changes changes = Changes::anything);
 
 private:
-  // `change` as the open StreamApply's write (the same when none is open); `refusal` hears how
-  // the store refused it, when it did.
+  // `change` as the open StreamApply's write; `refusal` hears how the store refused it, when it
+  // did.
   struct Refusal;
   std::function<void(sql::Db &)> as_stream_write(std::function<void(sql::Db &)> change,
                                                  const std::shared_ptr<Refusal> &refusal);
