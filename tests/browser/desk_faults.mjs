@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { addEditor, chromiumOptions, startForger, startServer } from './verdict_server.mjs';
+import { addEditor, chromiumOptions, keepScreenshot, startForger, startServer } from './verdict_server.mjs';
 
 const [binaryArg, screenshotDir] = process.argv.slice(2);
 const binary = binaryArg && resolve(binaryArg);
@@ -202,11 +202,11 @@ async function noSidewaysScroll(page, what) {
 }
 
 async function screenshots(page, name) {
-  await page.screenshot({ path: join(screenshotDir, `${name}-desktop.png`), fullPage: true });
+  await keepScreenshot(page, { path: join(screenshotDir, `${name}-desktop.png`), fullPage: true });
   await page.setViewportSize(phone);
   try {
     await noSidewaysScroll(page, name);
-    await page.screenshot({ path: join(screenshotDir, `${name}-phone.png`), fullPage: true });
+    await keepScreenshot(page, { path: join(screenshotDir, `${name}-phone.png`), fullPage: true });
   } finally {
     await page.setViewportSize(desktop);
   }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { addEditor, chromiumOptions, startForger, startServer } from './verdict_server.mjs';
+import { addEditor, chromiumOptions, keepScreenshot, startForger, startServer } from './verdict_server.mjs';
 
 const [binaryArg, screenshotDir] = process.argv.slice(2);
 const binary = binaryArg && resolve(binaryArg);
@@ -44,7 +44,7 @@ try {
   await desk.getByLabel('Password').fill(password);
   await desk.getByRole('button', { name: 'Sign in' }).click();
   await desk.waitForURL(`${origin}/admin/tools`);
-  await desk.screenshot({ path: join(screenshotDir, 'desk-tools-desktop.png'), fullPage: true });
+  await keepScreenshot(desk, { path: join(screenshotDir, 'desk-tools-desktop.png'), fullPage: true });
 
   // A new tool, every field.
   await desk.getByRole('link', { name: 'New tool' }).click();
@@ -59,7 +59,7 @@ try {
   await desk.getByLabel('Pricing read').fill('Free for one repository; $19 a month after.');
   await desk.getByLabel('Pricing checked on').fill('2026-11-20');
   await desk.getByLabel('Pricing source').fill('https://careful.example/pricing');
-  await desk.screenshot({ path: join(screenshotDir, 'desk-tool-form-desktop.png'), fullPage: true });
+  await keepScreenshot(desk, { path: join(screenshotDir, 'desk-tool-form-desktop.png'), fullPage: true });
   await desk.getByRole('button', { name: 'Create tool' }).click();
   await desk.getByText('Saved the tool Careful Agent.').waitFor();
 
@@ -123,7 +123,7 @@ try {
   assert.match(await found.locator('del').innerText(), /^was:\s*Writes the tests first\.$/);
   assert.match(await found.locator('ins').innerText(),
                /^now:\s*Reads the repository before it writes\.$/);
-  await desk.screenshot({ path: join(screenshotDir, 'desk-log-desktop.png'), fullPage: true });
+  await keepScreenshot(desk, { path: join(screenshotDir, 'desk-log-desktop.png'), fullPage: true });
 
   // The tools list narrows the same way.
   await desk.goto(origin + '/admin/tools');
@@ -151,11 +151,11 @@ try {
                               ['/admin/comparisons', 'desk-comparisons'], ['/admin/log', 'desk-log']]) {
     await desk.goto(origin + path);
     await noSidewaysScroll(desk, path);
-    await desk.screenshot({ path: join(screenshotDir, `${name}-phone.png`), fullPage: true });
+    await keepScreenshot(desk, { path: join(screenshotDir, `${name}-phone.png`), fullPage: true });
   }
   await desk.setViewportSize({ width: 1280, height: 900 });
   await desk.goto(origin + '/admin');
-  await desk.screenshot({ path: join(screenshotDir, 'desk-desktop.png'), fullPage: true });
+  await keepScreenshot(desk, { path: join(screenshotDir, 'desk-desktop.png'), fullPage: true });
 
   // Signing out ends it: the desk asks to sign in again.
   await desk.getByRole('button', { name: 'Sign out' }).click();

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { chromiumOptions, startServer } from './verdict_server.mjs';
+import { chromiumOptions, keepScreenshot, startServer } from './verdict_server.mjs';
 import { checkedPages, voteAsAReader } from './checked_pages.mjs';
 
 const [binaryArg, screenshotDir] = process.argv.slice(2);
@@ -33,7 +33,7 @@ try {
         document.documentElement.scrollWidth - document.documentElement.clientWidth);
       if (overflow > 0) failures.push(`${name} (${path}) scrolls sideways by ${overflow}px at ${width}px`);
       if (width === 375 || width === 1280)
-        await page.screenshot({ path: join(screenshotDir, `width-${name}-${width}.png`),
+        await keepScreenshot(page, { path: join(screenshotDir, `width-${name}-${width}.png`),
                                 fullPage: true });
     }
   }
@@ -51,7 +51,7 @@ try {
     return { statement: bottom('.glance-statement'), pick: bottom('.h2h .pick.side-b'),
              header: bottom('.site-header') };
   });
-  await page.screenshot({ path: join(screenshotDir, 'comparison-first-screens-375.png'),
+  await keepScreenshot(page, { path: join(screenshotDir, 'comparison-first-screens-375.png'),
                           fullPage: true, clip: { x: 0, y: 0, width: 375, height: 2 * 667 } });
   assert.ok(screens.statement <= 2 * 667, `the verdict ends at ${screens.statement}px`);
   assert.ok(screens.pick <= 2 * 667, `the head-to-head vote ends at ${screens.pick}px`);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { chromiumOptions, readerReads, startServer } from './verdict_server.mjs';
+import { chromiumOptions, keepScreenshot, readerReads, startServer } from './verdict_server.mjs';
 
 const [binary, screenshotDir] = process.argv.slice(2);
 assert.ok(binary && screenshotDir, 'usage: reader_votes.mjs VERDICT_BINARY SCREENSHOT_DIR');
@@ -108,18 +108,18 @@ try {
   assert.equal((await toolCommunity.textContent()).trim(), '100% · 1 vote');
   await hastyContext.close();
 
-  await page.screenshot({ path: join(screenshotDir, 'comparison-desktop.png'), fullPage: true });
+  await keepScreenshot(page, { path: join(screenshotDir, 'comparison-desktop.png'), fullPage: true });
   await page.setViewportSize({ width: 375, height: 812 });
   await page.goto(origin + path);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page scrolls sideways on a phone by ${overflow}px`);
-  await page.screenshot({ path: join(screenshotDir, 'comparison-phone.png'), fullPage: true });
+  await keepScreenshot(page, { path: join(screenshotDir, 'comparison-phone.png'), fullPage: true });
   await page.goto(origin + '/');
-  await page.screenshot({ path: join(screenshotDir, 'home-phone.png'), fullPage: true });
+  await keepScreenshot(page, { path: join(screenshotDir, 'home-phone.png'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: join(screenshotDir, 'home-desktop.png'), fullPage: true });
+  await keepScreenshot(page, { path: join(screenshotDir, 'home-desktop.png'), fullPage: true });
   await page.goto(origin + '/tools/code-llama-4');
-  await page.screenshot({ path: join(screenshotDir, 'tool-desktop.png'), fullPage: true });
+  await keepScreenshot(page, { path: join(screenshotDir, 'tool-desktop.png'), fullPage: true });
   console.log(`browser test passed; screenshots in ${screenshotDir}`);
 } finally {
   await browser.close();

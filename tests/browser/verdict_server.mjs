@@ -79,3 +79,24 @@ export function startForger(target) {
   return new Promise((resolve) => forger.listen(0, '127.0.0.1', () =>
     resolve({ forger, forgerOrigin: `http://127.0.0.1:${forger.address().port}` })));
 }
+
+// Leaves a screenshot for a person to look at. Screenshots are evidence, not assertions, and
+// headless chromium on a busy machine now and then answers a capture with "Unable to capture
+// screenshot" (seen in CI on a 375 px page of 6,000 px): so a capture is tried three times,
+// then once as the viewport only, and a page that still cannot be captured is reported on
+// stderr rather than failing the checks that the test does assert.
+export async function keepScreenshot(page, options) {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      return await page.screenshot(options);
+    } catch (error) {
+      console.error(`screenshot ${options.path}, attempt ${attempt}: ${error.message.split('\n')[0]}`);
+      await page.waitForTimeout(500 * attempt);
+    }
+  }
+  try {
+    return await page.screenshot({ path: options.path });
+  } catch (error) {
+    console.error(`screenshot ${options.path} not taken: ${error.message.split('\n')[0]}`);
+  }
+}
