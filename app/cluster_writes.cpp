@@ -138,6 +138,7 @@ ClusterWrites::~ClusterWrites() {
     stopping_ = true;
   }
   queued_.notify_all();
+  stopped_.notify_all();
   for (auto &publisher : publishers_)
     publisher.join();
   sweeper_.join();
@@ -174,13 +175,18 @@ void ClusterWrites::tell(const std::string &id, const Outcome &outcome) {
   told(outcome);
 }
 
-void ClusterWrites::publish(const ClusterWrite &write) {
+void ClusterWrites::publish(const std::vector<ClusterWrite> &writes) {
   try {
-    stream_.publish(encoded(write), write.id);
-    acknowledged(write.id);
+    if (writes.size() == 1)
+      stream_.publish(encoded(writes.front()), writes.front().id);
+    else // named by its first write's id, which no other entry bears
+      stream_.publish(encoded_together(writes), writes.front().id + "+");
+    for (const auto &write : writes)
+      acknowledged(write.id);
   } catch (const cluster::StreamUnavailable &e) {
-    std::cerr << "verdict: a write was not taken: " << e.what() << "\n";
-    tell(write.id, {Outcome::Kind::unavailable, kNotTaken, "null"});
+    std::cerr << "verdict: " << writes.size() << " write(s) not taken: " << e.what() << "\n";
+    for (const auto &write : writes)
+      tell(write.id, {Outcome::Kind::unavailable, kNotTaken, "null"});
   }
 }
 
@@ -188,7 +194,7 @@ std::string ClusterWrites::submit(ClusterWrite write) {
   std::promise<Outcome> told;
   auto outcome = told.get_future();
   expect(write.id, [&told](const Outcome &ended) { told.set_value(ended); });
-  publish(write);
+  publish({write});
   return result_or_raise(outcome.get());
 }
 
@@ -203,15 +209,17 @@ void ClusterWrites::submit_then(ClusterWrite write, std::function<void(const Out
 
 void ClusterWrites::run_publisher() {
   for (;;) {
-    ClusterWrite write;
+    std::vector<ClusterWrite> writes;
     {
       std::unique_lock lock(queue_mutex_);
       queued_.wait(lock, [this] { return stopping_ || !to_publish_.empty(); });
       if (to_publish_.empty()) return;
-      write = std::move(to_publish_.front());
-      to_publish_.pop_front();
+      while (!to_publish_.empty() && writes.size() < settings_.most_together) {
+        writes.push_back(std::move(to_publish_.front()));
+        to_publish_.pop_front();
+      }
     }
-    publish(write);
+    publish(writes);
   }
 }
 
@@ -219,7 +227,7 @@ void ClusterWrites::run_publisher() {
 // own_apply_wait are told it was written: it was, and lands here once the node catches up.
 void ClusterWrites::run_sweeper() {
   std::unique_lock lock(queue_mutex_);
-  while (!queued_.wait_for(lock, std::chrono::milliseconds(50), [this] { return stopping_; })) {
+  while (!stopped_.wait_for(lock, std::chrono::milliseconds(50), [this] { return stopping_; })) {
     std::vector<std::string> overdue;
     {
       std::lock_guard expected_lock(expected_mutex_);
@@ -245,14 +253,29 @@ void ClusterWrites::refused_before_written(const Store::StreamApply &applying,
 }
 
 void ClusterWrites::apply(const cluster::StreamEntry &entry, const std::function<void()> &failed) {
-  const auto write = decoded_cluster_write(entry.payload);
-  const auto arguments = write ? json::parse(write->arguments, nullptr, false) : json();
-  if (!write || !arguments.is_object())
-    throw std::runtime_error("the cluster's write " + std::to_string(entry.sequence) +
-                             " cannot be read by this version of verdict: upgrade it");
-  const auto &a = arguments;
-  Store::StreamApply applying(entry.sequence, write->taken_at_ms, write->today);
-  const auto vote_done = [this, id = write->id, sequence = entry.sequence,
+  const auto writes = decoded_cluster_writes(entry.payload);
+  const auto unreadable = [&entry] {
+    return std::runtime_error("the cluster's write " + std::to_string(entry.sequence) +
+                              " cannot be read by this version of verdict: upgrade it");
+  };
+  if (!writes) throw unreadable();
+  // Only votes are published together: each is queued, and the entry's are written at once.
+  if (writes->size() > 1)
+    for (const auto &write : *writes)
+      if (write.kind != kind::tool_vote && write.kind != kind::pair_vote) throw unreadable();
+  Store::StreamApply applying(entry.sequence, writes->front().taken_at_ms, writes->front().today);
+  for (const auto &write : *writes) {
+    const auto arguments = json::parse(write.arguments, nullptr, false);
+    if (!arguments.is_object()) throw unreadable();
+    applying.next_writes_taken(write.taken_at_ms, write.today);
+    apply_write(applying, entry.sequence, write, arguments, failed);
+  }
+}
+
+void ClusterWrites::apply_write(const Store::StreamApply &applying, uint64_t sequence,
+                                const ClusterWrite &write, const json &a,
+                                const std::function<void()> &failed) {
+  const auto vote_done = [this, id = write.id, sequence,
                           failed](std::optional<std::string> failure) {
     if (!failure) return tell(id, {Outcome::Kind::written, "", "null"});
     // Refused as every node refuses it (its tool deleted meanwhile): applied as nothing.
@@ -263,7 +286,7 @@ void ClusterWrites::apply(const cluster::StreamEntry &entry, const std::function
     failed();
   };
   try {
-    const auto &k = write->kind;
+    const auto &k = write.kind;
     json result;
     if (k == kind::tool_vote)
       return local_.cast_tool_vote(a.at("ballot").get<Ballot>(), a.at("tool").get<int64_t>(),
@@ -373,18 +396,18 @@ void ClusterWrites::apply(const cluster::StreamEntry &entry, const std::function
                                 static_cast<SendFailure>(a.at("failure").get<int>()),
                                 text("error"));
     else
-      throw std::runtime_error("the cluster's write " + std::to_string(entry.sequence) + " is a " +
-                               k + ", which this version of verdict cannot apply: upgrade it");
+      throw std::runtime_error("the cluster's write " + std::to_string(sequence) + " is a " + k +
+                               ", which this version of verdict cannot apply: upgrade it");
     if (!applying.made_a_write()) store_.apply_nothing();
-    tell(write->id, {Outcome::Kind::written, "", result.dump()});
+    tell(write.id, {Outcome::Kind::written, "", result.dump()});
   } catch (const NotFound &) {
-    refused_before_written(applying, write->id);
+    refused_before_written(applying, write.id);
   } catch (const AlreadyExists &) {
-    refused_before_written(applying, write->id);
+    refused_before_written(applying, write.id);
   } catch (const Refused &) {
-    refused_before_written(applying, write->id);
+    refused_before_written(applying, write.id);
   } catch (const json::exception &e) {
-    throw std::runtime_error("the cluster's write " + std::to_string(entry.sequence) +
+    throw std::runtime_error("the cluster's write " + std::to_string(sequence) +
                              " cannot be read by this version of verdict (" + e.what() +
                              "): upgrade it");
   }

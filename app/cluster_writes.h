@@ -13,6 +13,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -31,9 +32,11 @@ public:
     // How long a caller waits for this node's own file to apply its acknowledged write before
     // it is told the write was taken anyway (it is in the stream, and lands here soon).
     std::chrono::milliseconds own_apply_wait{1000};
-    // Votes are published by this many threads, each waiting on its own acknowledgement, so a
-    // handler never waits on the network.
-    int publishers = 64;
+    // Votes are published by this many threads, so a handler never waits on the network; each
+    // takes every vote queued meanwhile (up to most_together) into one entry of the stream, so
+    // the stream's servers agree once for many votes, and a vote waits one round at most.
+    int publishers = 4;
+    size_t most_together = 256;
   };
   ClusterWrites(Store &store, cluster::WriteStream &stream, Settings settings);
   ~ClusterWrites() override;
@@ -114,7 +117,10 @@ private:
   std::string submit(ClusterWrite write);
   // Publishes `write` from a publisher thread; `told` hears its outcome.
   void submit_then(ClusterWrite write, std::function<void(const Outcome &)> told);
-  void publish(const ClusterWrite &write);
+  // Publishes `writes` as one entry of the stream; their callers hear if it was not taken.
+  void publish(const std::vector<ClusterWrite> &writes);
+  void apply_write(const Store::StreamApply &applying, uint64_t sequence, const ClusterWrite &write,
+                   const nlohmann::json &arguments, const std::function<void()> &failed);
   void expect(const std::string &id, std::function<void(const Outcome &)> told);
   void acknowledged(const std::string &id);
   void tell(const std::string &id, const Outcome &outcome);
@@ -139,7 +145,8 @@ private:
   std::unordered_map<std::string, Expected> expected_;
 
   std::mutex queue_mutex_;
-  std::condition_variable queued_;
+  std::condition_variable queued_; // publishers wait on it, and only they: a write wakes one
+  std::condition_variable stopped_; // the sweeper waits on it
   std::deque<ClusterWrite> to_publish_;
   bool stopping_ = false;
   std::vector<std::thread> publishers_;

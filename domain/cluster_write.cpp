@@ -4,17 +4,17 @@
 
 namespace verdict {
 
-std::string encoded(const ClusterWrite &write) {
-  const nlohmann::ordered_json json = {{"id", write.id},
-                                       {"kind", write.kind},
-                                       {"taken_at_ms", write.taken_at_ms},
-                                       {"today", write.today},
-                                       {"arguments", write.arguments}};
-  return json.dump();
+namespace {
+
+nlohmann::ordered_json as_json(const ClusterWrite &write) {
+  return {{"id", write.id},
+          {"kind", write.kind},
+          {"taken_at_ms", write.taken_at_ms},
+          {"today", write.today},
+          {"arguments", write.arguments}};
 }
 
-std::optional<ClusterWrite> decoded_cluster_write(std::string_view payload) {
-  const auto json = nlohmann::json::parse(payload, nullptr, false);
+std::optional<ClusterWrite> write_of(const nlohmann::json &json) {
   if (!json.is_object()) return std::nullopt;
   const auto text = [&json](const char *key) -> std::optional<std::string> {
     const auto found = json.find(key);
@@ -27,6 +27,38 @@ std::optional<ClusterWrite> decoded_cluster_write(std::string_view payload) {
   if (!id || !kind || !today || !arguments || at == json.end() || !at->is_number_integer())
     return std::nullopt;
   return ClusterWrite{*id, *kind, at->get<int64_t>(), *today, *arguments};
+}
+
+} // namespace
+
+std::string encoded(const ClusterWrite &write) {
+  return as_json(write).dump();
+}
+
+std::string encoded_together(const std::vector<ClusterWrite> &writes) {
+  auto together = nlohmann::ordered_json::array();
+  for (const auto &write : writes)
+    together.push_back(as_json(write));
+  return nlohmann::ordered_json{{"together", std::move(together)}}.dump();
+}
+
+std::optional<std::vector<ClusterWrite>> decoded_cluster_writes(std::string_view payload) {
+  const auto json = nlohmann::json::parse(payload, nullptr, false);
+  if (!json.is_object()) return std::nullopt;
+  const auto together = json.find("together");
+  if (together == json.end()) {
+    auto write = write_of(json);
+    if (!write) return std::nullopt;
+    return std::vector<ClusterWrite>{std::move(*write)};
+  }
+  if (!together->is_array() || together->empty() || json.size() != 1) return std::nullopt;
+  std::vector<ClusterWrite> writes;
+  for (const auto &each : *together) {
+    auto write = write_of(each);
+    if (!write) return std::nullopt;
+    writes.push_back(std::move(*write));
+  }
+  return writes;
 }
 
 } // namespace verdict

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace verdict {
 
@@ -22,7 +23,11 @@ struct ClusterWrite {
 
 // As the stream holds it: one JSON object.
 std::string encoded(const ClusterWrite &write);
-// The write `payload` holds; none when it is not one as encoded() writes it.
-std::optional<ClusterWrite> decoded_cluster_write(std::string_view payload);
+// Several writes as one entry of the stream, applied together (votes taken at once, so the
+// stream stores one entry for many: its servers agree on each entry, not on each vote).
+std::string encoded_together(const std::vector<ClusterWrite> &writes);
+// The writes `payload` holds, in order: one as encoded() writes it, or those encoded_together()
+// wrote; none when it is neither.
+std::optional<std::vector<ClusterWrite>> decoded_cluster_writes(std::string_view payload);
 
 } // namespace verdict

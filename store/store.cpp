@@ -159,14 +159,16 @@ Store::OneRead *Store::open_read_on_this_thread() {
 // The one writer. Writes queue up while a commit is in flight; the next transaction takes all
 // of them, each in its own savepoint, and one fsync makes the whole batch durable before any
 // of its callers hears back.
+// How a write ended, told back as a value: the caller's thread raises the matching exception
+// itself, so no exception object is ever shared between threads.
+struct Store::WriteOutcome {
+  enum class Kind { written, not_found, already_exists, refused, unavailable, failed };
+  Kind kind = Kind::written;
+  std::string message;
+};
+
 struct Store::Writer {
-  // How a write ended, told back as a value: the caller's thread raises the matching
-  // exception itself, so no exception object is ever shared between threads.
-  struct Outcome {
-    enum class Kind { written, not_found, already_exists, refused, unavailable, failed };
-    Kind kind = Kind::written;
-    std::string message;
-  };
+  using Outcome = WriteOutcome;
   struct Job {
     std::function<void(sql::Db &)> change;
     std::function<void(const Outcome &)> done; // told once the batch is durable, or failed
@@ -273,6 +275,16 @@ struct Store::Writer {
     {
       std::lock_guard lock(mutex);
       queue_.push_back({std::move(change), std::move(done), changes});
+    }
+    wake.notify_one();
+  }
+
+  // Queues `jobs` for the same transaction.
+  void queue_together(std::deque<Job> &jobs) {
+    {
+      std::lock_guard lock(mutex);
+      for (auto &job : jobs)
+        queue_.push_back(std::move(job));
     }
     wake.notify_one();
   }
@@ -549,14 +561,39 @@ Store::~Store() {
   database_file::forget_when_no_log(path_); // the last connection closed
 }
 
+// The writes queued for a StreamApply, and the store whose writer takes them.
+struct Store::StreamApply::Held {
+  Store *store = nullptr;
+  std::deque<Writer::Job> jobs;
+};
+
 Store::StreamApply::StreamApply(uint64_t sequence, int64_t taken_at_ms, std::string today)
     : sequence_(sequence), taken_at_ms_(taken_at_ms), today_(std::move(today)),
-      first_write_applies_(std::make_shared<bool>(false)) {
+      first_write_applies_(std::make_shared<bool>(false)), held_(std::make_unique<Held>()),
+      exceptions_at_start_(std::uncaught_exceptions()) {
   open_apply = this;
 }
 
 Store::StreamApply::~StreamApply() {
   open_apply = nullptr;
+  if (std::uncaught_exceptions() == exceptions_at_start_) {
+    hand_over();
+    return;
+  }
+  // Part of the entry could not be applied: none of it is, and it is read again.
+  for (auto &job : held_->jobs)
+    job.done({Writer::Outcome::Kind::failed, "the cluster's write was not applied"});
+}
+
+void Store::StreamApply::next_writes_taken(int64_t taken_at_ms, std::string today) {
+  taken_at_ms_ = taken_at_ms;
+  today_ = std::move(today);
+}
+
+void Store::StreamApply::hand_over() {
+  if (held_->jobs.empty()) return;
+  held_->store->writer_->queue_together(held_->jobs);
+  held_->jobs.clear();
 }
 
 // How the store refused a write applied from the stream, as the writer's outcome kinds.
@@ -629,9 +666,25 @@ void Store::write(std::function<void(sql::Db &)> change) {
   // transaction of this thread is left open for the write to wait on.
   if (auto *open = open_read_on_this_thread()) open->moment_.reset();
   if (!open_apply) return writer_->submit(std::move(change));
+  // In the same transaction as the writes held for the entry before it.
   const auto refusal = std::make_shared<Refusal>();
-  writer_->submit(as_stream_write(std::move(change), refusal));
+  std::promise<Writer::Outcome> told;
+  auto outcome = told.get_future();
+  hold(as_stream_write(std::move(change), refusal),
+       [&told](const Writer::Outcome &ended) { told.set_value(ended); }, Changes::anything);
+  open_apply->hand_over();
+  Writer::raise_unless_written(outcome.get());
   if (refusal->kind != Refusal::Kind::none) refusal->raise();
+}
+
+void Store::hold(std::function<void(sql::Db &)> change,
+                 std::function<void(const WriteOutcome &)> done, Changes changes) {
+  auto &held = *open_apply->held_;
+  if (held.store != this) { // one entry's writes go to one file; a second file's wait for theirs
+    open_apply->hand_over();
+    held.store = this;
+  }
+  held.jobs.push_back({std::move(change), std::move(done), changes});
 }
 
 void Store::write_then(std::function<void(sql::Db &)> change, WriteDone done, Changes changes) {
@@ -645,7 +698,7 @@ void Store::write_then(std::function<void(sql::Db &)> change, WriteDone done, Ch
         },
         changes);
   const auto refusal = std::make_shared<Refusal>();
-  writer_->queue(
+  hold(
       as_stream_write(std::move(change), refusal),
       [refusal, done = std::move(done)](const Writer::Outcome &outcome) {
         if (outcome.kind != Writer::Outcome::Kind::written) return done(outcome.message);

@@ -231,24 +231,35 @@ public:
   // its times and the site's date are the ones it was taken at, on every node alike; and one
   // the store refuses (NotFound, AlreadyExists, Refused: as every node refuses it) is applied
   // as nothing, its sequence recorded all the same, and refused to its caller as ever. A
-  // sequence applied already writes nothing again. Writes made with one open queue in order.
+  // sequence applied already writes nothing again. Writes queued with one open (write_then)
+  // are held and handed to the writer together, with the next write waited for or when it
+  // closes, so they share one transaction: an entry's writes are in the file all or none.
   class StreamApply {
   public:
     StreamApply(uint64_t sequence, int64_t taken_at_ms, std::string today);
+    // Hands the held writes to the writer; closed by an exception, it drops them instead, and
+    // their callers hear they were not written.
     ~StreamApply();
     StreamApply(const StreamApply &) = delete;
     StreamApply &operator=(const StreamApply &) = delete;
     // Whether a write was made for it yet: one that needs none here (refused before it was
     // written, or nothing to do) is recorded with Store::apply_nothing.
     bool made_a_write() const { return first_write_made_; }
+    // The writes made for it from now on were taken at `taken_at_ms`, on `today`: one entry
+    // of the stream may carry several (votes published together), each taken at its own time.
+    void next_writes_taken(int64_t taken_at_ms, std::string today);
 
   private:
     friend class Store;
+    struct Held;
+    void hand_over();
     uint64_t sequence_;
     int64_t taken_at_ms_;
     std::string today_;
     std::shared_ptr<bool> first_write_applies_; // set by the first write when it ran
     bool first_write_made_ = false;
+    std::unique_ptr<Held> held_;
+    int exceptions_at_start_;
   };
 
   // The vote log (store/vote_log.h): its entries from leaf `from` on, at most `limit`, and its
@@ -415,6 +426,10 @@ private:
                                                  const std::shared_ptr<Refusal> &refusal);
   struct ReaderPool;
   struct Writer;
+  struct WriteOutcome; // how one of the writer's writes ended
+  // Holds `change` for the open StreamApply's transaction; `done` hears how it ended.
+  void hold(std::function<void(sql::Db &)> change, std::function<void(const WriteOutcome &)> done,
+            Changes changes);
   mutable std::mutex today_mutex_;
   std::function<std::string()> today_;
   struct ReaderLease {

@@ -243,23 +243,40 @@ TEST_CASE(
         std::vector<std::string>{"before", "with two of three", "with one of three", "back"});
 }
 
-TEST_CASE("cluster: a write is carried by the stream with its time and date, and what is not "
-          "one is refused") {
+TEST_CASE("cluster: a write is carried by the stream with its time and date, votes taken at "
+          "once share an entry, and what is not one is refused") {
   const ClusterWrite write{"web-1-x7-12", "tool_vote", 1764000000123, "2025-11-24",
                            R"({"tool":3})"};
-  const auto back = decoded_cluster_write(encoded(write));
+  const auto back = decoded_cluster_writes(encoded(write));
   REQUIRE(back);
-  CHECK(back->id == write.id);
-  CHECK(back->kind == "tool_vote");
-  CHECK(back->taken_at_ms == 1764000000123);
-  CHECK(back->today == "2025-11-24");
-  CHECK(back->arguments == write.arguments);
+  REQUIRE(back->size() == 1);
+  CHECK(back->front().id == write.id);
+  CHECK(back->front().kind == "tool_vote");
+  CHECK(back->front().taken_at_ms == 1764000000123);
+  CHECK(back->front().today == "2025-11-24");
+  CHECK(back->front().arguments == write.arguments);
+
+  const ClusterWrite later{"web-1-x7-13", "pair_vote", 1764000000999, "2025-11-25",
+                           R"({"a":1,"b":2})"};
+  const auto both = decoded_cluster_writes(encoded_together({write, later}));
+  REQUIRE(both);
+  REQUIRE(both->size() == 2);
+  CHECK(both->at(0).id == write.id);
+  CHECK(both->at(0).taken_at_ms == write.taken_at_ms);
+  CHECK(both->at(1).id == later.id);
+  CHECK(both->at(1).kind == "pair_vote");
+  CHECK(both->at(1).today == "2025-11-25");
+  CHECK(both->at(1).arguments == later.arguments);
+
   for (const auto *broken :
        {"", "not json", "[]", R"({"kind":"tool_vote"})",
         R"({"id":"a","kind":"tool_vote","taken_at_ms":"soon","today":"d","arguments":"{}"})",
-        R"({"id":"a","kind":"tool_vote","taken_at_ms":1,"today":"d","arguments":{}})"}) {
+        R"({"id":"a","kind":"tool_vote","taken_at_ms":1,"today":"d","arguments":{}})",
+        R"({"together":[]})", R"({"together":{}})", R"({"together":[{"id":"a"}]})",
+        R"({"together":[{"id":"a","kind":"k","taken_at_ms":1,"today":"d","arguments":"{}"}],)"
+        R"("id":"b"})"}) {
     INFO(broken);
-    CHECK_FALSE(decoded_cluster_write(broken));
+    CHECK_FALSE(decoded_cluster_writes(broken));
   }
 }
 
