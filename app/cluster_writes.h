@@ -34,8 +34,10 @@ public:
     std::chrono::milliseconds own_apply_wait{1000};
     // Votes are published by this many threads, so a handler never waits on the network; each
     // takes every vote queued meanwhile (up to most_together) into one entry of the stream, so
-    // the stream's servers agree once for many votes, and a vote waits one round at most.
-    int publishers = 4;
+    // the stream's servers agree once for many votes. With one, an entry is in flight at a
+    // time and the next carries every vote that came meanwhile: measured on 2 cores, 7–8k
+    // votes/s with 1, 7k with 2 and 6k with 8, where each entry costs every node and server.
+    int publishers = 1;
     size_t most_together = 256;
   };
   ClusterWrites(Store &store, cluster::WriteStream &stream, Settings settings);
@@ -145,7 +147,7 @@ private:
   std::unordered_map<std::string, Expected> expected_;
 
   std::mutex queue_mutex_;
-  std::condition_variable queued_; // publishers wait on it, and only they: a write wakes one
+  std::condition_variable queued_;  // publishers wait on it, and only they: a write wakes one
   std::condition_variable stopped_; // the sweeper waits on it
   std::deque<ClusterWrite> to_publish_;
   bool stopping_ = false;

@@ -7,7 +7,7 @@ acknowledged on a majority and the node's own file applied), checks that every n
 then holds the same votes and at least every vote answered 303, and measures each node's
 cached comparison page beside nginx serving the same bytes. Prints a markdown table.
   bench/cluster.py VERDICT [--duration 10] [--reps 3] [--connections 128] [--spread]"""
-import argparse, os, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
+import argparse, http.client, os, random, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, BENCH)
@@ -167,6 +167,43 @@ def vote_run(cluster, tokens, connections, duration, spread):
             "p50": max(r["p50"] for r in results), "p99": max(r["p99"] for r in results)}
 
 
+def tool_tally(port, slug):
+    """The community figure of the tool's card, as an anonymous reader of the node at `port`
+    gets it: every vote moves it (a counted vote its figures, a set-aside one its counts)."""
+    status, _, body = bench.get(f"http://127.0.0.1:{port}/tools/{slug}")
+    if status != 200:
+        raise SystemExit(f"/tools/{slug} answered {status}")
+    start = body.find(f'data-community="{slug}"'.encode())
+    return body[start:body.find(b"</p>", start)]
+
+
+def anonymous_lag(cluster, tokens, samples):
+    """How long after a vote's 303 from web-1 an anonymous reader of each other node sees it:
+    {name: [seconds]}. One vote at a time, at a random moment, so the page epoch is met at
+    every phase."""
+    slug, token = next(iter(tokens.items()))
+    lags = {name: [] for name in NODES[1:]}
+    for _ in range(samples):
+        time.sleep(random.uniform(0.1, 1.2))
+        before = {name: tool_tally(cluster.ports[name], slug) for name in lags}
+        connection = http.client.HTTPConnection("127.0.0.1", cluster.ports[NODES[0]], timeout=10)
+        connection.request("POST", f"/tools/{slug}/vote", f"verdict=ship&token={token}",
+                           {"Content-Type": "application/x-www-form-urlencoded",
+                            "Sec-Fetch-Site": "same-origin"})
+        status = connection.getresponse().status
+        answered = time.monotonic()
+        connection.close()
+        if status != 303:
+            raise SystemExit(f"a vote through {NODES[0]} answered {status}")
+        for name in lags:
+            while tool_tally(cluster.ports[name], slug) == before[name]:
+                if time.monotonic() - answered > 10:
+                    raise SystemExit(f"{name} did not show a vote within 10 s")
+                time.sleep(0.002)
+            lags[name].append(time.monotonic() - answered)
+    return lags
+
+
 def main():
     parser = argparse.ArgumentParser(prog="./dev bench cluster", description=__doc__.splitlines()[0])
     parser.add_argument("verdict")
@@ -177,6 +214,8 @@ def main():
                              "the network, so more are in flight than on one machine)")
     parser.add_argument("--threads", type=int, default=64, help="each node's --threads")
     parser.add_argument("--spread", action="store_true", help="votes through every node at once")
+    parser.add_argument("--lag-samples", type=int, default=20,
+                        help="single votes timed until another node's anonymous page shows them")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="verdict-cluster-bench-")
     cluster = Cluster(os.path.abspath(args.verdict), work)
@@ -200,6 +239,9 @@ def main():
                                              args.connections, args.duration))
         settled = cluster.settled()
         answered = sum(v["n303"] for v in votes)
+        log(f"anonymous readers' lag: {args.lag_samples} votes, one at a time")
+        lags = anonymous_lag(cluster, tokens, args.lag_samples)
+        answered += args.lag_samples
     finally:
         cluster.stop()
         shutil.rmtree(work, ignore_errors=True)
@@ -228,6 +270,10 @@ def main():
               f"{each((r['rps'] for r in reads[name]), ',.0f')} |")
     print(f"| nginx: the same bytes, req/s | {nginx_rps:,.0f} | "
           f"{each((r['rps'] for r in reads['nginx']), ',.0f')} |")
+    for name, seen in lags.items():
+        print(f"| {name}: an anonymous page shows a vote taken by {NODES[0]} after, ms "
+              f"(median / slowest of {len(seen)}) | {median(seen) * 1000:.0f} / "
+              f"{max(seen) * 1000:.0f} | |")
     counts = {count for count, _ in settled.values()}
     print(f"\nEvery node's file after the runs (votes, applied sequence): "
           f"{', '.join('%s %d/%d' % (n, v[0], v[1]) for n, v in settled.items())}; "

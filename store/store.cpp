@@ -670,8 +670,9 @@ void Store::write(std::function<void(sql::Db &)> change) {
   const auto refusal = std::make_shared<Refusal>();
   std::promise<Writer::Outcome> told;
   auto outcome = told.get_future();
-  hold(as_stream_write(std::move(change), refusal),
-       [&told](const Writer::Outcome &ended) { told.set_value(ended); }, Changes::anything);
+  hold(
+      as_stream_write(std::move(change), refusal),
+      [&told](const Writer::Outcome &ended) { told.set_value(ended); }, Changes::anything);
   open_apply->hand_over();
   Writer::raise_unless_written(outcome.get());
   if (refusal->kind != Refusal::Kind::none) refusal->raise();

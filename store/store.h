@@ -222,7 +222,8 @@ public:
   // A node of a cluster applies the cluster's writes in their stream's order: the sequence of
   // the last one applied to this file (0: none).
   uint64_t applied_sequence();
-  // The open StreamApply's write, when it changes nothing in this file: its sequence alone.
+  // The open StreamApply's write, when it changes nothing in this file: its sequence alone,
+  // queued with the entry's other writes.
   void apply_nothing();
 
   // While one is open on a thread, the store's writes made from that thread are the write the

@@ -306,7 +306,9 @@ uint64_t Store::applied_sequence() {
 }
 
 void Store::apply_nothing() {
-  write([](sql::Db &) {}); // the sequence is what StreamApply writes with it
+  // The sequence is what StreamApply writes with it; held with the entry's other writes, so
+  // an entry whose first vote was refused is still recorded in one transaction with the rest.
+  write_then([](sql::Db &) {}, [](const std::optional<std::string> &) {}, Changes::votes_only);
 }
 
 void Store::load_votes(const VoteLoad &votes) {

@@ -344,6 +344,71 @@ TEST_CASE("cluster: a write applied from the stream is applied once, in order, w
   CHECK(again.applied_sequence() == 3);
 }
 
+TEST_CASE("cluster: the votes of one entry of the stream are written together or not at all, "
+          "each at the time it was taken") {
+  test::TempDir dir;
+  Store store((dir.path / "node.db").string());
+  store.import_content(test::seeded_store()->export_content());
+  const auto tool = *store.tool_by_slug("codestral-2-1");
+  const auto community = [&] { return store.tool_by_slug(tool.slug)->community; };
+  std::vector<std::future<std::optional<std::string>>> heard;
+  const auto queue_vote = [&](char voter) {
+    auto told = std::make_shared<std::promise<std::optional<std::string>>>();
+    heard.push_back(told->get_future());
+    store.cast_tool_vote(test::ballot_of(std::string(32, voter)), tool.id, Verdict::ship,
+                         [told](std::optional<std::string> failure) { told->set_value(failure); });
+  };
+  {
+    Store::StreamApply applying(1, unix_ms(1700000000), "2023-11-14");
+    queue_vote('a');
+    applying.next_writes_taken(unix_ms(1700000100), "2023-11-14");
+    queue_vote('b');
+    // Held until the entry is done: nothing of it is in the file yet.
+    CHECK(heard[0].wait_for(200ms) == std::future_status::timeout);
+    CHECK(community().total == 0);
+  }
+  for (auto &told : heard)
+    CHECK_FALSE(told.get());
+  CHECK(community().total == 2);
+  CHECK(store.applied_sequence() == 1);
+  // Each vote at its own time.
+  {
+    sql::Db file((dir.path / "node.db").string(), sql::Db::Open::read_only);
+    auto times = file.cached("SELECT cast_at FROM tool_votes ORDER BY voter");
+    std::vector<std::string> cast_at;
+    while (times.step())
+      cast_at.push_back(times.text(0));
+    CHECK(cast_at == std::vector<std::string>{"2023-11-14T22:13:20Z", "2023-11-14T22:15:00Z"});
+  }
+
+  // An entry whose first write was refused before it was written records its sequence with
+  // the entry's other writes, in their transaction.
+  heard.clear();
+  {
+    Store::StreamApply applying(2, unix_ms(1700000200), "2023-11-14");
+    store.apply_nothing();
+    queue_vote('c');
+    CHECK(heard[0].wait_for(200ms) == std::future_status::timeout);
+    CHECK(store.applied_sequence() == 1);
+  }
+  CHECK_FALSE(heard[0].get());
+  CHECK(community().total == 3);
+  CHECK(store.applied_sequence() == 2);
+
+  // An entry whose later write cannot be applied leaves nothing of it: its first vote is not
+  // written, its sequence not recorded, and its caller hears it was not.
+  heard.clear();
+  try {
+    Store::StreamApply applying(3, unix_ms(1700000300), "2023-11-14");
+    queue_vote('d');
+    throw std::runtime_error("the entry's next write cannot be read");
+  } catch (const std::runtime_error &) {
+  }
+  CHECK(heard[0].get());
+  CHECK(community().total == 3);
+  CHECK(store.applied_sequence() == 2);
+}
+
 namespace {
 
 // A node, in this process: its own file, a copy of one site's, and its own connection to the
@@ -477,10 +542,60 @@ TEST_CASE("cluster: two nodes' writes go through the stream to both files alike:
   CHECK(again.store.applied_sequence() == 13);
   CHECK(again.community("cursor-background-agent").total == 1);
 
-  // A write this version cannot read stops the node there, saying so, rather than skip it.
+  // A write this version cannot read stops the node there, saying so, rather than skip it;
+  // and so does an entry of votes with one it cannot read: none of its votes is applied.
+  const auto tool = again.store.tool_by_slug("codestral-2-1")->id;
+  const ClusterWrite readable{"w-readable", "tool_vote", unix_ms(1800000000), "2027-01-15",
+                              R"({"ballot":{"voter":")" + std::string(32, '4') +
+                                  R"(","network":"n4","day":"2027-01-15","seconds_on_page":60},)"
+                                  R"("tool":)" +
+                                  std::to_string(tool) + R"(,"verdict":"ship"})"};
+  auto unreadable = readable;
+  unreadable.id = "w-unreadable";
+  unreadable.arguments = R"({"ballot":"not a ballot"})";
+  const auto counted = again.community("codestral-2-1").total;
+  again.stream.publish(encoded_together({readable, unreadable}), "w-together");
+  CHECK_THROWS_WITH(again.follower.catch_up(), Catch::Contains("upgrade"));
+  CHECK(again.store.applied_sequence() == 13);
+  CHECK(again.community("codestral-2-1").total == counted);
   again.stream.publish(R"({"kind":"a_kind_from_a_later_version"})", "w-later");
   CHECK_THROWS_WITH(again.follower.catch_up(), Catch::Contains("upgrade"));
   CHECK(again.store.applied_sequence() == 13);
+}
+
+TEST_CASE("cluster: votes taken at once through a node share entries of the stream, and each is "
+          "counted once on every node") {
+  NatsCluster nats;
+  test::TempDir dir;
+  {
+    Store site((dir.path / "a.db").string());
+    site.import_content(test::seeded_store()->export_content());
+  }
+  fs::copy_file(dir.path / "a.db", dir.path / "b.db");
+  Node a(dir.path / "a.db", nats, "node-a");
+  Node b(dir.path / "b.db", nats, "node-b");
+  for (auto *node : {&a, &b})
+    node->follower.start();
+  const auto tool = a.store.tool_by_slug("codestral-2-1")->id;
+  constexpr int kVotes = 50;
+  std::vector<std::future<std::optional<std::string>>> heard;
+  for (int i = 0; i < kVotes; ++i) {
+    auto told = std::make_shared<std::promise<std::optional<std::string>>>();
+    heard.push_back(told->get_future());
+    char voter[33];
+    std::snprintf(voter, sizeof voter, "%032d", i);
+    a.writes.cast_tool_vote(
+        test::ballot_of(voter), tool, Verdict::ship,
+        [told](std::optional<std::string> failure) { told->set_value(failure); });
+  }
+  for (auto &told : heard)
+    CHECK_FALSE(told.get());
+  const auto entries = a.stream.last_sequence();
+  CHECK(entries < kVotes); // some entry carried more than one vote
+  for (auto *node : {&a, &b}) {
+    REQUIRE(node->follower.wait_for(entries, 10s));
+    CHECK(node->community("codestral-2-1").total == kVotes);
+  }
 }
 
 namespace {
