@@ -156,9 +156,6 @@ Store::OneRead *Store::open_read_on_this_thread() {
   return open_read && &open_read->store_ == this ? open_read : nullptr;
 }
 
-// The one writer. Writes queue up while a commit is in flight; the next transaction takes all
-// of them, each in its own savepoint, and one fsync makes the whole batch durable before any
-// of its callers hears back.
 // How a write ended, told back as a value: the caller's thread raises the matching exception
 // itself, so no exception object is ever shared between threads.
 struct Store::WriteOutcome {
@@ -167,6 +164,9 @@ struct Store::WriteOutcome {
   std::string message;
 };
 
+// The one writer. Writes queue up while a commit is in flight; the next transaction takes all
+// of them, each in its own savepoint, and one fsync makes the whole batch durable before any
+// of its callers hears back.
 struct Store::Writer {
   using Outcome = WriteOutcome;
   struct Job {
