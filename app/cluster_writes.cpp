@@ -117,6 +117,14 @@ std::optional<std::string> failure_of(const Outcome &outcome) {
   return outcome.message;
 }
 
+// A write's `done` that calls `failed` when the file did not take it: the follower then reads
+// the stream again from the file's place.
+WriteDone unless_written(const std::function<void()> &failed) {
+  return [failed](const std::optional<std::string> &failure) {
+    if (failure) failed();
+  };
+}
+
 constexpr auto kNotTaken =
     "The site cannot take writes right now: most of the servers that keep its "
     "writes do not answer. What you sent may not have been saved: "
@@ -214,7 +222,7 @@ void ClusterWrites::run_publisher() {
       std::unique_lock lock(queue_mutex_);
       queued_.wait(lock, [this] { return stopping_ || !to_publish_.empty(); });
       if (to_publish_.empty()) return;
-      while (!to_publish_.empty() && writes.size() < settings_.most_together) {
+      while (!to_publish_.empty() && writes.size() < std::max<size_t>(settings_.most_together, 1)) {
         writes.push_back(std::move(to_publish_.front()));
         to_publish_.pop_front();
       }
@@ -246,9 +254,10 @@ void ClusterWrites::run_sweeper() {
 // A write refused: applied as nothing (its sequence recorded, if the refusal came before any
 // write did that), and its caller told why.
 void ClusterWrites::refused_before_written(const Store::StreamApply &applying,
-                                           const std::string &id) {
+                                           const std::string &id,
+                                           const std::function<void()> &failed) {
   const auto refusal = refusal_of(std::current_exception());
-  if (!applying.made_a_write()) store_.apply_nothing();
+  if (!applying.made_a_write()) store_.apply_nothing(unless_written(failed));
   tell(id, refusal);
 }
 
@@ -398,14 +407,14 @@ void ClusterWrites::apply_write(const Store::StreamApply &applying, uint64_t seq
     else
       throw std::runtime_error("the cluster's write " + std::to_string(sequence) + " is a " + k +
                                ", which this version of verdict cannot apply: upgrade it");
-    if (!applying.made_a_write()) store_.apply_nothing();
+    if (!applying.made_a_write()) store_.apply_nothing(unless_written(failed));
     tell(write.id, {Outcome::Kind::written, "", result.dump()});
   } catch (const NotFound &) {
-    refused_before_written(applying, write.id);
+    refused_before_written(applying, write.id, failed);
   } catch (const AlreadyExists &) {
-    refused_before_written(applying, write.id);
+    refused_before_written(applying, write.id, failed);
   } catch (const Refused &) {
-    refused_before_written(applying, write.id);
+    refused_before_written(applying, write.id, failed);
   } catch (const json::exception &e) {
     throw std::runtime_error("the cluster's write " + std::to_string(sequence) +
                              " cannot be read by this version of verdict (" + e.what() +

@@ -126,7 +126,8 @@ private:
   void expect(const std::string &id, std::function<void(const Outcome &)> told);
   void acknowledged(const std::string &id);
   void tell(const std::string &id, const Outcome &outcome);
-  void refused_before_written(const Store::StreamApply &applying, const std::string &id);
+  void refused_before_written(const Store::StreamApply &applying, const std::string &id,
+                              const std::function<void()> &failed);
   void run_publisher();
   void run_sweeper();
 

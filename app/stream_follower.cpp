@@ -64,8 +64,14 @@ uint64_t StreamFollower::catch_up() {
     }
     // Votes are queued to the writer: the file has them once it committed them, unless one
     // failed, and then they are read again from the file's place.
-    while (!start_again_)
+    const auto read_all = std::chrono::steady_clock::now();
+    while (!start_again_) {
       if (wait_for(last, std::chrono::milliseconds(100))) return store_.applied_sequence() - from;
+      if (std::chrono::steady_clock::now() - read_all > kStalled)
+        throw std::runtime_error("the writes read from the stream up to " + std::to_string(last) +
+                                 " were not in this node's file 30 s later (it is at " +
+                                 std::to_string(store_.applied_sequence()) + ")");
+    }
   }
 }
 

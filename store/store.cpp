@@ -279,14 +279,23 @@ struct Store::Writer {
     wake.notify_one();
   }
 
-  // Queues `jobs` for the same transaction.
+  // Queues `jobs` as one: written together, or, when one of them fails (a refusal is not a
+  // failure: as_stream_write takes it as its write's outcome), none of them, and each is told.
   void queue_together(std::deque<Job> &jobs) {
-    {
-      std::lock_guard lock(mutex);
-      for (auto &job : jobs)
-        queue_.push_back(std::move(job));
-    }
-    wake.notify_one();
+    const bool votes_only = std::all_of(jobs.begin(), jobs.end(), [](const Job &job) {
+      return job.changes == Changes::votes_only;
+    });
+    auto together = std::make_shared<std::deque<Job>>(std::move(jobs));
+    queue(
+        [together](sql::Db &connection) {
+          for (auto &job : *together)
+            job.change(connection);
+        },
+        [together](const Outcome &outcome) {
+          for (auto &job : *together)
+            job.done(outcome);
+        },
+        votes_only ? Changes::votes_only : Changes::anything);
   }
 
   // Queues `change` and waits until it is durable; rethrows what it threw.
@@ -580,9 +589,13 @@ Store::StreamApply::~StreamApply() {
     hand_over();
     return;
   }
-  // Part of the entry could not be applied: none of it is, and it is read again.
+  // Part of the entry could not be applied: none of it is, and it is read again. Told while
+  // an exception is on its way, so what a caller's `done` throws goes no further.
   for (auto &job : held_->jobs)
-    job.done({Writer::Outcome::Kind::failed, "the cluster's write was not applied"});
+    try {
+      job.done({Writer::Outcome::Kind::failed, "the cluster's write was not applied"});
+    } catch (...) {
+    }
 }
 
 void Store::StreamApply::next_writes_taken(int64_t taken_at_ms, std::string today) {

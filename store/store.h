@@ -223,8 +223,8 @@ public:
   // the last one applied to this file (0: none).
   uint64_t applied_sequence();
   // The open StreamApply's write, when it changes nothing in this file: its sequence alone,
-  // queued with the entry's other writes.
-  void apply_nothing();
+  // queued with the entry's other writes; `done` hears if it was not written.
+  void apply_nothing(WriteDone done);
 
   // While one is open on a thread, the store's writes made from that thread are the write the
   // cluster's stream holds at `sequence` (app/stream_follower.h): the first records the
@@ -234,7 +234,8 @@ public:
   // as nothing, its sequence recorded all the same, and refused to its caller as ever. A
   // sequence applied already writes nothing again. Writes queued with one open (write_then)
   // are held and handed to the writer together, with the next write waited for or when it
-  // closes, so they share one transaction: an entry's writes are in the file all or none.
+  // closes, as one: an entry's writes are in the file all or none, and when one fails (not a
+  // refusal: the file's trouble) all of them are told so, and the sequence is not recorded.
   class StreamApply {
   public:
     StreamApply(uint64_t sequence, int64_t taken_at_ms, std::string today);

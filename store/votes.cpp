@@ -305,10 +305,10 @@ uint64_t Store::applied_sequence() {
   return read([](sql::Db &db) { return applied_in(db); });
 }
 
-void Store::apply_nothing() {
+void Store::apply_nothing(WriteDone done) {
   // The sequence is what StreamApply writes with it; held with the entry's other writes, so
-  // an entry whose first vote was refused is still recorded in one transaction with the rest.
-  write_then([](sql::Db &) {}, [](const std::optional<std::string> &) {}, Changes::votes_only);
+  // an entry whose first write was refused is recorded in one transaction with the rest.
+  write_then([](sql::Db &) {}, std::move(done), Changes::votes_only);
 }
 
 void Store::load_votes(const VoteLoad &votes) {

@@ -386,12 +386,28 @@ TEST_CASE("cluster: the votes of one entry of the stream are written together or
   heard.clear();
   {
     Store::StreamApply applying(2, unix_ms(1700000200), "2023-11-14");
-    store.apply_nothing();
+    store.apply_nothing([](const std::optional<std::string> &) {});
     queue_vote('c');
     CHECK(heard[0].wait_for(200ms) == std::future_status::timeout);
     CHECK(store.applied_sequence() == 1);
   }
   CHECK_FALSE(heard[0].get());
+  CHECK(community().total == 3);
+  CHECK(store.applied_sequence() == 2);
+
+  // An entry one of whose writes fails in the file (not a refusal) is not written at all: its
+  // vote before that write is not, nor its sequence, and the callers of both hear so.
+  heard.clear();
+  {
+    Store::StreamApply applying(3, unix_ms(1700000300), "2023-11-14");
+    queue_vote('d');
+    auto told = std::make_shared<std::promise<std::optional<std::string>>>();
+    heard.push_back(told->get_future());
+    store.write_then([](sql::Db &) { throw std::runtime_error("the file's trouble"); },
+                     [told](std::optional<std::string> failure) { told->set_value(failure); });
+  }
+  CHECK(heard[0].get());
+  CHECK(heard[1].get());
   CHECK(community().total == 3);
   CHECK(store.applied_sequence() == 2);
 
@@ -542,22 +558,7 @@ TEST_CASE("cluster: two nodes' writes go through the stream to both files alike:
   CHECK(again.store.applied_sequence() == 13);
   CHECK(again.community("cursor-background-agent").total == 1);
 
-  // A write this version cannot read stops the node there, saying so, rather than skip it;
-  // and so does an entry of votes with one it cannot read: none of its votes is applied.
-  const auto tool = again.store.tool_by_slug("codestral-2-1")->id;
-  const ClusterWrite readable{"w-readable", "tool_vote", unix_ms(1800000000), "2027-01-15",
-                              R"({"ballot":{"voter":")" + std::string(32, '4') +
-                                  R"(","network":"n4","day":"2027-01-15","seconds_on_page":60},)"
-                                  R"("tool":)" +
-                                  std::to_string(tool) + R"(,"verdict":"ship"})"};
-  auto unreadable = readable;
-  unreadable.id = "w-unreadable";
-  unreadable.arguments = R"({"ballot":"not a ballot"})";
-  const auto counted = again.community("codestral-2-1").total;
-  again.stream.publish(encoded_together({readable, unreadable}), "w-together");
-  CHECK_THROWS_WITH(again.follower.catch_up(), Catch::Contains("upgrade"));
-  CHECK(again.store.applied_sequence() == 13);
-  CHECK(again.community("codestral-2-1").total == counted);
+  // A write this version cannot read stops the node there, saying so, rather than skip it.
   again.stream.publish(R"({"kind":"a_kind_from_a_later_version"})", "w-later");
   CHECK_THROWS_WITH(again.follower.catch_up(), Catch::Contains("upgrade"));
   CHECK(again.store.applied_sequence() == 13);
@@ -596,6 +597,29 @@ TEST_CASE("cluster: votes taken at once through a node share entries of the stre
     REQUIRE(node->follower.wait_for(entries, 10s));
     CHECK(node->community("codestral-2-1").total == kVotes);
   }
+  // The same votes and the same vote log on both: no vote of an entry written twice.
+  CHECK(votes_held((dir.path / "a.db").string()) == votes_held((dir.path / "b.db").string()));
+
+  // An entry of votes with one this version cannot read stops the node there, saying so:
+  // none of its votes is applied, not even those before the one it cannot read.
+  const ClusterWrite readable{"w-readable", "tool_vote", unix_ms(1800000000), "2027-01-15",
+                              R"({"ballot":{"voter":")" + std::string(32, 'r') +
+                                  R"(","network":"nr","day":"2027-01-15","seconds_on_page":60},)"
+                                  R"("tool":)" +
+                                  std::to_string(tool) + R"(,"verdict":"ship"})"};
+  auto unreadable = readable;
+  unreadable.id = "w-unreadable";
+  unreadable.arguments = R"({"ballot":"not a ballot"})";
+  b.stream.publish(encoded_together({readable, unreadable}), "w-together");
+  const auto stopped_by = [&b] {
+    for (int i = 0; i < 200 && b.follower.problem().empty(); ++i)
+      std::this_thread::sleep_for(50ms);
+    return b.follower.problem();
+  };
+  CHECK_THAT(stopped_by(), Catch::Contains("upgrade"));
+  b.store.write([](sql::Db &) {}); // whatever was handed to the writer is in the file now
+  CHECK(b.community("codestral-2-1").total == kVotes);
+  CHECK(b.store.applied_sequence() == entries);
 }
 
 namespace {
