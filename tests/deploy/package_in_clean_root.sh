@@ -67,6 +67,8 @@ check "the documents' links hold where they are installed" "yes" \
   "$(test -f "$root/usr/share/doc/verdict/docs/RUNNING.md" &&
      test -f "$root/usr/share/doc/verdict/deploy/README.md" &&
      test -f "$root/usr/share/doc/verdict/docs/comparison-page.png" && echo yes || echo no)"
+check "the copyright file names Verdict's licence" "yes" \
+  "$(grep -q '^License: Expat$' "$root/usr/share/doc/verdict/copyright" && echo yes || echo no)"
 check "the unit is not edited for settings" "" \
   "$(grep -E -- '--base-url|verdict\.example' "$root/lib/systemd/system/verdict.service" || true)"
 
