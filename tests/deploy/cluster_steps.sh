@@ -1,8 +1,9 @@
 #!/bin/bash
-# deploy/cluster/README.md's broker steps (2 to 5) in their order, as three Debian 12 machines
-# go through them, with Debian's /usr/sbin/nats-server as three processes on loopback: web-N
-# at 127.0.0.N (the guide's 10.0.0.N), ephemeral ports, each machine's /etc and /var in a
-# folder of a temporary one. The guide's commands are run as the README writes them, only
+# deploy/cluster/README.md's steps in their order (2 to 5, the NATS servers'; then 6 to 9, two
+# Verdict nodes', given a verdict with the cluster's flags), as Debian 12 machines go through
+# them, with Debian's /usr/sbin/nats-server as three processes on loopback: web-N at
+# 127.0.0.N (the guide's 10.0.0.N), ephemeral ports, each machine's /etc and /var in a folder
+# of a temporary one. The guide's commands are run as the README writes them, only
 # `sudo` dropped, /etc and /var moved into the machine's folder, 10.0.0. read as 127.0.0.; the
 # shipped nats-server.conf then gets the test's ports (and nothing else: its authorization,
 # TLS and cluster blocks are the shipped ones). As root, each server runs as Debian's user
@@ -17,6 +18,10 @@
 #     the cluster's CA did not sign;
 #   - a password missing from the environment stops the server rather than opening it;
 #   - deploy/cluster/README.md lists the commands in the order they run here.
+# Then, when VERDICT_BINARY has the cluster's flags (--cluster-key), steps 6 to 9 with two
+# nodes, web-1 and web-2, started as verdict.service would start them with the guide's
+# /etc/default/verdict: `verdict cluster status` lists both (and the test client's writes,
+# not sealed with the cluster's key, as skipped), and a vote on web-1 shows on web-2.
 # One line per check, then "N passed, N failed"; exit status 1 on any failure.
 #   tests/deploy/cluster_steps.sh VERDICT_BINARY
 set -uo pipefail
@@ -43,6 +48,10 @@ finish() {
     for n in 1 2 3; do
       [ -s "$work/web-$n/nats-server.log" ] || continue
       echo "--- web-$n's nats-server log (last lines)"; tail -n 15 "$work/web-$n/nats-server.log"
+    done
+    for n in 1 2; do
+      [ -s "$work/web-$n/verdict.log" ] || continue
+      echo "--- web-$n's verdict log (last lines)"; tail -n 15 "$work/web-$n/verdict.log"
     done
   fi
   echo "$passed passed, $failed failed"
@@ -109,15 +118,25 @@ done
 
 # run MACHINE_ROOT COMMAND: a guide's command on the machine whose / is MACHINE_ROOT (empty:
 # the admin's own folder), from the current folder: no sudo; /etc/ and /var/ inside the
-# machine's folder; 10.0.0. as 127.0.0.; and, unless root, no owners.
+# machine's folder; 10.0.0. as 127.0.0.; unless root, no owners, and without Debian's user
+# verdict (the package's), none of its. A command that would still touch the real /etc or
+# /var is not run.
 run() {
-  local cmd=${2//sudo /}
+  local cmd=${2//sudo -u verdict /}
+  cmd=${cmd//sudo /}
   cmd=${cmd//10.0.0./127.0.0.}
   if [ -n "$1" ]; then
-    cmd=${cmd// \/etc\// $1/etc/}
-    cmd=${cmd// \/var\// $1/var/}
+    cmd=$(printf '%s' "$cmd" | sed -E "s#(^|[^A-Za-z0-9_.\$-])/(etc|var)/#\1$1/\2/#g")
   fi
-  [ "$as_nats" = yes ] || cmd=$(printf '%s' "$cmd" | sed -E 's/ -o [a-z]+ -g [a-z]+//')
+  if [ "$as_nats" = yes ]; then
+    id verdict >/dev/null 2>&1 || cmd=$(printf '%s' "$cmd" | sed -E 's/ -o verdict//g; s/ -g verdict//g')
+  else
+    cmd=$(printf '%s' "$cmd" | sed -E 's/ -o [^ ]+ -g [a-z]+//g; s/ -o "[^"]*"//g')
+  fi
+  if printf '%s' "$cmd" | grep -qE '(^|[^A-Za-z0-9_.$-])/(etc|var)/'; then
+    echo "not run, it would touch this machine's /etc or /var: $cmd" >&2
+    return 1
+  fi
   eval "$cmd"
 }
 
@@ -424,7 +443,7 @@ check "node 3 with its own password, on web-3 (checked as 127.0.0.3)" "PONG" \
 # The stream as a node makes it at its first start, two writes, then what must be refused:
 # asked as JetStream's API is asked (with a reply subject), so that, were they let through,
 # they would be done, and the stream's state at the end would show it.
-stream='{"name":"VERDICT_WRITES","subjects":["verdict.writes"],"retention":"limits","storage":"file","num_replicas":3,"duplicate_window":120000000000}'
+stream='{"name":"VERDICT_WRITES","subjects":["verdict.writes"],"retention":"limits","storage":"file","num_replicas":3,"duplicate_window":120000000000,"max_age":5184000000000000}'
 answers=$(nats 127.0.0.1 "${client_port[1]}" "${node1[@]}" connect \
   "request \$JS.API.STREAM.CREATE.VERDICT_WRITES $stream" \
   "pub verdict.writes" \
@@ -485,5 +504,149 @@ check "the routes' port refuses a certificate the cluster's CA did not sign" "TL
 check "the routes' port takes TLS with a server's certificate (the control)" "INFO" \
   "$(nats 127.0.0.1 "${route_port[1]}" --route --ca "$ca_file" \
      --cert "$work/nats-ca/web-2.pem" --key "$work/nats-ca/web-2-key.pem" info)"
+
+# --- Steps 6 to 9: two Verdict nodes, web-1 and web-2, on these servers with the guide's
+# settings, once verdict has them (a copy of the binary, which may be rebuilt meanwhile).
+if [ -z "$verdict" ] || ! "$verdict" help serve 2>&1 | grep -q -- '--cluster-key'; then
+  if [ -n "$verdict" ]; then echo "# no Verdict nodes: $verdict has no --cluster-key"
+  else echo "# no Verdict nodes: no binary given"; fi
+  finish
+fi
+mkdir -p "$work/bin"
+cp "$verdict" "$work/bin/verdict"
+export PATH="$work/bin:$PATH" # `verdict` in the guide's commands
+node_steps_web1=(
+  'sudo -u verdict verdict init --db /var/lib/verdict/verdict.db --editor you@example.com'
+  'sudo -u verdict verdict backup --db /var/lib/verdict/verdict.db /var/lib/verdict/site-copy.db'
+  'sudo install -m 600 -o "$(id -un)" /var/lib/verdict/site-copy.db site.db'
+  'sudo rm /var/lib/verdict/site-copy.db'
+)
+node_steps_copy='sudo install -o verdict -g verdict -m 600 site.db /var/lib/verdict/verdict.db'
+key_steps_web1=(
+  'sudo install -d -o root -g verdict -m 750 /etc/verdict'
+  'sudo -u verdict verdict cluster key --out /var/lib/verdict/cluster.key --db /var/lib/verdict/verdict.db'
+  'sudo mv /var/lib/verdict/cluster.key /etc/verdict/cluster.key'
+)
+key_steps_copy=(
+  'sudo install -d -o root -g verdict -m 750 /etc/verdict'
+  'sudo install -o verdict -g verdict -m 600 cluster.key /etc/verdict/cluster.key'
+)
+join_steps=(
+  'sudo install -o root -g verdict -m 640 ca.pem /etc/verdict/nats-ca.pem'
+  "sudo sh -c 'cat \"\$1\" >>/etc/default/verdict' sh \"\$ex/verdict-cluster.default\""
+  'sed -n "s/^VERDICT_NATS_PASSWORD_$N=\(.*\)/s|verdict-node-1:PASSWORD@|verdict-node-$N:\1@|g/p" nats-passwords.env | sudo sed -i -f - /etc/default/verdict'
+  'sudo sed -i -e "s/^VERDICT_NODE=.*/VERDICT_NODE=$NAME/" -e "s/^VERDICT_BIND=.*/VERDICT_BIND=$ADDR/" /etc/default/verdict'
+  'sudo install -D -m 644 "$ex/verdict-cluster.conf" /etc/systemd/system/verdict.service.d/cluster.conf'
+)
+verdict_start='sudo systemctl daemon-reload && sudo systemctl restart verdict'
+status="sudo sh -c 'set -a && . /etc/default/verdict && verdict cluster status'"
+node_health='curl -s "http://$ADDR:8080/healthz"'
+after=$(awk '/^\*\*6\. /{ print NR; exit }' "$readme")
+for step in "${node_steps_web1[@]}" "$node_steps_copy" "${key_steps_web1[@]}" "${key_steps_copy[@]}" \
+  "${join_steps[@]}" "$verdict_start" "$status" "$node_health"; do
+  line=$(step=$step awk -v after="$after" 'NR > after && index($0, ENVIRON["step"]) { print NR; exit }' \
+    "$readme")
+  check "README.md says, after its line $after: $step" "yes" "$([ -n "$line" ] && echo yes || echo no)"
+  [ -n "$line" ] && after=$line
+done
+
+# What Debian's verdict package gives each machine: /etc/default/verdict and the state folder.
+for N in 1 2; do
+  m=$work/web-$N
+  mkdir -p "$m/var/lib/verdict"
+  install -m 600 "$root/deploy/verdict.default" "$m/etc/default/verdict"
+done
+# Step 6 on web-1 (the editor's password on standard input, as `verdict init` reads it),
+# then on web-2 from the copy; step 7 likewise.
+cd "$work/nats-ca" || stop_here "the admin's folder" "missing"
+N=1 NAME=web-1 ADDR=127.0.0.1 m=$work/web-1
+for step in "${node_steps_web1[@]}"; do
+  out=$(run "$m" "$step" 2>&1 <<<"a-long-enough-password-1") || stop_here "step 6 on web-1: $step" "$out"
+done
+for step in "${key_steps_web1[@]}"; do
+  out=$(run "$m" "$step" 2>&1) || stop_here "step 7 on web-1: $step" "$out"
+done
+check "step 7: the cluster's key is mode 600" 600 "$(stat -c %a "$m/etc/verdict/cluster.key")"
+install -m 600 "$m/etc/verdict/cluster.key" cluster.key # carried to web-2
+N=2 NAME=web-2 ADDR=127.0.0.2 m=$work/web-2
+out=$(run "$m" "$node_steps_copy" 2>&1) || stop_here "step 6 on web-2: $node_steps_copy" "$out"
+for step in "${key_steps_copy[@]}"; do
+  out=$(run "$m" "$step" 2>&1) || stop_here "step 7 on web-2: $step" "$out"
+done
+# Step 8 on each, then `systemctl restart verdict`: verdict.service's environment (its
+# defaults, then /etc/default/verdict) with the test's ports and folders.
+start_node() { # start_node N: verdict serve as machine N's unit runs it; sets node_port[N]
+  local m=$work/web-$1
+  sed -e "s#=/\(etc\|var\)/#=$m/\1/#" -e "s/^VERDICT_PORT=.*/VERDICT_PORT=0/" \
+    -e "s/@10\.0\.0\.1:4222/@127.0.0.1:${client_port[1]}/g" \
+    -e "s/@10\.0\.0\.2:4222/@127.0.0.2:${client_port[2]}/g" \
+    -e "s/@10\.0\.0\.3:4222/@127.0.0.3:${client_port[3]}/g" \
+    -e "s/=10\.0\.0\./=127.0.0./" "$m/etc/default/verdict" >"$m/verdict.env"
+  (
+    cd "$m/var/lib/verdict" || exit 1
+    exec env -i PATH="$PATH" VERDICT_DB="$m/var/lib/verdict/verdict.db" VERDICT_BIND=127.0.0.1 \
+      VERDICT_PORT=8080 VERDICT_TRUSTED_PROXY=127.0.0.1 sh -c "set -a && . $m/verdict.env && exec verdict serve"
+  ) 2>"$m/verdict.log" &
+  for _ in $(seq 300); do
+    grep -q "serving http://" "$m/verdict.log" 2>/dev/null && break
+    kill -0 $! 2>/dev/null || break
+    sleep 0.1
+  done
+  node_port[$1]=$(grep -o "serving http://127.0.0.$1:[0-9]*" "$m/verdict.log" | grep -o "[0-9]*$")
+}
+node_port=()
+for N in 1 2; do
+  NAME=web-$N ADDR=127.0.0.$N m=$work/web-$N
+  for step in "${join_steps[@]}"; do
+    out=$(run "$m" "$step" 2>&1) || stop_here "step 8 on web-$N: $step" "$out"
+  done
+  check "step 8: web-$N's settings name its NATS user with its password, on the three servers" 3 \
+    "$(grep '^VERDICT_CLUSTER=' "$m/etc/default/verdict" | grep -o "verdict-node-$N:$(password "$N")@" | wc -l)"
+  check "step 8: web-$N's settings keep no placeholder" 0 \
+    "$(grep -c 'PASSWORD@\|verdict-node-1:PASSWORD' "$m/etc/default/verdict" || true)"
+  start_node "$N"
+  [ -n "${node_port[$N]}" ] || { check "web-$N serves" "serving" "$(tail -n 5 "$m/verdict.log")"; finish; }
+  check "step 8: web-$N serves, as a node, on its address" yes yes
+done
+
+# Step 9: the status the guide asks for (from web-1's settings, made loopback's as above),
+# once both nodes have reported their place, and each node's health.
+status_out=""
+for _ in $(seq 100); do
+  status_out=$(run "" "${status/\/etc\/default\/verdict/$work/web-1/verdict.env}" 2>&1)
+  printf '%s' "$status_out" | grep -q web-1 && printf '%s' "$status_out" | grep -q web-2 && break
+  sleep 0.1
+done
+printf '%s\n' "$status_out" | sed 's/^/# /'
+check "step 9: verdict cluster status lists both nodes" "web-1 web-2" \
+  "$(printf '%s\n' "$status_out" | grep -o 'web-[12]' | sort -u | paste -sd ' ')"
+check "both nodes skipped the test client's two writes, not sealed with the cluster's key" 2 \
+  "$(printf '%s\n' "$status_out" | grep -c 'skipped 2 entries not sealed')"
+for N in 1 2; do
+  check "step 9: web-$N's /healthz" ok \
+    "$(curl -s --max-time 5 "http://127.0.0.$N:${node_port[$N]}/healthz")"
+done
+
+# A reader's vote through web-1 (its tool page's form, read for longer than the counting
+# rule's reading time) shows on web-2's anonymous page within seconds.
+page=/compare/cursor-background-agent-vs-codestral-2-1
+votes_on() { # votes_on N: whether web-N's anonymous comparison page shows one vote
+  curl -s --max-time 5 "http://127.0.0.$1:${node_port[$1]}$page" | grep -c 'stat-sep"> · </span>1 vote'
+}
+check "before the vote, web-2's page shows none" 0 "$(votes_on 2)"
+token=$(curl -s --max-time 5 "http://127.0.0.1:${node_port[1]}/tools/codestral-2-1" |
+  grep -o 'name="token" value="[^"]*"' | head -1 | sed 's/.*value="//; s/"$//')
+sleep 2
+check "a vote through web-1" 303 \
+  "$(curl -s --max-time 10 -o /dev/null -w '%{http_code}' -X POST -H 'Sec-Fetch-Site: same-origin' \
+     --data "verdict=ship&token=$token" "http://127.0.0.1:${node_port[1]}/tools/codestral-2-1/vote")"
+shown=0
+for _ in $(seq 100); do
+  shown=$(votes_on 2)
+  [ "$shown" = 1 ] && break
+  sleep 0.1
+done
+check "the vote shows on web-2's anonymous page within 10 s" 1 "$shown"
+check "and on web-1's" 1 "$(votes_on 1)"
 
 finish
