@@ -149,6 +149,8 @@ int run(const Options &options) {
     if (options.files[0] != "add") require_database(options.db);
     return run_user_command(options, std::cin, isatty(STDIN_FILENO) == 1, std::cout, std::cerr);
   }
+  if (options.command == "cluster" && options.files[0] == "key")
+    return run_cluster_key(options, std::cout, std::cerr);
   if (options.command == "cluster") return run_cluster_status(options, std::cout, std::cerr);
   if (options.command == "init")
     return run_init(options, std::cin, isatty(STDIN_FILENO) == 1, std::cerr);

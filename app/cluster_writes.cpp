@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "auth/secrets.h"
+#include "auth/vote_tokens.h"
 #include "domain/vote_log.h"
 
 namespace verdict {
@@ -18,7 +19,6 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ContentTool, slug, name, category, tagline, d
                                    vendor, url, pricing_notes, pricing_checked_on, pricing_source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ContentReview, tool, reviewer, verdict, quote)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ContentComparison, a, b, published_on, intro, bottom_line)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Ballot, voter, network, day, seconds_on_page)
 
 namespace {
 
@@ -42,16 +42,25 @@ constexpr auto request_subscription = "request_subscription",
                confirm_subscription = "confirm_subscription", unsubscribe = "unsubscribe",
                resubscribe = "resubscribe";
 constexpr auto start_session = "start_session", end_session = "end_session",
-               set_editor_password = "set_editor_password", site_secret = "site_secret";
+               set_editor_password = "set_editor_password";
 constexpr auto claim_confirmation = "claim_confirmation", start_confirmation = "start_confirmation",
                confirmation_mailed = "confirmation_mailed",
                confirmation_failed = "confirmation_failed";
-constexpr auto make_checkpoint = "make_checkpoint", log_signing_key = "log_signing_key";
+constexpr auto make_checkpoint = "make_checkpoint";
 constexpr auto add_editor = "add_editor", remove_editor = "remove_editor",
                import_content = "import_content";
 constexpr auto record_digest = "record_digest", claim_digest_send = "claim_digest_send",
                digest_sent = "digest_sent", digest_send_failed = "digest_send_failed";
 } // namespace kind
+
+// A ballot as the stream carries it: what the taking node saw, never how long the page was
+// open (judged from the token where the vote is applied).
+json ballot_json(const Ballot &ballot) {
+  return {{"voter", ballot.voter},
+          {"network", ballot.network},
+          {"day", ballot.day},
+          {"token", ballot.token}};
+}
 
 json optional_json(const std::optional<int64_t> &value) {
   return value ? json(*value) : json(nullptr);
@@ -132,9 +141,14 @@ constexpr auto kNotTaken =
 
 } // namespace
 
-ClusterWrites::ClusterWrites(Store &store, cluster::WriteStream &stream, Settings settings)
-    : store_(store), local_(store), stream_(stream), settings_(std::move(settings)),
+ClusterWrites::ClusterWrites(Store &store, cluster::WriteStream &stream,
+                             const cluster::ClusterKey &key, Settings settings)
+    : store_(store), local_(store), stream_(stream), key_(key),
+      token_key_(key.secret("vote_tokens")), settings_(std::move(settings)),
       id_prefix_(settings_.node + "-" + auth::random_secret(6) + "-") {
+  // The same on every node: written to this file alone, never through the stream.
+  for (const auto name : cluster::kSiteSecretNames)
+    store_.keep_site_secret(name, key_.secret(name));
   for (int i = 0; i < settings_.publishers; ++i)
     publishers_.emplace_back([this] { run_publisher(); });
   sweeper_ = std::thread([this] { run_sweeper(); });
@@ -184,50 +198,103 @@ void ClusterWrites::tell(const std::string &id, const Outcome &outcome) {
 }
 
 void ClusterWrites::publish(const std::vector<ClusterWrite> &writes) {
+  const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
   try {
-    if (writes.size() == 1)
-      stream_.publish(encoded(writes.front()), writes.front().id);
-    else // named by its first write's id, which no other entry bears
-      stream_.publish(encoded_together(writes), writes.front().id + "+");
+    // One write goes under its id; several under their first's id, which no other entry bears.
+    const auto id = writes.size() == 1 ? writes.front().id : writes.front().id + "+";
+    const auto plain = writes.size() == 1 ? encoded(writes.front()) : encoded_together(writes);
+    stream_.publish(key_.seal(plain, id, now_ms), id);
+    {
+      std::lock_guard lock(refusal_mutex_);
+      refuse_until_.reset();
+    }
     for (const auto &write : writes)
       acknowledged(write.id);
   } catch (const cluster::StreamUnavailable &e) {
     std::cerr << "verdict: " << writes.size() << " write(s) not taken: " << e.what() << "\n";
+    {
+      std::lock_guard lock(refusal_mutex_);
+      refuse_until_ = std::chrono::steady_clock::now() + settings_.refuse_after_failure;
+      refusing_because_ = e.what();
+    }
     for (const auto &write : writes)
       tell(write.id, {Outcome::Kind::unavailable, kNotTaken, "null"});
   }
+}
+
+bool ClusterWrites::refusing_now() {
+  std::lock_guard lock(refusal_mutex_);
+  return refuse_until_ && std::chrono::steady_clock::now() < *refuse_until_;
+}
+
+std::string ClusterWrites::problem() {
+  {
+    std::lock_guard lock(refusal_mutex_);
+    if (!refuse_until_) return {};
+  }
+  // No write has gone since one was refused: ask the stream whether it answers now, so a
+  // node nobody writes through (its balancer sent writers elsewhere) comes back.
+  try {
+    stream_.last_sequence();
+    std::lock_guard lock(refusal_mutex_);
+    refuse_until_.reset();
+    return {};
+  } catch (const cluster::StreamUnavailable &) {
+  }
+  std::lock_guard lock(refusal_mutex_);
+  return "the cluster's stream of writes does not take writes (" + refusing_because_ + ")";
 }
 
 std::string ClusterWrites::submit(ClusterWrite write) {
   std::promise<Outcome> told;
   auto outcome = told.get_future();
   expect(write.id, [&told](const Outcome &ended) { told.set_value(ended); });
-  publish({write});
+  if (refusing_now())
+    tell(write.id, {Outcome::Kind::unavailable, kNotTaken, "null"});
+  else
+    publish({write});
   return result_or_raise(outcome.get());
 }
 
 void ClusterWrites::submit_then(ClusterWrite write, std::function<void(const Outcome &)> told) {
-  expect(write.id, std::move(told));
-  {
+  // Refused at once while the stream has just refused one, or while the queue is full: a
+  // reader waits no longer than the stream takes to answer, and memory stays bounded.
+  const auto id = write.id;
+  expect(id, std::move(told));
+  bool refused = refusing_now();
+  if (!refused) {
     std::lock_guard lock(queue_mutex_);
-    to_publish_.push_back(std::move(write));
+    refused = to_publish_.size() >= settings_.most_queued;
+    if (!refused) to_publish_.push_back({std::move(write), std::chrono::steady_clock::now()});
   }
+  if (refused) return tell(id, {Outcome::Kind::unavailable, kNotTaken, "null"});
   queued_.notify_one();
 }
 
 void ClusterWrites::run_publisher() {
   for (;;) {
     std::vector<ClusterWrite> writes;
+    std::vector<std::string> stale;
     {
       std::unique_lock lock(queue_mutex_);
       queued_.wait(lock, [this] { return stopping_ || !to_publish_.empty(); });
       if (to_publish_.empty()) return;
+      // Writes that waited too long (the stream was slow to refuse the ones before) are
+      // refused without being sent: their readers have waited enough.
+      const auto stale_before = std::chrono::steady_clock::now() - settings_.most_waiting;
       while (!to_publish_.empty() && writes.size() < std::max<size_t>(settings_.most_together, 1)) {
-        writes.push_back(std::move(to_publish_.front()));
+        if (to_publish_.front().queued_at < stale_before || refusing_now())
+          stale.push_back(std::move(to_publish_.front().write.id));
+        else
+          writes.push_back(std::move(to_publish_.front().write));
         to_publish_.pop_front();
       }
     }
-    publish(writes);
+    for (const auto &id : stale)
+      tell(id, {Outcome::Kind::unavailable, kNotTaken, "null"});
+    if (!writes.empty()) publish(writes);
   }
 }
 
@@ -297,12 +364,18 @@ void ClusterWrites::apply_write(const Store::StreamApply &applying, uint64_t seq
   try {
     const auto &k = write.kind;
     json result;
-    if (k == kind::tool_vote)
-      return local_.cast_tool_vote(a.at("ballot").get<Ballot>(), a.at("tool").get<int64_t>(),
-                                   verdict_of(a.at("verdict")), vote_done);
-    if (k == kind::pair_vote)
-      return local_.cast_pair_vote(a.at("ballot").get<Ballot>(), a.at("a").get<int64_t>(),
-                                   a.at("b").get<int64_t>(), optional_int(a.at("pick")), vote_done);
+    if (k == kind::tool_vote) {
+      const auto tool = a.at("tool").get<int64_t>();
+      return local_.cast_tool_vote(
+          judged_ballot(a.at("ballot"), auth::tool_vote_target(tool), write), tool,
+          verdict_of(a.at("verdict")), vote_done);
+    }
+    if (k == kind::pair_vote) {
+      const auto a_id = a.at("a").get<int64_t>(), b_id = a.at("b").get<int64_t>();
+      return local_.cast_pair_vote(
+          judged_ballot(a.at("ballot"), auth::pair_vote_target(a_id, b_id), write), a_id, b_id,
+          optional_int(a.at("pick")), vote_done);
+    }
     const auto editor = [&a] { return a.at("editor").get<std::string>(); };
     const auto text = [&a](const char *key) { return a.at(key).get<std::string>(); };
     if (k == kind::create_category)
@@ -358,8 +431,6 @@ void ClusterWrites::apply_write(const Store::StreamApply &applying, uint64_t seq
       local_.end_session(text("secret_hash"));
     else if (k == kind::set_editor_password)
       result = local_.set_editor_password(text("email"), text("password_hash"));
-    else if (k == kind::site_secret)
-      result = local_.site_secret(text("name"), text("if_new"));
     else if (k == kind::claim_confirmation)
       result = local_.claim_confirmation(a.at("subscriber").get<int64_t>(),
                                          a.at("now").get<int64_t>(), a.at("lease").get<int64_t>());
@@ -371,8 +442,6 @@ void ClusterWrites::apply_write(const Store::StreamApply &applying, uint64_t seq
     else if (k == kind::confirmation_failed)
       local_.confirmation_failed(a.at("subscriber").get<int64_t>(), optional_int(a.at("next")),
                                  text("error"));
-    else if (k == kind::log_signing_key)
-      result = local_.log_signing_key();
     else if (k == kind::make_checkpoint) {
       // Every node's checkpointer asks once a day: the first asked is made, and the others,
       // finding one younger than half a day, add none.
@@ -424,21 +493,33 @@ void ClusterWrites::apply_write(const Store::StreamApply &applying, uint64_t seq
 
 // The writes themselves: each taken with its arguments, published, and heard back.
 
+Ballot ClusterWrites::judged_ballot(const json &ballot, const std::string &target,
+                                    const ClusterWrite &write) const {
+  const auto token = ballot.at("token").get<std::string>();
+  const auto check = auth::check_vote_token(token_key_, token, target, write.taken_at_ms / 1000);
+  if (check.fault)
+    throw Refused("The vote's token was not made by this site for this vote: it was not taken.");
+  return {ballot.at("voter").get<std::string>(), ballot.at("network").get<std::string>(),
+          write.today, check.seconds_on_page, token};
+}
+
 void ClusterWrites::cast_tool_vote(const Ballot &ballot, int64_t tool_id,
                                    std::optional<Verdict> verdict, WriteDone done) {
-  submit_then(
-      taken(kind::tool_vote,
-            json{{"ballot", ballot}, {"tool", tool_id}, {"verdict", verdict_json(verdict)}}.dump()),
-      [done = std::move(done)](const Outcome &outcome) { done(failure_of(outcome)); });
+  submit_then(taken(kind::tool_vote, json{{"ballot", ballot_json(ballot)},
+                                          {"tool", tool_id},
+                                          {"verdict", verdict_json(verdict)}}
+                                         .dump()),
+              [done = std::move(done)](const Outcome &outcome) { done(failure_of(outcome)); });
 }
 
 void ClusterWrites::cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id,
                                    std::optional<int64_t> pick, WriteDone done) {
-  submit_then(
-      taken(
-          kind::pair_vote,
-          json{{"ballot", ballot}, {"a", a_id}, {"b", b_id}, {"pick", optional_json(pick)}}.dump()),
-      [done = std::move(done)](const Outcome &outcome) { done(failure_of(outcome)); });
+  submit_then(taken(kind::pair_vote, json{{"ballot", ballot_json(ballot)},
+                                          {"a", a_id},
+                                          {"b", b_id},
+                                          {"pick", optional_json(pick)}}
+                                         .dump()),
+              [done = std::move(done)](const Outcome &outcome) { done(failure_of(outcome)); });
 }
 
 void ClusterWrites::create_category(const ContentCategory &category, std::string_view editor) {
@@ -542,10 +623,9 @@ bool ClusterWrites::set_editor_password(std::string_view email, std::string_view
                                  json{{"email", email}, {"password_hash", password_hash}}.dump())))
       .get<bool>();
 }
-std::string ClusterWrites::site_secret(std::string_view name, std::string_view if_new) {
-  return given_back(
-             submit(taken(kind::site_secret, json{{"name", name}, {"if_new", if_new}}.dump())))
-      .get<std::string>();
+// The site's secrets are the cluster key's: the same on every node, and never an entry.
+std::string ClusterWrites::site_secret(std::string_view name, std::string_view) {
+  return key_.secret(name);
 }
 
 bool ClusterWrites::claim_confirmation(int64_t subscriber_id, int64_t now, int64_t lease_seconds) {
@@ -582,7 +662,7 @@ bool ClusterWrites::remove_editor(std::string_view email) {
   return given_back(submit(taken(kind::remove_editor, json{{"email", email}}.dump()))).get<bool>();
 }
 std::string ClusterWrites::log_signing_key() {
-  return given_back(submit(taken(kind::log_signing_key, "{}"))).get<std::string>();
+  return key_.secret("vote_log_signing");
 }
 
 void ClusterWrites::make_checkpoint(int64_t now) {

@@ -5,6 +5,17 @@
 // has it too, so the reader's next page here shows it. A write the stream cannot take is
 // refused with StoreUnavailable (a 503 that says why); nothing is acknowledged that the stream
 // does not hold.
+//
+// Every entry is sealed with the cluster's key (cluster/cluster_key.h) before it leaves the
+// node, and the site's secrets are the key's, never entries. A vote carries what the node saw
+// (the voter's cookie as its keyed hash, the network's keyed hash, the form's token) and is
+// judged where it is applied: the token's time on page by this code, the counting rule and
+// every quota by the store, on every node alike.
+//
+// When the stream cannot take writes, a reader hears so within a few seconds, however many
+// write at once: a write waits at most `most_waiting` in the queue, the queue holds at most
+// `most_queued`, and after a publish fails, writes are refused at once for `refuse_after_failure`
+// before the next is tried (then /healthz says so too).
 #pragma once
 
 #include <chrono>
@@ -19,6 +30,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "cluster/cluster_key.h"
 #include "cluster/write_stream.h"
 #include "domain/cluster_write.h"
 #include "store/site_writes.h"
@@ -39,8 +51,14 @@ public:
     // votes/s with 1, 7k with 2 and 6k with 8, where each entry costs every node and server.
     int publishers = 1;
     size_t most_together = 256;
+    size_t most_queued = 4096;
+    std::chrono::milliseconds most_waiting{1500};
+    std::chrono::milliseconds refuse_after_failure{1000};
   };
-  ClusterWrites(Store &store, cluster::WriteStream &stream, Settings settings);
+  // Puts the key's site secrets in the store's file (so the vote log is signed alike on every
+  // node, and `verdict verify` on any node's file agrees).
+  ClusterWrites(Store &store, cluster::WriteStream &stream, const cluster::ClusterKey &key,
+                Settings settings);
   ~ClusterWrites() override;
   ClusterWrites(const ClusterWrites &) = delete;
   ClusterWrites &operator=(const ClusterWrites &) = delete;
@@ -105,6 +123,9 @@ public:
   std::string site_secret(std::string_view name, std::string_view if_new) override;
   std::string log_signing_key() override;
 
+  // Why this node cannot take writes now (the stream refused the last one), or empty.
+  std::string problem();
+
   // How a write this node took ended, as its caller hears it.
   struct Outcome {
     enum class Kind { written, not_found, already_exists, refused, unavailable };
@@ -123,6 +144,12 @@ private:
   void publish(const std::vector<ClusterWrite> &writes);
   void apply_write(const Store::StreamApply &applying, uint64_t sequence, const ClusterWrite &write,
                    const nlohmann::json &arguments, const std::function<void()> &failed);
+  // The vote's ballot as the stream carries it, judged here: its token must be one this site
+  // made for `target` before the vote was taken, and gives the time on page. Refused if not.
+  Ballot judged_ballot(const nlohmann::json &ballot, const std::string &target,
+                       const ClusterWrite &write) const;
+  // Whether writes are refused at once now, a publish having just failed.
+  bool refusing_now();
   void expect(const std::string &id, std::function<void(const Outcome &)> told);
   void acknowledged(const std::string &id);
   void tell(const std::string &id, const Outcome &outcome);
@@ -134,6 +161,8 @@ private:
   Store &store_;
   StoreWrites local_;
   cluster::WriteStream &stream_;
+  const cluster::ClusterKey &key_;
+  std::string token_key_; // the key's vote-token key, to judge each vote's token
   Settings settings_;
   std::string id_prefix_; // the node's name and a random word made at start
   std::atomic<uint64_t> count_{0};
@@ -150,7 +179,15 @@ private:
   std::mutex queue_mutex_;
   std::condition_variable queued_;  // publishers wait on it, and only they: a write wakes one
   std::condition_variable stopped_; // the sweeper waits on it
-  std::deque<ClusterWrite> to_publish_;
+  struct Queued {
+    ClusterWrite write;
+    std::chrono::steady_clock::time_point queued_at;
+  };
+  std::deque<Queued> to_publish_;
+  // After a publish failed: writes are refused at once until then, and why.
+  mutable std::mutex refusal_mutex_;
+  std::optional<std::chrono::steady_clock::time_point> refuse_until_;
+  std::string refusing_because_;
   bool stopping_ = false;
   std::vector<std::thread> publishers_;
   std::thread sweeper_;

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "app/cluster_command.h"
 #include "app/cluster_writes.h"
 #include "app/server.h"
 #include "app/stream_follower.h"
@@ -13,10 +14,11 @@ namespace verdict {
 
 struct CommandWrites::Node {
   Node(Store &store, const Options &options, const std::string &name)
-      : stream(cluster::StreamSettings{options.cluster, name}),
-        writes(store, stream, ClusterWrites::Settings{name}),
+      : key(cluster::ClusterKey::from_file(options.cluster_key_file)),
+        stream(stream_settings(options, name)),
+        writes(store, stream, key, ClusterWrites::Settings{name}),
         follower(
-            store, stream,
+            store, stream, key,
             [this](const cluster::StreamEntry &entry, const std::function<void()> &failed) {
               writes.apply(entry, failed);
             },
@@ -26,6 +28,7 @@ struct CommandWrites::Node {
     follower.catch_up();
     follower.start();
   }
+  cluster::ClusterKey key;
   cluster::WriteStream stream;
   ClusterWrites writes;
   StreamFollower follower;

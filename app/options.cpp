@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "cluster/write_stream.h"
 #include "domain/subscription.h"
 #include "middleware/request_parsing.h"
 
@@ -47,7 +48,8 @@ void set_metrics_token(Options &options, const std::string &token, const char *g
   options.metrics_token = token;
 }
 
-// A cluster's NATS servers: nats://HOST:PORT, comma-separated, each named once.
+// A cluster's NATS servers: nats://[USER:PASSWORD@]HOST:PORT (or tls://), comma-separated,
+// each named once.
 void set_cluster(Options &options, const std::string &urls, const char *given_as) {
   std::vector<std::string> servers;
   size_t start = 0;
@@ -55,15 +57,20 @@ void set_cluster(Options &options, const std::string &urls, const char *given_as
     const auto comma = urls.find(',', start);
     const auto url =
         urls.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const auto scheme = url.starts_with("nats://") ? 7u : url.starts_with("tls://") ? 6u : 0u;
+    // The host starts after the user and password, when given.
+    const auto at = url.rfind('@');
+    const auto host = at == std::string::npos ? scheme : at + 1;
     const auto colon = url.rfind(':');
     const bool port_ok = colon != std::string::npos && colon + 1 < url.size() &&
                          std::all_of(url.begin() + static_cast<long>(colon) + 1, url.end(),
                                      [](char c) { return c >= '0' && c <= '9'; });
-    if (!url.starts_with("nats://") || url.size() <= 7 || colon < 7 || !port_ok ||
+    if (scheme == 0 || (at != std::string::npos && at < scheme + 1) || colon <= host || !port_ok ||
         std::any_of(url.begin(), url.end(), [](char c) { return c <= ' ' || c >= 127; })) {
       options.error = std::string(given_as) +
-                      " must be nats://HOST:PORT, or several joined by commas; \"" + url +
-                      "\" is not one";
+                      " must be nats://[USER:PASSWORD@]HOST:PORT (or tls://…), or several "
+                      "joined by commas; \"" +
+                      cluster::without_password(url) + "\" is not one";
       return;
     }
     if (std::find(servers.begin(), servers.end(), url) == servers.end()) servers.push_back(url);
@@ -176,15 +183,30 @@ const std::vector<Command> &commands() {
        "                       --smtp-from; VERDICT_UNSUBSCRIBE_MAILTO)\n"
        "One node of a cluster (docs/CLUSTER.md): every node serves reads from its own --db, a\n"
        "copy of one site's file, and every write goes through NATS JetStream to all of them:\n"
-       "  --cluster URLS       nats://HOST:PORT[,nats://HOST:PORT…], the NATS servers\n"
-       "                       (VERDICT_CLUSTER)\n"
-       "  --node NAME          this node's name in the cluster, a-z 0-9 and - (VERDICT_NODE)\n",
+       "  --cluster URLS       nats://USER:PASSWORD@HOST:PORT[,…] (or tls://…), the NATS\n"
+       "                       servers (VERDICT_CLUSTER; keep the password out of ps: set it "
+       "there)\n"
+       "  --node NAME          this node's name in the cluster, a-z 0-9 and - (VERDICT_NODE)\n"
+       "  --cluster-key FILE   the cluster's key, from `verdict cluster key`: every write is\n"
+       "                       sealed with it (VERDICT_CLUSTER_KEY; required)\n"
+       "  --cluster-creds FILE a NATS credentials file instead of a password "
+       "(VERDICT_CLUSTER_CREDS)\n"
+       "  --cluster-ca FILE    the CA of the NATS servers' certificates: TLS, and a server it\n"
+       "                       did not sign is refused (VERDICT_CLUSTER_CA)\n"
+       "  --cluster-tls-cert FILE, --cluster-tls-key FILE   this node's certificate, for servers\n"
+       "                       that ask for one (VERDICT_CLUSTER_TLS_CERT, "
+       "VERDICT_CLUSTER_TLS_KEY)\n",
        "serve the site (the command when none is named)"},
-      {"cluster", "verdict cluster status --cluster URLS",
-       "Says how far each node of the cluster has applied the stream of writes: its applied\n"
-       "sequence, its lag behind the stream's last write, and when it last said so.\n"
-       "  --cluster URLS       nats://HOST:PORT[,…], the cluster's NATS servers "
-       "(VERDICT_CLUSTER)\n",
+      {"cluster",
+       "verdict cluster status --cluster URLS | verdict cluster key --out FILE [--db PATH]",
+       "status: says how far each node of the cluster has applied the stream of writes: its\n"
+       "applied sequence, its lag behind the stream's last write, when it last said so, the\n"
+       "entries it skipped as not sealed with the cluster's key, and what stops it, if anything.\n"
+       "  --cluster URLS       nats://[USER:PASSWORD@]HOST:PORT[,…], the cluster's NATS servers\n"
+       "                       (VERDICT_CLUSTER), with --cluster-creds, --cluster-ca as for serve\n"
+       "key: writes a new cluster key to FILE (mode 600; never over an existing file), to copy\n"
+       "to every node as --cluster-key. With --db PATH, the site's own secrets go into it, so a\n"
+       "site served alone before keeps its readers' links and its vote log's signing key.\n",
        "say how far each node of a cluster has applied its writes"},
       {"init", "verdict init --db PATH [--empty] [--editor EMAIL]",
        "Makes a new site at PATH, which must not exist yet: with the bundled example\n"
@@ -315,7 +337,10 @@ Options parse_options(const std::vector<std::string> &args,
     const char *value = getenv(name);
     return value && *value ? value : nullptr;
   };
-  if (const char *db = env("VERDICT_DB")) options.db = db;
+  if (const char *db = env("VERDICT_DB")) {
+    options.db = db;
+    options.db_named = true;
+  }
   if (const char *bind = env("VERDICT_BIND")) options.bind = bind;
   if (const char *base = env("VERDICT_BASE_URL")) set_base_url(options, base, "VERDICT_BASE_URL");
   if (const char *port = env("VERDICT_PORT"); port && !parse_int(port, 0, 65535, options.port))
@@ -335,6 +360,11 @@ Options parse_options(const std::vector<std::string> &args,
   if (const char *cluster = env("VERDICT_CLUSTER"))
     set_cluster(options, cluster, "VERDICT_CLUSTER");
   if (const char *node = env("VERDICT_NODE")) set_node(options, node, "VERDICT_NODE");
+  if (const char *key = env("VERDICT_CLUSTER_KEY")) options.cluster_key_file = key;
+  if (const char *creds = env("VERDICT_CLUSTER_CREDS")) options.cluster_creds = creds;
+  if (const char *ca = env("VERDICT_CLUSTER_CA")) options.cluster_ca = ca;
+  if (const char *cert = env("VERDICT_CLUSTER_TLS_CERT")) options.cluster_tls_cert = cert;
+  if (const char *key = env("VERDICT_CLUSTER_TLS_KEY")) options.cluster_tls_key = key;
   if (const char *keep = env("VERDICT_BACKUP_KEEP");
       keep && !parse_int(keep, 1, 10000, options.backups_kept))
     options.error = "VERDICT_BACKUP_KEEP must be a number of copies from 1 to 10000";
@@ -379,6 +409,7 @@ Options parse_options(const std::vector<std::string> &args,
       options.command = "version";
       return options;
     } else if (arg == "--db") {
+      options.db_named = true;
       if (auto v = value("--db")) options.db = *v;
     } else if (arg == "--bind") {
       if (auto v = value("--bind")) options.bind = *v;
@@ -404,6 +435,17 @@ Options parse_options(const std::vector<std::string> &args,
     } else if (arg == "--node") {
       cluster_flag = arg;
       if (auto v = value("--node")) set_node(options, *v, "--node");
+    } else if (arg == "--cluster-key" || arg == "--cluster-creds" || arg == "--cluster-ca" ||
+               arg == "--cluster-tls-cert" || arg == "--cluster-tls-key") {
+      cluster_flag = arg;
+      auto &file = arg == "--cluster-key"        ? options.cluster_key_file
+                   : arg == "--cluster-creds"    ? options.cluster_creds
+                   : arg == "--cluster-ca"       ? options.cluster_ca
+                   : arg == "--cluster-tls-cert" ? options.cluster_tls_cert
+                                                 : options.cluster_tls_key;
+      if (auto v = value(arg.c_str())) file = *v;
+    } else if (arg == "--out") {
+      if (auto v = value("--out")) options.key_out = *v;
     } else if (arg == "--page") {
       if (auto v = value("--page"); v && !parse_int(*v, 1, 10000000, options.page))
         options.error = "--page must be a page number from 1";
@@ -539,10 +581,14 @@ Options parse_options(const std::vector<std::string> &args,
   if (!serve_flag.empty() && options.command != "serve")
     options.error = serve_flag + " is only for serve";
   if (options.page != 1 && options.command != "log") options.error = "--page is only for log";
-  if (options.command == "cluster" && (n != 1 || options.files[0] != "status"))
-    options.error = "cluster needs status";
-  else if (options.command == "cluster" && options.cluster.empty())
+  const bool key_command = options.command == "cluster" && n == 1 && options.files[0] == "key";
+  if (options.command == "cluster" && (n != 1 || (options.files[0] != "status" && !key_command)))
+    options.error = "cluster needs status, or key --out FILE";
+  else if (options.command == "cluster" && !key_command && options.cluster.empty())
     options.error = "cluster status needs --cluster nats://HOST:PORT[,…] (or VERDICT_CLUSTER)";
+  else if (key_command && options.key_out.empty())
+    options.error = "cluster key needs --out FILE: where to write the new key";
+  if (!options.key_out.empty() && !key_command) options.error = "--out is only for cluster key";
   const bool writes_through_cluster = options.command == "serve" || options.command == "digest" ||
                                       options.command == "import" || options.command == "user";
   if (!cluster_flag.empty() && !writes_through_cluster && options.command != "cluster")
@@ -552,6 +598,14 @@ Options parse_options(const std::vector<std::string> &args,
     options.error = options.node.empty()
                         ? "--cluster needs --node NAME (or VERDICT_NODE): this node's name"
                         : "--node is for a node of a cluster: give --cluster too";
+  // A node seals every write with the cluster's key: without it, it would neither write nor
+  // read the stream.
+  if (writes_through_cluster && options.error.empty() && !options.cluster.empty() &&
+      options.cluster_key_file.empty())
+    options.error = "--cluster needs --cluster-key FILE (or VERDICT_CLUSTER_KEY): the cluster's "
+                    "key, made once with `verdict cluster key --out FILE` and copied to every node";
+  if (options.error.empty() && options.cluster_tls_cert.empty() != options.cluster_tls_key.empty())
+    options.error = "--cluster-tls-cert and --cluster-tls-key go together";
   if (options.force && options.command != "export") options.error = "--force is only for export";
   return options;
 }

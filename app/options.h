@@ -11,6 +11,7 @@ namespace verdict {
 struct Options {
   std::string command = "serve"; // serve, import, export, check, backup, digest, help, version…
   std::string db = "verdict.db";
+  bool db_named = false; // --db or VERDICT_DB was given (cluster key carries that site's secrets)
   std::string bind = "127.0.0.1";
   int port = 8080;
   int threads = 64;
@@ -41,6 +42,12 @@ struct Options {
   // serve: this node's name in it (--node). Empty: a lone server, no NATS.
   std::vector<std::string> cluster;
   std::string node;
+  // How a node reaches the NATS servers and seals its writes (docs/CLUSTER.md): the cluster's
+  // key file (--cluster-key; required with --cluster), a NATS credentials file
+  // (--cluster-creds), and TLS: the servers' CA (--cluster-ca) and this node's certificate
+  // and key (--cluster-tls-cert, --cluster-tls-key). `cluster key --out FILE` writes a key.
+  std::string cluster_key_file, cluster_creds, cluster_ca, cluster_tls_cert, cluster_tls_key;
+  std::string key_out; // cluster key: the new key file
   std::string error; // set when the command line is not usable
 };
 

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "app/checkpointer.h"
+#include "app/cluster_command.h"
 #include "app/cluster_writes.h"
 #include "app/confirmation_mailer.h"
 #include "app/stream_follower.h"
@@ -92,15 +93,17 @@ private:
 // A node of a cluster: its link to the stream of writes, its writes through it, and its
 // follower applying the stream to its file.
 struct ClusterNode {
+  cluster::ClusterKey key;
   cluster::WriteStream stream;
   ClusterWrites writes;
   StreamFollower follower;
 
   ClusterNode(Store &store, const Options &options)
-      : stream(cluster::StreamSettings{options.cluster, options.node}),
-        writes(store, stream, ClusterWrites::Settings{options.node}),
+      : key(cluster::ClusterKey::from_file(options.cluster_key_file)),
+        stream(stream_settings(options, options.node)),
+        writes(store, stream, key, ClusterWrites::Settings{options.node}),
         follower(
-            store, stream,
+            store, stream, key,
             [this](const cluster::StreamEntry &entry, const std::function<void()> &failed) {
               writes.apply(entry, failed);
             },
@@ -125,7 +128,7 @@ std::unique_ptr<ClusterNode> join_cluster(Store &store, const Options &options) 
   } catch (const std::exception &e) {
     std::cerr << "verdict: cannot join the cluster at";
     for (const auto &server : options.cluster)
-      std::cerr << " " << server;
+      std::cerr << " " << cluster::without_password(server);
     std::cerr << ": " << e.what() << "\n";
     return nullptr;
   }
@@ -133,15 +136,41 @@ std::unique_ptr<ClusterNode> join_cluster(Store &store, const Options &options) 
 
 // Every node's sign-in throttle counts every node's sign-ins: a guesser spreading tries over
 // the nodes is held back as on one server.
-void share_sign_ins(auth::SignInThrottle &throttle, cluster::WriteStream &stream) {
-  throttle.share_with([&stream](const auth::SignInThrottle::Counted &counted) {
-    stream.announce(nlohmann::json{{"sign_in", counted.failed ? "failed" : "succeeded"},
-                                   {"network", counted.network},
-                                   {"account", counted.account},
-                                   {"device", counted.device}}
-                        .dump());
+// The news is sealed with the cluster's key like the stream's entries, so nobody without it
+// can count failures against an editor's account (a lock handed to an attacker); news older
+// than kNewsLifetime, or heard before, is dropped, so sealed news sent again does not either.
+void share_sign_ins(auth::SignInThrottle &throttle, cluster::WriteStream &stream,
+                    const cluster::ClusterKey &key) {
+  constexpr int64_t kNewsLifetimeMs = 30'000;
+  const auto now_ms = [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
+  throttle.share_with([&stream, &key, now_ms](const auth::SignInThrottle::Counted &counted) {
+    stream.announce(key.seal(nlohmann::json{{"sign_in", counted.failed ? "failed" : "succeeded"},
+                                            {"network", counted.network},
+                                            {"account", counted.account},
+                                            {"device", counted.device}}
+                                 .dump(),
+                             "news", now_ms()));
   });
-  stream.listen([&throttle](std::string_view news) {
+  struct Heard {
+    std::mutex mutex;
+    std::map<std::string, int64_t> at; // each sealed news heard, by its text: when
+  };
+  auto heard = std::make_shared<Heard>();
+  stream.listen([&throttle, &key, now_ms, heard](std::string_view sealed) {
+    const auto opened = key.open(sealed, "news");
+    const auto now = now_ms();
+    if (!opened || std::abs(now - opened->sealed_at_ms) > kNewsLifetimeMs) return;
+    {
+      std::lock_guard lock(heard->mutex);
+      std::erase_if(heard->at,
+                    [now](const auto &seen) { return now - seen.second > 2 * kNewsLifetimeMs; });
+      if (!heard->at.emplace(std::string(sealed), now).second) return;
+    }
+    const auto &news = opened->plain;
     const auto told = nlohmann::json::parse(news, nullptr, false);
     if (!told.is_object() || !told.contains("sign_in")) return; // news of a later version
     try {
@@ -230,7 +259,12 @@ int serve(const Options &options) {
   App app(*store, views, options.rate_limit, options.trusted_proxy,
           cluster_node ? &cluster_node->writes : nullptr);
   if (cluster_node) {
-    share_sign_ins(app.sign_in_throttle, cluster_node->stream);
+    share_sign_ins(app.sign_in_throttle, cluster_node->stream, cluster_node->key);
+    app.voter_key = cluster_node->key.secret("voter_cookies");
+    app.cluster_problem = [node = cluster_node.get()] {
+      if (auto refused = node->writes.problem(); !refused.empty()) return refused;
+      return node->follower.problem();
+    };
   }
   app.access_log = options.access_log;
   app.metrics_token = options.metrics_token;

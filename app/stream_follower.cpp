@@ -5,9 +5,11 @@
 
 namespace verdict {
 
-StreamFollower::StreamFollower(Store &store, cluster::WriteStream &stream, Apply apply,
-                               std::string node)
-    : store_(store), stream_(stream), apply_(std::move(apply)), node_(std::move(node)) {}
+StreamFollower::StreamFollower(Store &store, cluster::WriteStream &stream,
+                               const cluster::ClusterKey &key, Apply apply, std::string node,
+                               std::chrono::milliseconds replay_after)
+    : store_(store), stream_(stream), key_(key), apply_(std::move(apply)),
+      replay_after_(replay_after), node_(std::move(node)) {}
 
 StreamFollower::~StreamFollower() {
   {
@@ -35,12 +37,41 @@ uint64_t StreamFollower::apply_next(std::chrono::milliseconds wait) {
   const auto entry = reader_->next(wait);
   if (!entry) return 0;
   try {
-    apply_(*entry, [this] { start_again_ = true; });
+    apply_authentic(*entry);
   } catch (...) {
     reader_.reset(); // read again from the file's place
     throw;
   }
   return entry->sequence;
+}
+
+void StreamFollower::apply_authentic(const cluster::StreamEntry &entry) {
+  // Authentic first: nothing of an entry is read before its seal holds.
+  const auto opened = key_.open(entry.payload, entry.id);
+  if (!opened) return skip(entry, "it is not sealed with this cluster's key");
+  if (entry.stored_at_ms > 0 && entry.stored_at_ms - opened->sealed_at_ms > replay_after_.count())
+    return skip(entry, "it was stored " +
+                           std::to_string((entry.stored_at_ms - opened->sealed_at_ms) / 1000) +
+                           " s after it was sealed: an old entry published again (or this "
+                           "node's clock is far off the NATS servers')");
+  apply_(cluster::StreamEntry{entry.sequence, opened->plain, entry.id, entry.stored_at_ms},
+         [this] { start_again_ = true; });
+}
+
+void StreamFollower::skip(const cluster::StreamEntry &entry, const std::string &why) {
+  // Its sequence is this file's place all the same, so the node goes on past it.
+  {
+    const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+    Store::StreamApply applying(entry.sequence, now_ms, store_.today());
+    store_.apply_nothing([this](const std::optional<std::string> &failure) {
+      if (failure) start_again_ = true;
+    });
+  }
+  ++skipped_;
+  last_skipped_ = entry.sequence;
+  std::cerr << "verdict: skipped the cluster's entry " << entry.sequence << ": " << why << "\n";
 }
 
 uint64_t StreamFollower::catch_up() {
@@ -82,6 +113,7 @@ void StreamFollower::start() {
     std::unique_lock lock(mutex_);
     while (!stopping_) {
       lock.unlock();
+      note_lag();
       report_place();
       lock.lock();
       stop_.wait_for(lock, std::chrono::seconds(1), [this] { return stopping_; });
@@ -89,12 +121,34 @@ void StreamFollower::start() {
   });
 }
 
+void StreamFollower::note_lag() {
+  uint64_t last = 0;
+  try {
+    last = stream_.last_sequence();
+  } catch (const cluster::StreamUnavailable &) {
+    return; // the stream's own trouble: the writes say so
+  }
+  const auto applied = store_.applied_sequence();
+  const auto now = std::chrono::steady_clock::now();
+  std::lock_guard lock(mutex_);
+  if (owed_ == 0 || applied >= owed_) {
+    owed_ = last > applied ? last : 0;
+    owed_since_ = now;
+    lagging_.clear();
+  } else if (now - owed_since_ > kMostLag) {
+    lagging_ = "this node's file has applied the stream up to " + std::to_string(applied) +
+               ", and write " + std::to_string(owed_) + " has waited more than " +
+               std::to_string(kMostLag.count()) + " s: its pages may be behind";
+  }
+}
+
 void StreamFollower::report_place() {
   try {
-    stream_.report_place(node_, store_.applied_sequence(),
-                         std::chrono::duration_cast<std::chrono::seconds>(
-                             std::chrono::system_clock::now().time_since_epoch())
-                             .count());
+    stream_.report_place(node_, {node_, store_.applied_sequence(),
+                                 std::chrono::duration_cast<std::chrono::seconds>(
+                                     std::chrono::system_clock::now().time_since_epoch())
+                                     .count(),
+                                 skipped_, last_skipped_, problem()});
   } catch (const cluster::StreamUnavailable &) {
     // Said again in a second; `verdict cluster status` shows when a node was last heard.
   }
@@ -133,7 +187,7 @@ bool StreamFollower::wait_for(uint64_t sequence, std::chrono::milliseconds withi
 
 std::string StreamFollower::problem() const {
   std::lock_guard lock(mutex_);
-  return problem_;
+  return problem_.empty() ? lagging_ : problem_;
 }
 
 } // namespace verdict

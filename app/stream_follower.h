@@ -3,6 +3,13 @@
 // sequence it has applied in the same transaction as each write (Store::StreamApply), so a
 // node that stops anywhere, or starts from another node's backup, goes on from its file's
 // place. Every node applies every write, its own too: what a node shows is always its file.
+//
+// The follower is the stream's edge: an entry is applied only if it opens with the cluster's
+// key (cluster/cluster_key.h) under the id it was stored with, and was stored soon after it
+// was sealed. Anything else — written by whoever reached a NATS server without the key, cut
+// short, or an old entry published again — is skipped: its sequence recorded as applied with
+// nothing written, counted, said once on stderr, and shown by `verdict cluster status`. It
+// never stops the node; only an authentic entry this version cannot read does.
 #pragma once
 
 #include <atomic>
@@ -15,6 +22,7 @@
 #include <string>
 #include <thread>
 
+#include "cluster/cluster_key.h"
 #include "cluster/write_stream.h"
 #include "store/store.h"
 
@@ -22,13 +30,19 @@ namespace verdict {
 
 class StreamFollower {
 public:
-  // Applies one write to the file (ClusterWrites::apply); may queue it and return at once,
-  // calling `failed` if the file then could not take it.
+  // Applies one opened write to the file (ClusterWrites::apply): `entry.payload` is the plain
+  // text the cluster's key sealed. May queue it and return at once, calling `failed` if the
+  // file then could not take it.
   using Apply =
       std::function<void(const cluster::StreamEntry &entry, const std::function<void()> &failed)>;
   // `node` names this node in the places the nodes report (`verdict cluster status`); empty,
   // it reports none (a command's passing follower, as `verdict digest` runs one).
-  StreamFollower(Store &store, cluster::WriteStream &stream, Apply apply, std::string node);
+  // `replay_after`: an entry stored this long after it was sealed is taken for one published
+  // again, and skipped (the stream's duplicate window: within it, JetStream itself keeps an
+  // id once).
+  StreamFollower(Store &store, cluster::WriteStream &stream, const cluster::ClusterKey &key,
+                 Apply apply, std::string node,
+                 std::chrono::milliseconds replay_after = std::chrono::minutes(2));
   ~StreamFollower(); // stops following, if it was
   StreamFollower(const StreamFollower &) = delete;
   StreamFollower &operator=(const StreamFollower &) = delete;
@@ -49,24 +63,40 @@ public:
   void start();
   // Whether this file has applied `sequence` within `within`.
   bool wait_for(uint64_t sequence, std::chrono::milliseconds within);
-  // Why following is stuck, or empty while it goes.
+  // Why following is stuck, or empty while it goes: a write it cannot apply, a stream it
+  // cannot read, or its file more than kMostLag behind a write the stream held (a node's
+  // follower only: it checks once a second).
   std::string problem() const;
+  static constexpr auto kMostLag = std::chrono::seconds(5);
+  // Entries skipped as not the cluster's (see above), and the sequence of the last.
+  uint64_t skipped() const { return skipped_; }
+  uint64_t last_skipped() const { return last_skipped_; }
 
 private:
   void follow();
   // Applies (or queues) what comes within `wait`: its sequence, 0 when nothing came.
   uint64_t apply_next(std::chrono::milliseconds wait);
   void report_place();
+  void note_lag();
+  // Applies `entry` if it is the cluster's, else skips it.
+  void apply_authentic(const cluster::StreamEntry &entry);
+  void skip(const cluster::StreamEntry &entry, const std::string &why);
 
   Store &store_;
   cluster::WriteStream &stream_;
+  const cluster::ClusterKey &key_;
   Apply apply_;
+  std::chrono::milliseconds replay_after_;
+  std::atomic<uint64_t> skipped_{0}, last_skipped_{0};
   std::string node_;
   std::unique_ptr<cluster::StreamReader> reader_;
   std::atomic<bool> start_again_{false}; // a queued write failed: read again from the file
   mutable std::mutex mutex_;             // guards problem_ and wakes the thread to stop
   std::condition_variable stop_;
   std::string problem_;
+  uint64_t owed_ = 0; // a write the stream held that the file had not applied when last looked
+  std::chrono::steady_clock::time_point owed_since_;
+  std::string lagging_; // said once owed_ is older than kMostLag
   bool stopping_ = false;
   std::thread thread_;
   // Reports the node's place once a second, apart from applying: making the report's bucket

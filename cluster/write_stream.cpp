@@ -17,7 +17,28 @@ std::string said(natsStatus status, jsErrCode error = static_cast<jsErrCode>(0))
   return text;
 }
 
+// What a message of the stream carries besides its payload: its id and when it was stored.
+// `stored_at_ns`: JetStream's time for it, where the caller has it (a consumer's metadata).
+StreamEntry entry_of(natsMsg *message, uint64_t sequence, int64_t stored_at_ns) {
+  StreamEntry entry{
+      sequence,
+      std::string(natsMsg_GetData(message), static_cast<size_t>(natsMsg_GetDataLength(message))),
+      "", stored_at_ns / 1000000};
+  const char *id = nullptr;
+  if (natsMsgHeader_Get(message, "Nats-Msg-Id", &id) == NATS_OK && id) entry.id = id;
+  return entry;
+}
+
 } // namespace
+
+std::string without_password(const std::string &url) {
+  const auto scheme = url.find("://");
+  const auto at = url.rfind('@');
+  if (scheme == std::string::npos || at == std::string::npos || at < scheme) return url;
+  const auto colon = url.find(':', scheme + 3);
+  if (colon == std::string::npos || colon > at) return url; // a user, or a token, alone
+  return url.substr(0, colon + 1) + "***" + url.substr(at);
+}
 
 // The connection and the JetStream context over it; libnats's own threads read and reconnect.
 struct WriteStream::Nats {
@@ -48,6 +69,24 @@ WriteStream::WriteStream(StreamSettings settings)
     servers.push_back(server.c_str());
   natsOptions_SetServers(options, servers.data(), static_cast<int>(servers.size()));
   natsOptions_SetName(options, settings_.node.c_str());
+  const auto refused = [options](const std::string &why) {
+    natsOptions_Destroy(options);
+    return StreamUnavailable(why);
+  };
+  if (!settings_.creds_file.empty() &&
+      natsOptions_SetUserCredentialsFromFiles(options, settings_.creds_file.c_str(), nullptr) !=
+          NATS_OK)
+    throw refused("the NATS credentials in " + settings_.creds_file + " cannot be read");
+  if (!settings_.tls_ca.empty()) {
+    natsOptions_SetSecure(options, true);
+    if (natsOptions_LoadCATrustedCertificates(options, settings_.tls_ca.c_str()) != NATS_OK)
+      throw refused("the CA certificate " + settings_.tls_ca + " cannot be read");
+  }
+  if (!settings_.tls_cert.empty() &&
+      natsOptions_LoadCertificatesChain(options, settings_.tls_cert.c_str(),
+                                        settings_.tls_key.c_str()) != NATS_OK)
+    throw refused("the certificate " + settings_.tls_cert + " or its key " + settings_.tls_key +
+                  " cannot be read");
   natsOptions_SetTimeout(options, 2000);
   // A server that goes is left for another at once; the connection comes back by itself.
   natsOptions_SetMaxReconnect(options, -1);
@@ -73,7 +112,9 @@ WriteStream::WriteStream(StreamSettings settings)
 
   jsStreamInfo *info = nullptr;
   jsErrCode error = static_cast<jsErrCode>(0);
-  auto found = js_GetStreamInfo(&info, nats_->jetstream, settings_.stream.c_str(), nullptr, &error);
+  auto found = NATS_TIMEOUT; // asked again a few times, as state_of does
+  for (int tries = 0; tries < 3 && found == NATS_TIMEOUT; ++tries)
+    found = js_GetStreamInfo(&info, nats_->jetstream, settings_.stream.c_str(), nullptr, &error);
   if (found == NATS_NOT_FOUND) {
     jsStreamConfig config;
     jsStreamConfig_Init(&config);
@@ -136,8 +177,7 @@ std::optional<StreamEntry> WriteStream::entry_at(uint64_t sequence) {
       js_GetMsg(&message, nats_->jetstream, settings_.stream.c_str(), sequence, nullptr, &error);
   if (got == NATS_NOT_FOUND) return std::nullopt;
   if (got != NATS_OK) throw StreamUnavailable("the stream cannot be read: " + said(got, error));
-  StreamEntry entry{sequence, std::string(natsMsg_GetData(message),
-                                          static_cast<size_t>(natsMsg_GetDataLength(message)))};
+  auto entry = entry_of(message, sequence, natsMsg_GetTime(message));
   natsMsg_Destroy(message);
   return entry;
 }
@@ -151,7 +191,11 @@ struct StreamState {
 StreamState state_of(jsCtx *jetstream, const std::string &stream) {
   jsStreamInfo *info = nullptr;
   jsErrCode error = static_cast<jsErrCode>(0);
-  const auto got = js_GetStreamInfo(&info, jetstream, stream.c_str(), nullptr, &error);
+  // Servers just come together, or busy, may let one question time out: asked again, a few
+  // times, before the stream is called unreadable.
+  auto got = NATS_TIMEOUT;
+  for (int tries = 0; tries < 3 && got == NATS_TIMEOUT; ++tries)
+    got = js_GetStreamInfo(&info, jetstream, stream.c_str(), nullptr, &error);
   if (got != NATS_OK) throw StreamUnavailable("the stream cannot be read: " + said(got, error));
   const StreamState state{info->State.FirstSeq, info->State.LastSeq};
   jsStreamInfo_Destroy(info);
@@ -185,14 +229,14 @@ public:
       }
       jsMsgMetaData *meta = nullptr;
       uint64_t sequence = 0;
+      int64_t stored_at_ns = 0;
       if (natsMsg_GetMetaData(&meta, message) == NATS_OK) {
         sequence = meta->Sequence.Stream;
+        stored_at_ns = meta->Timestamp;
         jsMsgMetaData_Destroy(meta);
       }
       if (sequence == next_) {
-        StreamEntry entry{sequence,
-                          std::string(natsMsg_GetData(message),
-                                      static_cast<size_t>(natsMsg_GetDataLength(message)))};
+        auto entry = entry_of(message, sequence, stored_at_ns);
         natsMsg_Destroy(message);
         ++next_;
         return entry;
@@ -288,10 +332,13 @@ void WriteStream::listen(std::function<void(std::string_view news)> heard) {
     throw StreamUnavailable("the other nodes' news cannot be heard: " + said(subscribed));
 }
 
-void WriteStream::report_place(std::string_view node, uint64_t applied, int64_t at_unix) {
+void WriteStream::report_place(std::string_view node, const NodePlace &place) {
   std::lock_guard lock(nats_->places_mutex);
   if (!nats_->places) nats_->places = places_bucket(nats_->jetstream, settings_);
-  const auto value = std::to_string(applied) + " " + std::to_string(at_unix);
+  // "APPLIED AT SKIPPED LAST_SKIPPED PROBLEM…": the problem last, as the rest of the line.
+  const auto value = std::to_string(place.applied) + " " + std::to_string(place.reported_at) + " " +
+                     std::to_string(place.skipped) + " " + std::to_string(place.last_skipped) +
+                     " " + place.problem;
   uint64_t revision = 0;
   if (const auto put =
           kvStore_PutString(&revision, nats_->places, std::string(node).c_str(), value.c_str());
@@ -311,12 +358,19 @@ std::vector<WriteStream::NodePlace> WriteStream::node_places() {
   for (int i = 0; i < keys.Count; ++i) {
     kvEntry *entry = nullptr;
     if (kvStore_Get(&entry, nats_->places, keys.Keys[i]) != NATS_OK) continue;
-    NodePlace place{keys.Keys[i]};
-    unsigned long long applied = 0;
+    NodePlace place;
+    place.node = keys.Keys[i];
+    unsigned long long applied = 0, skipped = 0, last_skipped = 0;
     long long at = 0;
-    if (std::sscanf(kvEntry_ValueString(entry), "%llu %lld", &applied, &at) == 2) {
+    int problem_at = 0;
+    const char *value = kvEntry_ValueString(entry);
+    if (std::sscanf(value, "%llu %lld %llu %llu %n", &applied, &at, &skipped, &last_skipped,
+                    &problem_at) >= 4) {
       place.applied = applied;
       place.reported_at = at;
+      place.skipped = skipped;
+      place.last_skipped = last_skipped;
+      if (problem_at > 0) place.problem = value + problem_at;
       places.push_back(place);
     }
     kvEntry_Destroy(entry);

@@ -25,15 +25,22 @@ struct StreamUnavailable : std::runtime_error {
 };
 
 struct StreamSettings {
-  std::vector<std::string> servers; // nats://HOST:PORT, each a server of one NATS cluster
-  std::string node;                 // this node's name, as the servers see its connection
+  // nats://[USER:PASSWORD@]HOST:PORT (or tls://…), each a server of one NATS cluster.
+  std::vector<std::string> servers;
+  std::string node; // this node's name, as the servers see its connection
+  // How the node proves itself to the servers and checks them (docs/CLUSTER.md): a NATS
+  // credentials file (JWT and nkey), and TLS: the CA that signed the servers' certificates
+  // (given, every connection is TLS and a server it did not sign is refused), and this
+  // node's own certificate and key for servers that ask for one. Empty: not used.
+  std::string creds_file;
+  std::string tls_ca, tls_cert, tls_key;
   std::string stream = "VERDICT_WRITES";
   std::string subject = "verdict.writes";
   int replicas = 3; // servers holding each write; a write is acknowledged by a majority
   // How long a publish waits for its acknowledgement before it is refused as unavailable.
   std::chrono::milliseconds publish_wait{2000};
   // How long a retried publish with the same id is known as a duplicate.
-  std::chrono::minutes duplicate_window{2};
+  std::chrono::milliseconds duplicate_window{std::chrono::minutes(2)};
   // What the stream keeps, set when it is made: writes this old, and at most this many (0: no
   // limit). A node whose file is older than anything kept starts from a newer backup instead.
   std::chrono::hours kept_for{24 * 60};
@@ -44,7 +51,12 @@ struct StreamSettings {
 struct StreamEntry {
   uint64_t sequence = 0; // 1, 2, 3… in the order every node applies them
   std::string payload;
+  std::string id;           // the id it was published under (JetStream's Nats-Msg-Id)
+  int64_t stored_at_ms = 0; // when the stream stored it, by the servers' clock (0: not known)
 };
+
+// `url` as it may be shown: a password in it replaced by "***".
+std::string without_password(const std::string &url);
 
 // Reads the stream in order from one sequence on, each entry once: a consumer of JetStream's
 // that the servers push entries to as they are stored, so a node applies a write moments after
@@ -91,12 +103,15 @@ public:
 
   // Each node tells the others how far its file has applied the stream, kept beside it in a
   // replicated key-value bucket: `verdict cluster status` reads every node's there.
-  void report_place(std::string_view node, uint64_t applied, int64_t at_unix);
   struct NodePlace {
     std::string node;
     uint64_t applied = 0;
     int64_t reported_at = 0; // seconds since 1970
+    uint64_t skipped = 0;      // entries it skipped as not the cluster's (app/stream_follower.h)
+    uint64_t last_skipped = 0; // the last of them
+    std::string problem;       // why it cannot follow now, or empty
   };
+  void report_place(std::string_view node, const NodePlace &place);
   std::vector<NodePlace> node_places();
 
 private:

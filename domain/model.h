@@ -56,6 +56,9 @@ struct Ballot {
   std::string network;     // a keyed hash of their network (domain/counting.h network_of)
   std::string day;         // the UTC day it is cast, YYYY-MM-DD
   int64_t seconds_on_page; // since the page it was sent from was made
+  // The vote form's token (auth/vote_tokens.h): a cluster's node applying the vote judges the
+  // time on page from it itself, never from a figure the stream carries.
+  std::string token = {};
 };
 
 // What became of a vote: counted, or set aside and why.

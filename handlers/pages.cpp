@@ -125,7 +125,7 @@ void show_transparency(App &app, const Request &req, Response &res) {
 
 // GET /receipts — the reader's own votes' receipts, from their voter cookie: private to them.
 void show_receipts(App &app, const Request &req, Response &res) {
-  const auto voter = voter_of(req);
+  const auto voter = voter_of(app, req);
   const auto receipts = voter.empty() ? std::vector<VoteReceipt>{} : app.store.vote_receipts(voter);
   send_html(res, pages::receipts(app.views, receipts, app.store.latest_checkpoint(),
                                  app.store.site_copy()));
@@ -202,12 +202,15 @@ void show_subscribe_form(App &app, const Request &req, Response &res) {
   send_html(res, pages::subscribe(app.views, app.store.site_copy()));
 }
 
-// GET /healthz — 200 "ok" when the database answers and can take a write; otherwise 503 and
-// what is wrong, for the owner's monitor.
+// GET /healthz — 200 "ok" when the database answers and can take a write (and, on a node of a
+// cluster, the stream takes writes and the node keeps up with it); otherwise 503 and what is
+// wrong, for the owner's monitor and a balancer.
 void show_health(App &app, const Request &, Response &res) {
   set_single_header(res, "Cache-Control", "no-store");
   app.store.schema_version();
-  if (const auto problem = app.store.health_problem(); !problem.empty()) {
+  auto problem = app.store.health_problem();
+  if (problem.empty() && app.cluster_problem) problem = app.cluster_problem();
+  if (!problem.empty()) {
     res.status = 503;
     return res.set_content("unhealthy: " + problem + "\n", "text/plain; charset=utf-8");
   }

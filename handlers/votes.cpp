@@ -57,10 +57,11 @@ std::optional<int64_t> seconds_on_page(App &app, Response &res, const FormParse 
 
 // The reader's ballot: their voter id (minting one, with its cookie, for a first vote), the
 // network they vote from as a keyed hash, today's date and how long the page was open.
-Ballot ballot_for(App &app, const Request &req, Response &res, int64_t on_page) {
-  return {voter_for_write(req, res),
+Ballot ballot_for(App &app, const Request &req, Response &res, const FormParse &form,
+                  int64_t on_page) {
+  return {voter_for_write(app, req, res),
           auth::keyed_hash(app.votes.network_key, network_of(client_of(app, req))), app.today(),
-          on_page};
+          on_page, form.fields.at("token")};
 }
 
 } // namespace
@@ -85,7 +86,7 @@ void vote_on_tool(App &app, const Request &req, Response &res, std::string_view 
   const auto on_page = seconds_on_page(app, res, form, auth::tool_vote_target(tool->id), page);
   if (!on_page) return;
 
-  const auto ballot = ballot_for(app, req, res, *on_page);
+  const auto ballot = ballot_for(app, req, res, form, *on_page);
   const auto choice = verdict_from_word(verdict); // none: withdraw
   app.recent_writers.note(ballot.voter);
   see_other(res, page + "#tool-" + tool->slug);
@@ -121,7 +122,7 @@ void vote_on_pair(App &app, const Request &req, Response &res, std::string_view 
 
   std::optional<int64_t> picked;
   if (pick != "withdraw") picked = pick == "a" ? c.a.id : c.b.id;
-  const auto ballot = ballot_for(app, req, res, *on_page);
+  const auto ballot = ballot_for(app, req, res, form, *on_page);
   app.recent_writers.note(ballot.voter);
   see_other(res, page + "#community");
   answer_once_written([&app, ballot, a_id = c.a.id, b_id = c.b.id, picked](WriteDone done) {

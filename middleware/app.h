@@ -65,6 +65,14 @@ struct App {
     std::string token_key;   // signs the token each vote form carries (auth/vote_tokens.h)
     std::string network_key; // keys the hash under which a voter's network is stored
   } votes;
+  // A cluster's (app/server.cpp): readers' voter cookies are kept, and published, as keyed
+  // hashes under it, so neither the stream nor a node's file holds a cookie a reader could be
+  // impersonated with. Empty (a lone server): kept as they are.
+  std::string voter_key;
+  std::string voter_as_kept(std::string cookie_voter) const;
+  // A cluster's node: why it cannot take writes or keep up now, or empty (/healthz says it,
+  // so a balancer sends readers elsewhere). Unset on a lone server.
+  std::function<std::string()> cluster_problem;
   bool access_log = false;   // a line per routed request on stderr
   std::string trusted_proxy; // the reverse proxy whose X-Forwarded-For is believed
 

@@ -92,7 +92,7 @@ void serve_page(App &app, const Request &req, Response &res, const Render &rende
     set_single_header(res, "Cache-Control", kPersonalCaching);
     return;
   }
-  const auto voter = voter_of(req);
+  const auto voter = voter_of(app, req);
   if (!voter.empty() && app.recent_writers.wrote_within(voter, app.page_epoch.max_lag())) {
     // Just voted: their page is rendered now, so the tallies count their vote.
     const auto fresh = render_shared(render, res);

@@ -160,18 +160,25 @@ void moved_permanently(httplib::Response &res, const std::string &location) {
   set_single_header(res, "Cache-Control", "public, max-age=86400");
 }
 
-std::string voter_of(const httplib::Request &req) {
-  return voter_from_cookie(req.get_header_value("Cookie"));
+std::string App::voter_as_kept(std::string cookie_voter) const {
+  if (voter_key.empty() || cookie_voter.empty()) return cookie_voter;
+  // The cookie's first 12 hex digits (when it was issued: ids issued together still sort
+  // together, store/votes.cpp) and 80 bits of its keyed hash, the length a voter id has.
+  return cookie_voter.substr(0, 12) + auth::keyed_hash(voter_key, cookie_voter).substr(0, 20);
 }
 
-std::string voter_for_write(const httplib::Request &req, httplib::Response &res) {
-  auto voter = voter_of(req);
+std::string voter_of(const App &app, const httplib::Request &req) {
+  return app.voter_as_kept(voter_from_cookie(req.get_header_value("Cookie")));
+}
+
+std::string voter_for_write(const App &app, const httplib::Request &req, httplib::Response &res) {
+  auto voter = voter_of(app, req);
   if (!voter.empty()) return voter;
   voter = new_voter_id();
   res.set_header("Set-Cookie",
                  std::string(cookies::kVoter.name) + "=" + voter + "; Path=/; Max-Age=" +
                      std::to_string(cookies::kVoter.max_age_seconds) + "; HttpOnly; SameSite=Lax");
-  return voter;
+  return app.voter_as_kept(voter);
 }
 
 std::optional<EditorSession> signed_in_editor(App &app, const httplib::Request &req) {

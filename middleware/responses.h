@@ -46,10 +46,11 @@ void answer_once_written(const std::function<void(WriteDone)> &write);
 pages::VoteTokens vote_tokens_for(const App &app, const Comparison &comparison);
 std::string vote_token_for(const App &app, const Tool &tool);
 
-// The voter id from the request's cookie, or empty.
-std::string voter_of(const httplib::Request &req);
-// The request's voter id, minting one (and setting its cookie on `res`) for a first vote.
-std::string voter_for_write(const httplib::Request &req, httplib::Response &res);
+// The voter id from the request's cookie as the site keeps it (App::voter_as_kept), or empty.
+std::string voter_of(const App &app, const httplib::Request &req);
+// The request's voter id as kept, minting one (and setting its cookie on `res`) for a first
+// vote.
+std::string voter_for_write(const App &app, const httplib::Request &req, httplib::Response &res);
 
 // The editor signed in on this browser (the session cookie names a live session), if any.
 std::optional<EditorSession> signed_in_editor(App &app, const httplib::Request &req);

@@ -89,7 +89,7 @@ void send_own_page(App &app, const Request &req, Response &res, const std::strin
 CookieAnswers voter_answers(App &app, const TransportLimits &limits) {
   return [&app, keep_alive = keep_alive_value(limits)](std::string_view target,
                                                        std::string_view cookie, std::string &out) {
-    const auto voter = voter_from_cookie(cookie);
+    const auto voter = app.voter_as_kept(voter_from_cookie(cookie));
     // Left to httplib: other cookies, addresses it would decode, and voters who just voted
     // (rendered afresh there).
     if (voter.empty() || target.find('%') != std::string_view::npos ||

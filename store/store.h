@@ -324,6 +324,11 @@ public:
   Resubscription resubscribe(int64_t id);
   // The secret kept under `name`, keeping `if_new` first when there is none yet.
   std::string site_secret(std::string_view name, std::string_view if_new);
+  // The secret kept under `name`, if any; and `value` kept under it in place of any before (a
+  // cluster node's, from the cluster's key: the same on every node, so never through the
+  // stream).
+  std::optional<std::string> kept_site_secret(std::string_view name);
+  void keep_site_secret(std::string_view name, std::string_view value);
   SubscriberCounts subscriber_counts();
   // Newest first, with their mail problems; narrowed to addresses holding `words`.
   Paged<Subscriber> subscribers(PageSpan span, std::string_view words = {});

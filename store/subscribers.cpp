@@ -229,6 +229,26 @@ std::string Store::site_secret(std::string_view name, std::string_view if_new) {
   return kept;
 }
 
+std::optional<std::string> Store::kept_site_secret(std::string_view name) {
+  return read([&](sql::Db &db) -> std::optional<std::string> {
+    auto stmt = db.cached("SELECT value FROM site_secrets WHERE name = :name");
+    stmt.bind(":name", std::string(name));
+    if (!stmt.step()) return std::nullopt;
+    return stmt.text(0);
+  });
+}
+
+void Store::keep_site_secret(std::string_view name, std::string_view value) {
+  const std::string key(name), kept(value);
+  write([&](sql::Db &db) {
+    db.cached("INSERT INTO site_secrets (name, value) VALUES (:name, :value) "
+              "ON CONFLICT (name) DO UPDATE SET value = excluded.value")
+        .bind(":name", key)
+        .bind(":value", kept)
+        .run();
+  });
+}
+
 SubscriberCounts Store::subscriber_counts() {
   return read([](sql::Db &db) {
     auto stmt = db.cached("SELECT status, count(*) FROM subscribers GROUP BY status");

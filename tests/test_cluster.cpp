@@ -3,6 +3,7 @@
 // in a folder of the test's, as three machines of a Verdict cluster would run them.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -26,6 +27,8 @@
 #include "app/stream_follower.h"
 #include "auth/secrets.h"
 #include "auth/sign_in_throttle.h"
+#include "auth/vote_tokens.h"
+#include "cluster/cluster_key.h"
 #include "cluster/write_stream.h"
 #include "domain/clock.h"
 #include "domain/cluster_write.h"
@@ -57,12 +60,57 @@ int free_loopback_port() {
   return ntohs(address.sin_port);
 }
 
-// Three nats-server processes, one NATS cluster with JetStream.
+// The passwords of the NATS users verdict-node-1..3, as the shipped authorization block reads
+// them from nats-server's environment (deploy/cluster/nats-authorization.conf).
+const std::vector<std::string> &node_passwords() {
+  static const std::vector<std::string> passwords = [] {
+    std::vector<std::string> made;
+    for (int i = 1; i <= 3; ++i) {
+      // A letter first: NATS reads a variable that starts with a digit as a number.
+      made.push_back("pw" + auth::random_secret(12));
+      setenv(("VERDICT_NATS_PASSWORD_" + std::to_string(i)).c_str(), made.back().c_str(), 1);
+    }
+    return made;
+  }();
+  return passwords;
+}
+
+// The cluster's key of this test process, and a file holding it as an operator gives it.
+const std::string &cluster_key_text() {
+  static const auto text = cluster::ClusterKey::new_file_text();
+  return text;
+}
+const cluster::ClusterKey &cluster_key() {
+  static const auto key = cluster::ClusterKey::from_text(cluster_key_text());
+  return key;
+}
+std::string cluster_key_file(const fs::path &folder) {
+  const auto path = (folder / "cluster.key").string();
+  std::ofstream(path) << cluster_key_text();
+  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
+  return path;
+}
+
+// `payload` sealed as a node seals an entry published under `id`, now.
+std::string sealed(const std::string &payload, const std::string &id) {
+  return cluster_key().seal(payload, id, unix_now() * 1000);
+}
+
+// A reader's ballot with the token of the page they voted from, loaded a minute ago.
+Ballot ballot_with_token(const std::string &voter, const std::string &target) {
+  auto ballot = test::ballot_of(voter);
+  ballot.token = auth::vote_token(cluster_key().secret("vote_tokens"), target, unix_now() - 60);
+  return ballot;
+}
+
+// Three nats-server processes, one NATS cluster with JetStream, locked as the shipped
+// configuration locks it: a user per node with the shipped permissions.
 class NatsCluster {
 public:
   static constexpr int kServers = 3;
 
   NatsCluster() {
+    node_passwords();
     for (int i = 0; i < kServers; ++i)
       servers_.push_back({free_loopback_port(), free_loopback_port(), free_loopback_port(), 0});
     for (int i = 0; i < kServers; ++i)
@@ -74,10 +122,14 @@ public:
       kill_server(i, SIGKILL);
   }
 
-  std::vector<std::string> urls() const {
+  // The servers' addresses with the NATS user of node `user` (1 to 3; 0: no user at all).
+  std::vector<std::string> urls(int user = 1) const {
     std::vector<std::string> all;
+    const auto credentials = user == 0 ? std::string()
+                                       : "verdict-node-" + std::to_string(user) + ":" +
+                                             node_passwords()[static_cast<size_t>(user - 1)] + "@";
     for (const auto &server : servers_)
-      all.push_back("nats://127.0.0.1:" + std::to_string(server.client_port));
+      all.push_back("nats://" + credentials + "127.0.0.1:" + std::to_string(server.client_port));
     return all;
   }
 
@@ -98,7 +150,10 @@ public:
       routes += "    nats-route://127.0.0.1:" + std::to_string(server.route_port) + "\n";
     const auto &server = servers_[static_cast<size_t>(i)];
     const auto config = (folder / "nats.conf").string();
+    fs::copy_file(fs::path(VERDICT_SOURCE_DIR) / "deploy/cluster/nats-authorization.conf",
+                  folder / "nats-authorization.conf", fs::copy_options::overwrite_existing);
     std::ofstream(config) << "server_name: n" << i << "\n"
+                          << "include ./nats-authorization.conf\n"
                           << "host: 127.0.0.1\nport: " << server.client_port << "\n"
                           << "http: 127.0.0.1:" << server.http_port << "\n"
                           << "jetstream {\n  store_dir: " << (folder / "js").string()
@@ -106,8 +161,11 @@ public:
                           << "cluster {\n  name: verdict\n  listen: 127.0.0.1:" << server.route_port
                           << "\n  routes: [\n"
                           << routes << "  ]\n}\n";
+    // Its log beside its folder, shown when the servers do not come together.
+    const int log = open((folder / "nats.log").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
     servers_[static_cast<size_t>(i)].pid =
-        test::start_child({"/usr/sbin/nats-server", "-c", config}, -1, -1);
+        test::start_child({"/usr/sbin/nats-server", "-c", config}, -1, log);
+    close(log);
   }
 
   // Every running server says it is healthy and the JetStream cluster has a leader.
@@ -127,7 +185,12 @@ public:
       if (ready) return;
       std::this_thread::sleep_for(100ms);
     }
-    FAIL("the NATS servers did not form a JetStream cluster within 30 s");
+    std::string logs;
+    for (int i = 0; i < kServers; ++i)
+      logs += "--- n" + std::to_string(i) + "\n" +
+              test::read_file((dir_.path / ("n" + std::to_string(i)) / "nats.log").string());
+    FAIL("the NATS servers did not form a JetStream cluster within 30 s:\n" +
+         logs.substr(logs.size() > 6000 ? logs.size() - 6000 : 0));
   }
 
 private:
@@ -139,9 +202,10 @@ private:
   std::vector<Server> servers_;
 };
 
-cluster::StreamSettings settings_for(const NatsCluster &nats, const std::string &node) {
+cluster::StreamSettings settings_for(const NatsCluster &nats, const std::string &node,
+                                     int user = 1) {
   cluster::StreamSettings settings;
-  settings.servers = nats.urls();
+  settings.servers = nats.urls(user);
   settings.node = node;
   return settings;
 }
@@ -430,15 +494,16 @@ namespace {
 // A node, in this process: its own file, a copy of one site's, and its own connection to the
 // cluster, its writes through it and its follower applying them.
 struct Node {
-  Node(const fs::path &file, const NatsCluster &nats, const std::string &name)
+  Node(const fs::path &file, const NatsCluster &nats, const std::string &name,
+       std::chrono::milliseconds replay_after = std::chrono::minutes(2))
       : store(file.string()), stream(settings_for(nats, name)),
-        writes(store, stream, ClusterWrites::Settings{name}),
+        writes(store, stream, cluster_key(), ClusterWrites::Settings{name}),
         follower(
-            store, stream,
+            store, stream, cluster_key(),
             [this](const cluster::StreamEntry &entry, const std::function<void()> &failed) {
               writes.apply(entry, failed);
             },
-            name) {}
+            name, replay_after) {}
   Store store;
   cluster::WriteStream stream;
   ClusterWrites writes;
@@ -450,9 +515,12 @@ struct Node {
 std::optional<std::string> vote_through(Node &node, const std::string &voter,
                                         const std::string &tool, std::optional<Verdict> verdict) {
   std::promise<std::optional<std::string>> told;
-  node.writes.cast_tool_vote(
-      test::ballot_of(voter), node.store.tool_by_slug(tool)->id, verdict,
-      [&told](std::optional<std::string> failure) { told.set_value(std::move(failure)); });
+  const auto tool_id = node.store.tool_by_slug(tool)->id;
+  // The token of the tool's page as a reader loaded it a minute ago: the node judges it.
+  const auto ballot = ballot_with_token(voter, auth::tool_vote_target(tool_id));
+  node.writes.cast_tool_vote(ballot, tool_id, verdict, [&told](std::optional<std::string> failure) {
+    told.set_value(std::move(failure));
+  });
   return told.get_future().get();
 }
 
@@ -518,9 +586,17 @@ TEST_CASE("cluster: two nodes' writes go through the stream to both files alike:
     a.writes.start_session("secret-hash", editor, "csrf", 4102444800);
     // One that no longer fits when applied (its editor removed meanwhile) is refused alike.
     CHECK_THROWS_AS(b.writes.start_session("other-hash", editor + 1, "csrf", 4102444800), Refused);
+    // The site's secrets are the cluster key's: one on both nodes, in both files, and never an
+    // entry of the stream.
+    const auto entries_before = a.stream.last_sequence();
     const std::string from_a(32, 'a'), from_b(32, 'b');
-    CHECK(a.writes.site_secret("shared", from_a) == from_a);
-    CHECK(b.writes.site_secret("shared", from_b) == from_a);
+    CHECK(a.writes.site_secret("vote_tokens", from_a) ==
+          b.writes.site_secret("vote_tokens", from_b));
+    CHECK(a.writes.site_secret("vote_tokens", from_a) != from_a);
+    CHECK(a.writes.log_signing_key() == b.writes.log_signing_key());
+    CHECK(a.store.log_signing_key() == b.writes.log_signing_key());
+    CHECK(b.store.log_signing_key() == b.writes.log_signing_key());
+    CHECK(a.stream.last_sequence() == entries_before);
 
     // A sign-up taken by one node owes one confirmation mail: one node's mailer claims it.
     CHECK(a.writes.request_subscription("reader@example.com", 1800000000, {}) ==
@@ -532,7 +608,7 @@ TEST_CASE("cluster: two nodes' writes go through the stream to both files alike:
     CHECK_FALSE(a.writes.claim_confirmation(owed[0].subscriber_id, 1800000000, 600));
 
     const auto last = a.stream.last_sequence();
-    CHECK(last == 12);
+    CHECK(last == 10);
     REQUIRE(a.follower.wait_for(last, 10s));
     REQUIRE(b.follower.wait_for(last, 10s));
     CHECK(b.store.category("agents")->name == "Agents");
@@ -546,7 +622,7 @@ TEST_CASE("cluster: two nodes' writes go through the stream to both files alike:
   }
   CHECK(votes_held((dir.path / "a.db").string()) == votes_held((dir.path / "b.db").string()));
 
-  // Node b stopped at 12. Writes go on through a; b starts again and applies 13, and only 13.
+  // Node b stopped at 10. Writes go on through a; b starts again and applies 11, and only 11.
   {
     Node a(dir.path / "a.db", nats, "node-a");
     a.follower.start();
@@ -555,13 +631,13 @@ TEST_CASE("cluster: two nodes' writes go through the stream to both files alike:
   Node again(dir.path / "b.db", nats, "node-b");
   CHECK(again.follower.too_far_behind().empty());
   CHECK(again.follower.catch_up() == 1);
-  CHECK(again.store.applied_sequence() == 13);
+  CHECK(again.store.applied_sequence() == 11);
   CHECK(again.community("cursor-background-agent").total == 1);
 
   // A write this version cannot read stops the node there, saying so, rather than skip it.
-  again.stream.publish(R"({"kind":"a_kind_from_a_later_version"})", "w-later");
+  again.stream.publish(sealed(R"({"kind":"a_kind_from_a_later_version"})", "w-later"), "w-later");
   CHECK_THROWS_WITH(again.follower.catch_up(), Catch::Contains("upgrade"));
-  CHECK(again.store.applied_sequence() == 13);
+  CHECK(again.store.applied_sequence() == 11);
 }
 
 TEST_CASE("cluster: votes taken at once through a node share entries of the stream, and each is "
@@ -586,7 +662,7 @@ TEST_CASE("cluster: votes taken at once through a node share entries of the stre
     char voter[33];
     std::snprintf(voter, sizeof voter, "%032d", i);
     a.writes.cast_tool_vote(
-        test::ballot_of(voter), tool, Verdict::ship,
+        ballot_with_token(voter, auth::tool_vote_target(tool)), tool, Verdict::ship,
         [told](std::optional<std::string> failure) { told->set_value(failure); });
   }
   for (auto &told : heard)
@@ -610,7 +686,7 @@ TEST_CASE("cluster: votes taken at once through a node share entries of the stre
   auto unreadable = readable;
   unreadable.id = "w-unreadable";
   unreadable.arguments = R"({"ballot":"not a ballot"})";
-  b.stream.publish(encoded_together({readable, unreadable}), "w-together");
+  b.stream.publish(sealed(encoded_together({readable, unreadable}), "w-together"), "w-together");
   const auto stopped_by = [&b] {
     for (int i = 0; i < 200 && b.follower.problem().empty(); ++i)
       std::this_thread::sleep_for(50ms);
@@ -633,8 +709,19 @@ std::vector<std::string> node_args(const NatsCluster &nats, const std::string &n
   std::string servers;
   for (const auto &url : nats.urls())
     servers += (servers.empty() ? "" : ",") + url;
-  return {"serve", "--db",      db.string(), "--port", "0", "--rate-limit",
-          "0",     "--cluster", servers,     "--node", name};
+  return {"serve",
+          "--db",
+          db.string(),
+          "--port",
+          "0",
+          "--rate-limit",
+          "0",
+          "--cluster",
+          servers,
+          "--node",
+          name,
+          "--cluster-key",
+          cluster_key_file(db.parent_path())};
 }
 
 // The vote token of each tool's page as a reader loads it from the node at `port`, once old
@@ -823,11 +910,19 @@ TEST_CASE("cluster: three verdict nodes under a vote load lose no acknowledged v
     CHECK(WIFEXITED(node->stop(SIGTERM)));
   const auto acknowledged = voters.acknowledged();
   const auto held = voters_in(file_of("web-1").string());
-  size_t missing = 0;
-  for (const auto &voter : acknowledged)
-    missing += held.count(voter) == 0;
+  // A node keeps (and publishes) a reader's cookie as its keyed hash, never as it is.
+  const auto kept = [](const std::string &cookie) {
+    return cookie.substr(0, 12) +
+           auth::keyed_hash(cluster_key().secret("voter_cookies"), cookie).substr(0, 20);
+  };
+  size_t missing = 0, cookies_kept = 0;
+  for (const auto &voter : acknowledged) {
+    missing += held.count(kept(voter)) == 0;
+    cookies_kept += held.count(voter);
+  }
   CHECK(acknowledged.size() >= 750);
   CHECK(missing == 0);
+  CHECK(cookies_kept == 0);
   const auto votes = votes_held(file_of("web-1").string());
   CHECK(votes_held(file_of("web-2").string()) == votes);
   CHECK(votes_held(file_of("web-3").string()) == votes);
@@ -851,10 +946,11 @@ TEST_CASE("cluster: a node whose file is older than anything the stream still ke
                                Verdict::ship));
   }
   for (int i = 2; i < 5; ++i) // writes 3 to 5, the recent node down meanwhile
-    stream.publish(encoded(ClusterWrite{"w" + std::to_string(i), "site_secret", 1, "2025-11-24",
-                                        R"({"name":"s)" + std::to_string(i) + R"(","if_new":")" +
-                                            std::string(32, 'x') + R"("})"}),
-                   "w" + std::to_string(i));
+    stream.publish(
+        sealed(encoded(ClusterWrite{"w" + std::to_string(i), "end_session", 1, "2025-11-24",
+                                    R"({"secret_hash":"s)" + std::to_string(i) + R"("})"}),
+               "w" + std::to_string(i)),
+        "w" + std::to_string(i));
   CHECK(stream.first_sequence() == 3);
   CHECK(stream.last_sequence() == 5);
 
@@ -866,9 +962,10 @@ TEST_CASE("cluster: a node whose file is older than anything the stream still ke
   for (const auto &url : nats.urls())
     servers += (servers.empty() ? "" : ",") + url;
   std::string said;
-  CHECK(test::run_binary({"serve", "--db", (dir.path / "old.db").string(), "--port", "0",
-                          "--cluster", servers, "--node", "old"},
-                         &said) == 1);
+  CHECK(
+      test::run_binary({"serve", "--db", (dir.path / "old.db").string(), "--port", "0", "--cluster",
+                        servers, "--node", "old", "--cluster-key", cluster_key_file(dir.path)},
+                       &said) == 1);
   CHECK(said.find("newer `verdict backup`") != std::string::npos);
 
   // The node that had applied up to 2 needs 3 on, all kept: it catches up.
@@ -913,7 +1010,9 @@ TEST_CASE("cluster: the weekly digest is made and sent once for the cluster, whi
                                     "--cluster",
                                     servers,
                                     "--node",
-                                    node};
+                                    node,
+                                    "--cluster-key",
+                                    cluster_key_file(dir.path)};
   };
   test::SmtpSink sink(dir.path / "mail");
   std::string said;
@@ -940,8 +1039,9 @@ TEST_CASE("cluster: verdict user and verdict import on one node reach every node
   std::string servers;
   for (const auto &url : nats.urls())
     servers += (servers.empty() ? "" : ",") + url;
-  const std::vector<std::string> on_web_1 = {"--db",  first,    "--cluster",
-                                             servers, "--node", "web-1"};
+  const std::vector<std::string> on_web_1 = {
+      "--db",   first,   "--cluster",     servers,
+      "--node", "web-1", "--cluster-key", cluster_key_file(dir.path)};
   const auto with = [&](std::vector<std::string> args) {
     args.insert(args.end(), on_web_1.begin(), on_web_1.end());
     return args;
@@ -1043,8 +1143,150 @@ TEST_CASE("cluster: a guesser of desk passwords spreading tries over two nodes i
   const auto password = (dir.path / "password").string();
   std::ofstream(password) << "another long enough password\n";
   REQUIRE(test::run_binary({"user", "add", "second@example.com", "--db", site, "--cluster", servers,
-                            "--node", "web-1"},
+                            "--node", "web-1", "--cluster-key", cluster_key_file(dir.path)},
                            &said, password) == 0);
   REQUIRE(test::run_binary({"cluster", "status", "--cluster", servers}, &said) == 0);
   CHECK(std::regex_search(said, std::regex("web-2 +[0-9]+ +[1-9]")));
+}
+
+TEST_CASE("cluster: whoever reaches the NATS servers without the cluster's key cannot write: "
+          "forged, cut-short, moved, replayed and unknown entries are skipped and counted, "
+          "never halt a node, and the stream shows no secret") {
+  NatsCluster nats;
+  test::TempDir dir;
+  const std::string password_hash = "$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$c2VjcmV0LWhhc2g";
+  {
+    Store site((dir.path / "a.db").string());
+    site.import_content(test::seeded_store()->export_content());
+    site.add_editor("editor@example.com", password_hash);
+  }
+  fs::copy_file(dir.path / "a.db", dir.path / "b.db");
+
+  // Without the broker's credentials, nobody is let in at all.
+  CHECK_THROWS_AS(cluster::WriteStream(settings_for(nats, "stranger", 0)),
+                  cluster::StreamUnavailable);
+
+  Node a(dir.path / "a.db", nats, "node-a", 1500ms);
+  Node b(dir.path / "b.db", nats, "node-b", 1500ms);
+  for (auto *node : {&a, &b}) {
+    node->follower.catch_up();
+    node->follower.start();
+  }
+  const std::string reader(32, 'c'), later_reader(32, 'd');
+  REQUIRE_FALSE(vote_through(a, reader, "codestral-2-1", Verdict::ship));
+  const auto real = a.stream.entry_at(a.stream.last_sequence());
+  REQUIRE(real);
+  const auto tool = a.store.tool_by_slug("codestral-2-1")->id;
+  const auto editor = a.store.editor_by_email("editor@example.com")->id;
+
+  // A node broken into, say: its broker credentials, but not the key.
+  cluster::WriteStream intruder(settings_for(nats, "intruder", 3));
+  const auto now = unix_now() * 1000;
+  const auto today = a.store.today();
+  std::vector<ClusterWrite> many_votes;
+  for (int i = 0; i < 50; ++i) {
+    char voter[33];
+    std::snprintf(voter, sizeof voter, "%032d", i);
+    many_votes.push_back({"x-vote-" + std::to_string(i), "tool_vote", now, today,
+                          R"({"ballot":{"voter":")" + std::string(voter) + R"(","network":"own )" +
+                              std::to_string(i) + R"(","day":")" + today +
+                              R"(","seconds_on_page":30,"token":"1.x"},"tool":)" +
+                              std::to_string(tool) + R"(,"verdict":"ship"})"});
+  }
+  const auto other_key = cluster::ClusterKey::from_text(cluster::ClusterKey::new_file_text());
+  const auto add_mallory = encoded(ClusterWrite{
+      "x-editor", "add_editor", now, today,
+      R"({"email":"mallory@example.com","password_hash":")" + password_hash + R"("})"});
+  const std::vector<std::pair<std::string, std::string>> forged = {
+      {"x-editor", add_mallory},
+      {"x-session",
+       encoded(ClusterWrite{"x-session", "start_session", now, today,
+                            R"({"secret_hash":"forged","editor_id":)" + std::to_string(editor) +
+                                R"(,"csrf":"c","expires_at":4102444800})"})},
+      {"x-votes", encoded_together(many_votes)},
+      {"x-later", R"({"kind":"a_kind_from_a_later_version"})"},
+      {"x-garbage", std::string("\x00\xff not an entry", 16)},
+      {"x-other-key", other_key.seal(add_mallory, "x-other-key", now)},
+      {"x-cut", real->payload.substr(0, real->payload.size() - 5)},
+      {"x-moved", real->payload}, // a real entry published again under another id
+  };
+  for (const auto &[id, payload] : forged)
+    REQUIRE(intruder.publish(payload, id) > 0);
+  // The same entry under its own id within the stream's window is stored once, by JetStream.
+  const auto before_replay = intruder.last_sequence();
+  CHECK(intruder.publish(real->payload, real->id) == real->sequence);
+  CHECK(intruder.last_sequence() == before_replay);
+
+  // Sealed with the key but claiming what only the applying node may judge: a vote whose token
+  // this site never made is refused where it is applied.
+  ClusterWrite claimed = many_votes.front();
+  claimed.id = "x-claimed";
+  a.stream.publish(sealed(encoded(claimed), claimed.id), claimed.id);
+
+  // The genuine writes go on past all of it.
+  REQUIRE_FALSE(vote_through(b, later_reader, "codestral-2-1", Verdict::skip));
+  const auto last = a.stream.last_sequence();
+  REQUIRE(a.follower.wait_for(last, 10s));
+  REQUIRE(b.follower.wait_for(last, 10s));
+  for (auto *node : {&a, &b}) {
+    CHECK(node->follower.problem().empty());
+    CHECK(node->follower.skipped() == forged.size());
+    CHECK_FALSE(node->store.editor_by_email("mallory@example.com"));
+    CHECK_FALSE(node->store.session("forged", unix_now()));
+    CHECK(node->community("codestral-2-1").total == 2);
+    CHECK(node->store.tool_by_slug("codestral-2-1")->name ==
+          a.store.tool_by_slug("codestral-2-1")->name);
+  }
+  CHECK(votes_held((dir.path / "a.db").string()) == votes_held((dir.path / "b.db").string()));
+
+  // What the nodes publish (a sign-up, a password set, a session) and what they keep: none of
+  // it can be read off the stream by a process holding the broker's credentials.
+  CHECK(a.writes.request_subscription("reader@example.com", unix_now(), {}) ==
+        SubscriptionRequest::mail_queued);
+  CHECK(a.writes.set_editor_password("editor@example.com", password_hash + "2"));
+  a.writes.start_session("session-secret-hash", editor, "csrf-token", 4102444800);
+  std::string everything;
+  for (uint64_t sequence = 1; auto entry = intruder.entry_at(sequence); ++sequence)
+    if (entry->id.rfind("x-", 0) != 0) everything += entry->payload;
+  REQUIRE_FALSE(everything.empty());
+  std::vector<std::string> secrets = {
+      reader,        later_reader,          "reader@example.com", "editor@example.com",
+      password_hash, "session-secret-hash", "csrf-token",         "codestral-2-1"};
+  for (const auto name : cluster::kSiteSecretNames)
+    secrets.push_back(cluster_key().secret(name));
+  secrets.push_back(cluster_key().secret("voter_cookies"));
+  for (const auto &secret : secrets) {
+    INFO(secret);
+    CHECK(everything.find(secret) == std::string::npos);
+  }
+}
+
+TEST_CASE("cluster: an entry of the cluster's published again after the stream's window is "
+          "skipped as a replay, not applied twice") {
+  NatsCluster nats;
+  test::TempDir dir;
+  {
+    Store site((dir.path / "a.db").string());
+    site.import_content(test::seeded_store()->export_content());
+  }
+  // The stream keeps an id for a second only, so the replay is stored as a new entry.
+  auto settings = settings_for(nats, "maker");
+  settings.duplicate_window = 1s;
+  cluster::WriteStream maker(settings);
+  Node a(dir.path / "a.db", nats, "node-a", 1500ms);
+  a.follower.catch_up();
+  a.follower.start();
+  REQUIRE_FALSE(vote_through(a, std::string(32, 'c'), "codestral-2-1", Verdict::ship));
+  REQUIRE_FALSE(vote_through(a, std::string(32, 'c'), "codestral-2-1", std::nullopt));
+  const auto vote = a.stream.entry_at(1);
+  REQUIRE(vote);
+  std::this_thread::sleep_for(2600ms);
+  cluster::WriteStream intruder(settings_for(nats, "intruder", 3));
+  const auto replayed = intruder.publish(vote->payload, vote->id);
+  CHECK(replayed == 3); // stored anew: the stream no longer knew its id
+  REQUIRE(a.follower.wait_for(replayed, 10s));
+  CHECK(a.follower.skipped() == 1);
+  CHECK(a.follower.last_skipped() == 3);
+  CHECK(a.community("codestral-2-1").total == 0); // the reader's withdrawal stands
+  CHECK(a.follower.problem().empty());
 }
