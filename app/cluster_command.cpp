@@ -25,6 +25,9 @@ cluster::StreamSettings stream_settings(const Options &options, const std::strin
   settings.tls_ca = options.cluster_ca;
   settings.tls_cert = options.cluster_tls_cert;
   settings.tls_key = options.cluster_tls_key;
+  // A reader waits for the stream's answer at most this long (two such waits in all, with one
+  // in the queue): a vote is answered within 3 s however the servers fare.
+  settings.publish_wait = std::chrono::milliseconds(1200);
   return settings;
 }
 

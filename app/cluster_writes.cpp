@@ -236,12 +236,10 @@ std::string ClusterWrites::problem() {
   }
   // No write has gone since one was refused: ask the stream whether it answers now, so a
   // node nobody writes through (its balancer sent writers elsewhere) comes back.
-  try {
-    stream_.last_sequence();
+  if (stream_.why_not_writable().empty()) {
     std::lock_guard lock(refusal_mutex_);
     refuse_until_.reset();
     return {};
-  } catch (const cluster::StreamUnavailable &) {
   }
   std::lock_guard lock(refusal_mutex_);
   return "the cluster's stream of writes does not take writes (" + refusing_because_ + ")";

@@ -48,7 +48,7 @@ struct Options {
   // and key (--cluster-tls-cert, --cluster-tls-key). `cluster key --out FILE` writes a key.
   std::string cluster_key_file, cluster_creds, cluster_ca, cluster_tls_cert, cluster_tls_key;
   std::string key_out; // cluster key: the new key file
-  std::string error; // set when the command line is not usable
+  std::string error;   // set when the command line is not usable
 };
 
 // `getenv` supplies VERDICT_DB, VERDICT_PORT, VERDICT_BIND, VERDICT_THREADS, VERDICT_BASE_URL,

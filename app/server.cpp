@@ -90,6 +90,13 @@ private:
   bool held_ = false;
 };
 
+// A node whose file has applied the stream before may start while the stream cannot answer.
+cluster::StreamSettings node_stream_settings(Store &store, const Options &options) {
+  auto settings = stream_settings(options, options.node);
+  settings.may_start_unanswered = store.applied_sequence() > 0;
+  return settings;
+}
+
 // A node of a cluster: its link to the stream of writes, its writes through it, and its
 // follower applying the stream to its file.
 struct ClusterNode {
@@ -100,7 +107,7 @@ struct ClusterNode {
 
   ClusterNode(Store &store, const Options &options)
       : key(cluster::ClusterKey::from_file(options.cluster_key_file)),
-        stream(stream_settings(options, options.node)),
+        stream(node_stream_settings(store, options)),
         writes(store, stream, key, ClusterWrites::Settings{options.node}),
         follower(
             store, stream, key,
@@ -116,13 +123,24 @@ struct ClusterNode {
 std::unique_ptr<ClusterNode> join_cluster(Store &store, const Options &options) {
   try {
     auto node = std::make_unique<ClusterNode>(store, options);
-    if (const auto behind = node->follower.too_far_behind(); !behind.empty()) {
-      std::cerr << "verdict: " << behind << "\n";
-      return nullptr;
+    try {
+      if (const auto behind = node->follower.too_far_behind(); !behind.empty()) {
+        std::cerr << "verdict: " << behind << "\n";
+        return nullptr;
+      }
+      const auto applied = node->follower.catch_up();
+      std::cerr << "verdict: node " << options.node << " has applied the cluster's writes up to "
+                << store.applied_sequence() << " (" << applied << " just now)\n";
+    } catch (const cluster::StreamUnavailable &e) {
+      // A node that was one before serves what its file holds rather than nothing: its pages
+      // may be behind (/healthz says so), its writes are refused, and its follower catches up
+      // once the stream answers.
+      if (store.applied_sequence() == 0) throw;
+      std::cerr << "verdict: node " << options.node
+                << " serves its file's pages, which may be behind, and refuses writes until the "
+                   "cluster's stream answers: "
+                << e.what() << "\n";
     }
-    const auto applied = node->follower.catch_up();
-    std::cerr << "verdict: node " << options.node << " has applied the cluster's writes up to "
-              << store.applied_sequence() << " (" << applied << " just now)\n";
     node->follower.start();
     return node;
   } catch (const std::exception &e) {

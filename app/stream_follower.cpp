@@ -123,11 +123,20 @@ void StreamFollower::start() {
 
 void StreamFollower::note_lag() {
   uint64_t last = 0;
+  std::string unwritable;
   try {
+    unwritable = stream_.why_not_writable();
     last = stream_.last_sequence();
-  } catch (const cluster::StreamUnavailable &) {
-    return; // the stream's own trouble: the writes say so
+  } catch (const cluster::StreamUnavailable &e) {
+    unwritable = e.what();
   }
+  {
+    std::lock_guard lock(mutex_);
+    stream_trouble_ = unwritable.empty()
+                          ? ""
+                          : unwritable + ": this node refuses writes, and its pages may be behind";
+  }
+  if (!unwritable.empty()) return;
   const auto applied = store_.applied_sequence();
   const auto now = std::chrono::steady_clock::now();
   std::lock_guard lock(mutex_);
@@ -187,7 +196,8 @@ bool StreamFollower::wait_for(uint64_t sequence, std::chrono::milliseconds withi
 
 std::string StreamFollower::problem() const {
   std::lock_guard lock(mutex_);
-  return problem_.empty() ? lagging_ : problem_;
+  if (!problem_.empty()) return problem_;
+  return stream_trouble_.empty() ? lagging_ : stream_trouble_;
 }
 
 } // namespace verdict

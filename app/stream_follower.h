@@ -96,7 +96,8 @@ private:
   std::string problem_;
   uint64_t owed_ = 0; // a write the stream held that the file had not applied when last looked
   std::chrono::steady_clock::time_point owed_since_;
-  std::string lagging_; // said once owed_ is older than kMostLag
+  std::string lagging_;        // said once owed_ is older than kMostLag
+  std::string stream_trouble_; // the stream cannot take writes now (checked once a second)
   bool stopping_ = false;
   std::thread thread_;
   // Reports the node's place once a second, apart from applying: making the report's bucket

@@ -65,12 +65,16 @@ class Cluster:
                        stdout=subprocess.DEVNULL)
         for name in NODES[1:]:
             shutil.copyfile(first, os.path.join(self.work, name + ".db"))
+        # Every node seals its writes with the cluster's key, as in production.
+        key = os.path.join(self.work, "cluster.key")
+        subprocess.run([self.verdict, "cluster", "key", "--out", key], check=True,
+                       stdout=subprocess.DEVNULL)
         for name in NODES:
             logfile = open(os.path.join(self.work, name + ".log"), "w+")
             self.nodes[name] = subprocess.Popen(
                 [self.verdict, "--db", os.path.join(self.work, name + ".db"), "--port", "0",
                  "--threads", str(threads), *bench.VERDICT_FLAGS, "--cluster", self.urls,
-                 "--node", name], stderr=logfile)
+                 "--node", name, "--cluster-key", key], stderr=logfile)
             for _ in range(600):
                 logfile.seek(0)
                 text = logfile.read()

@@ -105,7 +105,9 @@ WriteStream::WriteStream(StreamSettings settings)
 
   jsOptions js_options;
   jsOptions_Init(&js_options);
-  js_options.Wait = settings_.publish_wait.count();
+  // Questions of the stream (its state, a consumer) may wait longer than a publish: a busy
+  // server answers them late, and nobody is kept waiting on them.
+  js_options.Wait = std::max<int64_t>(settings_.publish_wait.count(), 2000);
   if (const auto made = natsConnection_JetStream(&nats_->jetstream, nats_->connection, &js_options);
       made != NATS_OK)
     throw StreamUnavailable("JetStream: " + said(made));
@@ -133,6 +135,7 @@ WriteStream::WriteStream(StreamSettings settings)
     found = js_AddStream(&info, nats_->jetstream, &config, nullptr, &error);
   }
   jsStreamInfo_Destroy(info);
+  if (found == NATS_TIMEOUT && settings_.may_start_unanswered) return;
   if (found != NATS_OK)
     throw StreamUnavailable("the stream " + settings_.stream +
                             " cannot be found or made: " + said(found, error));
@@ -287,6 +290,17 @@ private:
 
 uint64_t WriteStream::last_sequence() {
   return state_of(nats_->jetstream, settings_.stream).last;
+}
+
+std::string WriteStream::why_not_writable() {
+  jsStreamInfo *info = nullptr;
+  jsErrCode error = static_cast<jsErrCode>(0);
+  const auto got =
+      js_GetStreamInfo(&info, nats_->jetstream, settings_.stream.c_str(), nullptr, &error);
+  if (got != NATS_OK) return "the stream cannot be asked about: " + said(got, error);
+  const bool led = !info->Cluster || (info->Cluster->Leader && *info->Cluster->Leader);
+  jsStreamInfo_Destroy(info);
+  return led ? "" : "the stream has no leader: most of the NATS servers that keep it are down";
 }
 
 uint64_t WriteStream::first_sequence() {

@@ -7,8 +7,8 @@
 #pragma once
 
 #include <chrono>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -45,6 +45,10 @@ struct StreamSettings {
   // limit). A node whose file is older than anything kept starts from a newer backup instead.
   std::chrono::hours kept_for{24 * 60};
   int64_t most_kept = 0;
+  // A node that has followed the stream before (so it exists) may connect while the servers
+  // cannot answer for it (a majority down): it then serves its file's pages and its writes
+  // are refused until they answer. A new node, or a command, needs the stream at once.
+  bool may_start_unanswered = false;
 };
 
 // One write as the stream holds it.
@@ -92,6 +96,9 @@ public:
   // it still holds (older ones may be gone under a retention limit; 0 when it holds none).
   uint64_t last_sequence();
   uint64_t first_sequence();
+  // Empty when the stream can take writes now (its servers have a leader for it); otherwise
+  // why not. A replica left alone may still answer what it holds, so reading is no proof.
+  std::string why_not_writable();
   // Reads the stream from `sequence` on.
   std::unique_ptr<StreamReader> read_from(uint64_t sequence);
 
@@ -106,7 +113,7 @@ public:
   struct NodePlace {
     std::string node;
     uint64_t applied = 0;
-    int64_t reported_at = 0; // seconds since 1970
+    int64_t reported_at = 0;   // seconds since 1970
     uint64_t skipped = 0;      // entries it skipped as not the cluster's (app/stream_follower.h)
     uint64_t last_skipped = 0; // the last of them
     std::string problem;       // why it cannot follow now, or empty

@@ -61,6 +61,8 @@ std::string refusal_response(int status, const std::string &html) {
       "HTTP/1.1 " + std::to_string(status) + " " + reason_phrase(status) + "\r\n";
   for (const auto &[name, value] : security_headers())
     response += name + ": " + value + "\r\n";
+  // A 503 is a moment's trouble (the disk, the cluster's stream): say when to try again.
+  if (status == 503) response += "Retry-After: 10\r\n";
   response += "Content-Type: text/html; charset=utf-8\r\nCache-Control: no-store\r\n"
               "Connection: close\r\nContent-Length: " +
               std::to_string(html.size()) + "\r\n\r\n" + html;
