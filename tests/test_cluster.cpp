@@ -1239,6 +1239,9 @@ TEST_CASE("cluster: whoever reaches the NATS servers without the cluster's key c
           a.store.tool_by_slug("codestral-2-1")->name);
   }
   CHECK(votes_held((dir.path / "a.db").string()) == votes_held((dir.path / "b.db").string()));
+  // The vote sealed with a token this site never made is in neither file, not even set aside.
+  CHECK(voters_in((dir.path / "a.db").string()) ==
+        std::set<std::string>{reader, later_reader});
 
   // What the nodes publish (a sign-up, a password set, a session) and what they keep: none of
   // it can be read off the stream by a process holding the broker's credentials.
@@ -1379,11 +1382,17 @@ TEST_CASE("cluster: with two of three NATS servers down, 200 readers voting at o
   for (auto &reader : readers)
     reader.join();
   INFO(first_answer);
-  CHECK(slow == 0);
   CHECK(acknowledged == 0);
   CHECK(refused_saying_why == kReaders);
+#ifndef VERDICT_SANITIZED
+  // The shipped build's promise; a sanitizer's build runs several times slower and keeps
+  // shadow memory, so it checks what was answered, not how soon or in how much memory.
+  CHECK(slow == 0);
   // The queue is bounded and the refused forgotten: no growth beyond a few pages' worth.
   CHECK(resident_kib(nodes[0]->pid()) - memory_before < 64 * 1024);
+#else
+  (void)memory_before;
+#endif
   for (auto &node : nodes) {
     const auto [status, body] = health_of(node->port);
     CHECK(status == 503);
@@ -1444,4 +1453,56 @@ TEST_CASE("cluster: with two of three NATS servers down, 200 readers voting at o
         held.count(voter.substr(0, 12) +
                    auth::keyed_hash(cluster_key().secret("voter_cookies"), voter).substr(0, 20));
   CHECK(written == 0);
+}
+
+TEST_CASE("cluster: verdict cluster key writes a key only its owner reads, never over another, "
+          "carries a site's secrets with --db, and a node refuses to start without one") {
+  test::TempDir dir;
+  const auto key = (dir.path / "cluster.key").string();
+  std::string said;
+  REQUIRE(test::run_binary({"cluster", "key", "--out", key}, &said) == 0);
+  CHECK((fs::status(key).permissions() & fs::perms::all) ==
+        (fs::perms::owner_read | fs::perms::owner_write));
+  const auto made = test::read_file(key);
+  const auto loaded = cluster::ClusterKey::from_file(key);
+  CHECK(loaded.open(loaded.seal("entry", "id-1", 5), "id-1")->plain == "entry");
+  CHECK_FALSE(loaded.open(loaded.seal("entry", "id-1", 5), "id-2"));
+  CHECK_FALSE(cluster_key().open(loaded.seal("entry", "id-1", 5), "id-1"));
+
+  // A key in use is never overwritten by mistake.
+  CHECK(test::run_binary({"cluster", "key", "--out", key}, &said) == 1);
+  CHECK_THAT(said, Catch::Contains("a file is there already"));
+  CHECK(test::read_file(key) == made);
+
+  // A key others can read is refused, saying how to mend it.
+  fs::permissions(key, fs::perms::group_read, fs::perm_options::add);
+  CHECK_THROWS_WITH(cluster::ClusterKey::from_file(key), Catch::Contains("chmod 600"));
+
+  // From a site served alone before: its secrets go into the key, so links and the vote log's
+  // signing key stay what readers know.
+  const auto site = (dir.path / "site.db").string();
+  std::string signing;
+  {
+    auto store = open_site_database(site);
+    signing = store->log_signing_key();
+  }
+  const auto carrying = (dir.path / "carrying.key").string();
+  REQUIRE(test::run_binary({"cluster", "key", "--out", carrying, "--db", site}, &said) == 0);
+  CHECK(cluster::ClusterKey::from_file(carrying).secret("vote_log_signing") == signing);
+  CHECK(loaded.secret("vote_log_signing") != signing);
+
+  // A node without the key does not start, and a password in an address is never shown.
+  CHECK(test::run_binary({"serve", "--db", site, "--cluster", "nats://verdict-node-1:hunter2pw@127.0.0.1:1",
+                          "--node", "web-1"},
+                         &said) != 0);
+  CHECK_THAT(said, Catch::Contains("--cluster-key"));
+  CHECK(test::run_binary({"serve", "--db", site, "--cluster", "nats://verdict-node-1:hunter2pw@127.0.0.1",
+                          "--node", "web-1", "--cluster-key", carrying},
+                         &said) != 0);
+  CHECK(said.find("hunter2pw") == std::string::npos);
+  CHECK(test::run_binary({"serve", "--db", site, "--cluster", "nats://verdict-node-1:hunter2pw@127.0.0.1:1",
+                          "--node", "web-1", "--cluster-key", carrying},
+                         &said) != 0);
+  CHECK_THAT(said, Catch::Contains("verdict-node-1:***@127.0.0.1:1"));
+  CHECK(said.find("hunter2pw") == std::string::npos);
 }
