@@ -193,6 +193,9 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
         ConfirmationCheck::confirmable);
   store.confirmation_mailed(reader_id);
   CHECK(store.site_secret("unsubscribe", auth::random_secret()).size() == 64);
+  // A cluster node's: the key's secret kept in its file, and read back by `cluster key --db`.
+  store.keep_site_secret("known_devices", auth::random_secret());
+  CHECK(store.kept_site_secret("known_devices"));
   CHECK(store.subscriber_counts().confirmed == 1);
   // A dry run's look at a new digest, then one made, resumed after a refusal, and done.
   CHECK(store.digest_to_send(published.published_on, 366, false).recipients.size() == 1);
