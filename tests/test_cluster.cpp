@@ -16,6 +16,7 @@
 #include <fstream>
 #include <future>
 #include <map>
+#include <random>
 #include <regex>
 #include <set>
 #include <string>
@@ -45,19 +46,24 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A port the kernel hands out on loopback now, free once the probe closes. The servers take
-// theirs a moment later: a small window another process could use, which a failed start names.
+// A loopback port free now, chosen at random below the kernel's ephemeral range (32768 on):
+// a port the kernel hands out is soon handed out again for some test's outgoing connection,
+// and a server starting a moment later would find it taken. Two tests choosing the same one
+// out of 20,000 in that moment is the window left.
 int free_loopback_port() {
-  const int probe = socket(AF_INET, SOCK_STREAM, 0);
-  REQUIRE(probe >= 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(bind(probe, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0);
-  socklen_t length = sizeof address;
-  REQUIRE(getsockname(probe, reinterpret_cast<sockaddr *>(&address), &length) == 0);
-  close(probe);
-  return ntohs(address.sin_port);
+  static std::mt19937 chooser(std::random_device{}());
+  for (;;) {
+    const int port = std::uniform_int_distribution<int>(10000, 29999)(chooser);
+    const int probe = socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(probe >= 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = htons(static_cast<uint16_t>(port));
+    const bool free = bind(probe, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0;
+    close(probe);
+    if (free) return port;
+  }
 }
 
 // The passwords of the NATS users verdict-node-1..3, as the shipped authorization block reads
