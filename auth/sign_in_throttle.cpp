@@ -42,6 +42,11 @@ void SignInThrottle::set_limits(Limits limits) {
 SignInThrottle::Wait SignInThrottle::wait(std::string_view network, std::string_view account,
                                           std::string_view device, Clock::time_point now) {
   std::lock_guard lock(mutex_);
+  return wait_locked(network, account, device, now);
+}
+
+SignInThrottle::Wait SignInThrottle::wait_locked(std::string_view network, std::string_view account,
+                                                 std::string_view device, Clock::time_point now) {
   Wait longest;
   const auto consider = [&](HeldBy held_by, const RecentEvents<Clock::time_point> &events,
                             const std::string &key, size_t limit) {
@@ -81,9 +86,43 @@ void SignInThrottle::counted_elsewhere(const Counted &counted, Clock::time_point
     count_success(counted.network, counted.account);
 }
 
+SignInThrottle::Charge SignInThrottle::charge(std::string_view network, std::string_view account,
+                                              std::string_view device, Clock::time_point now) {
+  std::lock_guard lock(mutex_);
+  Charge charge{wait_locked(network, account, device, now), now};
+  if (charge.charged()) count_failure_locked(network, account, device, now);
+  return charge;
+}
+
+void SignInThrottle::charged_failed(std::string_view network, std::string_view account,
+                                    std::string_view device) {
+  if (share_) share_({true, std::string(network), std::string(account), std::string(device)});
+}
+
+void SignInThrottle::take_back(const Charge &charge, std::string_view network,
+                               std::string_view account, std::string_view device) {
+  if (!charge.charged()) return;
+  std::lock_guard lock(mutex_);
+  if (!device.empty()) return by_device_.take_back(std::string(device), charge.charged_at);
+  by_account_from_network_.take_back(account_from(network, account), charge.charged_at);
+  by_network_.take_back(std::string(network), charge.charged_at);
+  by_account_.take_back(ascii_lowercase(account), charge.charged_at);
+}
+
+void SignInThrottle::charged_succeeded(const Charge &charge, std::string_view network,
+                                       std::string_view account, std::string_view device) {
+  take_back(charge, network, account, device);
+  succeeded(network, account);
+}
+
 void SignInThrottle::count_failure(std::string_view network, std::string_view account,
                                    std::string_view device, Clock::time_point now) {
   std::lock_guard lock(mutex_);
+  count_failure_locked(network, account, device, now);
+}
+
+void SignInThrottle::count_failure_locked(std::string_view network, std::string_view account,
+                                          std::string_view device, Clock::time_point now) {
   // A known device's failures are its own: they neither spend the network's share nor bring
   // the account nearer the ceiling that holds back every other browser.
   if (!device.empty()) return by_device_.add(std::string(device), now);

@@ -12,7 +12,10 @@
 //   | known device of the account | 5               | guessing with a stolen known-device cookie |
 //
 // Past a limit, sign-in from that place is refused (429) until the oldest counted failure
-// leaves the window. An attacker's failures only hold back the attacker's network, so the
+// leaves the window. A try is charged as a failure before its password is checked (charge),
+// in the same step as the limit is asked, so a burst of parallel guesses cannot all pass the
+// limit while each is checked; the charge is taken back if the password was right or the
+// try was never checked. An attacker's failures only hold back the attacker's network, so the
 // editor signs in from their own. The account's ceiling over every network does refuse
 // everyone, but only browsers the account is not known on: a browser that signed in to the
 // account before carries a signed cookie (known_device_token) that skips the three place
@@ -61,6 +64,24 @@ public:
               Clock::time_point now = Clock::now());
   void succeeded(std::string_view network, std::string_view account);
 
+  // A try about to be checked: when no limit holds, it is counted as a failure now and
+  // `charged_at` says when; otherwise nothing is counted and `wait` says how long.
+  struct Charge {
+    Wait wait;
+    Clock::time_point charged_at;
+    bool charged() const { return wait.seconds.count() == 0; }
+  };
+  Charge charge(std::string_view network, std::string_view account, std::string_view device = {},
+                Clock::time_point now = Clock::now());
+  // How the charged try ended: its password was wrong (the other servers are told), right
+  // (the charge is taken back, and the account's failures from this network forgotten), or
+  // it was never checked (the charge is taken back).
+  void charged_failed(std::string_view network, std::string_view account, std::string_view device);
+  void charged_succeeded(const Charge &charge, std::string_view network, std::string_view account,
+                         std::string_view device);
+  void take_back(const Charge &charge, std::string_view network, std::string_view account,
+                 std::string_view device);
+
   // In a cluster every server counts every server's sign-ins: `share` hears each failure and
   // success counted here (from the request's thread), to tell the others, which count it with
   // counted_elsewhere (that tells nobody again). Set once, before any sign-in.
@@ -79,6 +100,10 @@ private:
   void count_failure(std::string_view network, std::string_view account, std::string_view device,
                      Clock::time_point now);
   void count_success(std::string_view network, std::string_view account);
+  Wait wait_locked(std::string_view network, std::string_view account, std::string_view device,
+                   Clock::time_point now);
+  void count_failure_locked(std::string_view network, std::string_view account,
+                            std::string_view device, Clock::time_point now);
   Limits limits_;
   std::function<void(const Counted &)> share_;
   std::mutex mutex_;

@@ -39,6 +39,16 @@ public:
       events.pop_front();
   }
 
+  // Takes back one event of `key` at `at` (one added and then found not to count).
+  void take_back(const std::string &key, TimePoint at) {
+    const auto it = events_.find(key);
+    if (it == events_.end()) return;
+    auto &events = it->second;
+    if (const auto found = std::find(events.rbegin(), events.rend(), at); found != events.rend())
+      events.erase(std::next(found).base());
+    if (events.empty()) events_.erase(it);
+  }
+
   void forget(const std::string &key) { events_.erase(key); }
   size_t keys() const { return events_.size(); }
 

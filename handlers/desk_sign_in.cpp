@@ -64,23 +64,35 @@ void sign_in(App &app, const Request &req, Response &res) {
     again.problem = std::move(problem);
     send_html(res, desk::sign_in(app.views, app.store.site_copy(), again), status);
   };
-  if (const auto wait = app.sign_in_throttle.wait(network, again.email, device);
-      wait.seconds.count() > 0) {
-    res.set_header("Retry-After", std::to_string(wait.seconds.count()));
-    return show_again(429, throttled_message(wait.held_by, wait.seconds));
+  // Charged as a failure before the password is checked, so parallel guesses cannot all
+  // pass the limit while each is being checked.
+  const auto charge = app.sign_in_throttle.charge(network, again.email, device);
+  if (!charge.charged()) {
+    res.set_header("Retry-After", std::to_string(charge.wait.seconds.count()));
+    return show_again(429, throttled_message(charge.wait.held_by, charge.wait.seconds));
   }
+  if (!app.password_checks.try_acquire_for(std::chrono::seconds(2))) {
+    app.sign_in_throttle.take_back(charge, network, again.email, device);
+    res.set_header("Retry-After", "5");
+    return show_again(429, "Too many sign-ins are being checked at this moment, so yours was "
+                           "not: try again in a few seconds.");
+  }
+  struct Release {
+    std::counting_semaphore<64> &slots;
+    ~Release() { slots.release(); }
+  } release{app.password_checks};
   // An unknown address is checked against a hash too, so both answers take as long.
   const auto editor =
       is_valid_email(again.email) ? app.store.editor_by_email(again.email) : std::nullopt;
   const auto &hash = editor ? editor->password_hash : auth::hash_matching_nothing();
   if (!auth::password_matches(hash, field_of(form.fields, "password")) || !editor) {
-    app.sign_in_throttle.failed(network, again.email, device);
+    app.sign_in_throttle.charged_failed(network, again.email, device);
     return show_again(401, "That email address and password do not match an editor.");
   }
-  app.sign_in_throttle.succeeded(network, again.email);
+  app.sign_in_throttle.charged_succeeded(charge, network, again.email, device);
   if (auth::needs_rehash(editor->password_hash))
     app.writes->set_editor_password(editor->email,
-                                  auth::hash_password(field_of(form.fields, "password")));
+                                    auth::hash_password(field_of(form.fields, "password")));
   start_editor_session(app, req, res, *editor);
   remember_known_device(app, req, res, *editor);
   see_other(res, again.next);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <semaphore>
 #include <string>
 
 #include "auth/confirmation_rations.h"
@@ -38,7 +39,11 @@ struct App {
   CostBudget cost_budget;       // CPU time for the costliest answers, per network (guards::costly)
   RecentWriters recent_writers; // voters whose own pages are rendered afresh for now
   RateLimiter write_limit;
-  auth::SignInThrottle sign_in_throttle;          // failed sign-ins per network and per account
+  auth::SignInThrottle sign_in_throttle; // failed sign-ins per network and per account
+  // Checking a password costs an Argon2id hash of 64 MiB (auth/secrets.h): at most this many
+  // at once for the whole site, so a burst of sign-ins cannot take the machine's memory; a
+  // sign-in that finds none free within a moment is told to try again (429).
+  std::counting_semaphore<64> password_checks{2};
   auth::ConfirmationRations confirmation_rations; // confirmation mails per mailbox, domain, network
   std::string known_device_key;   // signs the cookie of browsers editors signed in on
   RequestMetrics request_metrics; // for /metrics
