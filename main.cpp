@@ -143,7 +143,7 @@ int run(const Options &options) {
     const auto state = !options.state_file.empty() ? options.state_file
                        : home                      ? std::string(home) + "/.verdict-verify.json"
                                                    : std::string(".verdict-verify.json");
-    return run_verify(target, state, std::cout, std::cerr);
+    return run_verify(target, state, std::cout, std::cerr, options.max_age_hours);
   }
   if (options.command == "user") {
     if (options.files[0] != "add") require_database(options.db);

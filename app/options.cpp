@@ -236,14 +236,17 @@ const std::vector<Command> &commands() {
        "Signs a checkpoint of the vote log now (its size and root; /transparency), as the site\n"
        "does once a day on its own. Safe while the site serves.\n",
        "sign a checkpoint of the vote log now"},
-      {"verify", "verdict verify (URL | --db PATH) [--state FILE]",
+      {"verify", "verdict verify (URL | --db PATH) [--state FILE] [--max-age HOURS]",
        "Checks that the published numbers are what the vote log says, reading the site at URL\n"
        "(http:// or https://: its API and /transparency, as any reader can) or its database\n"
        "file: the latest checkpoint's signature, that the log makes its root, that the log\n"
        "seen last time (kept in FILE, default ~/.verdict-verify.json) is the start of the log\n"
        "now under the same key, and that replaying the log gives every tool's and published\n"
-       "pair's community numbers. Names each fault and exits 1; exits 2 when the site could\n"
-       "not be read, 0 when everything agrees.\n",
+       "pair's community numbers. It says how old the newest checkpoint is and how many\n"
+       "entries none covers yet; a site that shows no checkpoint, or an older or smaller one,\n"
+       "than the one seen before is a fault, and so is a newest checkpoint older than HOURS\n"
+       "(default 48; one is made daily) with entries after it. Names each fault and exits 1;\n"
+       "exits 2 when the site could not be read, 0 when everything agrees.\n",
        "check that published numbers are what the vote log says"},
       {"backup", "verdict backup --db PATH (OUT | --into DIR [--keep N])",
        "Writes a consistent copy of the database to OUT (which must not exist) while the site\n"
@@ -389,7 +392,7 @@ Options parse_options(const std::vector<std::string> &args,
   }
 
   // The first of each given, for "only for" errors.
-  std::string mail_flag, digest_flag, serve_flag, init_flag, keep_flag, cluster_flag;
+  std::string mail_flag, digest_flag, serve_flag, init_flag, keep_flag, cluster_flag, max_age_flag;
   for (; i < args.size() && options.error.empty(); ++i) {
     const auto &arg = args[i];
     const auto value = [&](const char *flag) -> const std::string * {
@@ -477,6 +480,10 @@ Options parse_options(const std::vector<std::string> &args,
       if (auto v = value("--dry-run")) options.dry_run_dir = *v;
     } else if (arg == "--state") {
       if (auto v = value("--state")) options.state_file = *v;
+    } else if (arg == "--max-age") {
+      max_age_flag = arg;
+      if (auto v = value("--max-age"); v && !parse_int(*v, 1, 24 * 365, options.max_age_hours))
+        options.error = "--max-age must be a number of hours from 1 to 8760";
     } else if (arg == "--force") {
       options.force = true;
     } else if (arg == "--into") {
@@ -527,6 +534,8 @@ Options parse_options(const std::vector<std::string> &args,
     options.error = address.error;
     options.files[0] = address.base_url;
   }
+  if (!max_age_flag.empty() && options.command != "verify")
+    options.error = "--max-age is only for verify";
   if (!options.state_file.empty() && options.command != "verify")
     options.error = "--state is only for verify";
   if (options.command == "import" && n != 1) options.error = "import needs one FILE";

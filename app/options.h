@@ -38,6 +38,7 @@ struct Options {
   int since_days = 0;             // digest: --since Nd or Nh, in whole days
   std::string dry_run_dir;        // digest: write .eml files here instead of sending
   std::string state_file;         // verify: the checkpoints seen before (--state; default in HOME)
+  int max_age_hours = 48;         // verify: how old the newest checkpoint may be (--max-age)
   // serve and cluster: the NATS servers of a cluster's stream of writes (--cluster), and
   // serve: this node's name in it (--node). Empty: a lone server, no NATS.
   std::vector<std::string> cluster;

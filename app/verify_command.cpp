@@ -9,6 +9,7 @@
 #include "app/verify_sources.h"
 #include "auth/log_signing.h"
 #include "base/merkle.h"
+#include "domain/clock.h"
 #include "domain/counting.h"
 #include "domain/tallies.h"
 #include "domain/vote_log.h"
@@ -142,7 +143,15 @@ private:
   }
 
   void check_checkpoint() {
-    if (!checkpoint_) return;
+    // A reader who once saw a checkpoint holds the site to it: a site that shows none now may
+    // have rewritten what it covered, and that cannot be told from here.
+    if (!checkpoint_) {
+      if (state_.contains(source_.name()))
+        fault("the site shows no checkpoint, but one of " +
+              std::to_string(state_[source_.name()].value("size", uint64_t{0})) +
+              " entries was seen before: what it covered can no longer be checked");
+      return;
+    }
     const auto &[checkpoint, public_key] = *checkpoint_;
     if (!auth::signature_holds(public_key, checkpoint_text(checkpoint), checkpoint.signature))
       fault("the latest checkpoint's signature does not hold under the site's key " + public_key);
@@ -158,12 +167,16 @@ private:
     const auto seen_key = seen.value("public_key", std::string());
     const auto seen_size = seen.value("size", uint64_t{0});
     const auto seen_root = merkle::from_hex(seen.value("root", std::string()));
+    const auto seen_made_at = seen.value("made_at", int64_t{0});
     if (seen_key != public_key)
       fault("the site's key is not the one seen before (" + seen_key +
             "): its checkpoints were signed anew");
     else if (seen_size > checkpoint.size)
       fault("the log has " + std::to_string(checkpoint.size) + " entries, fewer than the " +
             std::to_string(seen_size) + " seen before");
+    else if (seen_made_at > checkpoint.made_at)
+      fault("the site shows a checkpoint older than the one seen before: an earlier one is "
+            "shown in place of the newest");
     else if (!seen_root ||
              !merkle::consistency_holds(seen_size, checkpoint.size, *seen_root, checkpoint.root,
                                         source_.consistency_proof(seen_size, checkpoint.size)))
@@ -183,8 +196,19 @@ private:
 
 } // namespace
 
+namespace {
+
+std::string age_in_words(int64_t seconds) {
+  if (seconds < 3600) return std::to_string(std::max<int64_t>(seconds / 60, 0)) + " min";
+  if (seconds < 2 * 86400) return std::to_string(seconds / 3600) + " h";
+  return std::to_string(seconds / 86400) + " days";
+}
+
+} // namespace
+
 int run_verify(const VerifyTarget &target, const std::string &state_file, std::ostream &out,
-               std::ostream &err) {
+               std::ostream &err, int max_age_hours, int64_t now) {
+  if (now == 0) now = unix_now();
   auto state = read_state(state_file);
   std::unique_ptr<VerifySource> source;
   std::optional<Verification> verification;
@@ -199,6 +223,19 @@ int run_verify(const VerifyTarget &target, const std::string &state_file, std::o
     err << "verdict verify: an answer of the site is not as its API says: " << e.what() << "\n";
     return 2;
   }
+  // A checkpoint is made daily; one much older while entries came after it means the site
+  // stopped signing what it shows.
+  const auto &newest = verification->checkpoint();
+  const auto uncovered = verification->entries() - (newest ? newest->first.size : 0);
+  if (newest && uncovered > 0 && now - newest->first.made_at > int64_t{max_age_hours} * 3600) {
+    err << "verdict verify: the newest checkpoint is " << age_in_words(now - newest->first.made_at)
+        << " old and " << uncovered << (uncovered == 1 ? " entry" : " entries")
+        << " came after it: the site has stopped signing "
+        << "its log (checkpoints are made daily; --max-age HOURS, now " << max_age_hours
+        << ", sets how old one may be)\n";
+    err << "verdict verify: 1 fault\n";
+    return 1;
+  }
   if (verification->faults()) {
     err << "verdict verify: " << verification->faults()
         << (verification->faults() == 1 ? " fault" : " faults") << "\n";
@@ -208,11 +245,21 @@ int run_verify(const VerifyTarget &target, const std::string &state_file, std::o
   if (checkpoint)
     state[source->name()] = {{"public_key", checkpoint->second},
                              {"size", checkpoint->first.size},
-                             {"root", merkle::hex(checkpoint->first.root)}};
+                             {"root", merkle::hex(checkpoint->first.root)},
+                             {"made_at", checkpoint->first.made_at}};
   std::ofstream(state_file) << state.dump(2) << "\n";
   if (!checkpoint)
     out << "no checkpoint yet: the numbers are checked against the log, the log against "
-           "nothing\n";
+           "nothing; "
+        << uncovered << " entries are covered by no checkpoint\n";
+  else
+    out << "the newest checkpoint is " << age_in_words(now - checkpoint->first.made_at)
+        << " old and covers " << checkpoint->first.size << " of " << verification->entries()
+        << " entries"
+        << (uncovered > 0
+                ? " (" + std::to_string(uncovered) + " not yet: the next is due within a day of it)"
+                : std::string())
+        << "\n";
   out << "ok: " << verification->entries() << " log entries; "
       << (checkpoint ? "the checkpoint of " + std::to_string(checkpoint->first.size) +
                            " entries is signed by " + checkpoint->second + " and made by the log; "

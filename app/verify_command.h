@@ -27,7 +27,9 @@ struct VerifyTarget {
 
 // `state_file` keeps, per site or database, the public key, size and root of the checkpoint
 // last verified; it is made when missing and updated after a verification that found no fault.
+// A checkpoint older than `max_age_hours` while the log grew past it is a fault: a site that
+// stops checkpointing freezes what readers can hold it to. `now` is seconds since 1970.
 int run_verify(const VerifyTarget &target, const std::string &state_file, std::ostream &out,
-               std::ostream &err);
+               std::ostream &err, int max_age_hours = 48, int64_t now = 0);
 
 } // namespace verdict

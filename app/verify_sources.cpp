@@ -183,8 +183,20 @@ private:
   httplib::Response fetched(const std::string &path, bool absent_is_ok = false) {
     for (int attempt = 1;; ++attempt) {
       auto result = client_.Get(path);
-      if (!result)
-        throw UnreadableSite(path + ": " + httplib::to_string(result.error()) + " (" + name_ + ")");
+      if (!result) {
+        // In plain words: what was asked of whom, and what the network said.
+        const auto error = result.error();
+        const std::string what =
+            error == httplib::Error::Connection || error == httplib::Error::Read ||
+                    error == httplib::Error::Write
+                ? "nothing answered there (the connection was refused, broke off or timed out: "
+                  "is the address right, and is the site up?)"
+            : error == httplib::Error::SSLConnection ||
+                    error == httplib::Error::SSLServerVerification
+                ? "its TLS certificate could not be checked"
+                : "the request failed (" + httplib::to_string(error) + ")";
+        throw UnreadableSite("asked " + name_ + path + ": " + what);
+      }
       const bool busy = result->status == 429 || result->status == 503;
       if (busy && attempt < kTriesPerRequest) {
         const auto asked = std::atoi(result->get_header_value("Retry-After").c_str());

@@ -269,6 +269,75 @@ TEST_CASE(
                           (dir.path / "seen.json").string()},
                          &said) == 2);
   CHECK(said.find("could not read the site") != std::string::npos);
+  // In plain words: what was tried, and what failed.
+  CHECK_THAT(said, Catch::Contains("asked http://127.0.0.1:" + std::to_string(port) + "/") &&
+                       Catch::Contains("nothing answered there"));
   CHECK(test::run_binary({"verify", "ftp://verdict.example"}, &said) != 0);
   CHECK(said.find("verify's URL must be the site's address") != std::string::npos);
+}
+
+TEST_CASE("verify: a reader who saw a checkpoint fails when the site then shows none, an older "
+          "one or a smaller one") {
+  std::string said;
+  {
+    VerifiedSite site;
+    REQUIRE(site.verify() == 0);
+    site.tamper("DELETE FROM checkpoints");
+    CHECK(site.verify(&said) == 1);
+    CHECK_THAT(said, Catch::Contains("shows no checkpoint, but one of 9 entries was seen before"));
+  }
+  {
+    VerifiedSite site;
+    {
+      Store store(site.db);
+      store.make_checkpoint(store.log_signing_key(), unix_now() + 60);
+    }
+    REQUIRE(site.verify() == 0); // the newest, a minute on, is the one seen
+    site.tamper("DELETE FROM checkpoints WHERE made_at = (SELECT max(made_at) FROM checkpoints)");
+    CHECK(site.verify(&said) == 1);
+    CHECK_THAT(said, Catch::Contains("older than the one seen before"));
+  }
+  {
+    VerifiedSite site;
+    {
+      Store store(site.db);
+      store.cast_tool_vote(test::ballot_of(std::string(32, 'f')),
+                           store.tool_by_slug("code-llama-4")->id, Verdict::ship);
+      store.make_checkpoint(store.log_signing_key(), unix_now() + 60);
+    }
+    REQUIRE(site.verify() == 0);
+    site.tamper("DELETE FROM checkpoints WHERE made_at = (SELECT max(made_at) FROM checkpoints)");
+    CHECK(site.verify(&said) == 1);
+    CHECK_THAT(said, Catch::Contains("fewer than the 10 seen before"));
+  }
+}
+
+TEST_CASE("verify: says how old the newest checkpoint is and how many entries none covers, and "
+          "fails when it is older than --max-age (two days) while the log grew past it") {
+  VerifiedSite site;
+  std::string said;
+  CHECK(site.verify(&said) == 0);
+  CHECK_THAT(said, Catch::Contains("the newest checkpoint is 0 min old and covers 9 of 9 entries"));
+  {
+    Store store(site.db);
+    store.cast_tool_vote(test::ballot_of(std::string(32, 'f')),
+                         store.tool_by_slug("code-llama-4")->id, Verdict::ship);
+  }
+  CHECK(site.verify(&said) == 0);
+  CHECK_THAT(said, Catch::Contains("covers 9 of 10 entries (1 not yet"));
+
+  // A site that stopped signing three days ago, and took votes since.
+  VerifiedSite stale;
+  stale.tamper("DELETE FROM checkpoints");
+  {
+    Store store(stale.db);
+    store.make_checkpoint(store.log_signing_key(), unix_now() - 3 * 86400);
+    store.cast_tool_vote(test::ballot_of(std::string(32, 'f')),
+                         store.tool_by_slug("code-llama-4")->id, Verdict::ship);
+  }
+  CHECK(stale.verify(&said) == 1);
+  CHECK_THAT(said, Catch::Contains("the newest checkpoint is 3 days old and 1 entry came after"));
+  CHECK(test::run_binary({"verify", "--db", stale.db, "--state", stale.state, "--max-age", "100"},
+                         &said) == 0);
+  CHECK_THAT(said, Catch::Contains("the newest checkpoint is 3 days old and covers 9 of 10"));
 }
