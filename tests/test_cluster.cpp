@@ -1325,7 +1325,7 @@ std::pair<int, std::string> health_of(int port) {
 TEST_CASE("cluster: with two of three NATS servers down, 200 readers voting at once are each "
           "answered within 3 s by a 503 that says why and when to try again, nothing is "
           "acknowledged, /healthz says so, a node started meanwhile serves its pages, and writes "
-          "come back with the servers; a reader's verify agrees on every node") {
+          "come back with the servers, and a reader's verify agrees on every node") {
   NatsCluster nats;
   test::TempDir dir;
   const std::vector<std::string> names = {"web-1", "web-2"};
