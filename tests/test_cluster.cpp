@@ -1246,8 +1246,7 @@ TEST_CASE("cluster: whoever reaches the NATS servers without the cluster's key c
   }
   CHECK(votes_held((dir.path / "a.db").string()) == votes_held((dir.path / "b.db").string()));
   // The vote sealed with a token this site never made is in neither file, not even set aside.
-  CHECK(voters_in((dir.path / "a.db").string()) ==
-        std::set<std::string>{reader, later_reader});
+  CHECK(voters_in((dir.path / "a.db").string()) == std::set<std::string>{reader, later_reader});
 
   // What the nodes publish (a sign-up, a password set, a session) and what they keep: none of
   // it can be read off the stream by a process holding the broker's credentials.
@@ -1498,17 +1497,58 @@ TEST_CASE("cluster: verdict cluster key writes a key only its owner reads, never
   CHECK(loaded.secret("vote_log_signing") != signing);
 
   // A node without the key does not start, and a password in an address is never shown.
-  CHECK(test::run_binary({"serve", "--db", site, "--cluster", "nats://verdict-node-1:hunter2pw@127.0.0.1:1",
-                          "--node", "web-1"},
+  CHECK(test::run_binary({"serve", "--db", site, "--cluster",
+                          "nats://verdict-node-1:hunter2pw@127.0.0.1:1", "--node", "web-1"},
                          &said) != 0);
   CHECK_THAT(said, Catch::Contains("--cluster-key"));
-  CHECK(test::run_binary({"serve", "--db", site, "--cluster", "nats://verdict-node-1:hunter2pw@127.0.0.1",
-                          "--node", "web-1", "--cluster-key", carrying},
+  CHECK(test::run_binary({"serve", "--db", site, "--cluster",
+                          "nats://verdict-node-1:hunter2pw@127.0.0.1", "--node", "web-1",
+                          "--cluster-key", carrying},
                          &said) != 0);
   CHECK(said.find("hunter2pw") == std::string::npos);
-  CHECK(test::run_binary({"serve", "--db", site, "--cluster", "nats://verdict-node-1:hunter2pw@127.0.0.1:1",
-                          "--node", "web-1", "--cluster-key", carrying},
+  CHECK(test::run_binary({"serve", "--db", site, "--cluster",
+                          "nats://verdict-node-1:hunter2pw@127.0.0.1:1", "--node", "web-1",
+                          "--cluster-key", carrying},
                          &said) != 0);
   CHECK_THAT(said, Catch::Contains("verdict-node-1:***@127.0.0.1:1"));
   CHECK(said.find("hunter2pw") == std::string::npos);
+}
+
+TEST_CASE("cluster: a node whose file falls more than 5 s behind the stream says so, and says "
+          "it no more once it has caught up") {
+  NatsCluster nats;
+  test::TempDir dir;
+  {
+    Store site((dir.path / "a.db").string());
+    site.import_content(test::seeded_store()->export_content());
+  }
+  fs::copy_file(dir.path / "a.db", dir.path / "b.db");
+  Node a(dir.path / "a.db", nats, "node-a");
+  Node b(dir.path / "b.db", nats, "node-b");
+  for (auto *node : {&a, &b}) {
+    node->follower.catch_up();
+    node->follower.start();
+  }
+  REQUIRE_FALSE(vote_through(a, std::string(32, 'c'), "codestral-2-1", Verdict::ship));
+  REQUIRE(b.follower.wait_for(a.stream.last_sequence(), 10s));
+  CHECK(b.follower.problem().empty());
+
+  // Another process holds b's file for writing: b cannot apply what the stream holds.
+  sql::Db holder((dir.path / "b.db").string());
+  holder.exec("BEGIN IMMEDIATE");
+  CHECK_FALSE(vote_through(a, std::string(32, 'd'), "codestral-2-1", Verdict::ship));
+  const auto behind = [&b] {
+    for (int i = 0; i < 200 && b.follower.problem().empty(); ++i)
+      std::this_thread::sleep_for(50ms);
+    return b.follower.problem();
+  };
+  CHECK_THAT(behind(), Catch::Contains("has waited more than 5 s"));
+  holder.exec("COMMIT");
+  REQUIRE(b.follower.wait_for(a.stream.last_sequence(), 30s));
+  const auto caught_up = [&b] {
+    for (int i = 0; i < 100 && !b.follower.problem().empty(); ++i)
+      std::this_thread::sleep_for(50ms);
+    return b.follower.problem();
+  };
+  CHECK(caught_up().empty());
 }
