@@ -241,11 +241,12 @@ def main():
                 log(f"repetition {rep}: reads from {name}")
                 reads[name].append(bench.wrk(f"http://127.0.0.1:{port}{bench.COMPARE}",
                                              args.connections, args.duration))
-        settled = cluster.settled()
         answered = sum(v["n303"] for v in votes)
         log(f"anonymous readers' lag: {args.lag_samples} votes, one at a time")
         lags = anonymous_lag(cluster, tokens, args.lag_samples)
         answered += args.lag_samples
+        # Counted once the lag's votes are in too: they are among those answered 303.
+        settled = cluster.settled()
     finally:
         cluster.stop()
         shutil.rmtree(work, ignore_errors=True)
