@@ -97,6 +97,17 @@ std::string cluster_key_file(const fs::path &folder) {
   return path;
 }
 
+// One site's file made in `folder` under the first name, with the bundled test content, and
+// copied under the others: as every node of a cluster starts from a copy of one site's file.
+void one_site_as(const fs::path &folder, std::initializer_list<std::string> files) {
+  {
+    Store site((folder / *files.begin()).string());
+    site.import_content(test::seeded_store()->export_content());
+  }
+  for (auto file = files.begin() + 1; file != files.end(); ++file)
+    fs::copy_file(folder / *files.begin(), folder / *file);
+}
+
 // `payload` sealed as a node seals an entry published under `id`, now.
 std::string sealed(const std::string &payload, const std::string &id) {
   return cluster_key().seal(payload, id, unix_now() * 1000);
@@ -651,11 +662,7 @@ TEST_CASE("cluster: votes taken at once through a node share entries of the stre
           "counted once on every node") {
   NatsCluster nats;
   test::TempDir dir;
-  {
-    Store site((dir.path / "a.db").string());
-    site.import_content(test::seeded_store()->export_content());
-  }
-  fs::copy_file(dir.path / "a.db", dir.path / "b.db");
+  one_site_as(dir.path, {"a.db", "b.db"});
   Node a(dir.path / "a.db", nats, "node-a");
   Node b(dir.path / "b.db", nats, "node-b");
   for (auto *node : {&a, &b})
@@ -1274,10 +1281,7 @@ TEST_CASE("cluster: an entry of the cluster's published again after the stream's
           "skipped as a replay, not applied twice") {
   NatsCluster nats;
   test::TempDir dir;
-  {
-    Store site((dir.path / "a.db").string());
-    site.import_content(test::seeded_store()->export_content());
-  }
+  one_site_as(dir.path, {"a.db"});
   // The stream keeps an id for a second only, so the replay is stored as a new entry.
   auto settings = settings_for(nats, "maker");
   settings.duplicate_window = 1s;
@@ -1518,11 +1522,7 @@ TEST_CASE("cluster: a node whose file falls more than 5 s behind the stream says
           "it no more once it has caught up") {
   NatsCluster nats;
   test::TempDir dir;
-  {
-    Store site((dir.path / "a.db").string());
-    site.import_content(test::seeded_store()->export_content());
-  }
-  fs::copy_file(dir.path / "a.db", dir.path / "b.db");
+  one_site_as(dir.path, {"a.db", "b.db"});
   Node a(dir.path / "a.db", nats, "node-a");
   Node b(dir.path / "b.db", nats, "node-b");
   for (auto *node : {&a, &b}) {
