@@ -153,11 +153,11 @@ void StreamFollower::note_lag() {
 
 void StreamFollower::report_place() {
   try {
-    stream_.report_place(node_, {node_, store_.applied_sequence(),
-                                 std::chrono::duration_cast<std::chrono::seconds>(
-                                     std::chrono::system_clock::now().time_since_epoch())
-                                     .count(),
-                                 skipped_, last_skipped_, problem()});
+    stream_.report_place({node_, store_.applied_sequence(),
+                          std::chrono::duration_cast<std::chrono::seconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count(),
+                          skipped_, last_skipped_, problem()});
   } catch (const cluster::StreamUnavailable &) {
     // Said again in a second; `verdict cluster status` shows when a node was last heard.
   }

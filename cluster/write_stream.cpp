@@ -346,7 +346,7 @@ void WriteStream::listen(std::function<void(std::string_view news)> heard) {
     throw StreamUnavailable("the other nodes' news cannot be heard: " + said(subscribed));
 }
 
-void WriteStream::report_place(std::string_view node, const NodePlace &place) {
+void WriteStream::report_place(const NodePlace &place) {
   std::lock_guard lock(nats_->places_mutex);
   if (!nats_->places) nats_->places = places_bucket(nats_->jetstream, settings_);
   // "APPLIED AT SKIPPED LAST_SKIPPED PROBLEM…": the problem last, as the rest of the line.
@@ -355,7 +355,7 @@ void WriteStream::report_place(std::string_view node, const NodePlace &place) {
                      " " + place.problem;
   uint64_t revision = 0;
   if (const auto put =
-          kvStore_PutString(&revision, nats_->places, std::string(node).c_str(), value.c_str());
+          kvStore_PutString(&revision, nats_->places, place.node.c_str(), value.c_str());
       put != NATS_OK)
     throw StreamUnavailable("this node's place cannot be reported: " + said(put));
 }

@@ -118,7 +118,7 @@ public:
     uint64_t last_skipped = 0; // the last of them
     std::string problem;       // why it cannot follow now, or empty
   };
-  void report_place(std::string_view node, const NodePlace &place);
+  void report_place(const NodePlace &place); // under place.node
   std::vector<NodePlace> node_places();
 
 private:
