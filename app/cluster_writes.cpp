@@ -134,6 +134,9 @@ WriteDone unless_written(const std::function<void()> &failed) {
   };
 }
 
+// How long after a refused write /healthz keeps saying so without asking the stream again.
+constexpr auto kRefusalHeld = std::chrono::seconds(10);
+
 constexpr auto kNotTaken =
     "The site cannot take writes right now: most of the servers that keep its "
     "writes do not answer. What you sent may not have been saved: "
@@ -233,6 +236,10 @@ std::string ClusterWrites::problem() {
   {
     std::lock_guard lock(refusal_mutex_);
     if (!refuse_until_) return {};
+    // A refusal is the stream's own word: held for a while, since a server left alone may
+    // still call itself the stream's leader for seconds after it lost the others.
+    if (std::chrono::steady_clock::now() < *refuse_until_ + kRefusalHeld)
+      return "the cluster's stream of writes does not take writes (" + refusing_because_ + ")";
   }
   // No write has gone since one was refused: ask the stream whether it answers now, so a
   // node nobody writes through (its balancer sent writers elsewhere) comes back.
@@ -282,8 +289,9 @@ void ClusterWrites::run_publisher() {
       // Writes that waited too long (the stream was slow to refuse the ones before) are
       // refused without being sent: their readers have waited enough.
       const auto stale_before = std::chrono::steady_clock::now() - settings_.most_waiting;
+      const bool refusing = refusing_now();
       while (!to_publish_.empty() && writes.size() < std::max<size_t>(settings_.most_together, 1)) {
-        if (to_publish_.front().queued_at < stale_before || refusing_now())
+        if (refusing || to_publish_.front().queued_at < stale_before)
           stale.push_back(std::move(to_publish_.front().write.id));
         else
           writes.push_back(std::move(to_publish_.front().write));
