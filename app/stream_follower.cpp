@@ -158,8 +158,19 @@ void StreamFollower::report_place() {
                               std::chrono::system_clock::now().time_since_epoch())
                               .count(),
                           skipped_, last_skipped_, problem()});
-  } catch (const cluster::StreamUnavailable &) {
-    // Said again in a second; `verdict cluster status` shows when a node was last heard.
+    std::lock_guard lock(mutex_);
+    place_unwritten_.clear();
+    place_ever_reported_ = true;
+    place_failures_in_a_row_ = 0;
+  } catch (const cluster::StreamUnavailable &e) {
+    // Tried again in a second; `verdict cluster status` shows when a node was last heard. A
+    // report is a replicated write, so its failures are proof the servers take none now,
+    // where a lone server's word that it still leads the stream is not.
+    std::lock_guard lock(mutex_);
+    if (place_ever_reported_ && ++place_failures_in_a_row_ >= 2)
+      place_unwritten_ = "the servers of the cluster's stream take no writes now (" +
+                         std::string(e.what()) +
+                         "): this node's writes may be refused, and its pages may be behind";
   }
 }
 
@@ -197,7 +208,8 @@ bool StreamFollower::wait_for(uint64_t sequence, std::chrono::milliseconds withi
 std::string StreamFollower::problem() const {
   std::lock_guard lock(mutex_);
   if (!problem_.empty()) return problem_;
-  return stream_trouble_.empty() ? lagging_ : stream_trouble_;
+  if (!stream_trouble_.empty()) return stream_trouble_;
+  return place_unwritten_.empty() ? lagging_ : place_unwritten_;
 }
 
 } // namespace verdict

@@ -98,6 +98,13 @@ private:
   std::chrono::steady_clock::time_point owed_since_;
   std::string lagging_;        // said once owed_ is older than kMostLag
   std::string stream_trouble_; // the stream cannot take writes now (checked once a second)
+  // The servers did not take this node's last report of its place: a write of the cluster's
+  // own, once a second, so the node knows it can write even when nobody votes through it.
+  // Said only once a report was taken before (a bucket just made may not answer for a few
+  // seconds) and after two failures in a row (a leader being chosen again takes one).
+  std::string place_unwritten_;
+  bool place_ever_reported_ = false;
+  int place_failures_in_a_row_ = 0;
   bool stopping_ = false;
   std::thread thread_;
   // Reports the node's place once a second, apart from applying: making the report's bucket

@@ -135,7 +135,12 @@ WriteStream::WriteStream(StreamSettings settings)
     found = js_AddStream(&info, nats_->jetstream, &config, nullptr, &error);
   }
   jsStreamInfo_Destroy(info);
-  if (found == NATS_TIMEOUT && settings_.may_start_unanswered) return;
+  // The stream cannot answer now (no quorum: nobody answers, or the servers left say they are
+  // not available), as against a refusal such as a stream made otherwise.
+  const bool unanswered = found == NATS_TIMEOUT || found == NATS_NO_RESPONDERS ||
+                          error == JSClusterNotAvailErr || error == JSClusterNotLeaderErr ||
+                          error == JSClusterNoPeersErr || error == JSStreamOfflineErr;
+  if (unanswered && settings_.may_start_unanswered) return;
   if (found != NATS_OK)
     throw StreamUnavailable("the stream " + settings_.stream +
                             " cannot be found or made: " + said(found, error));

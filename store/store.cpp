@@ -203,7 +203,9 @@ struct Store::Writer {
     // The writer copies the log into the file itself, recording that it does
     // (store/database_file.h), instead of SQLite doing it unannounced inside a commit.
     sqlite3_wal_hook(db.handle(), &Writer::count_log_frames, this);
-    database_file::note_settled(path_);
+    // The log a crash left is in the file from here, and a new file carries its identity
+    // inside (the record beside it needs the file's own bytes to name it).
+    checkpoint("PASSIVE");
     seen_version_ = data_version(); // before the thread starts, so no change is missed
     thread = std::thread([this] { run(); });
   }
@@ -226,10 +228,17 @@ struct Store::Writer {
   }
 
   // Copies what the log holds into the file, recorded before and after; PASSIVE copies
-  // what no reader still needs, TRUNCATE all of it and empties the log.
+  // what no reader still needs, TRUNCATE all of it and empties the log. The copy is counted
+  // in the log first, so the file's count tells its states apart (store/database_file.h).
   void checkpoint(const char *mode) {
     try {
-      database_file::note_checkpoint_starting(path_);
+      db.exec("UPDATE file_identity SET checkpoints = checkpoints + 1 WHERE id = 1");
+      const auto in_log = [this] {
+        auto counted = db.cached("SELECT checkpoints FROM file_identity WHERE id = 1");
+        counted.step();
+        return counted.int64(0);
+      }();
+      database_file::note_checkpoint_starting(path_, in_log);
       db.exec(std::string("PRAGMA wal_checkpoint(") + mode + ")");
       database_file::note_settled(path_);
       log_frames_ = 0;

@@ -1323,6 +1323,17 @@ std::pair<int, std::string> health_of(int port) {
   return said ? std::pair{said->status, said->body} : std::pair{0, std::string()};
 }
 
+// /healthz of the node at `port` once it answers `status`, or its last answer after `within`.
+std::pair<int, std::string> health_once(int port, int status, std::chrono::seconds within) {
+  const auto deadline = std::chrono::steady_clock::now() + within;
+  auto health = health_of(port);
+  while (health.first != status && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(200ms);
+    health = health_of(port);
+  }
+  return health;
+}
+
 } // namespace
 
 TEST_CASE("cluster: with two of three NATS servers down, 200 readers voting at once are each "
@@ -1359,6 +1370,13 @@ TEST_CASE("cluster: with two of three NATS servers down, 200 readers voting at o
   const auto tokens = vote_tokens_from(nodes[0]->port);
   nats.kill_server(1, SIGKILL);
   nats.kill_server(2, SIGKILL);
+  // Before anyone writes through it, a node's /healthz says it cannot write: the servers take
+  // none of its own reports (a balancer then sends writers elsewhere).
+  for (auto &node : nodes) {
+    const auto [status, body] = health_once(node->port, 503, 20s);
+    CHECK(status == 503);
+    CHECK_THAT(body, Catch::Contains("stream"));
+  }
   const auto memory_before = resident_kib(nodes[0]->pid());
 
   constexpr int kReaders = 200;
@@ -1405,11 +1423,7 @@ TEST_CASE("cluster: with two of three NATS servers down, 200 readers voting at o
   // The servers left may take a few seconds to notice they lost their leader; /healthz says
   // so once they do (or once a write was refused).
   for (auto &node : nodes) {
-    auto [status, body] = health_of(node->port);
-    for (int i = 0; i < 75 && status != 503; ++i) {
-      std::this_thread::sleep_for(200ms);
-      std::tie(status, body) = health_of(node->port);
-    }
+    const auto [status, body] = health_once(node->port, 503, 15s);
     CHECK(status == 503);
     CHECK_THAT(body, Catch::Contains("stream"));
   }
@@ -1455,11 +1469,7 @@ TEST_CASE("cluster: with two of three NATS servers down, 200 readers voting at o
       if (status != 303) std::this_thread::sleep_for(500ms);
     }
     CHECK(status == 303);
-    auto health = health_of(node->port);
-    for (int i = 0; i < 100 && health.first != 200; ++i) {
-      std::this_thread::sleep_for(200ms);
-      health = health_of(node->port);
-    }
+    const auto health = health_once(node->port, 200, 20s);
     INFO(health.second);
     CHECK(health.first == 200);
   }

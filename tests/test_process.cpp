@@ -592,6 +592,15 @@ TEST_CASE("process: a database deleted, replaced or moved away under load leaves
   if (change != "delete") CHECK(stored_votes(db) == in_backup); // the replacement, intact
 }
 
+// What a server started on `db` said, after it served a page and stopped on SIGTERM.
+std::string log_of_a_restart(const std::string &db) {
+  Server restarted({"--db", db, "--port", "0"});
+  httplib::Client client("127.0.0.1", restarted.port);
+  REQUIRE(client.Get(kPage)->status == 200);
+  CHECK(restarted.stop(SIGTERM) == 0);
+  return restarted.log();
+}
+
 TEST_CASE("process: a restart after the file was replaced sets the old file's log aside, says "
           "so, and serves the replacement intact") {
   test::TempDir dir;
@@ -612,16 +621,114 @@ TEST_CASE("process: a restart after the file was replaced sets the old file's lo
   server.stop(SIGKILL);
   REQUIRE(fs::exists(db + "-wal"));
   REQUIRE(fs::file_size(db + "-wal") > 0);
-  Server restarted({"--db", db, "--port", "0"});
-  httplib::Client client("127.0.0.1", restarted.port);
-  REQUIRE(client.Get(kPage)->status == 200);
-  CHECK(restarted.stop(SIGTERM) == 0);
-  const auto log = restarted.log();
+  const auto log = log_of_a_restart(db);
   INFO("the server said: " << log);
   CHECK(log.find("was written for another file than " + db) != std::string::npos);
   CHECK(log.find("set aside as " + db + "-wal.set-aside-") != std::string::npos);
   CHECK(check_database(db).empty());
   CHECK(stored_votes(db) == in_backup);
+}
+
+TEST_CASE("process: after a crash, a touch, a copy kept with its times (cp -p) or a file dated "
+          "back changes nothing the site holds: every acknowledged vote is served on restart") {
+  for (const std::string change : {"touch", "cp -p", "dated back"}) {
+    DYNAMIC_SECTION(change) {
+      test::TempDir dir;
+      const auto db = (dir.path / "site.db").string();
+      {
+        Server made({"--db", db, "--port", "0"}); // the bundled site, with its own votes
+        REQUIRE(made.stop(SIGTERM) == 0);
+      }
+      const auto bundled = stored_votes(db);
+      Server server({"--db", db, "--port", "0", "--rate-limit", "0"});
+      int64_t acknowledged = 0;
+      {
+        Voters voters(server.port, 4);
+        voters.wait_for(150);
+        voters.stop();
+        acknowledged = voters.acknowledged;
+      }
+      server.stop(SIGKILL);
+      REQUIRE(fs::exists(db + "-wal"));
+      REQUIRE(fs::file_size(db + "-wal") > 0);
+      // What an operator's tools do to the file's metadata, never to its bytes.
+      const auto modified = fs::last_write_time(db);
+      if (change == "touch") {
+        fs::last_write_time(db, fs::file_time_type::clock::now() + std::chrono::seconds(5));
+      } else if (change == "cp -p") {
+        const auto copy = db + ".copy";
+        fs::copy_file(db, copy);
+        fs::last_write_time(copy, modified);
+        fs::rename(copy, db); // a new inode, the same bytes and times
+      } else {
+        fs::last_write_time(db, modified - std::chrono::hours(24 * 400));
+      }
+      const auto log = log_of_a_restart(db);
+      INFO("the server said: " << log);
+      CHECK(log.find("set aside") == std::string::npos);
+      CHECK(check_database(db).empty());
+      CHECK(stored_votes(db) >= bundled + acknowledged);
+    }
+  }
+}
+
+// A small filesystem of its own (tmpfs; the suite runs as root, as CI does), unmounted after.
+struct SmallDisk {
+  explicit SmallDisk(const fs::path &at) : path(at) {
+    fs::create_directories(path);
+    mounted = std::system(("mount -t tmpfs -o size=2m tmpfs " + path.string()).c_str()) == 0;
+  }
+  ~SmallDisk() {
+    if (mounted) (void)std::system(("umount -l " + path.string()).c_str());
+  }
+  fs::path path;
+  bool mounted = false;
+};
+
+TEST_CASE("process: a site whose disk filled and that was stopped cleanly starts again on the "
+          "full disk, serves its pages, and holds every acknowledged vote once there is room") {
+  test::TempDir dir;
+  SmallDisk disk(dir.path / "small");
+  INFO("mounting a 2 MiB tmpfs needs root (CI runs as root)");
+  REQUIRE(disk.mounted);
+  const auto db = (disk.path / "site.db").string();
+  {
+    Server made({"--db", db, "--port", "0"});
+    REQUIRE(made.stop(SIGTERM) == 0);
+  }
+  const auto bundled = stored_votes(db);
+  // All but a few hundred KiB taken by something else: the votes fill the rest.
+  const auto filler = disk.path / "filler";
+  {
+    std::ofstream out(filler, std::ios::binary);
+    const std::string block(4096, 'x');
+    while (fs::space(disk.path).available > 300 * 1024 && out.write(block.data(), block.size()))
+      out.flush();
+  }
+  Server server({"--db", db, "--port", "0", "--rate-limit", "0"});
+  int64_t acknowledged = 0;
+  {
+    Voters voters(server.port, 4);
+    // Until the disk is full (votes then answer 503) or long enough that it should be.
+    const auto deadline = steady_clock::now() + std::chrono::seconds(30);
+    while (fs::space(disk.path).available > 8192 && steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    voters.stop();
+    acknowledged = voters.acknowledged;
+  }
+  CHECK(fs::space(disk.path).available <= 8192);
+  CHECK(acknowledged > 0);
+  CHECK(server.stop(SIGTERM) == 0);
+
+  {
+    const auto on_full_disk = log_of_a_restart(db);
+    INFO("the server said: " << on_full_disk);
+    CHECK(on_full_disk.find("set aside") == std::string::npos);
+  }
+  fs::remove(filler);
+  CHECK(check_database(db).empty());
+  CHECK(stored_votes(db) >= bundled + acknowledged);
 }
 
 TEST_CASE("process: serve says where the desk is and whether anyone can sign in, whether mail "
