@@ -133,7 +133,9 @@ std::string set_aside_a_foreign_log(const std::string &path) {
     throw std::runtime_error(log + " was written for another file than " + path +
                              " and cannot be set aside; move it away before starting");
   std::remove((path + "-shm").c_str());
-  note_settled(path);
+  // The file alone now: the log it will write starts from its own count.
+  if (const auto alone = identity_inside(path))
+    write_record(path, *alone, alone->checkpoints, "settled");
   return log + " was written for another file than " + path +
          " (the file was replaced or restored since): set aside as " + aside + ", and " + path +
          " opened as it is";
@@ -147,10 +149,10 @@ void note_checkpoint_starting(const std::string &path, int64_t checkpoints_in_lo
     std::remove(owner_path(path).c_str()); // nothing in the file yet to tell it by
 }
 
-void note_settled(const std::string &path) {
+void note_settled(const std::string &path, int64_t checkpoints_in_log) {
   if (is_memory_or_uri(path)) return;
   if (const auto file = identity_inside(path))
-    write_record(path, *file, file->checkpoints, "settled");
+    write_record(path, *file, checkpoints_in_log, "settled");
   else
     std::remove(owner_path(path).c_str());
 }

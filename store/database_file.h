@@ -51,13 +51,14 @@ std::optional<InsideIdentity> identity_inside(const std::string &path);
 // older verdict) the log is trusted, as SQLite would.
 std::string set_aside_a_foreign_log(const std::string &path);
 
-// The record the check above reads, each written synced. The writer counts the copies up in
-// the log, then calls `note_checkpoint_starting` with the count the log now holds, copies the
-// log into the file, and calls `note_settled`, which records what the file then says: a crash
-// in between leaves a file at any count from the one recorded settled to the one starting,
-// and each of them is taken as the log's.
+// The record the check above reads, each written synced, naming the range of counts the file
+// may show while the log beside it is its own: from what the file says now to what the log
+// holds. The writer calls `note_checkpoint_starting` with the count it is about to put in
+// the log, before it does; copies the log into the file; then calls `note_settled`. Any copy
+// (the writer's, or SQLite's own as the last connection closes, or a crash midway) leaves
+// the file at a count in the range last recorded.
 void note_checkpoint_starting(const std::string &path, int64_t checkpoints_in_log);
-void note_settled(const std::string &path);
+void note_settled(const std::string &path, int64_t checkpoints_in_log);
 // After the last connection closed: with no log left beside the file there is nothing to
 // record, and the file stands alone again.
 void forget_when_no_log(const std::string &path);

@@ -232,15 +232,17 @@ struct Store::Writer {
   // in the log first, so the file's count tells its states apart (store/database_file.h).
   void checkpoint(const char *mode) {
     try {
-      db.exec("UPDATE file_identity SET checkpoints = checkpoints + 1 WHERE id = 1");
-      const auto in_log = [this] {
-        auto counted = db.cached("SELECT checkpoints FROM file_identity WHERE id = 1");
-        counted.step();
-        return counted.int64(0);
+      const auto counted = [this] {
+        auto in_log = db.cached("SELECT checkpoints FROM file_identity WHERE id = 1");
+        in_log.step();
+        return in_log.int64(0) + 1;
       }();
-      database_file::note_checkpoint_starting(path_, in_log);
+      // Recorded before the count can reach the file: any copy of the log into it from here
+      // (this one, or SQLite's own when the last connection closes) leaves a count recorded.
+      database_file::note_checkpoint_starting(path_, counted);
+      db.exec("UPDATE file_identity SET checkpoints = checkpoints + 1 WHERE id = 1");
       db.exec(std::string("PRAGMA wal_checkpoint(") + mode + ")");
-      database_file::note_settled(path_);
+      database_file::note_settled(path_, counted);
       log_frames_ = 0;
     } catch (const std::exception &e) {
       std::cerr << "verdict: copying the log into " << path_ << ": " << e.what() << "\n";
