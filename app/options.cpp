@@ -1,5 +1,7 @@
 #include "app/options.h"
 
+#include "base/addresses.h"
+
 #include <algorithm>
 #include <charconv>
 
@@ -21,6 +23,17 @@ bool parse_int(const std::string &text, int low, int high, int &out) {
 }
 
 // The site's public address: http(s)://host[:port], without a path; a trailing "/" is dropped.
+// One or more reverse proxies, addresses or networks (base/addresses.h), checked now so a
+// typing mistake stops the start instead of leaving every reader at the proxy's address.
+void set_trusted_proxy(Options &options, const std::string &list, const char *given_as) {
+  try {
+    TrustedProxies{list};
+    options.trusted_proxy = list;
+  } catch (const std::invalid_argument &e) {
+    options.error = std::string(given_as) + ": " + e.what();
+  }
+}
+
 void set_base_url(Options &options, std::string url, const char *given_as) {
   while (!url.empty() && url.back() == '/')
     url.pop_back();
@@ -163,8 +176,9 @@ const std::vector<Command> &commands() {
        "  --bind ADDR          default 127.0.0.1 (VERDICT_BIND)\n"
        "  --threads N          request workers, 1-4096, default 64 (VERDICT_THREADS)\n"
        "  --rate-limit N       writes per client per minute, default 30; 0 turns it off\n"
-       "  --trusted-proxy ADDR the reverse proxy whose X-Forwarded-For names the client\n"
-       "                       (VERDICT_TRUSTED_PROXY)\n"
+       "  --trusted-proxy LIST the reverse proxies whose X-Forwarded-For names the client:\n"
+       "                       addresses or networks, comma-separated, e.g. 127.0.0.1 or\n"
+       "                       10.0.0.0/8,2001:db8::/32 (VERDICT_TRUSTED_PROXY)\n"
        "  --base-url URL       the site's public address, e.g. https://verdict.example: canonical\n"
        "                       links, the sitemap and robots.txt name it (VERDICT_BASE_URL)\n"
        "  --access-log         one line per request on stderr\n"
@@ -359,7 +373,8 @@ Options parse_options(const std::vector<std::string> &args,
   if (const char *password = env("VERDICT_SMTP_PASSWORD")) options.smtp_password = password;
   if (const char *starttls = env("VERDICT_SMTP_STARTTLS"))
     options.smtp_starttls = std::string(starttls) == "1";
-  if (const char *proxy = env("VERDICT_TRUSTED_PROXY")) options.trusted_proxy = proxy;
+  if (const char *proxy = env("VERDICT_TRUSTED_PROXY"))
+    set_trusted_proxy(options, proxy, "VERDICT_TRUSTED_PROXY");
   if (const char *cluster = env("VERDICT_CLUSTER"))
     set_cluster(options, cluster, "VERDICT_CLUSTER");
   if (const char *node = env("VERDICT_NODE")) set_node(options, node, "VERDICT_NODE");
@@ -431,7 +446,7 @@ Options parse_options(const std::vector<std::string> &args,
       serve_flag = arg;
       if (auto v = value("--metrics-token")) set_metrics_token(options, *v, "--metrics-token");
     } else if (arg == "--trusted-proxy") {
-      if (auto v = value("--trusted-proxy")) options.trusted_proxy = *v;
+      if (auto v = value("--trusted-proxy")) set_trusted_proxy(options, *v, "--trusted-proxy");
     } else if (arg == "--cluster") {
       cluster_flag = arg;
       if (auto v = value("--cluster")) set_cluster(options, *v, "--cluster");

@@ -17,7 +17,7 @@ struct Options {
   int threads = 64;
   bool access_log = false;
   int rate_limit = 30;            // writes per client per minute; 0 turns the limit off
-  std::string trusted_proxy;      // address of the reverse proxy whose X-Forwarded-For is believed
+  std::string trusted_proxy;      // the reverse proxies whose X-Forwarded-For is believed (a list)
   std::string base_url;           // the site's public address, for absolute links; may be empty
   std::string metrics_token;      // a bearer token that shows /metrics' desk figures; may be empty
   std::vector<std::string> files; // command arguments: backup OUT, import FILE, export [FILE]

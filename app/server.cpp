@@ -48,7 +48,8 @@ std::unique_ptr<Store> open_site_database(const std::string &path, StartingConte
 transport::TransportLimits transport_limits(int threads, const std::string &trusted_proxy) {
   transport::TransportLimits limits;
   limits.workers = static_cast<size_t>(threads);
-  limits.unshared_client = trusted_proxy; // every reader behind it comes from its address
+  // Every reader behind them comes from their addresses.
+  limits.unshared_clients = TrustedProxies(trusted_proxy);
   // Each connection is a descriptor: keep a margin for the database, logs and the listening
   // socket below the process's limit.
   rlimit files{};

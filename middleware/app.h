@@ -2,6 +2,8 @@
 // for visitors without cookies.
 #pragma once
 
+#include "base/addresses.h"
+
 #include <functional>
 #include <semaphore>
 #include <string>
@@ -78,8 +80,8 @@ struct App {
   // A cluster's node: why it cannot take writes or keep up now, or empty (/healthz says it,
   // so a balancer sends readers elsewhere). Unset on a lone server.
   std::function<std::string()> cluster_problem;
-  bool access_log = false;   // a line per routed request on stderr
-  std::string trusted_proxy; // the reverse proxy whose X-Forwarded-For is believed
+  bool access_log = false;        // a line per routed request on stderr
+  TrustedProxies trusted_proxies; // whose X-Forwarded-For is believed (base/addresses.h)
 
   // `site_writes`: a cluster's (app/cluster_writes.h), through which the site's secrets are
   // settled too; none: the store's own.

@@ -26,14 +26,21 @@ int RateLimiter::take(const std::string &client, std::chrono::steady_clock::time
 }
 
 std::string client_address(const std::string &socket_address, const std::string &forwarded_for,
-                           const std::string &trusted_proxy) {
-  if (trusted_proxy.empty() || socket_address != trusted_proxy || forwarded_for.empty())
-    return socket_address;
-  auto last = forwarded_for.substr(forwarded_for.rfind(',') + 1);
-  const auto start = last.find_first_not_of(' ');
-  const auto end = last.find_last_not_of(' ');
-  if (start == std::string::npos) return socket_address;
-  return last.substr(start, end - start + 1);
+                           const TrustedProxies &trusted) {
+  if (!trusted.contains(socket_address)) return socket_address;
+  auto passed_on_by = socket_address; // the proxy whose word the entry read next is
+  std::string_view entries = forwarded_for;
+  while (!entries.empty()) {
+    const auto comma = entries.rfind(',');
+    const auto entry = comma == std::string_view::npos ? entries : entries.substr(comma + 1);
+    entries = comma == std::string_view::npos ? std::string_view() : entries.substr(0, comma);
+    if (entry.find_first_not_of(" \t") == std::string_view::npos) continue;
+    const auto address = canonical_address(entry);
+    if (address.empty()) return passed_on_by;
+    if (!trusted.contains(address)) return address;
+    passed_on_by = address;
+  }
+  return passed_on_by;
 }
 
 bool is_loopback_address(const std::string &address) {

@@ -2,6 +2,8 @@
 // for any human reading and voting, tight enough that a script cannot flood the tallies.
 #pragma once
 
+#include "base/addresses.h"
+
 #include <chrono>
 #include <mutex>
 #include <string>
@@ -39,11 +41,13 @@ public:
   }
 };
 
-// The address a request comes from: the socket's peer, or — only when that peer is the
-// trusted reverse proxy — the last address in X-Forwarded-For. A REMOTE_ADDR header sent by
-// a client is never read.
+// The address a request comes from: the socket's peer, or — only when that peer is a
+// trusted reverse proxy — the address its X-Forwarded-For line ends with, read from the end
+// past the site's other trusted proxies (a site with two fronts). An entry that is not an
+// address (a port, a name, garbage) ends the reading at the proxy that passed it on: it is
+// never a client of its own. A REMOTE_ADDR header sent by a client is never read.
 std::string client_address(const std::string &socket_address, const std::string &forwarded_for,
-                           const std::string &trusted_proxy);
+                           const TrustedProxies &trusted);
 
 // Whether an address is this machine's: 127.0.0.0/8, ::1, or ::ffff:127.x.x.x.
 bool is_loopback_address(const std::string &address);

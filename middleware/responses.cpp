@@ -26,7 +26,7 @@ App::App(Store &store_, const Views &views_, int writes_per_minute, std::string 
           [this] { return store.generation(); },
           [this] { return today() + " " + std::to_string(clock() / kVotePageRenewalSeconds); },
           std::chrono::milliseconds(0)),
-      write_limit(writes_per_minute), clock(unix_now), trusted_proxy(std::move(trusted_proxy_)) {
+      write_limit(writes_per_minute), clock(unix_now), trusted_proxies(trusted_proxy_) {
   // The database's key, so links in mails sent by `verdict digest` work here too.
   newsletter.unsubscribe_key = writes->site_secret("unsubscribe", auth::random_secret());
   newsletter.marker_key = auth::random_secret();
@@ -227,11 +227,11 @@ std::string client_of(const App &app, const httplib::Request &req) {
   const auto lines = req.get_header_value_count("X-Forwarded-For");
   const auto forwarded =
       lines == 0 ? std::string() : req.get_header_value("X-Forwarded-For", lines - 1);
-  return client_address(req.remote_addr, forwarded, app.trusted_proxy);
+  return client_address(req.remote_addr, forwarded, app.trusted_proxies);
 }
 
 bool came_over_https(const App &app, const httplib::Request &req) {
-  return !app.trusted_proxy.empty() && req.remote_addr == app.trusted_proxy &&
+  return app.trusted_proxies.contains(req.remote_addr) &&
          req.get_header_value("X-Forwarded-Proto") == "https";
 }
 

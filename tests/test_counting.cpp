@@ -140,6 +140,21 @@ TEST_CASE("counting: rotating addresses inside one IPv4 /24, one IPv6 /64 or one
   }
 }
 
+TEST_CASE("counting: X-Forwarded-For entries that are not addresses (ports, names, garbage) "
+          "behind the trusted proxy all come from the proxy's own network, never from networks "
+          "of their own") {
+  test::SiteServer site; // takes 127.0.0.1 as its trusted proxy
+  auto client = site.client();
+  for (int i = 1; i <= 20; ++i)
+    for (const auto &forwarded :
+         {"203.0.113.9:" + std::to_string(40000 + i), "[2001:db8::" + std::to_string(i) + "]",
+          "reader-" + std::to_string(i) + ".example", "unknown" + std::string(i, '!')})
+      REQUIRE(scripted_vote(client, "/tools/codestral-2-1/vote", "verdict=ship", forwarded) == 303);
+  const auto tool = api(client, "/api/tools/codestral-2-1");
+  CHECK(tool["cast"] == 80);
+  CHECK(tool["community"]["votes"] == kCountedVotersPerNetworkPerDay);
+}
+
 TEST_CASE("counting: three hundred readers from three hundred networks are all counted") {
   test::SiteServer site;
   auto client = site.client();

@@ -129,6 +129,13 @@ TEST_CASE("an environment file's settings: the proxy from VERDICT_TRUSTED_PROXY,
   CHECK(parse({}, {{"VERDICT_TRUSTED_PROXY", "127.0.0.1"}}).trusted_proxy == "127.0.0.1");
   CHECK(parse({"--trusted-proxy", "::1"}, {{"VERDICT_TRUSTED_PROXY", "127.0.0.1"}}).trusted_proxy ==
         "::1");
+  // A list of fronts, each checked: a typing mistake stops the start and says which entry.
+  CHECK(parse({"--trusted-proxy", "10.0.0.0/8, ::1"}).trusted_proxy == "10.0.0.0/8, ::1");
+  const auto mistyped = parse({"--trusted-proxy", "10.0.0.0/8, proxy.example"});
+  CHECK(mistyped.error.find("--trusted-proxy") != std::string::npos);
+  CHECK(mistyped.error.find("proxy.example") != std::string::npos);
+  CHECK(parse({}, {{"VERDICT_TRUSTED_PROXY", "10.0.0.1/40"}}).error.find("VERDICT_TRUSTED_PROXY") !=
+        std::string::npos);
   const auto blank = parse({}, {{"VERDICT_BASE_URL", ""},
                                 {"VERDICT_PORT", ""},
                                 {"VERDICT_SMTP", ""},

@@ -26,10 +26,10 @@ TEST_CASE("a limit of zero turns rate limiting off") {
 }
 
 TEST_CASE("X-Forwarded-For is believed only from the trusted proxy") {
-  CHECK(client_address("10.0.0.9", "1.2.3.4", "") == "10.0.0.9");
-  CHECK(client_address("10.0.0.9", "1.2.3.4", "127.0.0.1") == "10.0.0.9");
-  CHECK(client_address("127.0.0.1", "6.6.6.6, 1.2.3.4", "127.0.0.1") == "1.2.3.4");
-  CHECK(client_address("127.0.0.1", "", "127.0.0.1") == "127.0.0.1");
+  CHECK(client_address("10.0.0.9", "1.2.3.4", TrustedProxies()) == "10.0.0.9");
+  CHECK(client_address("10.0.0.9", "1.2.3.4", TrustedProxies("127.0.0.1")) == "10.0.0.9");
+  CHECK(client_address("127.0.0.1", "6.6.6.6, 1.2.3.4", TrustedProxies("127.0.0.1")) == "1.2.3.4");
+  CHECK(client_address("127.0.0.1", "", TrustedProxies("127.0.0.1")) == "127.0.0.1");
 }
 
 TEST_CASE("http: writes over the limit get 429 with Retry-After, and REMOTE_ADDR is not believed") {
@@ -65,9 +65,43 @@ TEST_CASE(
 }
 
 TEST_CASE("X-Forwarded-For from the trusted proxy names the address the proxy appended last") {
-  CHECK(client_address("127.0.0.1", "6.6.6.6, 7.7.7.7, 1.2.3.4", "127.0.0.1") == "1.2.3.4");
-  CHECK(client_address("127.0.0.1", "1.2.3.4", "127.0.0.1") == "1.2.3.4");
-  CHECK(client_address("127.0.0.1", " , ", "127.0.0.1") == "127.0.0.1");
+  CHECK(client_address("127.0.0.1", "6.6.6.6, 7.7.7.7, 1.2.3.4", TrustedProxies("127.0.0.1")) ==
+        "1.2.3.4");
+  CHECK(client_address("127.0.0.1", "1.2.3.4", TrustedProxies("127.0.0.1")) == "1.2.3.4");
+  CHECK(client_address("127.0.0.1", " , ", TrustedProxies("127.0.0.1")) == "127.0.0.1");
+}
+
+TEST_CASE("trusted proxies: a list of addresses and networks, each entry checked, and "
+          "X-Forwarded-For read from the end past every trusted front") {
+  const TrustedProxies fronts("127.0.0.1, 10.0.0.0/8,2001:db8:f::/48");
+  CHECK(fronts.contains("127.0.0.1"));
+  CHECK(fronts.contains("::ffff:127.0.0.1")); // the same address by an IPv6 socket
+  CHECK(fronts.contains("10.200.3.4"));
+  CHECK(fronts.contains("2001:db8:f:1::9"));
+  CHECK_FALSE(fronts.contains("127.0.0.2"));
+  CHECK_FALSE(fronts.contains("11.0.0.1"));
+  CHECK_FALSE(fronts.contains("2001:db8:e::1"));
+  CHECK_FALSE(fronts.contains("10.0.0.1:80"));
+  CHECK_FALSE(TrustedProxies().contains("127.0.0.1"));
+  for (const auto *bad : {"localhost", "10.0.0.0/33", "10.0.0.0/", "10.0.0.0/8x", "::1/129",
+                          "127.0.0.1:8080", "1.2.3.4, proxy.example"})
+    CHECK_THROWS_AS(TrustedProxies(bad), std::invalid_argument);
+
+  CHECK(canonical_address(" 2001:DB8::0:1 ") == "2001:db8::1");
+  CHECK(canonical_address("::ffff:198.51.100.7") == "198.51.100.7");
+  for (const auto *not_one :
+       {"203.0.113.9:5000", "[::1]", "reader.example", "", "1.2.3", "1.2.3.4.5"})
+    CHECK(canonical_address(not_one).empty());
+
+  // Two fronts: the client is the first address, from the end, that is not one of them.
+  CHECK(client_address("127.0.0.1", "198.51.100.7, 10.1.2.3", fronts) == "198.51.100.7");
+  CHECK(client_address("10.9.9.9", "6.6.6.6, 198.51.100.7", fronts) == "198.51.100.7");
+  // Not an address: the reading stops at the proxy that passed it on.
+  CHECK(client_address("127.0.0.1", "203.0.113.9:5000", fronts) == "127.0.0.1");
+  CHECK(client_address("127.0.0.1", "junk, 10.1.2.3", fronts) == "10.1.2.3");
+  CHECK(client_address("127.0.0.1", "198.51.100.7, [::1]", fronts) == "127.0.0.1");
+  // Written one way, whatever way it came.
+  CHECK(client_address("127.0.0.1", "2001:DB8:0::7", fronts) == "2001:db8::7");
 }
 
 TEST_CASE("http: behind the trusted proxy, addresses inside one IPv4 /24 or one IPv6 /48 share one "

@@ -300,7 +300,7 @@ TEST_CASE("transport: the trusted proxy's address, through which every reader co
   TransportLimits limits;
   limits.max_connections = 64;
   limits.max_connections_per_client = 4;
-  limits.unshared_client = "127.0.0.1";
+  limits.unshared_clients = TrustedProxies("127.0.0.1");
   test::SiteServer site(limits);
   std::vector<std::unique_ptr<test::RawConnection>> readers;
   for (int i = 0; i < 12; ++i) {

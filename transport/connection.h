@@ -110,7 +110,7 @@ struct Hub {
   }
   // Counts a new connection from `client`; false when its share is taken.
   bool admit(const std::string &client) {
-    if (client.empty() || client == limits.unshared_client) return true;
+    if (client.empty() || limits.unshared_clients.contains(client)) return true;
     std::lock_guard lock(clients_mutex);
     auto &count = open_by_client[client];
     if (count >= client_share()) return false;
@@ -118,7 +118,7 @@ struct Hub {
     return true;
   }
   void release(const std::string &client) {
-    if (client.empty() || client == limits.unshared_client) return;
+    if (client.empty() || limits.unshared_clients.contains(client)) return;
     std::lock_guard lock(clients_mutex);
     const auto it = open_by_client.find(client);
     if (it == open_by_client.end()) return;

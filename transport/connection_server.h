@@ -14,6 +14,8 @@
 //   - stop() lets requests in progress finish, then closes everything within `drain_timeout`.
 #pragma once
 
+#include "base/addresses.h"
+
 #include <httplib.h>
 
 #include <chrono>
@@ -34,9 +36,9 @@ struct TransportLimits {
   size_t max_connections = 4096; // open at once; the next one is answered 503 and closed
   // Open at once from one client (an IPv4 address, an IPv6 /64), so one client cannot take
   // every connection: 0 is a sixteenth of max_connections, at least 16. The address of the
-  // site's trusted proxy, through which every reader comes, has no share of its own.
+  // site's trusted proxies, through which every reader comes, have no share of their own.
   size_t max_connections_per_client = 0;
-  std::string unshared_client;
+  TrustedProxies unshared_clients;
   std::chrono::milliseconds request_timeout{10000}; // first byte to last byte of a request
   std::chrono::milliseconds idle_timeout{5000};     // keep-alive wait for the next request
   std::chrono::milliseconds write_timeout{10000};   // for a client that reads slowly
