@@ -57,7 +57,9 @@ std::optional<CostBudget::Refusal> CostBudget::begin(const std::string &client,
   if (bucket.held_ms <= 0) return Refusal{seconds_until_positive(bucket, client_rate), false};
   if (bucket.in_progress >= kAtOncePerClient) return Refusal{1, false};
   if (overall_.held_ms <= 0) return Refusal{seconds_until_positive(overall_, overall_rate), true};
+  if (overall_.in_progress >= kAtOnceOverall) return Refusal{1, true};
   ++bucket.in_progress;
+  ++overall_.in_progress;
   return std::nullopt;
 }
 
@@ -67,6 +69,7 @@ void CostBudget::finish(const std::string &client, std::chrono::nanoseconds spen
   std::lock_guard lock(mutex_);
   refill(overall_, in_ms(rates_.overall_per_second), in_ms(rates_.overall_burst), now);
   overall_.held_ms -= ms;
+  if (overall_.in_progress > 0) --overall_.in_progress;
   auto &bucket = clients_[client];
   if (bucket.in_progress > 0) --bucket.in_progress;
   refill(bucket, in_ms(rates_.per_client_per_second), in_ms(rates_.per_client_burst), now);

@@ -37,6 +37,11 @@ public:
   void set_rates(Rates rates);
 
   static constexpr size_t kAtOncePerClient = 4;
+  // At once for the whole site, whoever asks: an answer is charged once made, so without this
+  // many clients starting together would each find the site's bucket full and leave it deep
+  // in debt (every reader then refused for minutes). Twice a client's, so no one client
+  // holds every place.
+  static constexpr size_t kAtOnceOverall = 2 * kAtOncePerClient;
 
   struct Refusal {
     int wait_seconds; // until the bucket that refused holds time again

@@ -163,6 +163,20 @@ TEST_CASE("cost budget: many clients together cannot spend more than the whole s
   CHECK_FALSE(budget.begin("10.9.9.0/24", t0 + seconds(2)));
 }
 
+TEST_CASE("cost budget: the whole site has eight costly answers in progress at most, from "
+          "however many clients, so a crowd starting together cannot run the site into debt") {
+  CostBudget budget;
+  const auto t0 = steady_clock::now();
+  for (int i = 0; i < 8; ++i)
+    CHECK_FALSE(budget.begin("10.0." + std::to_string(i) + ".0/24", t0));
+  const auto ninth = budget.begin("10.0.9.0/24", t0); // its own bucket full, the site's too
+  REQUIRE(ninth);
+  CHECK(ninth->whole_site);
+  CHECK(ninth->wait_seconds == 1);
+  budget.finish("10.0.0.0/24", milliseconds(1), t0);
+  CHECK_FALSE(budget.begin("10.0.9.0/24", t0)); // one finished: its place is free again
+}
+
 TEST_CASE("cost budget: a client has four costly answers in progress at most, whatever its "
           "budget holds, and another client is not held up by them") {
   CostBudget budget;
