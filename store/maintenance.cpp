@@ -7,18 +7,22 @@
 
 namespace verdict {
 
-void backup_database(const std::string &db_path, const std::string &out_path) {
-  struct stat info {};
-  if (stat(db_path.c_str(), &info) != 0) throw std::runtime_error("no database at " + db_path);
-  if (stat(out_path.c_str(), &info) == 0)
-    throw std::runtime_error(out_path + " already exists; choose a new file name");
-  sql::Db db(db_path, sql::Db::Open::read_only);
+void copy_database(sql::Db &db, const std::string &out_path) {
   auto stmt = db.prepare("VACUUM INTO :out");
   stmt.bind(":out", out_path).run();
   // A copy is another file: restored over the site while a log of the served file lies
   // beside it, that log must not be taken as the copy's (store/database_file.h).
   sql::Db copy(out_path, sql::Db::Open::existing);
   copy.exec("UPDATE file_identity SET file_id = lower(hex(randomblob(16))), checkpoints = 0");
+}
+
+void backup_database(const std::string &db_path, const std::string &out_path) {
+  struct stat info {};
+  if (stat(db_path.c_str(), &info) != 0) throw std::runtime_error("no database at " + db_path);
+  if (stat(out_path.c_str(), &info) == 0)
+    throw std::runtime_error(out_path + " already exists; choose a new file name");
+  sql::Db db(db_path, sql::Db::Open::read_only);
+  copy_database(db, out_path);
 }
 
 std::vector<std::string> check_database(const std::string &db_path) {

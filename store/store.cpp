@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <ctime>
 #include <deque>
 #include <filesystem>
 #include <future>
@@ -20,6 +21,7 @@
 #include "assets/embedded.h"
 #include "domain/clock.h"
 #include "store/database_file.h"
+#include "store/maintenance.h"
 #include "store/page_starts.h"
 #include "store/queries.h"
 #include "store/sqlite.h"
@@ -256,8 +258,18 @@ struct Store::Writer {
     served_file_kept_ = true;
     try {
       db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+      auto served = served_file_name();
+      // Deleted, or replaced (its name taken by another): it lives only while this process
+      // has it open, so what it holds is copied where the owner will find it.
+      if (served.ends_with(" (deleted)")) {
+        const auto copy = std::filesystem::exists(path_)
+                              ? path_ + ".served-" + std::to_string(std::time(nullptr))
+                              : path_;
+        copy_database(db, copy);
+        served = copy + " (a copy: the file that was served was deleted)";
+      }
       std::cerr << "verdict: " << problem << "; every write acknowledged before is in the file "
-                << "that was served: " << served_file_name() << "\n";
+                << "that was served: " << served << "\n";
     } catch (const std::exception &e) {
       std::cerr << "verdict: " << problem << "; the writes acknowledged before are in the log "
                 << path_ << "-wal (" << e.what() << ")\n";
@@ -450,13 +462,17 @@ struct Store::Watcher {
     thread.join();
   }
 
+  // Said as first seen, until the server is restarted: once the file was deleted, what comes
+  // to its path later (the copy the writer keeps of it, a restore) does not change what happened.
   std::string file_problem() const {
+    std::lock_guard lock(first_problem_mutex);
+    if (!first_problem.empty()) return first_problem;
     struct stat info {};
     if (stat(path.c_str(), &info) != 0)
-      return "the database file " + path + " is gone (deleted or moved)";
-    if (info.st_dev != device || info.st_ino != inode)
-      return "the database file " + path + " was replaced by another file";
-    return {};
+      first_problem = "the database file " + path + " is gone (deleted or moved)";
+    else if (info.st_dev != device || info.st_ino != inode)
+      first_problem = "the database file " + path + " was replaced by another file";
+    return first_problem;
   }
 
   void run() {
@@ -473,6 +489,8 @@ struct Store::Watcher {
   std::string path;
   dev_t device;
   ino_t inode;
+  mutable std::mutex first_problem_mutex;
+  mutable std::string first_problem; // guarded by first_problem_mutex
   std::mutex mutex;
   std::condition_variable wake;
   bool stopping = false;
