@@ -10,10 +10,6 @@ namespace verdict {
 void copy_database(sql::Db &db, const std::string &out_path) {
   auto stmt = db.prepare("VACUUM INTO :out");
   stmt.bind(":out", out_path).run();
-  // A copy is another file: restored over the site while a log of the served file lies
-  // beside it, that log must not be taken as the copy's (store/database_file.h).
-  sql::Db copy(out_path, sql::Db::Open::existing);
-  copy.exec("UPDATE file_identity SET file_id = lower(hex(randomblob(16))), checkpoints = 0");
 }
 
 void backup_database(const std::string &db_path, const std::string &out_path) {

@@ -10,8 +10,7 @@ namespace sql {
 class Db;
 }
 
-// Writes what `db` reads to `out_path` (which must not exist) as a self-contained file of its
-// own identity (a copy is another file: a log beside the original is never taken as its).
+// Writes what `db` reads to `out_path` (which must not exist) as one self-contained file.
 void copy_database(sql::Db &db, const std::string &out_path);
 
 // Writes a consistent, self-contained copy of the database at `db_path` to `out_path` (which

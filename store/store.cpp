@@ -205,9 +205,7 @@ struct Store::Writer {
     // The writer copies the log into the file itself, recording that it does
     // (store/database_file.h), instead of SQLite doing it unannounced inside a commit.
     sqlite3_wal_hook(db.handle(), &Writer::count_log_frames, this);
-    // The log a crash left is in the file from here, and a new file carries its identity
-    // inside (the record beside it needs the file's own bytes to name it).
-    checkpoint("PASSIVE");
+    database_file::note_settled(path_);
     seen_version_ = data_version(); // before the thread starts, so no change is missed
     thread = std::thread([this] { run(); });
   }
@@ -230,21 +228,12 @@ struct Store::Writer {
   }
 
   // Copies what the log holds into the file, recorded before and after; PASSIVE copies
-  // what no reader still needs, TRUNCATE all of it and empties the log. The copy is counted
-  // in the log first, so the file's count tells its states apart (store/database_file.h).
+  // what no reader still needs, TRUNCATE all of it and empties the log.
   void checkpoint(const char *mode) {
     try {
-      const auto counted = [this] {
-        auto in_log = db.cached("SELECT checkpoints FROM file_identity WHERE id = 1");
-        in_log.step();
-        return in_log.int64(0) + 1;
-      }();
-      // Recorded before the count can reach the file: any copy of the log into it from here
-      // (this one, or SQLite's own when the last connection closes) leaves a count recorded.
-      database_file::note_checkpoint_starting(path_, counted);
-      db.exec("UPDATE file_identity SET checkpoints = checkpoints + 1 WHERE id = 1");
+      database_file::note_checkpoint_starting(path_);
       db.exec(std::string("PRAGMA wal_checkpoint(") + mode + ")");
-      database_file::note_settled(path_, counted);
+      database_file::note_settled(path_);
       log_frames_ = 0;
     } catch (const std::exception &e) {
       std::cerr << "verdict: copying the log into " << path_ << ": " << e.what() << "\n";

@@ -635,49 +635,6 @@ TEST_CASE("process: a restart after the file was replaced sets the old file's lo
   CHECK(stored_votes(db) == in_backup);
 }
 
-TEST_CASE("process: after a crash, a touch, a copy kept with its times (cp -p) or a file dated "
-          "back changes nothing the site holds: every acknowledged vote is served on restart") {
-  for (const std::string change : {"touch", "cp -p", "dated back"}) {
-    DYNAMIC_SECTION(change) {
-      test::TempDir dir;
-      const auto db = (dir.path / "site.db").string();
-      {
-        Server made({"--db", db, "--port", "0"}); // the bundled site, with its own votes
-        REQUIRE(made.stop(SIGTERM) == 0);
-      }
-      const auto bundled = stored_votes(db);
-      Server server({"--db", db, "--port", "0", "--rate-limit", "0"});
-      int64_t acknowledged = 0;
-      {
-        Voters voters(server.port, 4);
-        voters.wait_for(150);
-        voters.stop();
-        acknowledged = voters.acknowledged;
-      }
-      server.stop(SIGKILL);
-      REQUIRE(fs::exists(db + "-wal"));
-      REQUIRE(fs::file_size(db + "-wal") > 0);
-      // What an operator's tools do to the file's metadata, never to its bytes.
-      const auto modified = fs::last_write_time(db);
-      if (change == "touch") {
-        fs::last_write_time(db, fs::file_time_type::clock::now() + std::chrono::seconds(5));
-      } else if (change == "cp -p") {
-        const auto copy = db + ".copy";
-        fs::copy_file(db, copy);
-        fs::last_write_time(copy, modified);
-        fs::rename(copy, db); // a new inode, the same bytes and times
-      } else {
-        fs::last_write_time(db, modified - std::chrono::hours(24 * 400));
-      }
-      const auto log = log_of_a_restart(db);
-      INFO("the server said: " << log);
-      CHECK(log.find("set aside") == std::string::npos);
-      CHECK(check_database(db).empty());
-      CHECK(stored_votes(db) >= bundled + acknowledged);
-    }
-  }
-}
-
 // A small filesystem of its own (tmpfs; the suite runs as root, as CI does), unmounted after.
 struct SmallDisk {
   explicit SmallDisk(const fs::path &at) : path(at) {
