@@ -89,6 +89,8 @@ TrustedProxies::TrustedProxies(std::string_view list) {
 }
 
 bool TrustedProxies::contains(std::string_view text) const {
+  if (networks_.empty())
+    return false; // asked per connection: a site without a proxy parses nothing
   const auto address = parsed(trimmed(text));
   if (!address) return false;
   for (const auto &network : networks_)

@@ -1,8 +1,5 @@
 #include "middleware/rate_limit.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-
 namespace verdict {
 
 int RateLimiter::take(const std::string &client, std::chrono::steady_clock::time_point now) {
@@ -44,12 +41,9 @@ std::string client_address(const std::string &socket_address, const std::string 
 }
 
 bool is_loopback_address(const std::string &address) {
-  in_addr v4{};
-  if (inet_pton(AF_INET, address.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
-  in6_addr v6{};
-  if (inet_pton(AF_INET6, address.c_str(), &v6) != 1) return false;
-  if (IN6_IS_ADDR_LOOPBACK(&v6)) return true;
-  return IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127;
+  // Written one way (an IPv4-mapped address as its IPv4 one): 127.x.x.x, or ::1.
+  const auto written = canonical_address(address);
+  return written.starts_with("127.") || written == "::1";
 }
 
 } // namespace verdict
