@@ -170,8 +170,10 @@ struct Command {
 const std::vector<Command> &commands() {
   static const std::vector<Command> table = {
       {"serve", "verdict [serve] [--db PATH] [--port N] [--bind ADDR] [flags]",
-       "Serves the site. A database that does not exist is created with the bundled content.\n"
+       "Serves the site in --db. A missing file is an error (a site that was there is never\n"
+       "replaced by an empty one): make a site with `verdict init`, or ask for the demo.\n"
        "  --db PATH            the site's database (default ./verdict.db; env VERDICT_DB)\n"
+       "  --demo               when there is no file at all, make one with the bundled content\n"
        "  --port N             default 8080; 0 picks a free port and prints it (VERDICT_PORT)\n"
        "  --bind ADDR          default 127.0.0.1 (VERDICT_BIND)\n"
        "  --threads N          request workers, 1-4096, default 64 (VERDICT_THREADS)\n"
@@ -515,6 +517,9 @@ Options parse_options(const std::vector<std::string> &args,
       if (auto v = value("--editor")) options.editor = *v;
     } else if (arg == "--access-log") {
       options.access_log = true;
+    } else if (arg == "--demo") {
+      serve_flag = arg;
+      options.demo = true;
     } else if (!arg.empty() && arg[0] == '-') {
       options.error = "unknown flag " + arg;
     } else {

@@ -16,6 +16,7 @@ struct Options {
   int port = 8080;
   int threads = 64;
   bool access_log = false;
+  bool demo = false;              // serve: a missing --db is made with the bundled content (--demo)
   int rate_limit = 30;            // writes per client per minute; 0 turns the limit off
   std::string trusted_proxy;      // the reverse proxies whose X-Forwarded-For is believed (a list)
   std::string base_url;           // the site's public address, for absolute links; may be empty

@@ -24,6 +24,7 @@
 #include "middleware/guards.h"
 #include "middleware/responses.h"
 #include "render/views.h"
+#include "store/database_file.h"
 
 namespace verdict {
 
@@ -43,6 +44,29 @@ std::unique_ptr<Store> open_site_database(const std::string &path, StartingConte
     store->import_content(bundled.content);
   }
   return store;
+}
+
+std::string why_no_site_is_made(const Options &options) {
+  if (options.db == ":memory:" || std::filesystem::exists(options.db)) return {};
+  if (!options.cluster.empty())
+    return "a node of a cluster serves a copy of one site's file, and there is none at " +
+           options.db +
+           ": make it once with `verdict init`, and copy it to each node with `verdict backup` "
+           "(docs/CLUSTER.md)";
+  if (const auto leftovers = database_file::leftovers_of_a_site(options.db); !leftovers.empty()) {
+    std::string listed;
+    for (const auto &leftover : leftovers)
+      listed += (listed.empty() ? "" : ", ") + leftover;
+    return "there is no file at " + options.db + ", but a site was there: " + listed +
+           " remain. Nothing was made: put the site's file back (a copy from `verdict backup`, "
+           "or the newest .served- copy), or move these away and run `verdict init`";
+  }
+  if (!options.demo)
+    return "there is no file at " + options.db + ": make a site with `verdict init --db " +
+           options.db +
+           "`, or serve the bundled demo with `verdict serve --demo` (a missing site is never "
+           "made silently, so a file deleted or moved is noticed, not replaced by an empty site)";
+  return {};
 }
 
 transport::TransportLimits transport_limits(int threads, const std::string &trusted_proxy) {
@@ -254,14 +278,13 @@ int serve(const Options &options) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
-  if (!options.cluster.empty() && !std::filesystem::exists(options.db)) {
-    std::cerr << "verdict: a node of a cluster serves a copy of one site's file, and there is "
-                 "none at "
-              << options.db
-              << ": make it once with `verdict init`, and copy it to each node with `verdict "
-                 "backup` (docs/CLUSTER.md)\n";
+  if (const auto refusal = why_no_site_is_made(options); !refusal.empty()) {
+    std::cerr << "verdict: " << refusal << "\n";
     return 1;
   }
+  if (!std::filesystem::exists(options.db))
+    std::cerr << "verdict: no file at " << options.db
+              << ": making a demo site there with the bundled content (--demo)\n";
   auto store = open_site_database(options.db);
   DatabaseLock database_lock(options.db);
   if (!database_lock.held()) {

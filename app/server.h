@@ -1,5 +1,5 @@
-// Running the site: opens (or creates) the database, installs the routes, sizes the server
-// and serves until SIGINT or SIGTERM, finishing in-flight requests before closing cleanly.
+// Running the site: opens the database (the demo's made when asked), installs the routes, sizes the
+// server and serves until SIGINT or SIGTERM, finishing in-flight requests before closing cleanly.
 #pragma once
 
 #include <httplib.h>
@@ -19,6 +19,12 @@ enum class StartingContent { examples, none };
 // database is opened (and upgraded) as it is, never overwritten.
 std::unique_ptr<Store> open_site_database(const std::string &path,
                                           StartingContent starting = StartingContent::examples);
+
+// Why `serve` makes no site at options.db, or empty when it may go on: the file is there, or
+// it is missing, nothing of a site is beside it and --demo asked for the bundled demo. A site
+// is otherwise made only by `verdict init`, so a file deleted or moved is noticed, never
+// replaced silently by a new one.
+std::string why_no_site_is_made(const Options &options);
 
 // Makes requests the transport refuses answer with a page of the site, and sets httplib's own
 // body limit behind the transport's.

@@ -257,7 +257,7 @@ class Bench:
         self.db = db
         logfile = open(os.path.join(self.work, "verdict.log"), "w+")
         self.verdict = subprocess.Popen(
-            [os.path.join(BUILD, "verdict"), "--db", db, "--bind", "127.0.0.1", "--port", "0",
+            [os.path.join(BUILD, "verdict"), "--db", db, "--demo", "--bind", "127.0.0.1", "--port", "0",
              *VERDICT_FLAGS], stderr=logfile)
         for _ in range(300):
             logfile.seek(0)

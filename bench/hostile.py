@@ -14,7 +14,7 @@ import os, signal, socket, statistics, subprocess, sys, tempfile, threading, tim
 
 binary = sys.argv[1]
 work = tempfile.mkdtemp()
-proc = subprocess.Popen([binary, "--db", os.path.join(work, "site.db"), "--port", "0",
+proc = subprocess.Popen([binary, "--db", os.path.join(work, "site.db"), "--demo", "--port", "0",
                          "--trusted-proxy", "127.0.0.1", "--rate-limit", "0"],
                         stderr=subprocess.PIPE, text=True)
 line = proc.stderr.readline()

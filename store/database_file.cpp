@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -119,6 +120,20 @@ void note_settled(const std::string &path) {
 void forget_when_no_log(const std::string &path) {
   if (is_memory_or_uri(path) || identity_of(path + "-wal")) return;
   std::remove(owner_path(path).c_str());
+}
+
+std::vector<std::string> leftovers_of_a_site(const std::string &path) {
+  std::vector<std::string> found;
+  for (const auto *suffix : {"-wal", "-shm", "-wal-owner", "-journal"})
+    if (std::filesystem::exists(path + suffix)) found.push_back(path + suffix);
+  const std::filesystem::path file(path);
+  const auto folder = file.has_parent_path() ? file.parent_path() : ".";
+  const auto served_prefix = file.filename().string() + ".served-";
+  std::error_code error;
+  for (const auto &entry : std::filesystem::directory_iterator(folder, error))
+    if (entry.path().filename().string().starts_with(served_prefix))
+      found.push_back(entry.path().string());
+  return found;
 }
 
 } // namespace verdict::database_file

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace verdict::database_file {
 
@@ -32,6 +33,11 @@ std::optional<Identity> identity_of(const std::string &path);
 // Throws, saying why, when `path` holds something that cannot be a site's database: an empty
 // file (0 bytes) or a file that is not SQLite's. No file at all is fine (a new site).
 void refuse_what_is_not_a_database(const std::string &path);
+
+// What a site that was at `path` leaves beside it when its file is gone: its log, the log's
+// index and record, a rollback journal, the copies a server kept of a file deleted under it
+// (`path.served-<time>`). Empty when nothing of a site is there.
+std::vector<std::string> leftovers_of_a_site(const std::string &path);
 
 // Before SQLite opens `path`: when the log beside it was written for another file (or for
 // this file before it was overwritten), renames the log (and drops its index, `-shm`) so

@@ -2,6 +2,7 @@
 // child that dies with the test, its log read until it says where it listens.
 #pragma once
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
@@ -35,6 +36,8 @@ public:
     REQUIRE(pipe2(fds, O_CLOEXEC) == 0);
     std::vector<std::string> argv{binary};
     argv.insert(argv.end(), args.begin(), args.end());
+    // A test's site is the bundled demo when its file is new (`serve` makes none unasked).
+    if (std::find(args.begin(), args.end(), "--cluster") == args.end()) argv.push_back("--demo");
     pid_ = test::start_child(argv, -1, fds[1], cwd);
     close(fds[1]);
     log_fd_ = fds[0];

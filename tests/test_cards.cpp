@@ -123,15 +123,16 @@ uint32_t big_endian(const std::string &bytes, size_t at) {
 }
 
 // A tool of the bundled category, with its name and tagline as given.
-ContentTool tool_named(const std::string &slug, const std::string &name,
-                       const std::string &tagline) {
+ContentTool tool_with_tagline(const std::string &slug, const std::string &name,
+                              const std::string &tagline) {
   return {slug, name, "developer-tools", tagline, "A tool.", "Free", "", "", "Free.", "", ""};
 }
 
 // Adds two tools named `a_name` and `b_name` and publishes their comparison; its address.
 std::string publish_pair(Store &store, const std::string &a_name, const std::string &b_name) {
-  store.create_tool(tool_named("tool-a", a_name, "The first <tagline> & \"quotes\""), "test");
-  store.create_tool(tool_named("tool-b", b_name, "The second one"), "test");
+  store.create_tool(tool_with_tagline("tool-a", a_name, "The first <tagline> & \"quotes\""),
+                    "test");
+  store.create_tool(tool_with_tagline("tool-b", b_name, "The second one"), "test");
   store.create_comparison({"tool-a", "tool-b", "2026-11-20", "", ""}, "test");
   return "/compare/tool-a-vs-tool-b";
 }
@@ -395,7 +396,7 @@ TEST_CASE("cards: a tool's badge gives its panel ship rate with its count, or sa
                                 {{"If-None-Match", badge->get_header_value("ETag")}});
   CHECK(again->status == 304);
 
-  site.store().create_tool(tool_named("fresh-tool", kHostileName, "New"), "test");
+  site.store().create_tool(tool_with_tagline("fresh-tool", kHostileName, "New"), "test");
   const auto empty = client.Get("/tools/fresh-tool/badge.svg");
   REQUIRE(empty->status == 200);
   CHECK(xml_fault(empty->body) == "");
@@ -438,7 +439,7 @@ TEST_CASE("cards: a pair's badge says whom the panel and the readers favour, as 
 TEST_CASE("cards: a tool's page shows its badge and embed snippets with absolute addresses and "
           "the name escaped") {
   test::SiteServer site(test::SiteServer::BaseUrl{"https://verdict.example"});
-  site.store().create_tool(tool_named("hostile", kHostileName, "New"), "test");
+  site.store().create_tool(tool_with_tagline("hostile", kHostileName, "New"), "test");
   auto client = site.client();
   const auto page = client.Get("/tools/hostile");
   REQUIRE(page->status == 200);

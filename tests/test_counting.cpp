@@ -15,9 +15,7 @@ using namespace verdict;
 
 namespace {
 
-const std::string kPair = "cursor-background-agent-vs-codestral-2-1";
-const std::string kComparison = "/compare/" + kPair;
-const std::string kPairVote = kComparison + "/vote";
+const std::string kPairVote = test::kBundledComparison + "/vote";
 const std::string kToolVote = "/tools/codestral-2-1/vote";
 
 nlohmann::json api(httplib::Client &client, const std::string &path) {
@@ -102,14 +100,14 @@ TEST_CASE("counting: forty cookie-less votes from one address add three counted 
   auto client = site.client();
   for (int i = 0; i < 40; ++i)
     REQUIRE(scripted_vote(client, kPairVote, "pick=b", "198.51.100.23") == 303);
-  const auto pair = api(client, "/api/compare/" + kPair);
+  const auto pair = api(client, "/api/compare/" + test::kBundledPair);
   CHECK(pair["picks"]["b"] == kCountedVotersPerNetworkPerDay);
   CHECK(pair["picks"]["total"] == kCountedVotersPerNetworkPerDay);
   CHECK(pair["cast"] == 40);
   CHECK(pair["set_aside"]["total"] == 37);
   CHECK(pair["set_aside"]["reasons"].at(0).at("reason") == "network");
   CHECK(pair["set_aside"]["reasons"].at(0).at("votes") == 37);
-  const auto text = text_of(client, kComparison);
+  const auto text = text_of(client, test::kBundledComparison);
   CHECK(text.find("3 readers have picked (40 cast, 37 set aside: more than 3 from one network in "
                   "a day)") != std::string::npos);
   // No interval makes three votes look certain: the fifth counted vote brings it, not the 40th.
@@ -165,12 +163,12 @@ TEST_CASE("counting: three hundred readers from three hundred networks are all c
               : "10." + std::to_string(i / 256) + "." + std::to_string(i % 256) + ".1";
     REQUIRE(scripted_vote(client, kPairVote, i % 3 ? "pick=a" : "pick=b", address) == 303);
   }
-  const auto pair = api(client, "/api/compare/" + kPair);
+  const auto pair = api(client, "/api/compare/" + test::kBundledPair);
   CHECK(pair["picks"]["total"] == 300);
   CHECK(pair["picks"]["b"] == 100);
   CHECK(pair["cast"] == 300);
   CHECK(pair["set_aside"]["total"] == 0);
-  CHECK(text_of(client, kComparison).find("set aside") == std::string::npos);
+  CHECK(text_of(client, test::kBundledComparison).find("set aside") == std::string::npos);
 }
 
 TEST_CASE("counting: a vote without its page's token, with another target's, or from a page "
@@ -184,7 +182,7 @@ TEST_CASE("counting: a vote without its page's token, with another target's, or 
     REQUIRE(res);
     return res;
   };
-  const auto page = client.Get(kComparison.c_str())->body;
+  const auto page = client.Get(test::kBundledComparison.c_str())->body;
   const auto tool_token = test::vote_token_in(page, kToolVote);
   const auto pair_token = test::vote_token_in(page, kPairVote);
   REQUIRE_FALSE(tool_token.empty());
@@ -219,7 +217,7 @@ TEST_CASE("counting: a vote without its page's token, with another target's, or 
 
   const auto tool = api(client, "/api/tools/codestral-2-1");
   CHECK(tool["cast"] == 0);
-  CHECK(api(client, "/api/compare/" + kPair)["cast"] == 0);
+  CHECK(api(client, "/api/compare/" + test::kBundledPair)["cast"] == 0);
   CHECK(site.store().figures().tool_votes == 0);
 }
 
@@ -250,7 +248,7 @@ TEST_CASE("counting: a vote sent faster than a person reads the page is stored, 
             .find("1 cast, 1 set aside: sent less than 2 seconds after the page was loaded") !=
         std::string::npos);
 
-  CHECK(text_of(client, kComparison)
+  CHECK(text_of(client, test::kBundledComparison)
             .find("No votes counted yet (1 cast, 1 set aside: sent less than 2 seconds") !=
         std::string::npos);
 
@@ -316,13 +314,13 @@ TEST_CASE("counting: every page type, image, feed, API answer and the digest tha
   REQUIRE(codestral->community_set_aside.network == 6);
 
   for (const auto &path :
-       std::vector<std::string>{"/", "/tools", "/tools/codestral-2-1", kComparison,
+       std::vector<std::string>{"/", "/tools", "/tools/codestral-2-1", test::kBundledComparison,
                                 "/categories/" + codestral->category.slug}) {
     INFO(path);
     CHECK(text_of(client, path).find(why) != std::string::npos);
   }
   // The comparison's glance, its head-to-head and the tool's card each say it.
-  const auto comparison = text_of(client, kComparison);
+  const auto comparison = text_of(client, test::kBundledComparison);
   CHECK(comparison.find("71% ship · 7 votes · " + interval_phrase(5, 7) + " (" + why + ")") !=
         std::string::npos);
   CHECK(comparison.find("7 readers have picked (" + why + ")") != std::string::npos);
@@ -333,11 +331,11 @@ TEST_CASE("counting: every page type, image, feed, API answer and the digest tha
     REQUIRE(res->status == 200);
     return res->body;
   };
-  CHECK(body_of(kComparison + "/card.svg").find("6 set aside") != std::string::npos);
-  CHECK(body_of(kComparison + "/card.svg").find("more than 3 from one network") !=
+  CHECK(body_of(test::kBundledComparison + "/card.svg").find("6 set aside") != std::string::npos);
+  CHECK(body_of(test::kBundledComparison + "/card.svg").find("more than 3 from one network") !=
         std::string::npos);
   CHECK(body_of("/tools/codestral-2-1/badge.svg").find(why) != std::string::npos);
-  CHECK(body_of(kComparison + "/badge.svg").find(why) != std::string::npos);
+  CHECK(body_of(test::kBundledComparison + "/badge.svg").find(why) != std::string::npos);
   CHECK(body_of("/feed.xml").find(why) != std::string::npos);
   CHECK(body_of("/tools/codestral-2-1/feed.xml").find(why) != std::string::npos);
 
@@ -352,7 +350,7 @@ TEST_CASE("counting: every page type, image, feed, API answer and the digest tha
     }
   CHECK(found);
 
-  const auto detail = site.store().comparison_detail(kPair);
+  const auto detail = site.store().comparison_detail(test::kBundledPair);
   REQUIRE(detail);
   const auto mail =
       mail::digest(site.app().views, site.store().site_copy(), {DigestItem{1, detail->comparison}},

@@ -15,11 +15,8 @@ using namespace verdict;
 
 namespace {
 
-const std::string kEmail = "editor@example.com";
-const std::string kPassword = "a long desk password";
-
-void add_editor(Store &store, const std::string &email = kEmail,
-                const std::string &password = kPassword) {
+void add_editor(Store &store, const std::string &email = test::kEditorEmail,
+                const std::string &password = test::kEditorPassword) {
   store.add_editor(email, auth::hash_password(password));
 }
 
@@ -65,7 +62,7 @@ TEST_CASE("desk: every desk page sends a signed-out browser to sign in, and back
   CHECK(client.Get("/admin/login?next=https://evil.example/")->body.find("evil") ==
         std::string::npos);
 
-  const auto signed_in = try_sign_in(client, kEmail, kPassword);
+  const auto signed_in = try_sign_in(client, test::kEditorEmail, test::kEditorPassword);
   REQUIRE(signed_in->status == 303);
   CHECK(signed_in->get_header_value("Location") == "/admin");
   // Signed in, the sign-in page sends the editor to the desk.
@@ -79,7 +76,7 @@ TEST_CASE("desk: a wrong password and an unknown address get the same answer, ke
   test::SiteServer site;
   add_editor(site.store());
   auto client = site.client();
-  const auto wrong = try_sign_in(client, kEmail, "not the password");
+  const auto wrong = try_sign_in(client, test::kEditorEmail, "not the password");
   const auto unknown = try_sign_in(client, "nobody@example.com", "not the password");
   REQUIRE(wrong);
   REQUIRE(unknown);
@@ -92,7 +89,7 @@ TEST_CASE("desk: a wrong password and an unknown address get the same answer, ke
   auto unknown_body = unknown->body;
   const auto typed = unknown_body.find("value=\"nobody@example.com\"");
   REQUIRE(typed != std::string::npos);
-  CHECK(unknown_body.replace(typed, 26, "value=\"" + kEmail + "\"") == wrong->body);
+  CHECK(unknown_body.replace(typed, 26, "value=\"" + test::kEditorEmail + "\"") == wrong->body);
   CHECK(wrong->body.find("not the password") == std::string::npos);
 }
 
@@ -101,7 +98,7 @@ TEST_CASE("desk: the session cookie is for /admin only, HttpOnly, SameSite=Stric
   test::SiteServer site(":memory:", 0, "127.0.0.1"); // the test plays the trusted proxy
   add_editor(site.store());
   auto client = site.client();
-  const auto plain = try_sign_in(client, kEmail, kPassword);
+  const auto plain = try_sign_in(client, test::kEditorEmail, test::kEditorPassword);
   REQUIRE(plain->status == 303);
   const auto cookie = plain->get_header_value("Set-Cookie");
   CHECK(cookie.find("; Path=/admin;") != std::string::npos);
@@ -113,7 +110,8 @@ TEST_CASE("desk: the session cookie is for /admin only, HttpOnly, SameSite=Stric
   CHECK_FALSE(site.store().session(secret, 0)); // the secret itself is not a key
   CHECK(site.store().session(auth::secret_hash(secret), 0));
 
-  const auto over_https = try_sign_in(client, kEmail, kPassword, {{"X-Forwarded-Proto", "https"}});
+  const auto over_https = try_sign_in(client, test::kEditorEmail, test::kEditorPassword,
+                                      {{"X-Forwarded-Proto", "https"}});
   CHECK(over_https->get_header_value("Set-Cookie").find("; Secure") != std::string::npos);
 }
 
@@ -125,12 +123,13 @@ TEST_CASE("desk: failed sign-ins are slowed per account and network, and per net
                                      .window = std::chrono::minutes(15)});
   });
   add_editor(site.store());
-  add_editor(site.store(), "second@example.com", kPassword);
+  add_editor(site.store(), "second@example.com", test::kEditorPassword);
   auto client = site.client();
   for (int i = 0; i < 3; ++i)
-    CHECK(try_sign_in(client, kEmail, "wrong password " + std::to_string(i))->status == 401);
+    CHECK(try_sign_in(client, test::kEditorEmail, "wrong password " + std::to_string(i))->status ==
+          401);
   // The account now waits, even for its right password, and says so.
-  const auto slowed = try_sign_in(client, kEmail, kPassword);
+  const auto slowed = try_sign_in(client, test::kEditorEmail, test::kEditorPassword);
   CHECK(slowed->status == 429);
   CHECK(slowed->has_header("Retry-After"));
   CHECK(slowed->body.find("Too many failed sign-ins") != std::string::npos);
@@ -140,7 +139,7 @@ TEST_CASE("desk: failed sign-ins are slowed per account and network, and per net
     try_sign_in(client, "ghost@example.com", "wrong");
   CHECK(try_sign_in(client, "ghost@example.com", "wrong")->status == 429);
   // This network has failed six times: past its own limit, every account waits.
-  const auto network = try_sign_in(client, "second@example.com", kPassword);
+  const auto network = try_sign_in(client, "second@example.com", test::kEditorPassword);
   CHECK(network->status == 429);
   CHECK(network->body.find("Too many failed sign-ins from your network") != std::string::npos);
 }
@@ -164,20 +163,21 @@ TEST_CASE("desk: fifty wrong passwords for the editor from one network do not ke
   for (int i = 0; i < 50; ++i) {
     // Anywhere in one /24 is one network.
     const auto from = "203.0.113." + std::to_string(10 + i);
-    const auto guess =
-        try_sign_in(client, kEmail, "guess " + std::to_string(i), {{"X-Forwarded-For", from}});
+    const auto guess = try_sign_in(client, test::kEditorEmail, "guess " + std::to_string(i),
+                                   {{"X-Forwarded-For", from}});
     REQUIRE(guess);
     CHECK((guess->status == 401 || guess->status == 429));
     refused += guess->status == 429;
   }
   CHECK(refused == 45); // five guesses, then none
-  const auto editor = try_sign_in(client, kEmail, kPassword, {{"X-Forwarded-For", "198.51.100.7"}});
+  const auto editor = try_sign_in(client, test::kEditorEmail, test::kEditorPassword,
+                                  {{"X-Forwarded-For", "198.51.100.7"}});
   CHECK(editor->status == 303);
   CHECK(editor->get_header_value("Location") == "/admin");
   CHECK(editor->get_header_value("Set-Cookie").rfind("verdict_session=", 0) == 0);
   // The attacker's network is still held back, even with the right password, and told why.
-  const auto attacker =
-      try_sign_in(client, kEmail, kPassword, {{"X-Forwarded-For", "203.0.113.250"}});
+  const auto attacker = try_sign_in(client, test::kEditorEmail, test::kEditorPassword,
+                                    {{"X-Forwarded-For", "203.0.113.250"}});
   CHECK(attacker->status == 429);
   CHECK(attacker->has_header("Retry-After"));
   CHECK(attacker->body.find("Too many failed sign-ins for this address from your network") !=
@@ -195,7 +195,8 @@ TEST_CASE("desk: an account guessed at from many networks still signs in on a br
   });
   add_editor(site.store());
   auto client = site.client();
-  const auto first = try_sign_in(client, kEmail, kPassword, {{"X-Forwarded-For", "198.51.100.7"}});
+  const auto first = try_sign_in(client, test::kEditorEmail, test::kEditorPassword,
+                                 {{"X-Forwarded-For", "198.51.100.7"}});
   REQUIRE(first->status == 303);
   const auto device = set_cookie(first, "verdict_device");
   REQUIRE(device.size() == 48);
@@ -212,28 +213,30 @@ TEST_CASE("desk: an account guessed at from many networks still signs in on a br
   // Six wrong passwords from three networks: the account's ceiling.
   for (const auto *from : {"192.0.2.1", "192.0.3.1", "192.0.4.1"})
     for (int i = 0; i < 2; ++i)
-      REQUIRE(try_sign_in(client, kEmail, "guess", {{"X-Forwarded-For", from}})->status == 401);
-  const auto elsewhere =
-      try_sign_in(client, kEmail, kPassword, {{"X-Forwarded-For", "198.18.0.1"}});
+      REQUIRE(
+          try_sign_in(client, test::kEditorEmail, "guess", {{"X-Forwarded-For", from}})->status ==
+          401);
+  const auto elsewhere = try_sign_in(client, test::kEditorEmail, test::kEditorPassword,
+                                     {{"X-Forwarded-For", "198.18.0.1"}});
   CHECK(elsewhere->status == 429);
   CHECK(elsewhere->body.find("from many networks") != std::string::npos);
   // A forged or altered cookie is no known device.
   auto altered = device;
   altered[47] = altered[47] == '0' ? '1' : '0';
-  CHECK(try_sign_in(client, kEmail, kPassword,
+  CHECK(try_sign_in(client, test::kEditorEmail, test::kEditorPassword,
                     {{"X-Forwarded-For", "198.18.0.1"}, {"Cookie", "verdict_device=" + altered}})
             ->status == 429);
   // The editor's own browser, from anywhere, signs in at once.
   const auto known =
-      try_sign_in(client, kEmail, kPassword,
+      try_sign_in(client, test::kEditorEmail, test::kEditorPassword,
                   {{"X-Forwarded-For", "198.18.0.1"}, {"Cookie", "verdict_device=" + device}});
   CHECK(known->status == 303);
   // The cookie is the account's, not the browser's for any account.
-  add_editor(site.store(), "second@example.com", kPassword);
+  add_editor(site.store(), "second@example.com", test::kEditorPassword);
   for (const auto *from : {"192.0.2.1", "192.0.3.1", "192.0.4.1"})
     for (int i = 0; i < 2; ++i)
       try_sign_in(client, "second@example.com", "guess", {{"X-Forwarded-For", from}});
-  CHECK(try_sign_in(client, "second@example.com", kPassword,
+  CHECK(try_sign_in(client, "second@example.com", test::kEditorPassword,
                     {{"X-Forwarded-For", "198.18.0.1"}, {"Cookie", "verdict_device=" + device}})
             ->status == 429);
 }
@@ -242,7 +245,7 @@ TEST_CASE("desk: signing out ends the session on the server, not just in the bro
   test::SiteServer site;
   add_editor(site.store());
   auto client = site.client();
-  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto session = test::sign_in_at_desk(client, test::kEditorEmail, test::kEditorPassword);
   const auto out = test::post_at_desk(client, session, "/admin/logout", "");
   REQUIRE(out);
   CHECK(out->status == 303);
@@ -256,7 +259,7 @@ TEST_CASE("desk: a desk form without the session's token, from another site or s
   test::SiteServer site;
   add_editor(site.store());
   auto client = site.client();
-  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto session = test::sign_in_at_desk(client, test::kEditorEmail, test::kEditorPassword);
   const auto form = std::string("name=Forged&slug=forged");
   const auto post = [&](const httplib::Headers &headers, const std::string &body) {
     return client.Post("/admin/categories", headers, body, "application/x-www-form-urlencoded");
@@ -284,7 +287,7 @@ TEST_CASE("desk: a category form with faults shows each beside its field, keeps 
   test::SiteServer site;
   add_editor(site.store());
   auto client = site.client();
-  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto session = test::sign_in_at_desk(client, test::kEditorEmail, test::kEditorPassword);
   const auto categories_before = site.store().categories_with_tool_counts().size();
   const auto res =
       test::post_at_desk(client, session, "/admin/categories", "name=&slug=Not+A+Slug");
@@ -320,7 +323,7 @@ TEST_CASE("desk: an editor creates, renames and deletes a category, readers see 
   });
   add_editor(site.store());
   auto client = site.client();
-  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto session = test::sign_in_at_desk(client, test::kEditorEmail, test::kEditorPassword);
   const auto tool_page = [&] {
     return test::visible_text(client.Get("/tools/codestral-2-1")->body);
   };
@@ -366,15 +369,15 @@ TEST_CASE("desk: an editor creates, renames and deletes a category, readers see 
   CHECK(log[0].action == "deleted");
   CHECK(log[0].after.empty());
   CHECK(log[1].action == "updated");
-  CHECK(log[1].editor == kEmail);
+  CHECK(log[1].editor == test::kEditorEmail);
   CHECK(log[1].before.find(before->name) != std::string::npos);
   CHECK(log[1].after.find("Renamed At The Desk") != std::string::npos);
   CHECK(log[2].action == "created");
   CHECK(log[2].before.empty());
   const auto page = test::visible_text(test::get_at_desk(client, session, "/admin/log")->body);
   // Said by the item's name, and field by field.
-  CHECK(page.find(kEmail + " updated category Renamed At The Desk Name was: " + before->name +
-                  " now: Renamed At The Desk") != std::string::npos);
+  CHECK(page.find(test::kEditorEmail + " updated category Renamed At The Desk Name was: " +
+                  before->name + " now: Renamed At The Desk") != std::string::npos);
 }
 
 namespace {
@@ -394,7 +397,7 @@ TEST_CASE("desk: an editor writes a new tool with every field, the dated pricing
   test::SiteServer site([](App &app) { app.page_epoch.set_max_lag(std::chrono::seconds(60)); });
   add_editor(site.store());
   auto client = site.client();
-  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto session = test::sign_in_at_desk(client, test::kEditorEmail, test::kEditorPassword);
   const auto blank = test::get_at_desk(client, session, "/admin/tools/new");
   REQUIRE(blank->status == 200);
   CHECK(blank->body.find("<option value=\"developer-tools\"") != std::string::npos);
@@ -427,7 +430,7 @@ TEST_CASE("desk: a tool form with faults names each beside its field, keeps what
   test::SiteServer site;
   add_editor(site.store());
   auto client = site.client();
-  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto session = test::sign_in_at_desk(client, test::kEditorEmail, test::kEditorPassword);
   const auto tools_before = site.store().tools_by_name().size();
   auto form = tool_form("careful-agent", "");
   form.replace(form.find("entry=Freemium"), 14, "entry=Cheap");
@@ -461,7 +464,7 @@ TEST_CASE("desk: a renamed tool's old addresses, its comparisons' too, lead to t
   test::SiteServer site;
   add_editor(site.store());
   auto client = site.client();
-  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto session = test::sign_in_at_desk(client, test::kEditorEmail, test::kEditorPassword);
   const auto rename = [&](const std::string &from, const std::string &to) {
     auto values = site.store().tool_content(from);
     REQUIRE(values);
@@ -506,7 +509,7 @@ TEST_CASE("desk: a vote sent to a renamed tool's old address counts for the tool
   // Another reader votes before the rename, so the tool at the old address was looked up.
   REQUIRE(test::post_form(client, tool_vote, "verdict=skip")->status == 303);
 
-  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto session = test::sign_in_at_desk(client, test::kEditorEmail, test::kEditorPassword);
   auto values = site.store().tool_content("codestral-2-1");
   REQUIRE(values);
   REQUIRE(test::post_at_desk(
@@ -558,7 +561,7 @@ TEST_CASE("desk: deleting a tool after its confirm page takes its reviews and vo
   add_editor(site.store());
   auto client = site.client();
   REQUIRE(test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship")->status == 303);
-  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto session = test::sign_in_at_desk(client, test::kEditorEmail, test::kEditorPassword);
   const auto confirm = test::get_at_desk(client, session, "/admin/tools/codestral-2-1/delete");
   REQUIRE(confirm->status == 200);
   const auto tool = site.store().tool_by_slug("codestral-2-1");
@@ -586,7 +589,7 @@ TEST_CASE("desk: a new reviewer joins the end of the panel, and a renamed one's 
   test::SiteServer site;
   add_editor(site.store());
   auto client = site.client();
-  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto session = test::sign_in_at_desk(client, test::kEditorEmail, test::kEditorPassword);
   const auto created = test::post_at_desk(client, session, "/admin/reviewers",
                                           "name=The+Auditor&slug=auditor&lens=Reads+the+licence"
                                           "&bio=Checks+what+a+tool+may+do+with+your+code.");
@@ -616,7 +619,7 @@ TEST_CASE("desk: an editor writes, changes and deletes a review, and the tool's 
   test::SiteServer site([](App &app) { app.page_epoch.set_max_lag(std::chrono::seconds(60)); });
   add_editor(site.store());
   auto client = site.client();
-  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto session = test::sign_in_at_desk(client, test::kEditorEmail, test::kEditorPassword);
   REQUIRE(test::post_at_desk(client, session, "/admin/reviewers",
                              "name=The+Auditor&slug=auditor&lens=Reads+the+licence&bio=")
               ->status == 303);
@@ -680,7 +683,7 @@ TEST_CASE("desk: the subscriber list counts, exports as CSV a spreadsheet cannot
     REQUIRE(
         test::post_form(client, "/subscribe", "email=" + httplib::detail::encode_query_param(email))
             ->status == 303);
-  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto session = test::sign_in_at_desk(client, test::kEditorEmail, test::kEditorPassword);
   const auto list = test::get_at_desk(client, session, "/admin/subscribers");
   REQUIRE(list->status == 200);
   const auto text = test::visible_text(list->body);
@@ -723,7 +726,7 @@ TEST_CASE("desk: a draft comparison is previewed as it will appear, from the lis
   });
   add_editor(site.store());
   auto client = site.client();
-  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto session = test::sign_in_at_desk(client, test::kEditorEmail, test::kEditorPassword);
   const auto home = [&] { return test::visible_text(client.Get("/")->body); };
   REQUIRE(home().find("Codestral 2.1 vs Code Llama 4") == std::string::npos); // kept for the lag
 
@@ -828,7 +831,7 @@ TEST_CASE("desk: every desk answer says Cache-Control and X-Robots-Tag once each
   test::SiteServer site;
   add_editor(site.store());
   auto client = site.client();
-  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto session = test::sign_in_at_desk(client, test::kEditorEmail, test::kEditorPassword);
   const auto once = [](const httplib::Result &res, const char *name, const std::string &value) {
     REQUIRE(res);
     INFO(res->status << " " << name);
@@ -854,7 +857,8 @@ struct SignedInDesk {
   test::SiteServer site;
   httplib::Client client = site.client();
   test::DeskSession session =
-      (add_editor(site.store()), test::sign_in_at_desk(client, kEmail, kPassword));
+      (add_editor(site.store()),
+       test::sign_in_at_desk(client, test::kEditorEmail, test::kEditorPassword));
 };
 
 } // namespace
@@ -1114,8 +1118,8 @@ TEST_CASE("desk: the edit log shows each change field by field, by the form's la
   REQUIRE(log);
   REQUIRE(log->status == 200);
   const auto text = test::visible_text(log->body);
-  const auto update = text.find(kEmail + " updated tool Careful Agent");
-  const auto creation = text.find(kEmail + " created tool Careful Agent");
+  const auto update = text.find(test::kEditorEmail + " updated tool Careful Agent");
+  const auto creation = text.find(test::kEditorEmail + " created tool Careful Agent");
   REQUIRE(update != std::string::npos);
   REQUIRE(creation != std::string::npos);
   REQUIRE(update < creation); // newest first
@@ -1128,7 +1132,8 @@ TEST_CASE("desk: the edit log shows each change field by field, by the form's la
   CHECK(updated.find("Description") == std::string::npos); // unchanged, so not said
   CHECK(updated.find("Website") == std::string::npos);
   // A creation says what each field was set to, with nothing before.
-  const auto created = text.substr(creation, text.find(kEmail, creation + 1) - creation);
+  const auto created =
+      text.substr(creation, text.find(test::kEditorEmail, creation + 1) - creation);
   CHECK(created.find("Website now: https://careful.example/") != std::string::npos);
   CHECK(created.find("was:") == std::string::npos);
   CHECK(log->body.find("{&quot;slug&quot;") == std::string::npos); // no JSON
@@ -1283,8 +1288,9 @@ TEST_CASE("desk: a burst of simultaneous sign-in guesses checks no more password
       guessers.emplace_back([&, i] {
         auto client = site.client();
         client.set_read_timeout(60);
-        const auto answer = try_sign_in(client, kEmail, "wrong guess " + std::to_string(i),
-                                        {{"X-Forwarded-For", address(i)}});
+        const auto answer =
+            try_sign_in(client, test::kEditorEmail, "wrong guess " + std::to_string(i),
+                        {{"X-Forwarded-For", address(i)}});
         if (answer && answer->status == 401)
           ++checked;
         else if (answer && answer->status == 429 && answer->has_header("Retry-After"))

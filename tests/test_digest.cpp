@@ -24,7 +24,6 @@ namespace fs = std::filesystem;
 namespace {
 
 const char *kFrom = "news@verdict.example";
-const char *kBase = "https://verdict.example";
 
 MailMessage sample_message() {
   MailMessage m;
@@ -93,8 +92,8 @@ std::string path_of(const std::string &url) {
   return url.substr(url.find('/', scheme + 3));
 }
 
-Options parse(const std::vector<std::string> &args,
-              const std::map<std::string, std::string> &env = {}) {
+Options parsed_options(const std::vector<std::string> &args,
+                       const std::map<std::string, std::string> &env = {}) {
   return parse_options(args, [&](const char *name) -> const char * {
     const auto it = env.find(name);
     return it == env.end() ? nullptr : it->second.c_str();
@@ -193,8 +192,9 @@ TEST_CASE("digest: a header made from data that holds a line break is refused, n
   CHECK(sent.substr(0, sent.find("\r\n\r\n")).find("Bcc:") == std::string::npos);
   CHECK(test::mail_part(sent, "text/plain") == message.text);
   // The command line refuses a From with a line break before anything is sent.
-  CHECK(parse({"digest", "--db", "x.db", "--since", "7d", "--base-url", kBase, "--from",
-               "news@verdict.example\r\nBcc: victim@example.com", "--dry-run", "out"})
+  CHECK(parsed_options({"digest", "--db", "x.db", "--since", "7d", "--base-url", test::kSiteBase,
+                        "--from", "news@verdict.example\r\nBcc: victim@example.com", "--dry-run",
+                        "out"})
             .error == "--from must be an email address");
 }
 
@@ -258,11 +258,11 @@ TEST_CASE("digest: an unsubscribe link names its subscriber and no other, and a 
 
 TEST_CASE("digest: the command line asks for what a digest needs, and the password only from "
           "the environment") {
-  const std::vector<std::string> base = {"digest", "--db", "x.db", "--base-url", kBase};
+  const std::vector<std::string> base = {"digest", "--db", "x.db", "--base-url", test::kSiteBase};
   const auto with = [&](std::vector<std::string> more) {
     auto args = base;
     args.insert(args.end(), more.begin(), more.end());
-    return parse(args);
+    return parsed_options(args);
   };
   CHECK(with({"--from", kFrom, "--smtp", "smtp://127.0.0.1:2525"}).error ==
         "digest needs --since, like --since 7d");
@@ -271,7 +271,8 @@ TEST_CASE("digest: the command line asks for what a digest needs, and the passwo
   CHECK(with({"--since", "7d", "--smtp", "smtp://127.0.0.1:2525"}).error.find("--from") !=
         std::string::npos);
   CHECK(with({"--since", "7d", "--from", kFrom}).error.find("--smtp") != std::string::npos);
-  CHECK(parse({"digest", "--db", "x.db", "--since", "7d", "--from", kFrom, "--dry-run", "out"})
+  CHECK(parsed_options(
+            {"digest", "--db", "x.db", "--since", "7d", "--from", kFrom, "--dry-run", "out"})
             .error.find("--base-url") != std::string::npos);
   CHECK(with({"--since", "7d", "--from", kFrom, "--smtp", "http://127.0.0.1"})
             .error.find("must be the mail server's address") != std::string::npos);
@@ -286,37 +287,29 @@ TEST_CASE("digest: the command line asks for what a digest needs, and the passwo
   CHECK(with({"--since", "7d", "--from", kFrom, "--smtp", "smtp://127.0.0.1:2525", "--smtp-user",
               "me"})
             .error.find("VERDICT_SMTP_PASSWORD") != std::string::npos);
-  const auto remote = std::vector<std::string>{"digest",
-                                               "--db",
-                                               "x.db",
-                                               "--base-url",
-                                               kBase,
-                                               "--since",
-                                               "7d",
-                                               "--from",
-                                               kFrom,
-                                               "--smtp",
-                                               "smtp://mail.example:25",
-                                               "--smtp-user",
-                                               "me"};
-  CHECK(parse(remote, {{"VERDICT_SMTP_PASSWORD", "secret"}}).error.find("unencrypted") !=
+  const auto remote = std::vector<std::string>{
+      "digest", "--db",   "x.db", "--base-url", test::kSiteBase,          "--since",
+      "7d",     "--from", kFrom,  "--smtp",     "smtp://mail.example:25", "--smtp-user",
+      "me"};
+  CHECK(parsed_options(remote, {{"VERDICT_SMTP_PASSWORD", "secret"}}).error.find("unencrypted") !=
         std::string::npos);
   auto starttls = remote;
   starttls.push_back("--smtp-starttls");
-  const auto tls = parse(starttls, {{"VERDICT_SMTP_PASSWORD", "secret"}});
+  const auto tls = parsed_options(starttls, {{"VERDICT_SMTP_PASSWORD", "secret"}});
   CHECK(tls.error.empty());
   CHECK(tls.smtp_password == "secret");
   // The server: --smtp needs a sender and absolute links; the flags belong to serve and digest.
-  CHECK(parse({"--smtp", "smtp://127.0.0.1:25"}).error.find("--smtp-from") != std::string::npos);
-  CHECK(parse({"--smtp", "smtp://127.0.0.1:25", "--smtp-from", kFrom}).error.find("--base-url") !=
+  CHECK(parsed_options({"--smtp", "smtp://127.0.0.1:25"}).error.find("--smtp-from") !=
         std::string::npos);
-  CHECK(parse({}, {{"VERDICT_SMTP", "smtp://127.0.0.1:25"},
-                   {"VERDICT_SMTP_FROM", kFrom},
-                   {"VERDICT_BASE_URL", kBase}})
+  CHECK(parsed_options({"--smtp", "smtp://127.0.0.1:25", "--smtp-from", kFrom})
+            .error.find("--base-url") != std::string::npos);
+  CHECK(parsed_options({}, {{"VERDICT_SMTP", "smtp://127.0.0.1:25"},
+                            {"VERDICT_SMTP_FROM", kFrom},
+                            {"VERDICT_BASE_URL", test::kSiteBase}})
             .smtp_url == "smtp://127.0.0.1:25");
-  CHECK(parse({"check", "--db", "x.db", "--smtp", "smtp://127.0.0.1:25"}).error ==
+  CHECK(parsed_options({"check", "--db", "x.db", "--smtp", "smtp://127.0.0.1:25"}).error ==
         "--smtp is only for serve and digest");
-  CHECK(parse({"serve", "--since", "7d"}).error == "--since is only for digest");
+  CHECK(parsed_options({"serve", "--since", "7d"}).error == "--since is only for digest");
 }
 
 TEST_CASE("digest: a sign-up is pending and owed one confirmation mail, another only after the "
@@ -638,8 +631,8 @@ std::string digest_site(const test::TempDir &dir, const std::vector<std::string>
 }
 
 std::vector<std::string> digest_args(const std::string &db, const std::string &smtp) {
-  return {"digest", "--db",   db,    "--since",    "7d", "--smtp",
-          smtp,     "--from", kFrom, "--base-url", kBase};
+  return {"digest", "--db",   db,    "--since",    "7d",           "--smtp",
+          smtp,     "--from", kFrom, "--base-url", test::kSiteBase};
 }
 
 std::vector<std::string> addresses(int n) {
@@ -671,10 +664,10 @@ TEST_CASE("digest: verdict digest reaches confirmed addresses only, once, with t
   CHECK(test::mail_header(mails[0], "Subject") ==
         "=?UTF-8?B?V2Vla2x5IEFJIFRvb2wgVmVyZGljdHMg4oCUIDUgbmV3IGNv?= =?UTF-8?B?bXBhcmlzb25z?=");
   CHECK(text.find("Cursor Background Agent vs Codestral 2.1") != std::string::npos);
-  CHECK(text.find(std::string(kBase) + "/compare/cursor-background-agent-vs-codestral-2-1") !=
+  CHECK(text.find(test::kSiteBase + "/compare/cursor-background-agent-vs-codestral-2-1") !=
         std::string::npos);
   CHECK(text.find("Too few reader votes to say") != std::string::npos); // the verdict at a glance
-  CHECK(html.find("href=\"" + std::string(kBase) + "/compare/") != std::string::npos);
+  CHECK(html.find("href=\"" + test::kSiteBase + "/compare/") != std::string::npos);
   // The editor's words as they are in the text, escaped in the HTML.
   CHECK(text.find("Editor's bottom line: Ship <A> & B's") != std::string::npos);
   CHECK(html.find("Ship &lt;A&gt; &amp; B&apos;s") != std::string::npos);
@@ -761,7 +754,7 @@ TEST_CASE("digest: --dry-run writes one valid multipart .eml per recipient and r
   const auto out = (dir.path / "out").string();
   std::string said;
   REQUIRE(test::run_binary({"digest", "--db", db, "--since", "7d", "--from", kFrom, "--base-url",
-                            kBase, "--dry-run", out},
+                            test::kSiteBase, "--dry-run", out},
                            &said) == 0);
   INFO(said);
   CHECK(said.find("wrote 2 mails") != std::string::npos);
@@ -790,7 +783,7 @@ TEST_CASE("digest: --dry-run writes one valid multipart .eml per recipient and r
     CHECK(text.rfind("Weekly AI Tool Verdicts\r\nPublished in the last 7 days", 0) == 0);
     // The signature's separator is "-- " with its space, as mail programs look for it.
     CHECK(text.find("\r\n-- \r\nYou get this because") != std::string::npos);
-    CHECK(text.find("Unsubscribe in one click: " + std::string(kBase) + "/unsubscribe/") !=
+    CHECK(text.find("Unsubscribe in one click: " + test::kSiteBase + "/unsubscribe/") !=
           std::string::npos);
   }
   // Nothing was recorded: a real run still sends to both.
@@ -1102,8 +1095,8 @@ TEST_CASE("digest: one-click unsubscribe reads its body as a form: a line end af
 
 TEST_CASE("digest: links in mails must be https, but for a site on this machine") {
   const auto digest_with = [](const std::string &base) {
-    return parse({"digest", "--db", "x.db", "--since", "7d", "--from", kFrom, "--dry-run", "out",
-                  "--base-url", base});
+    return parsed_options({"digest", "--db", "x.db", "--since", "7d", "--from", kFrom, "--dry-run",
+                           "out", "--base-url", base});
   };
   CHECK(digest_with("http://verdict.example").error.find("must be https://") != std::string::npos);
   CHECK(digest_with("http://localhost.verdict.example").error.find("must be https://") !=
@@ -1114,10 +1107,10 @@ TEST_CASE("digest: links in mails must be https, but for a site on this machine"
     CHECK(digest_with(allowed).error.empty());
   }
   // The server that mails, the same; one that does not may name any address.
-  CHECK(parse({"--smtp", "smtp://127.0.0.1:25", "--smtp-from", kFrom, "--base-url",
-               "http://verdict.example"})
+  CHECK(parsed_options({"--smtp", "smtp://127.0.0.1:25", "--smtp-from", kFrom, "--base-url",
+                        "http://verdict.example"})
             .error.find("must be https://") != std::string::npos);
-  CHECK(parse({"--base-url", "http://verdict.example"}).error.empty());
+  CHECK(parsed_options({"--base-url", "http://verdict.example"}).error.empty());
 }
 
 TEST_CASE("digest: header text that is not UTF-8 is encoded whole, in words of bounded size") {

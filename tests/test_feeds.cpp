@@ -10,9 +10,6 @@ using namespace verdict;
 
 namespace {
 
-constexpr const char *kEditor = "editor@example.com";
-constexpr const char *kBase = "https://verdict.example";
-
 // The text between `open` and the next `close` from `from`; empty when there is none.
 std::string between(const std::string &text, const std::string &open, const std::string &close,
                     size_t from = 0) {
@@ -49,7 +46,7 @@ std::vector<std::string> titles_of(const std::vector<Entry> &entries) {
 }
 
 // The feed's own head: everything before its first entry.
-std::string head_of(const std::string &feed) {
+std::string feed_head(const std::string &feed) {
   return feed.substr(0, feed.find("<entry>"));
 }
 
@@ -98,7 +95,7 @@ TEST_CASE("feeds: the site's feed holds the 20 newest published comparisons, new
       store.create_comparison(
           published(tools[i].slug, tools[k].slug,
                     "2026-12-" + std::string(added < 10 ? "0" : "") + std::to_string(added)),
-          kEditor);
+          test::kEditorEmail);
     }
   REQUIRE(added == 17);
 
@@ -126,7 +123,7 @@ TEST_CASE("feeds: the site's feed holds the 20 newest published comparisons, new
   CHECK(entries.back().published == "2026-11-10T00:00:00Z");
   CHECK(feed.find("cursor-background-agent-vs-codestral-2-1") == std::string::npos);
 
-  const auto head = head_of(feed);
+  const auto head = feed_head(feed);
   CHECK(between(head, "<updated>", "</updated>") == "2026-12-17T00:00:00Z");
   CHECK(between(head, "<title type=\"text\">", "</title>") == "Verdict — latest comparisons");
   CHECK(between(head, "<name>", "</name>") == "Verdict");
@@ -153,7 +150,8 @@ TEST_CASE("feeds: a bundled comparison's entry tells its intro, bottom line and 
   auto comparison = *store.comparison_content("cursor-background-agent-vs-codestral-2-1");
   comparison.intro = "Two ways to hand a ticket to a model.";
   comparison.bottom_line = "Ship Codestral for the editor, Cursor for the backlog.";
-  store.update_comparison("cursor-background-agent-vs-codestral-2-1", comparison, kEditor);
+  store.update_comparison("cursor-background-agent-vs-codestral-2-1", comparison,
+                          test::kEditorEmail);
   auto client = site.client();
   const auto entries = entries_of(client.Get("/feed.xml")->body);
   REQUIRE(entries.size() == 5);
@@ -176,7 +174,7 @@ TEST_CASE("feeds: a tool's feed holds the published comparisons it is in, as the
   CHECK(titles_of(entries) ==
         std::vector<std::string>{"Cursor Background Agent vs Mistral Small 3.1",
                                  "Cursor Background Agent vs Codestral 2.1"});
-  const auto head = head_of(feed);
+  const auto head = feed_head(feed);
   const auto base = "http://127.0.0.1:" + std::to_string(site.port());
   CHECK(between(head, "<id>", "</id>") == base + "/tools/cursor-background-agent/feed.xml");
   CHECK(head.find("href=\"" + base + "/tools/cursor-background-agent\"") != std::string::npos);
@@ -219,7 +217,7 @@ TEST_CASE("feeds: a reviewer's feed holds the comparisons of tools they reviewed
   CHECK(entries[3].summary.find("ships Codestral 2.1; has not reviewed Cursor Background "
                                 "Agent.") != std::string::npos);
   const auto base = "http://127.0.0.1:" + std::to_string(site.port());
-  CHECK(between(head_of(feed), "<id>", "</id>") == base + "/reviewers/investor/feed.xml");
+  CHECK(between(feed_head(feed), "<id>", "</id>") == base + "/reviewers/investor/feed.xml");
 
   // A reviewer of one tool: only the comparisons that tool is in.
   CHECK(titles_of(entries_of(client.Get("/reviewers/open-source/feed.xml")->body)) ==
@@ -227,7 +225,7 @@ TEST_CASE("feeds: a reviewer's feed holds the comparisons of tools they reviewed
 }
 
 TEST_CASE("feeds: every address is absolute under --base-url, whatever host was asked") {
-  auto site = site_at(kBase);
+  auto site = site_at(test::kSiteBase);
   auto client = site.client();
   for (const auto *path :
        {"/feed.xml", "/tools/codestral-2-1/feed.xml", "/reviewers/builder/feed.xml"}) {
@@ -239,9 +237,9 @@ TEST_CASE("feeds: every address is absolute under --base-url, whatever host was 
     CHECK(addresses.size() > 4);
     for (const auto &address : addresses) {
       INFO(address);
-      CHECK(address.starts_with(std::string(kBase) + "/"));
+      CHECK(address.starts_with(test::kSiteBase + "/"));
     }
-    CHECK(res->body.find("href=\"" + std::string(kBase) + path + "\"") != std::string::npos);
+    CHECK(res->body.find("href=\"" + test::kSiteBase + path + "\"") != std::string::npos);
     // Under a configured address a feed is kept and shared like any page.
     CHECK(res->get_header_value("Cache-Control").starts_with("public"));
   }
@@ -267,11 +265,11 @@ TEST_CASE("feeds: without --base-url, addresses name the host the request was se
 }
 
 TEST_CASE("feeds: the home, tool and reviewer pages link to their feeds in their head") {
-  auto site = site_at(kBase);
+  auto site = site_at(test::kSiteBase);
   auto client = site.client();
   const auto link = [](const std::string &title, const std::string &href) {
     return "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"" + title + "\" href=\"" +
-           std::string(kBase) + href + "\">";
+           test::kSiteBase + href + "\">";
   };
   const auto home = client.Get("/")->body;
   CHECK(home.find(link("Verdict — latest comparisons", "/feed.xml")) < home.find("</head>"));
@@ -297,10 +295,10 @@ TEST_CASE("feeds: names full of markup characters are escaped, and characters XM
   tool.name = "Angle <&\"> 'Tool'";
   // A content file can carry both (as \u0007 and \uffff in its JSON); XML can carry neither.
   tool.tagline = "A tagline with a bell\x07 and U+FFFF \xEF\xBF\xBF.";
-  store.create_tool(tool, kEditor);
+  store.create_tool(tool, test::kEditorEmail);
   store.create_comparison({"angle-tool", "mistral-3-small", "2026-12-01",
                            "Intro <script>alert(1)</script> & more", "Bottom \"line\" 'here'"},
-                          kEditor);
+                          test::kEditorEmail);
   auto client = site.client();
   for (const auto *path : {"/feed.xml", "/tools/angle-tool/feed.xml",
                            "/tools/mistral-3-small/feed.xml", "/reviewers/builder/feed.xml"}) {
@@ -336,7 +334,8 @@ TEST_CASE("feeds: unpublished comparisons never appear in any feed") {
   test::SiteServer site;
   auto &store = site.store();
   // A draft the editor has not published, and a pair a reader merely looked at.
-  store.create_comparison({"codestral-2-1", "code-llama-4", "", "A draft.", ""}, kEditor);
+  store.create_comparison({"codestral-2-1", "code-llama-4", "", "A draft.", ""},
+                          test::kEditorEmail);
   auto client = site.client();
   REQUIRE(client.Get("/compare/code-llama-4-70b-vs-mistral-3-small")->status == 200);
   for (const auto *path : {"/feed.xml", "/tools/codestral-2-1/feed.xml",
@@ -351,7 +350,8 @@ TEST_CASE("feeds: unpublished comparisons never appear in any feed") {
   // Unpublishing takes a comparison out again.
   auto comparison = *store.comparison_content("cursor-background-agent-vs-codestral-2-1");
   comparison.published_on.clear();
-  store.update_comparison("cursor-background-agent-vs-codestral-2-1", comparison, kEditor);
+  store.update_comparison("cursor-background-agent-vs-codestral-2-1", comparison,
+                          test::kEditorEmail);
   CHECK(client.Get("/feed.xml")->body.find("cursor-background-agent-vs-codestral-2-1") ==
         std::string::npos);
   CHECK(entries_of(client.Get("/tools/codestral-2-1/feed.xml")->body).empty());
@@ -369,10 +369,10 @@ TEST_CASE("feeds: an unknown tool or reviewer is 404, a renamed one's feed moves
   auto &store = site.store();
   auto tool = *store.tool_content("codestral-2-1");
   tool.slug = "codestral-2-2";
-  store.update_tool("codestral-2-1", tool, kEditor);
+  store.update_tool("codestral-2-1", tool, test::kEditorEmail);
   auto reviewer = *store.reviewer_content("builder");
   reviewer.slug = "maker";
-  store.update_reviewer("builder", reviewer, kEditor);
+  store.update_reviewer("builder", reviewer, test::kEditorEmail);
 
   const auto moved = client.Get("/tools/codestral-2-1/feed.xml");
   CHECK(moved->status == 301);
@@ -386,7 +386,8 @@ TEST_CASE("feeds: an unknown tool or reviewer is 404, a renamed one's feed moves
 
 TEST_CASE("feeds: a comparison published through the store changes the feed and its ETag, an "
           "unchanged feed answers 304") {
-  for (const auto *base : {kBase, ""}) { // kept and shared, and rendered for each request
+  // Kept and shared, and rendered for each request.
+  for (const auto &base : {test::kSiteBase, std::string()}) {
     INFO("base URL: " << base);
     auto site = site_at(base);
     auto client = site.client();
@@ -409,7 +410,7 @@ TEST_CASE("feeds: a comparison published through the store changes the feed and 
 
     site.store().set_today([] { return std::string("2026-12-24"); }); // the comparison's day
     site.store().create_comparison(published("codestral-2-1", "mistral-3-small", "2026-12-24"),
-                                   kEditor);
+                                   test::kEditorEmail);
     for (const auto &[path, etag] : {std::pair{"/feed.xml", site_etag},
                                      std::pair{"/tools/mistral-3-small/feed.xml", tool_etag},
                                      std::pair{"/reviewers/investor/feed.xml", reviewer_etag}}) {
@@ -421,7 +422,7 @@ TEST_CASE("feeds: a comparison published through the store changes the feed and 
       const auto entries = entries_of(after->body);
       REQUIRE(!entries.empty());
       CHECK(entries.front().title == "Codestral 2.1 vs Mistral 3 Small");
-      CHECK(between(head_of(after->body), "<updated>", "</updated>") == "2026-12-24T00:00:00Z");
+      CHECK(between(feed_head(after->body), "<updated>", "</updated>") == "2026-12-24T00:00:00Z");
     }
   }
 }
@@ -432,7 +433,8 @@ TEST_CASE("feeds: a site with nothing published has an empty feed with a fixed d
   for (const auto &summary : store.published_comparisons({1, 20}).items) {
     auto comparison = *store.comparison_content(summary.a_slug + "-vs-" + summary.b_slug);
     comparison.published_on.clear();
-    store.update_comparison(summary.a_slug + "-vs-" + summary.b_slug, comparison, kEditor);
+    store.update_comparison(summary.a_slug + "-vs-" + summary.b_slug, comparison,
+                            test::kEditorEmail);
   }
   auto client = site.client();
   const auto first = client.Get("/feed.xml");

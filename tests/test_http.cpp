@@ -9,7 +9,6 @@
 using namespace verdict;
 
 namespace {
-const char *kPage = "/compare/cursor-background-agent-vs-codestral-2-1";
 
 httplib::Headers same_origin(const std::string &cookie = "") {
   httplib::Headers headers{{"Sec-Fetch-Site", "same-origin"}};
@@ -79,26 +78,28 @@ TEST_CASE("http: the front page lists every published comparison by title, tools
 TEST_CASE("http: a vote, a changed vote and a second visitor show on the page") {
   test::SiteServer site;
   auto client = site.client();
-  CHECK(community_of(client.Get(kPage)->body, "codestral-2-1") == "—");
+  CHECK(community_of(client.Get(test::kBundledComparison)->body, "codestral-2-1") == "—");
 
   const auto first = test::post_form(client, "/tools/codestral-2-1/vote",
-                                     std::string("verdict=ship&back=") + kPage);
+                                     std::string("verdict=ship&back=") + test::kBundledComparison);
   REQUIRE(first);
   CHECK(first->status == 303);
   const auto voter = test::cookie_from(first);
   REQUIRE(voter.size() == 32);
-  CHECK(community_of(client.Get(kPage)->body, "codestral-2-1") == "100% · 1 vote");
+  CHECK(community_of(client.Get(test::kBundledComparison)->body, "codestral-2-1") ==
+        "100% · 1 vote");
 
   const auto changed = test::post_form(client, "/tools/codestral-2-1/vote", "verdict=skip", voter);
   CHECK(changed->status == 303);
-  CHECK(community_of(client.Get(kPage)->body, "codestral-2-1") == "0% · 1 vote");
+  CHECK(community_of(client.Get(test::kBundledComparison)->body, "codestral-2-1") == "0% · 1 vote");
 
   const auto second = test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship");
   CHECK(test::cookie_from(second) != voter);
-  CHECK(community_of(client.Get(kPage)->body, "codestral-2-1") == "50% · 2 votes");
+  CHECK(community_of(client.Get(test::kBundledComparison)->body, "codestral-2-1") ==
+        "50% · 2 votes");
 
   const auto third = test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship");
-  const auto page = client.Get(kPage)->body;
+  const auto page = client.Get(test::kBundledComparison)->body;
   CHECK(community_of(page, "codestral-2-1") == "67% · 3 votes");
   // The same figures for `verdict verify`, in the vote log's terms, on the element that shows
   // them, and the log size they were read at.
@@ -109,7 +110,7 @@ TEST_CASE("http: a vote, a changed vote and a second visitor show on the page") 
   CHECK(page.find("<meta name=\"verdict:vote-log-size\" content=\"4\">") != std::string::npos);
 
   // The voter's own page shows their pressed button; the anonymous page does not.
-  const auto own = client.Get(kPage, same_origin(voter));
+  const auto own = client.Get(test::kBundledComparison, same_origin(voter));
   CHECK(own->body.find("value=\"skip\" aria-pressed=\"true\" aria-label=\"Skip Codestral 2.1\"") !=
         std::string::npos);
   CHECK(own->get_header_value("Cache-Control") == "private, no-cache");
@@ -117,15 +118,17 @@ TEST_CASE("http: a vote, a changed vote and a second visitor show on the page") 
   const auto withdrawn =
       test::post_form(client, "/tools/codestral-2-1/vote", "verdict=withdraw", voter);
   CHECK(withdrawn->status == 303);
-  CHECK(community_of(client.Get(kPage)->body, "codestral-2-1") == "100% · 2 votes");
+  CHECK(community_of(client.Get(test::kBundledComparison)->body, "codestral-2-1") ==
+        "100% · 2 votes");
 }
 
 TEST_CASE("http: the head-to-head pick moves the split bar") {
   test::SiteServer site;
   auto client = site.client();
-  const auto res = test::post_form(client, std::string(kPage) + "/vote", "pick=a");
+  const auto res =
+      test::post_form(client, std::string(test::kBundledComparison) + "/vote", "pick=a");
   CHECK(res->status == 303);
-  const auto page = client.Get(kPage)->body;
+  const auto page = client.Get(test::kBundledComparison)->body;
   // One pick is a count, not a 100%; the side nobody picked reads no 0%.
   CHECK(page.find("<strong data-picks=\"a\">1 of 1 pick</strong>") != std::string::npos);
   CHECK(page.find("<strong data-picks=\"b\">None of 1 pick</strong>") != std::string::npos);
@@ -137,12 +140,12 @@ TEST_CASE("http: the head-to-head pick moves the split bar") {
 TEST_CASE("http: anonymous pages are identical bytes with an ETag that answers 304") {
   test::SiteServer site;
   auto client = site.client();
-  const auto one = client.Get(kPage), two = client.Get(kPage);
+  const auto one = client.Get(test::kBundledComparison), two = client.Get(test::kBundledComparison);
   CHECK(one->body == two->body);
   const auto etag = one->get_header_value("ETag");
   REQUIRE_FALSE(etag.empty());
   CHECK(one->get_header_value("Cache-Control").find("public") != std::string::npos);
-  const auto revalidated = client.Get(kPage, {{"If-None-Match", etag}});
+  const auto revalidated = client.Get(test::kBundledComparison, {{"If-None-Match", etag}});
   CHECK(revalidated->status == 304);
   CHECK(revalidated->body.empty());
 }
@@ -166,7 +169,7 @@ TEST_CASE("http: the reverse order of a published pair is a 301 to it") {
   const auto res = site.client().Get("/compare/codestral-2-1-vs-cursor-background-agent");
   REQUIRE(res);
   CHECK(res->status == 301);
-  CHECK(res->get_header_value("Location") == kPage);
+  CHECK(res->get_header_value("Location") == test::kBundledComparison);
 }
 
 TEST_CASE("http: a cross-site vote is refused with 403 and counts nothing") {
@@ -241,7 +244,8 @@ TEST_CASE("http: a handler that throws answers a 500 page that shows nothing of 
     app.store.set_today([secret]() -> std::string { throw std::runtime_error(secret); });
   });
   auto client = site.client();
-  for (const auto *path : {"/", kPage, "/tools/codestral-2-1"}) {
+  for (const auto &path :
+       {std::string("/"), test::kBundledComparison, std::string("/tools/codestral-2-1")}) {
     const auto res = client.Get(path);
     REQUIRE(res);
     INFO(path);
@@ -278,10 +282,11 @@ TEST_CASE("http: a return address that leaves the site is refused and nothing is
 
   // A page of the site is where the reader goes back to.
   const auto ok = test::post_form(client, "/tools/codestral-2-1/vote",
-                                  std::string("verdict=ship&back=") + kPage);
+                                  std::string("verdict=ship&back=") + test::kBundledComparison);
   REQUIRE(ok);
   CHECK(ok->status == 303);
-  CHECK(ok->get_header_value("Location") == std::string(kPage) + "#tool-codestral-2-1");
+  CHECK(ok->get_header_value("Location") ==
+        std::string(test::kBundledComparison) + "#tool-codestral-2-1");
 }
 
 TEST_CASE("http: a 2 MiB body of any content type gets 413 and writes nothing") {
@@ -292,8 +297,9 @@ TEST_CASE("http: a 2 MiB body of any content type gets 413 and writes nothing") 
   for (const std::string type :
        {"application/x-www-form-urlencoded", "multipart/form-data; boundary=xyz",
         "application/json", "text/plain", "application/octet-stream", ""}) {
-    for (const std::string &path : {std::string("/tools/codestral-2-1/vote"),
-                                    std::string(kPage) + "/vote", std::string("/subscribe")}) {
+    for (const std::string &path :
+         {std::string("/tools/codestral-2-1/vote"), std::string(test::kBundledComparison) + "/vote",
+          std::string("/subscribe")}) {
       INFO(type << " to " << path);
       const auto res =
           client.Post(path.c_str(), {{"Sec-Fetch-Site", "same-origin"}}, huge, type.c_str());
@@ -389,14 +395,9 @@ TEST_CASE("http: every share on every page carries its 95% interval from the fif
           "review on, and none before") {
   test::SiteServer site;
   auto client = site.client();
-  const std::vector<std::string> pages = {"/",
-                                          "/tools",
-                                          kPage,
-                                          "/tools/codestral-2-1",
-                                          "/categories",
-                                          "/reviewers",
-                                          "/reviewers/skeptic",
-                                          "/methodology"};
+  const std::vector<std::string> pages = {
+      "/",           "/tools",     test::kBundledComparison, "/tools/codestral-2-1",
+      "/categories", "/reviewers", "/reviewers/skeptic",     "/methodology"};
   const auto text_of = [&](const std::string &path) {
     const auto answer = client.Get(path.c_str());
     REQUIRE(answer);
@@ -405,14 +406,15 @@ TEST_CASE("http: every share on every page carries its 95% interval from the fif
   };
   for (int vote = 1; vote <= 4; ++vote) {
     REQUIRE(test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship")->status == 303);
-    REQUIRE(test::post_form(client, std::string(kPage) + "/vote", "pick=b")->status == 303);
+    REQUIRE(test::post_form(client, std::string(test::kBundledComparison) + "/vote", "pick=b")
+                ->status == 303);
   }
   for (const auto &path : pages) {
     INFO(path);
     CHECK(shares_without_interval(text_of(path)) == std::vector<std::string>{});
   }
   // Four votes, four picks and a panel of four: nothing on these pages is wide enough yet.
-  CHECK(intervals_in(client.Get(kPage)->body).empty());
+  CHECK(intervals_in(client.Get(test::kBundledComparison)->body).empty());
   CHECK(intervals_in(client.Get("/tools/codestral-2-1")->body).empty());
   // ...and a figure on so few is drawn fainter, and says so.
   const auto community_stat = [&](const std::string &html) {
@@ -421,12 +423,14 @@ TEST_CASE("http: every share on every page carries its 95% interval from the fif
     const auto stat = html.rfind("<div class=\"stat", figure);
     return html.substr(stat, html.find('>', stat) - stat);
   };
-  CHECK(community_stat(client.Get(kPage)->body) == "<div class=\"stat few\"");
-  CHECK(text_of(kPage).find("Too few votes to be sure") != std::string::npos);
+  CHECK(community_stat(client.Get(test::kBundledComparison)->body) == "<div class=\"stat few\"");
+  CHECK(text_of(test::kBundledComparison).find("Too few votes to be sure") != std::string::npos);
 
   // A fifth vote, a fifth pick, and a fifth review of one tool by a new panel member.
   REQUIRE(test::post_form(client, "/tools/codestral-2-1/vote", "verdict=skip")->status == 303);
-  REQUIRE(test::post_form(client, std::string(kPage) + "/vote", "pick=a")->status == 303);
+  REQUIRE(
+      test::post_form(client, std::string(test::kBundledComparison) + "/vote", "pick=a")->status ==
+      303);
   site.store().create_reviewer({"the-auditor", "The Auditor", "Compliance", "Reads the terms."},
                                "editor@example.com");
   site.store().create_review({"codestral-2-1", "the-auditor", "skip", "No audit log."},
@@ -436,7 +440,7 @@ TEST_CASE("http: every share on every page carries its 95% interval from the fif
   const auto votes = wilson_interval(4, 5);
   const auto expected =
       "95% interval " + std::to_string(votes.low) + "–" + std::to_string(votes.high) + "%";
-  CHECK(text_of(kPage).find("80% · 5 votes · " + expected) != std::string::npos);
+  CHECK(text_of(test::kBundledComparison).find("80% · 5 votes · " + expected) != std::string::npos);
   for (const auto &path : pages) {
     INFO(path);
     const auto text = text_of(path);
@@ -457,7 +461,7 @@ TEST_CASE("http: every share on every page carries its 95% interval from the fif
   }
   // The comparison: the tool's card (panel and community), its tally, the glance (panel,
   // community and each side's picks) and each side of the head-to-head split.
-  const auto comparison = client.Get(kPage)->body;
+  const auto comparison = client.Get(test::kBundledComparison)->body;
   CHECK(intervals_in(comparison).size() == 9);
   CHECK(community_stat(comparison) == "<div class=\"stat\"");
   const auto readings = readings_of(comparison);
@@ -531,20 +535,26 @@ TEST_CASE("http: a tool page shows its pricing read, every review and its compar
 TEST_CASE("http: a head-to-head pick can be changed and withdrawn") {
   test::SiteServer site;
   auto client = site.client();
-  const auto first = test::post_form(client, std::string(kPage) + "/vote", "pick=a");
+  const auto first =
+      test::post_form(client, std::string(test::kBundledComparison) + "/vote", "pick=a");
   const auto voter = test::cookie_from(first);
   REQUIRE(voter.size() == 32);
-  CHECK(test::post_form(client, std::string(kPage) + "/vote", "pick=b", voter)->status == 303);
+  CHECK(test::post_form(client, std::string(test::kBundledComparison) + "/vote", "pick=b", voter)
+            ->status == 303);
   const auto a = site.store().tool_by_slug("cursor-background-agent")->id;
   const auto b = site.store().tool_by_slug("codestral-2-1")->id;
   CHECK(test::pair_tally(site.store(), a, b).a == 0);
   CHECK(test::pair_tally(site.store(), a, b).b == 1);
-  const auto own = client.Get(kPage, {{"Cookie", "verdict_voter=" + voter}})->body;
+  const auto own =
+      client.Get(test::kBundledComparison, {{"Cookie", "verdict_voter=" + voter}})->body;
   CHECK(own.find("value=\"b\" aria-pressed=\"true\"") != std::string::npos);
-  CHECK(test::post_form(client, std::string(kPage) + "/vote", "pick=withdraw", voter)->status ==
-        303);
+  CHECK(test::post_form(client, std::string(test::kBundledComparison) + "/vote", "pick=withdraw",
+                        voter)
+            ->status == 303);
   CHECK(test::pair_tally(site.store(), a, b).b == 0);
-  CHECK(test::post_form(client, std::string(kPage) + "/vote", "pick=c")->status == 400);
+  CHECK(
+      test::post_form(client, std::string(test::kBundledComparison) + "/vote", "pick=c")->status ==
+      400);
 }
 
 TEST_CASE("http: writes to addresses that name nothing get a 404 page and write nothing") {
@@ -589,12 +599,13 @@ TEST_CASE("http: a subscription lands on the confirmation page and is kept once"
 TEST_CASE("http: a page asked for in ranges is sent whole, never larger than it is") {
   test::SiteServer site;
   auto client = site.client();
-  const auto whole = client.Get(kPage);
+  const auto whole = client.Get(test::kBundledComparison);
   REQUIRE(whole);
   for (const auto *range : {"bytes=0-1", "bytes=0-1,5-6", "bytes=-5", "bytes=99999999-",
                             "bytes=abc", "bytes=0-0,1-1,2-2,3-3,4-4,5-5,6-6,7-7"}) {
     INFO(range);
-    const auto res = client.Get(kPage, {{"Range", range}, {"If-Range", "\"x\""}});
+    const auto res =
+        client.Get(test::kBundledComparison, {{"Range", range}, {"If-Range", "\"x\""}});
     REQUIRE(res);
     CHECK(res->status == 200);
     CHECK(res->body == whole->body);

@@ -9,10 +9,6 @@ using namespace verdict;
 
 namespace {
 
-const std::string kEmail = "editor@example.com";
-const std::string kPassword = "a long desk password";
-const std::string kPair = "/compare/cursor-background-agent-vs-codestral-2-1";
-
 // How many reads of the database answering `path` took, with its status.
 std::pair<int, uint64_t> reads_for(test::SiteServer &site, httplib::Client &client,
                                    const std::string &path, const httplib::Headers &headers = {}) {
@@ -26,15 +22,15 @@ std::pair<int, uint64_t> reads_for(test::SiteServer &site, httplib::Client &clie
 TEST_CASE("one page, one read: every page a reader, a feed reader or the desk opens reads the "
           "database once, and a kept page not at all") {
   test::SiteServer site;
-  site.store().add_editor(kEmail, auth::hash_password(kPassword));
+  site.store().add_editor(test::kEditorEmail, auth::hash_password(test::kEditorPassword));
   auto client = site.client();
   for (const std::string &path :
        std::vector<std::string>{"/",
                                 "/comparisons",
-                                kPair,
-                                kPair + "/card.svg",
-                                kPair + "/card.png",
-                                kPair + "/badge.svg",
+                                test::kBundledComparison,
+                                test::kBundledComparison + "/card.svg",
+                                test::kBundledComparison + "/card.png",
+                                test::kBundledComparison + "/badge.svg",
                                 "/tools",
                                 "/tools/codestral-2-1",
                                 "/tools/codestral-2-1/feed.xml",
@@ -65,7 +61,8 @@ TEST_CASE("one page, one read: every page a reader, a feed reader or the desk op
   const auto vote = test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship", voter);
   REQUIRE(vote);
   REQUIRE(vote->status == 303);
-  for (const std::string &path : std::vector<std::string>{"/tools/codestral-2-1", kPair}) {
+  for (const std::string &path :
+       std::vector<std::string>{"/tools/codestral-2-1", test::kBundledComparison}) {
     INFO(path << " as a voter");
     const auto [status, reads] =
         reads_for(site, client, path, {{"Cookie", "verdict_voter=" + voter}});
@@ -73,7 +70,7 @@ TEST_CASE("one page, one read: every page a reader, a feed reader or the desk op
     CHECK(reads == 1);
   }
 
-  const auto session = test::sign_in_at_desk(client, kEmail, kPassword);
+  const auto session = test::sign_in_at_desk(client, test::kEditorEmail, test::kEditorPassword);
   for (const std::string path :
        {"/admin", "/admin/log", "/admin/categories", "/admin/tools", "/admin/tools/codestral-2-1",
         "/admin/reviewers", "/admin/reviews", "/admin/comparisons",

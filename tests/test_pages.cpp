@@ -13,7 +13,6 @@
 using namespace verdict;
 
 namespace {
-const std::string kPage = "/compare/cursor-background-agent-vs-codestral-2-1";
 
 // Applies `edit` to the bundled content and imports the result into the site.
 void import_edited(test::SiteServer &site, const std::function<void(nlohmann::json &)> &edit) {
@@ -115,7 +114,7 @@ TEST_CASE("pages: the community tally spells out ships and skips") {
   auto client = site.client();
   for (const auto *verdict : {"verdict=ship", "verdict=ship", "verdict=skip"})
     REQUIRE(test::post_form(client, "/tools/codestral-2-1/vote", verdict)->status == 303);
-  const auto text = test::visible_text(client.Get(kPage.c_str())->body);
+  const auto text = test::visible_text(client.Get(test::kBundledComparison.c_str())->body);
   CHECK(text.find("Ship 2 · Skip 1 — 67% · 3 votes") != std::string::npos);
 }
 
@@ -123,9 +122,9 @@ TEST_CASE("pages: each side of the head-to-head carries the interval of its own 
   test::SiteServer site;
   auto client = site.client();
   for (int i = 0; i < 4; ++i)
-    REQUIRE(test::post_form(client, kPage + "/vote", "pick=b")->status == 303);
-  REQUIRE(test::post_form(client, kPage + "/vote", "pick=a")->status == 303);
-  const auto text = test::visible_text(client.Get(kPage.c_str())->body);
+    REQUIRE(test::post_form(client, test::kBundledComparison + "/vote", "pick=b")->status == 303);
+  REQUIRE(test::post_form(client, test::kBundledComparison + "/vote", "pick=a")->status == 303);
+  const auto text = test::visible_text(client.Get(test::kBundledComparison.c_str())->body);
   const auto interval = [](int64_t part) {
     const auto share = wilson_interval(part, 5);
     return "95% interval " + std::to_string(share.low) + "–" + std::to_string(share.high) + "%";
@@ -141,7 +140,7 @@ TEST_CASE("pages: a pick sent to the reverse address counts for the side it name
       test::post_form(client, "/compare/codestral-2-1-vs-cursor-background-agent/vote", "pick=a");
   REQUIRE(res);
   CHECK(res->status == 303);
-  CHECK(res->get_header_value("Location") == kPage + "#community");
+  CHECK(res->get_header_value("Location") == test::kBundledComparison + "#community");
   const auto a = site.store().tool_by_slug("cursor-background-agent")->id;
   const auto b = site.store().tool_by_slug("codestral-2-1")->id;
   CHECK(test::pair_tally(site.store(), a, b).b == 1); // "a" of the reverse address is Codestral
@@ -169,27 +168,29 @@ TEST_CASE("caching: pages vary on the cookie and the accepted encoding, and ever
           "If-None-Match with 304") {
   test::SiteServer site;
   auto client = site.client();
-  const auto anonymous = client.Get(kPage.c_str());
+  const auto anonymous = client.Get(test::kBundledComparison.c_str());
   CHECK(anonymous->get_header_value("Vary") == "Cookie, Accept-Encoding");
   const auto etag = anonymous->get_header_value("ETag");
   REQUIRE_FALSE(etag.empty());
   // A list of validators, as caches send, matches when it holds the page's.
-  CHECK(client.Get(kPage.c_str(), {{"If-None-Match", "\"other\", " + etag}})->status == 304);
-  CHECK(client.Get(kPage.c_str(), {{"If-None-Match", "\"other\""}})->status == 200);
+  CHECK(client.Get(test::kBundledComparison.c_str(), {{"If-None-Match", "\"other\", " + etag}})
+            ->status == 304);
+  CHECK(client.Get(test::kBundledComparison.c_str(), {{"If-None-Match", "\"other\""}})->status ==
+        200);
 
   const auto voter =
       test::cookie_from(test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship"));
   REQUIRE(voter.size() == 32);
   const httplib::Headers cookie{{"Cookie", "verdict_voter=" + voter}};
-  const auto personal = client.Get(kPage.c_str(), cookie);
+  const auto personal = client.Get(test::kBundledComparison.c_str(), cookie);
   CHECK(personal->get_header_value("Vary") == "Cookie, Accept-Encoding");
   CHECK(personal->get_header_value("Cache-Control") == "private, no-cache");
   const auto personal_etag = personal->get_header_value("ETag");
   REQUIRE_FALSE(personal_etag.empty());
-  CHECK(personal_etag != client.Get(kPage.c_str())->get_header_value("ETag"));
+  CHECK(personal_etag != client.Get(test::kBundledComparison.c_str())->get_header_value("ETag"));
   auto again = cookie;
   again.emplace("If-None-Match", personal_etag);
-  const auto revalidated = client.Get(kPage.c_str(), again);
+  const auto revalidated = client.Get(test::kBundledComparison.c_str(), again);
   CHECK(revalidated->status == 304);
   CHECK(revalidated->body.empty());
 }
@@ -305,7 +306,7 @@ TEST_CASE("pages: a draft comparison is not an editor's pick, and a tool without
   REQUIRE(draft);
   CHECK(draft->status == 200);
   CHECK(test::visible_text(draft->body).find("Not an editor's pick") != std::string::npos);
-  const auto published = test::visible_text(client.Get(kPage.c_str())->body);
+  const auto published = test::visible_text(client.Get(test::kBundledComparison.c_str())->body);
   CHECK(published.find("Not an editor's pick") == std::string::npos);
   const auto tool = test::visible_text(client.Get("/tools/code-llama-4-70b")->body);
   CHECK(tool.find("Not in a published comparison yet.") != std::string::npos);
@@ -353,7 +354,7 @@ TEST_CASE("pages: pricing older than 90 days is marked from the day it turns 91,
 TEST_CASE("caching: ETags are strong, and a permanent redirect may be cached") {
   test::SiteServer site;
   auto client = site.client();
-  const auto etag = client.Get(kPage.c_str())->get_header_value("ETag");
+  const auto etag = client.Get(test::kBundledComparison.c_str())->get_header_value("ETag");
   CHECK(etag.size() > 2);
   CHECK(etag.front() == '"');
   CHECK(etag.back() == '"');
@@ -370,9 +371,12 @@ TEST_CASE("pages: a card shows the panel's basis, and only a reader who picked m
       page.find("75%<span class=\"stat-basis\"><span class=\"stat-sep\"> · </span>3 of 4</span>") !=
       std::string::npos);
   CHECK(page.find("Withdraw my pick") == std::string::npos);
-  const auto voter = test::cookie_from(test::post_form(client, kPage + "/vote", "pick=a"));
+  const auto voter =
+      test::cookie_from(test::post_form(client, test::kBundledComparison + "/vote", "pick=a"));
   REQUIRE(voter.size() == 32);
-  const auto own = client.Get(kPage.c_str(), {{"Cookie", "verdict_voter=" + voter}})->body;
+  const auto own =
+      client.Get(test::kBundledComparison.c_str(), {{"Cookie", "verdict_voter=" + voter}})->body;
   CHECK(own.find("Withdraw my pick") != std::string::npos);
-  CHECK(client.Get(kPage.c_str())->body.find("Withdraw my pick") == std::string::npos);
+  CHECK(client.Get(test::kBundledComparison.c_str())->body.find("Withdraw my pick") ==
+        std::string::npos);
 }

@@ -44,8 +44,6 @@ const std::vector<std::string> kTools = {"cursor-background-agent", "codestral-2
                                          "mistral-small-3-1",       "cursor-background-agents",
                                          "mistral-3-small",         "code-llama-4"};
 
-const char *kPage = "/compare/cursor-background-agent-vs-codestral-2-1";
-
 using verdict::test::Server;
 
 using test::run_binary;
@@ -341,6 +339,36 @@ TEST_CASE("process: a database from a newer verdict is refused, not opened") {
   CHECK(said.find("newer than this verdict") != std::string::npos);
 }
 
+TEST_CASE("process: serve makes no site unasked, and none where one was") {
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  std::string said;
+  // No file and no --demo: refused, saying how to make one, and nothing is made.
+  CHECK(run_binary({"serve", "--db", db, "--port", "0"}, &said) == 1);
+  CHECK(said.find("there is no file at " + db) != std::string::npos);
+  CHECK(said.find("verdict init --db " + db) != std::string::npos);
+  CHECK(said.find("--demo") != std::string::npos);
+  CHECK_FALSE(fs::exists(db));
+  // A site was there: its log remains beside the missing file. Even --demo makes nothing.
+  { std::ofstream(db + "-wal") << "a log"; }
+  { std::ofstream(db + ".served-1790000000") << "a copy"; }
+  CHECK(run_binary({"serve", "--db", db, "--port", "0", "--demo"}, &said) == 1);
+  CHECK(said.find("a site was there") != std::string::npos);
+  CHECK(said.find(db + "-wal") != std::string::npos);
+  CHECK(said.find(db + ".served-1790000000") != std::string::npos);
+  CHECK_FALSE(fs::exists(db));
+  CHECK(test::read_file(db + "-wal") == "a log");
+  // Nothing of a site anywhere, and the demo asked for: made, and the log says so.
+  fs::remove(db + "-wal");
+  fs::remove(db + ".served-1790000000");
+  Server server({"serve", "--db", db, "--port", "0"}); // the helper asks for --demo
+  CHECK(server.log().find("making a demo site there with the bundled content") !=
+        std::string::npos);
+  httplib::Client client("127.0.0.1", server.port);
+  CHECK(client.Get(test::kBundledComparison)->status == 200);
+  server.stop(SIGTERM);
+}
+
 TEST_CASE("process: the binary alone, copied anywhere, serves the whole site") {
   test::TempDir dir;
   const auto binary = dir.path / "verdict";
@@ -357,7 +385,7 @@ TEST_CASE("process: the binary alone, copied anywhere, serves the whole site") {
   REQUIRE(css);
   CHECK(css->status == 200);
   CHECK(css->body.find("{") != std::string::npos);
-  CHECK(client.Get(kPage)->status == 200);
+  CHECK(client.Get(test::kBundledComparison)->status == 200);
   server.stop(SIGTERM);
   // The default database is ./verdict.db in the folder it was started from, and nothing else.
   CHECK(fs::exists(dir.path / "elsewhere" / "verdict.db"));
@@ -485,7 +513,7 @@ public:
 
 private:
   void read_until_stopped(int port, int offset) {
-    const std::vector<std::string> paths = {kPage,
+    const std::vector<std::string> paths = {test::kBundledComparison,
                                             "/tools/codestral-2-1",
                                             "/",
                                             "/tools",
@@ -589,7 +617,7 @@ TEST_CASE("process: a database deleted, replaced or moved away under load leaves
   CHECK(check_database(db).empty());
   Server restarted({"--db", db, "--port", "0"});
   httplib::Client client("127.0.0.1", restarted.port);
-  const auto page = client.Get(kPage);
+  const auto page = client.Get(test::kBundledComparison);
   REQUIRE(page);
   CHECK(page->status == 200);
   CHECK(client.Get("/healthz")->status == 200);
@@ -602,7 +630,7 @@ TEST_CASE("process: a database deleted, replaced or moved away under load leaves
 std::string log_of_a_restart(const std::string &db) {
   Server restarted({"--db", db, "--port", "0"});
   httplib::Client client("127.0.0.1", restarted.port);
-  REQUIRE(client.Get(kPage)->status == 200);
+  REQUIRE(client.Get(test::kBundledComparison)->status == 200);
   CHECK(restarted.stop(SIGTERM) == 0);
   return restarted.log();
 }
@@ -1078,12 +1106,12 @@ TEST_CASE("process: --base-url makes canonical links and the sitemap absolute un
   const auto db = (dir.path / "site.db").string();
   Server server({"--db", db, "--port", "0", "--base-url", "https://verdict.example"});
   httplib::Client client("127.0.0.1", server.port);
-  const auto page = client.Get(kPage);
+  const auto page = client.Get(test::kBundledComparison);
   REQUIRE(page);
   CHECK(page->body.find(std::string("<link rel=\"canonical\" href=\"https://verdict.example") +
-                        kPage + "\">") != std::string::npos);
+                        test::kBundledComparison + "\">") != std::string::npos);
   CHECK(page->body.find(std::string("<meta property=\"og:url\" content=\"https://verdict.example") +
-                        kPage + "\">") != std::string::npos);
+                        test::kBundledComparison + "\">") != std::string::npos);
   CHECK(client.Get("/sitemap.xml")->body.find("<loc>https://verdict.example/tools/") !=
         std::string::npos);
   CHECK(client.Get("/robots.txt")->body.find("Sitemap: https://verdict.example/sitemap.xml") !=

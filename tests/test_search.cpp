@@ -12,11 +12,9 @@ using namespace verdict;
 
 namespace {
 
-const std::string kEditor = "editor@example.com";
-
-ContentTool tool_named(const std::string &slug, const std::string &name,
-                       const std::string &tagline = "A tool",
-                       const std::string &description = "It does things.") {
+ContentTool searched_tool(const std::string &slug, const std::string &name,
+                          const std::string &tagline = "A tool",
+                          const std::string &description = "It does things.") {
   return {slug, name, "developer-tools", tagline, description, "Free", "", "", "", "", ""};
 }
 
@@ -48,11 +46,12 @@ TEST_CASE("search: a match in a tool's name outranks one in a tagline, which out
           "description") {
   auto store = test::seeded_store();
   // Made in the opposite order, so the older row's tie-break cannot explain the ranking.
-  store->create_tool(tool_named("in-description", "Plain", "A tool",
-                                "The quillwort engine does things, and more things besides."),
-                     kEditor);
-  store->create_tool(tool_named("in-tagline", "Simple", "Quillwort for teams"), kEditor);
-  store->create_tool(tool_named("in-name", "Quillwort"), kEditor);
+  store->create_tool(searched_tool("in-description", "Plain", "A tool",
+                                   "The quillwort engine does things, and more things besides."),
+                     test::kEditorEmail);
+  store->create_tool(searched_tool("in-tagline", "Simple", "Quillwort for teams"),
+                     test::kEditorEmail);
+  store->create_tool(searched_tool("in-name", "Quillwort"), test::kEditorEmail);
   CHECK(hits_of(*store, "quillwort") ==
         std::vector<std::string>{"in-name", "in-tagline", "in-description"});
   CHECK(store->search("quillwort", {1, 20}).total == 3);
@@ -67,14 +66,14 @@ TEST_CASE("search: a quote's result names its tool and reviewer and links to the
           "shows it, at the quote") {
   test::SiteServer site;
   auto &store = site.store();
-  store.create_tool(tool_named("crowded", "Crowded"), kEditor);
+  store.create_tool(searched_tool("crowded", "Crowded"), test::kEditorEmail);
   // 25 reviews in panel order: the 21st is on the tool's second page.
   for (int i = 1; i <= 25; ++i) {
     const auto slug = "panelist-" + std::to_string(i);
-    store.create_reviewer({slug, "Panelist " + std::to_string(i), "Lens", ""}, kEditor);
+    store.create_reviewer({slug, "Panelist " + std::to_string(i), "Lens", ""}, test::kEditorEmail);
     store.create_review(
         {"crowded", slug, "ship", i == 21 ? "The marsupial workflow wins." : "Ordinary words."},
-        kEditor);
+        test::kEditorEmail);
   }
   auto client = site.client();
   const auto page = client.Get(search_path("marsupial"));
@@ -99,13 +98,13 @@ TEST_CASE("search: a quote's result names its tool and reviewer and links to the
 TEST_CASE("search: stored text is escaped in results and only the words found are marked") {
   test::SiteServer site;
   auto &store = site.store();
-  store.create_tool(tool_named("hostile", "Hostile <b>bold</b>", "Tagline \"quoted\" & 'single'",
-                               "<script>alert(1)</script> runs in quillwort pages"),
-                    kEditor);
+  store.create_tool(searched_tool("hostile", "Hostile <b>bold</b>", "Tagline \"quoted\" & 'single'",
+                                  "<script>alert(1)</script> runs in quillwort pages"),
+                    test::kEditorEmail);
   // The characters results mark matches with, stored in a text: they are not marks.
-  store.create_tool(tool_named("forger", "Forger", "A tool",
-                               std::string("\x01") + "forged" + "\x02" + " quillwort"),
-                    kEditor);
+  store.create_tool(searched_tool("forger", "Forger", "A tool",
+                                  std::string("\x01") + "forged" + "\x02" + " quillwort"),
+                    test::kEditorEmail);
   auto client = site.client();
   for (const auto &text : {std::string("alert"), std::string("script"), std::string("quillwort"),
                            std::string("bold")}) {
@@ -145,9 +144,11 @@ TEST_CASE("search: marked text becomes HTML with every mark closed and nothing e
 TEST_CASE("search: the index follows tools created, renamed, changed and deleted at the desk") {
   auto store = test::seeded_store();
   store->create_tool(
-      tool_named("nimbus", "Nimbus", "Clouds for teams", "Keeps the weather in a jar."), kEditor);
+      searched_tool("nimbus", "Nimbus", "Clouds for teams", "Keeps the weather in a jar."),
+      test::kEditorEmail);
   const auto codestral_hits = hits_of(*store, "codestral").size();
-  store->create_review({"nimbus", "builder", "ship", "Codestral could learn from this."}, kEditor);
+  store->create_review({"nimbus", "builder", "ship", "Codestral could learn from this."},
+                       test::kEditorEmail);
   CHECK(hits_of(*store, "nimbus") == std::vector<std::string>{"nimbus"});
   CHECK(hits_of(*store, "weather jar") == std::vector<std::string>{"nimbus"});
   CHECK(hits_of(*store, "codestral").size() == codestral_hits + 1);
@@ -157,8 +158,8 @@ TEST_CASE("search: the index follows tools created, renamed, changed and deleted
                         Verdict::ship);
   CHECK(hits_of(*store, "nimbus") == std::vector<std::string>{"nimbus"});
 
-  auto changed = tool_named("stratus", "Stratus", "Fog for teams", "Keeps the mist in a box.");
-  store->update_tool("nimbus", changed, kEditor);
+  auto changed = searched_tool("stratus", "Stratus", "Fog for teams", "Keeps the mist in a box.");
+  store->update_tool("nimbus", changed, test::kEditorEmail);
   CHECK(hits_of(*store, "nimbus").empty());
   CHECK(hits_of(*store, "weather").empty());
   CHECK(hits_of(*store, "stratus") == std::vector<std::string>{"stratus"});
@@ -170,11 +171,11 @@ TEST_CASE("search: the index follows tools created, renamed, changed and deleted
   auto taken = changed;
   taken.slug = "codestral-2-1";
   taken.name = "Cumulus";
-  CHECK_THROWS_AS(store->update_tool("stratus", taken, kEditor), AlreadyExists);
+  CHECK_THROWS_AS(store->update_tool("stratus", taken, test::kEditorEmail), AlreadyExists);
   CHECK(hits_of(*store, "stratus") == std::vector<std::string>{"stratus"});
   CHECK(hits_of(*store, "cumulus").empty());
 
-  store->delete_tool("stratus", kEditor);
+  store->delete_tool("stratus", test::kEditorEmail);
   CHECK(hits_of(*store, "stratus").empty());
   CHECK(hits_of(*store, "mist box").empty());
   // Its reviews went with it, and out of the index.
@@ -185,24 +186,25 @@ TEST_CASE("search: the index follows tools created, renamed, changed and deleted
 TEST_CASE("search: the index follows reviews created, changed and deleted, and reviewers deleted") {
   auto store = test::seeded_store();
   store->create_review({"codestral-2-1", "creative", "ship", "A kaleidoscope of completions."},
-                       kEditor);
+                       test::kEditorEmail);
   CHECK(hits_of(*store, "kaleidoscope") == std::vector<std::string>{"codestral-2-1#creative"});
   store->update_review("codestral-2-1", "creative",
                        {"codestral-2-1", "creative", "skip", "A labyrinth of completions."},
-                       kEditor);
+                       test::kEditorEmail);
   CHECK(hits_of(*store, "kaleidoscope").empty());
   CHECK(hits_of(*store, "labyrinth") == std::vector<std::string>{"codestral-2-1#creative"});
   // Moved to another tool, the same quote is found there.
   store->update_review("codestral-2-1", "creative",
                        {"mistral-3-small", "creative", "skip", "A labyrinth of completions."},
-                       kEditor);
+                       test::kEditorEmail);
   CHECK(hits_of(*store, "labyrinth") == std::vector<std::string>{"mistral-3-small#creative"});
-  store->delete_review("mistral-3-small", "creative", kEditor);
+  store->delete_review("mistral-3-small", "creative", test::kEditorEmail);
   CHECK(hits_of(*store, "labyrinth").empty());
 
-  store->create_review({"codestral-2-1", "creative", "ship", "A kaleidoscope again."}, kEditor);
+  store->create_review({"codestral-2-1", "creative", "ship", "A kaleidoscope again."},
+                       test::kEditorEmail);
   CHECK(hits_of(*store, "kaleidoscope").size() == 1);
-  store->delete_reviewer("creative", kEditor);
+  store->delete_reviewer("creative", test::kEditorEmail);
   CHECK(hits_of(*store, "kaleidoscope").empty());
 }
 
@@ -400,7 +402,7 @@ TEST_CASE("search: results are never kept in the shared page cache, so no text c
     REQUIRE(client.Get(("/search?q=word" + std::to_string(i)).c_str())->status == 200);
   CHECK(site.app().cache.bytes() == kept);
   // A change is found on the very next search.
-  site.store().create_tool(tool_named("fresh", "Freshly Made"), kEditor);
+  site.store().create_tool(searched_tool("fresh", "Freshly Made"), test::kEditorEmail);
   CHECK(result_links(client.Get("/search?q=freshly")->body) ==
         std::vector<std::string>{"/tools/fresh"});
 }

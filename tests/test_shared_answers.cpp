@@ -21,8 +21,6 @@ using namespace verdict::transport;
 
 namespace {
 
-const std::string kComparison = "/compare/cursor-background-agent-vs-codestral-2-1";
-
 std::string get(const std::string &path, const std::string &extra_headers = "") {
   return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra_headers + "\r\n";
 }
@@ -131,8 +129,8 @@ std::string decoded_body(const std::string &answer) {
 TEST_CASE("shared answers: a cached answer is byte for byte httplib's, with 304s, HEAD and "
           "keep-alive as before") {
   test::SiteServer site;
-  const std::vector<std::string> pages = {
-      "/", kComparison, "/tools", "/reviewers", "/tools/codestral-2-1", "/subscribe"};
+  const std::vector<std::string> pages = {"/",          test::kBundledComparison, "/tools",
+                                          "/reviewers", "/tools/codestral-2-1",   "/subscribe"};
   for (const auto &path : pages) {
     INFO(path);
     test::RawConnection connection(site.port());
@@ -184,21 +182,22 @@ TEST_CASE("shared answers: a reader with a cookie, a query or credentials never 
           "shared answer") {
   test::SiteServer site;
   auto client = site.client();
-  const auto anonymous = client.Get(kComparison.c_str())->body;
-  REQUIRE(client.Get(kComparison.c_str())->body == anonymous); // now kept
-  const auto voter = test::cookie_from(test::post_form(client, kComparison + "/vote", "pick=a"));
+  const auto anonymous = client.Get(test::kBundledComparison.c_str())->body;
+  REQUIRE(client.Get(test::kBundledComparison.c_str())->body == anonymous); // now kept
+  const auto voter =
+      test::cookie_from(test::post_form(client, test::kBundledComparison + "/vote", "pick=a"));
   REQUIRE(voter.size() == 32);
 
   const auto before = site.server().shared_answers();
   test::RawConnection connection(site.port());
   Answers answers(connection);
-  connection.send(get(kComparison, "Cookie: verdict_voter=" + voter + "\r\n"));
+  connection.send(get(test::kBundledComparison, "Cookie: verdict_voter=" + voter + "\r\n"));
   const auto own = answers.next();
   CHECK(own.find("Withdraw my pick") != std::string::npos);
   CHECK(header(own, "Cache-Control") == "private, no-cache");
-  connection.send(get(kComparison + "?utm_source=x"));
+  connection.send(get(test::kBundledComparison + "?utm_source=x"));
   CHECK(answers.next().rfind("HTTP/1.1 200", 0) == 0);
-  connection.send(get(kComparison, "Authorization: Basic eDp5\r\n"));
+  connection.send(get(test::kBundledComparison, "Authorization: Basic eDp5\r\n"));
   CHECK(answers.next().rfind("HTTP/1.1 200", 0) == 0);
   CHECK(site.server().shared_answers() == before);
 }
@@ -206,8 +205,9 @@ TEST_CASE("shared answers: a reader with a cookie, a query or credentials never 
 TEST_CASE("shared answers: an answer compressed for one reader never reaches a reader who "
           "cannot read it, and every text answer says it varies by Accept-Encoding") {
   test::SiteServer site;
-  for (const auto &path : {std::string("/"), kComparison, std::string("/tools/codestral-2-1"),
-                           std::string("/methodology"), kComparison + "/badge.svg"}) {
+  for (const auto &path :
+       {std::string("/"), test::kBundledComparison, std::string("/tools/codestral-2-1"),
+        std::string("/methodology"), test::kBundledComparison + "/badge.svg"}) {
     INFO(path);
     test::RawConnection connection(site.port());
     Answers answers(connection);
@@ -239,10 +239,10 @@ TEST_CASE("shared answers: an answer compressed for one reader never reaches a r
 TEST_CASE("shared answers: a vote retires the kept page, and refusals and errors are never kept") {
   test::SiteServer site;
   auto client = site.client();
-  const auto first = client.Get(kComparison.c_str())->body;
-  REQUIRE(client.Get(kComparison.c_str())->body == first);
-  REQUIRE(test::post_form(client, kComparison + "/vote", "pick=a")->status == 303);
-  const auto after = client.Get(kComparison.c_str())->body;
+  const auto first = client.Get(test::kBundledComparison.c_str())->body;
+  REQUIRE(client.Get(test::kBundledComparison.c_str())->body == first);
+  REQUIRE(test::post_form(client, test::kBundledComparison + "/vote", "pick=a")->status == 303);
+  const auto after = client.Get(test::kBundledComparison.c_str())->body;
   CHECK(after != first); // the tally moved, and the anonymous page shows it
 
   const auto before = site.server().shared_answers();
@@ -379,10 +379,10 @@ TEST_CASE("validators: each coding of an answer has its own ETag, and a 304 only
           "the request would get") {
   test::SiteServer site;
   const std::vector<std::string> paths = {"/methodology",
-                                          kComparison,
-                                          kComparison + "/badge.svg",
-                                          kComparison + "/card.svg",
-                                          kComparison + "/card.png",
+                                          test::kBundledComparison,
+                                          test::kBundledComparison + "/badge.svg",
+                                          test::kBundledComparison + "/card.svg",
+                                          test::kBundledComparison + "/card.png",
                                           "/tools/codestral-2-1/badge.svg",
                                           "/feed.xml",
                                           "/api/tools"};

@@ -16,10 +16,7 @@
 
 using namespace verdict;
 
-namespace {
-const std::string kVoter1 = "11111111111111111111111111111111";
-const std::string kVoter2 = "22222222222222222222222222222222";
-} // namespace
+namespace {} // namespace
 
 TEST_CASE("the seeded store holds every listing, review and comparison of the seeds") {
   auto store = test::seeded_store();
@@ -65,51 +62,52 @@ TEST_CASE("a tool's reviews come in panel order with their verdicts") {
 TEST_CASE("second vote by the same voter replaces the first, and withdrawing removes it") {
   auto store = test::seeded_store();
   const auto id = store->tool_by_slug("codestral-2-1")->id;
-  store->cast_tool_vote(test::ballot_of(kVoter1), id, Verdict::ship);
+  store->cast_tool_vote(test::ballot_of(test::kVoter1), id, Verdict::ship);
   CHECK(store->tool_by_slug("codestral-2-1")->community.total == 1);
   CHECK(store->tool_by_slug("codestral-2-1")->community.ships == 1);
 
-  store->cast_tool_vote(test::ballot_of(kVoter1), id, Verdict::skip);
+  store->cast_tool_vote(test::ballot_of(test::kVoter1), id, Verdict::skip);
   auto tool = store->tool_by_slug("codestral-2-1");
   CHECK(tool->community.total == 1);
   CHECK(tool->community.ships == 0);
-  CHECK(store->voter_choices_on_tool(kVoter1, id).on_a == Verdict::skip);
+  CHECK(store->voter_choices_on_tool(test::kVoter1, id).on_a == Verdict::skip);
 
-  store->cast_tool_vote(test::ballot_of(kVoter2), id, Verdict::ship);
+  store->cast_tool_vote(test::ballot_of(test::kVoter2), id, Verdict::ship);
   tool = store->tool_by_slug("codestral-2-1");
   CHECK(tool->community.total == 2);
   CHECK(tool->community.ships == 1);
 
-  store->cast_tool_vote(test::ballot_of(kVoter1), id, std::nullopt);
+  store->cast_tool_vote(test::ballot_of(test::kVoter1), id, std::nullopt);
   tool = store->tool_by_slug("codestral-2-1");
   CHECK(tool->community.total == 1);
   CHECK(tool->community.ships == 1);
-  CHECK_FALSE(store->voter_choices_on_tool(kVoter1, id).on_a.has_value());
+  CHECK_FALSE(store->voter_choices_on_tool(test::kVoter1, id).on_a.has_value());
 }
 
 TEST_CASE("head-to-head picks are one per voter per pair, whichever order the pair is named") {
   auto store = test::seeded_store();
   const auto a = store->tool_by_slug("cursor-background-agent")->id;
   const auto b = store->tool_by_slug("codestral-2-1")->id;
-  store->cast_pair_vote(test::ballot_of(kVoter1), a, b, a);
-  store->cast_pair_vote(test::ballot_of(kVoter2), b, a, b);
+  store->cast_pair_vote(test::ballot_of(test::kVoter1), a, b, a);
+  store->cast_pair_vote(test::ballot_of(test::kVoter2), b, a, b);
   CHECK(test::pair_tally(*store, a, b).a == 1);
   CHECK(test::pair_tally(*store, a, b).b == 1);
   CHECK(test::pair_tally(*store, b, a).a == 1);
 
-  store->cast_pair_vote(test::ballot_of(kVoter1), b, a, b); // the same voter changes their pick
+  store->cast_pair_vote(test::ballot_of(test::kVoter1), b, a,
+                        b); // the same voter changes their pick
   CHECK(test::pair_tally(*store, a, b).a == 0);
   CHECK(test::pair_tally(*store, a, b).b == 2);
-  CHECK(store->voter_choices(kVoter1, a, b).pick == b);
+  CHECK(store->voter_choices(test::kVoter1, a, b).pick == b);
 
-  store->cast_pair_vote(test::ballot_of(kVoter2), a, b, std::nullopt);
+  store->cast_pair_vote(test::ballot_of(test::kVoter2), a, b, std::nullopt);
   CHECK(test::pair_tally(*store, a, b).b == 1);
 }
 
 TEST_CASE("a vote on a tool that does not exist is refused and writes nothing") {
   auto store = test::seeded_store();
   const auto before = store->generation();
-  CHECK_THROWS(store->cast_tool_vote(test::ballot_of(kVoter1), 999999, Verdict::ship));
+  CHECK_THROWS(store->cast_tool_vote(test::ballot_of(test::kVoter1), 999999, Verdict::ship));
   CHECK(store->tool_by_slug("codestral-2-1")->community.total == 0);
   // The failed write was rolled back but the (empty) batch still committed.
   CHECK(store->generation() >= before);
@@ -197,7 +195,7 @@ TEST_CASE("tallies always equal the votes behind them, whatever readers do in wh
   std::vector<int64_t> ids;
   for (const auto &slug : slugs)
     ids.push_back(store->tool_by_slug(slug)->id);
-  const std::vector<std::string> voters = {kVoter1, kVoter2, std::string(32, '3'),
+  const std::vector<std::string> voters = {test::kVoter1, test::kVoter2, std::string(32, '3'),
                                            std::string(32, '4'), std::string(32, '5')};
   // The model: what each voter last said on each tool, and which side each picked.
   std::map<std::pair<size_t, size_t>, Verdict> said;
@@ -305,7 +303,7 @@ TEST_CASE("a re-import updates every field it carries, the panel order and a pai
 TEST_CASE("the schema itself refuses rows that break the content model") {
   auto store = test::seeded_store();
   const auto before = content_to_json(store->export_content());
-  const std::string voter = "'" + kVoter1 + "'";
+  const std::string voter = "'" + test::kVoter1 + "'";
   const std::vector<std::string> statements = {
       "INSERT INTO tool_votes (voter, tool_id, verdict) VALUES (" + voter + ", 1, 'maybe')",
       "INSERT INTO tool_votes (voter, tool_id, verdict) VALUES ('short', 1, 'ship')",
@@ -360,7 +358,7 @@ TEST_CASE("a vote waits out another connection's brief write lock instead of fai
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     other.exec("COMMIT");
   });
-  CHECK_NOTHROW(store.cast_tool_vote(test::ballot_of(kVoter1), id, Verdict::ship));
+  CHECK_NOTHROW(store.cast_tool_vote(test::ballot_of(test::kVoter1), id, Verdict::ship));
   release.join();
   CHECK(store.tool_by_slug("codestral-2-1")->community.total == 1);
 }
@@ -385,13 +383,13 @@ TEST_CASE("a batch whose commit fails tells every caller so, and keeps nothing o
   // A foreign key checked only at COMMIT: every statement succeeds, the commit does not.
   CHECK_THROWS(store->write([&](sql::Db &db) {
     db.exec("PRAGMA defer_foreign_keys = ON");
-    db.exec("INSERT INTO tool_votes (voter, tool_id, verdict) VALUES ('" + kVoter1 +
+    db.exec("INSERT INTO tool_votes (voter, tool_id, verdict) VALUES ('" + test::kVoter1 +
             "', 999, 'ship')");
-    db.exec("INSERT INTO tool_votes (voter, tool_id, verdict) VALUES ('" + kVoter1 + "', " +
+    db.exec("INSERT INTO tool_votes (voter, tool_id, verdict) VALUES ('" + test::kVoter1 + "', " +
             std::to_string(id) + ", 'ship')");
   }));
   CHECK(store->tool_by_slug("codestral-2-1")->community.total == 0);
-  store->cast_tool_vote(test::ballot_of(kVoter2), id, Verdict::ship); // the writer goes on
+  store->cast_tool_vote(test::ballot_of(test::kVoter2), id, Verdict::ship); // the writer goes on
   CHECK(store->tool_by_slug("codestral-2-1")->community.total == 1);
 }
 

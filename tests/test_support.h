@@ -20,6 +20,16 @@
 
 namespace verdict::test {
 
+// What many tests name: the bundled comparison, the site's address in feeds and mail, the
+// desk's editor as tests sign in, and two voters' cookies.
+inline const std::string kBundledPair = "cursor-background-agent-vs-codestral-2-1";
+inline const std::string kBundledComparison = "/compare/" + kBundledPair;
+inline const std::string kSiteBase = "https://verdict.example";
+inline const std::string kEditorEmail = "editor@example.com";
+inline const std::string kEditorPassword = "a long desk password";
+inline const std::string kVoter1 = "11111111111111111111111111111111";
+inline const std::string kVoter2 = "22222222222222222222222222222222";
+
 // A store on a fresh in-memory database holding the bundled seed content.
 std::unique_ptr<Store> seeded_store();
 

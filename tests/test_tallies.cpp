@@ -15,7 +15,7 @@ using nlohmann::json;
 namespace {
 
 const VoteTarget kTool{false, 7, 7};
-const VoteTarget kPair{true, 3, 7};
+const VoteTarget kPairTarget{true, 3, 7};
 
 VoteEvent event(const std::string &day, const VoteTarget &target, const std::string &voter,
                 std::optional<bool> first, std::optional<SetAsideReason> set_aside = {}) {
@@ -91,19 +91,19 @@ TEST_CASE("tallies: a target's row per day is its standing at the day's end — 
   replay.add(event("2026-11-01", kTool, "v2", true));
   replay.add(event("2026-11-01", kTool, "v3", false, SetAsideReason::too_fast));
   replay.add(event("2026-11-01", kTool, "v2", false));        // changed the same day: only the last
-  replay.add(event("2026-11-01", kPair, "v1", false));        // a pick of the higher id
+  replay.add(event("2026-11-01", kPairTarget, "v1", false));  // a pick of the higher id
   replay.add(event("2026-11-02", kTool, "v1", std::nullopt)); // withdrawn
   replay.add(event("2026-11-02", kTool, "v3", true));         // sent again, counted now
   replay.add(event("2026-11-02", kTool, "v4", true, SetAsideReason::network));
   replay.add(
       event("2026-11-02", kTool, "v9", std::nullopt)); // withdrew nothing: a day all the same
-  replay.add(event("2026-11-04", kPair, "v2", true, SetAsideReason::network));
-  replay.add(event("2026-11-04", kPair, "v1", std::nullopt));
+  replay.add(event("2026-11-04", kPairTarget, "v2", true, SetAsideReason::network));
+  replay.add(event("2026-11-04", kPairTarget, "v1", std::nullopt));
   const auto tallies = std::move(replay).finish();
   REQUIRE(tallies.size() == 2);
   CHECK(tallies[0].target == kTool); // tools first, then pairs
   check_days(tallies[0], {{"2026-11-01", 1, 1, 0, 1}, {"2026-11-02", 1, 1, 1, 0}});
-  CHECK(tallies[1].target == kPair);
+  CHECK(tallies[1].target == kPairTarget);
   check_days(tallies[1], {{"2026-11-01", 0, 1, 0, 0}, {"2026-11-04", 0, 0, 1, 0}});
 }
 

@@ -18,9 +18,6 @@ using nlohmann::json;
 
 namespace {
 
-const std::string kVoter1 = "11111111111111111111111111111111";
-const std::string kVoter2 = "22222222222222222222222222222222";
-
 std::vector<json> entries_of(Store &store) {
   std::vector<json> entries;
   for (const auto &logged : store.vote_log(0, 1000))
@@ -38,15 +35,17 @@ TEST_CASE("vote log: every vote event on a tool or a pair is an entry — cast, 
   const auto tool = "tool:" + std::to_string(b);
   const auto pair = "pair:" + std::to_string(std::min(a, b)) + "-" + std::to_string(std::max(a, b));
 
-  store->cast_tool_vote(test::ballot_of(kVoter1), b, Verdict::ship);
-  store->cast_tool_vote(test::ballot_of(kVoter1), b, Verdict::ship); // the same again: no event
-  store->cast_tool_vote(test::ballot_of(kVoter1), b, Verdict::skip);
-  store->cast_tool_vote(test::ballot_of(kVoter1), b, std::nullopt);
-  auto quick = test::ballot_of(kVoter2);
+  store->cast_tool_vote(test::ballot_of(test::kVoter1), b, Verdict::ship);
+  store->cast_tool_vote(test::ballot_of(test::kVoter1), b,
+                        Verdict::ship); // the same again: no event
+  store->cast_tool_vote(test::ballot_of(test::kVoter1), b, Verdict::skip);
+  store->cast_tool_vote(test::ballot_of(test::kVoter1), b, std::nullopt);
+  auto quick = test::ballot_of(test::kVoter2);
   quick.seconds_on_page = 0;
   CHECK(store->cast_pair_vote(quick, a, b, a) == SetAsideReason::too_fast);
-  CHECK_FALSE(store->cast_pair_vote(test::ballot_of(kVoter2), a, b, b)); // sent again, counted
-  store->cast_pair_vote(test::ballot_of(kVoter2), a, b, std::nullopt);
+  CHECK_FALSE(
+      store->cast_pair_vote(test::ballot_of(test::kVoter2), a, b, b)); // sent again, counted
+  store->cast_pair_vote(test::ballot_of(test::kVoter2), a, b, std::nullopt);
 
   const auto entries = entries_of(*store);
   REQUIRE(entries.size() == 6);
@@ -93,15 +92,15 @@ TEST_CASE("vote log: an entry holds no reader data — the voter and the network
   const auto a = store->tool_by_slug("cursor-background-agent")->id;
   const auto b = store->tool_by_slug("codestral-2-1")->id;
   const std::string network = "203.0.113.0/24";
-  store->cast_tool_vote(test::ballot_of(kVoter1, network), a, Verdict::ship);
-  store->cast_tool_vote(test::ballot_of(kVoter1, network), b, Verdict::skip);
-  store->cast_tool_vote(test::ballot_of(kVoter2, network), a, Verdict::ship);
+  store->cast_tool_vote(test::ballot_of(test::kVoter1, network), a, Verdict::ship);
+  store->cast_tool_vote(test::ballot_of(test::kVoter1, network), b, Verdict::skip);
+  store->cast_tool_vote(test::ballot_of(test::kVoter2, network), a, Verdict::ship);
   const auto logged = store->vote_log(0, 10);
   REQUIRE(logged.size() == 3);
   for (const auto &entry : logged) {
     INFO(entry.entry);
-    CHECK(entry.entry.find(kVoter1) == std::string::npos);
-    CHECK(entry.entry.find(kVoter2) == std::string::npos);
+    CHECK(entry.entry.find(test::kVoter1) == std::string::npos);
+    CHECK(entry.entry.find(test::kVoter2) == std::string::npos);
     CHECK(entry.entry.find("203.0.113") == std::string::npos);
     CHECK(json::parse(entry.entry)["voter"].get<std::string>().size() == 32);
     CHECK(json::parse(entry.entry)["network"].get<std::string>().size() == 32);
@@ -115,14 +114,14 @@ TEST_CASE("vote log: a batch whose commit fails leaves no entry behind, and the 
           "the next leaf") {
   auto store = test::seeded_store();
   const auto id = store->tool_by_slug("codestral-2-1")->id;
-  store->cast_tool_vote(test::ballot_of(kVoter1), id, Verdict::ship);
+  store->cast_tool_vote(test::ballot_of(test::kVoter1), id, Verdict::ship);
   CHECK_THROWS(store->write([&](sql::Db &db) {
     db.exec("PRAGMA defer_foreign_keys = ON");
-    db.exec("INSERT INTO tool_votes (voter, tool_id, verdict) VALUES ('" + kVoter2 +
+    db.exec("INSERT INTO tool_votes (voter, tool_id, verdict) VALUES ('" + test::kVoter2 +
             "', 999, 'ship')");
   }));
   CHECK(store->vote_log_head().size == 1);
-  store->cast_tool_vote(test::ballot_of(kVoter2), id, Verdict::skip);
+  store->cast_tool_vote(test::ballot_of(test::kVoter2), id, Verdict::skip);
   const auto logged = store->vote_log(0, 10);
   REQUIRE(logged.size() == 2);
   CHECK(logged[1].leaf == 1);
@@ -131,7 +130,7 @@ TEST_CASE("vote log: a batch whose commit fails leaves no entry behind, and the 
 
 TEST_CASE("vote log: a database from before the log opens it with every vote already cast") {
   test::TempDir dir;
-  const auto voter = "'" + kVoter1 + "'";
+  const auto voter = "'" + test::kVoter1 + "'";
   const auto path = test::write_version_1_site(
       dir, "INSERT INTO categories (slug, name) VALUES ('dev', 'Dev');"
            "INSERT INTO tools (slug, name, category_id, tagline, description, entry) VALUES "
@@ -153,7 +152,7 @@ TEST_CASE("vote log: a database from before the log opens it with every vote alr
   CHECK(entries[0]["voter"] == entries[1]["voter"]);
   CHECK(store.vote_log_head().size == 2);
   // Each vote already cast has its receipt: the leaf of its entry.
-  const auto receipts = store.vote_receipts(kVoter1);
+  const auto receipts = store.vote_receipts(test::kVoter1);
   REQUIRE(receipts.size() == 2);
   CHECK(receipts[0].logged.leaf == 1);
   CHECK(receipts[0].what == "Two");
@@ -432,10 +431,10 @@ TEST_CASE("checkpoint feed: every signed checkpoint is an Atom entry, newest fir
   auto client = site.client();
   auto &store = site.store();
   const auto &key = site.app().log_signing_key;
-  store.cast_tool_vote(test::ballot_of(kVoter1), store.tool_by_slug("codestral-2-1")->id,
+  store.cast_tool_vote(test::ballot_of(test::kVoter1), store.tool_by_slug("codestral-2-1")->id,
                        Verdict::ship);
   const auto first = store.make_checkpoint(key, 1795500000);
-  store.cast_tool_vote(test::ballot_of(kVoter2), store.tool_by_slug("codestral-2-1")->id,
+  store.cast_tool_vote(test::ballot_of(test::kVoter2), store.tool_by_slug("codestral-2-1")->id,
                        Verdict::skip);
   const auto second = store.make_checkpoint(key, 1795586400);
 

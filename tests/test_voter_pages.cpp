@@ -15,9 +15,6 @@ using namespace verdict;
 
 namespace {
 
-const std::string kPair = "cursor-background-agent-vs-codestral-2-1";
-const std::string kComparison = "/compare/" + kPair;
-
 std::string own_page(httplib::Client &client, const std::string &path, const std::string &voter) {
   const auto res = client.Get(path.c_str(), {{"Cookie", "verdict_voter=" + voter}});
   REQUIRE(res);
@@ -36,7 +33,7 @@ std::string voter_who(httplib::Client &client, const std::string &on_a, const st
   };
   if (!on_a.empty()) cast("/tools/cursor-background-agent/vote", "verdict=" + on_a);
   if (!on_b.empty()) cast("/tools/codestral-2-1/vote", "verdict=" + on_b);
-  if (!pick.empty()) cast(kComparison + "/vote", "pick=" + pick);
+  if (!pick.empty()) cast(test::kBundledComparison + "/vote", "pick=" + pick);
   if (voter.empty()) voter = new_voter_id();
   return voter;
 }
@@ -65,12 +62,12 @@ TEST_CASE("voter pages: each voter's comparison and tool pages are the whole ren
   const auto today = site.app().today();
   for (const auto &voter : voters) {
     INFO(voter);
-    auto detail = site.store().comparison_detail(kPair);
+    auto detail = site.store().comparison_detail(test::kBundledPair);
     REQUIRE(detail);
     // The page with this voter's own votes pressed, as their own page shows them.
     const auto &pair = detail->comparison;
     detail->voter = site.store().voter_choices(voter, pair.a.id, pair.b.id);
-    CHECK(own_page(client, kComparison, voter) ==
+    CHECK(own_page(client, test::kBundledComparison, voter) ==
           pages::comparison(site.app().views, *detail, site_copy, today,
                             vote_tokens_for(site.app(), detail->comparison)));
     for (const std::string slug : {"cursor-background-agent", "codestral-2-1"}) {
@@ -90,46 +87,51 @@ TEST_CASE("voter pages: a voter's page is private, has its own ETag and never re
   auto client = site.client();
   const auto voter = voter_who(client, "ship", "", "a");
   const auto never_voted = new_voter_id();
-  const auto shared = client.Get(kComparison.c_str());
+  const auto shared = client.Get(test::kBundledComparison.c_str());
   REQUIRE(shared->status == 200);
   CHECK(shared->get_header_value("Cache-Control").find("public") == 0);
   for (const auto &reader : {voter, never_voted}) {
     INFO(reader);
-    const auto own = client.Get(kComparison.c_str(), {{"Cookie", "verdict_voter=" + reader}});
+    const auto own =
+        client.Get(test::kBundledComparison.c_str(), {{"Cookie", "verdict_voter=" + reader}});
     REQUIRE(own->status == 200);
     CHECK(own->get_header_value("Cache-Control") == "private, no-cache");
     const auto etag = own->get_header_value("ETag");
     CHECK(etag.size() > 2);
     CHECK(etag != shared->get_header_value("ETag"));
-    const auto again = client.Get(kComparison.c_str(),
+    const auto again = client.Get(test::kBundledComparison.c_str(),
                                   {{"Cookie", "verdict_voter=" + reader}, {"If-None-Match", etag}});
     CHECK(again->status == 304);
   }
   // The voter's pressed buttons are theirs alone.
-  const auto own = own_page(client, kComparison, voter);
+  const auto own = own_page(client, test::kBundledComparison, voter);
   CHECK(own.find("Withdraw my pick") != std::string::npos);
-  CHECK(own_page(client, kComparison, never_voted).find("Withdraw my pick") == std::string::npos);
-  CHECK(client.Get(kComparison.c_str())->body.find("Withdraw my pick") == std::string::npos);
-  CHECK(own_page(client, kComparison, never_voted) == client.Get(kComparison.c_str())->body);
+  CHECK(own_page(client, test::kBundledComparison, never_voted).find("Withdraw my pick") ==
+        std::string::npos);
+  CHECK(client.Get(test::kBundledComparison.c_str())->body.find("Withdraw my pick") ==
+        std::string::npos);
+  CHECK(own_page(client, test::kBundledComparison, never_voted) ==
+        client.Get(test::kBundledComparison.c_str())->body);
 }
 
 TEST_CASE("voter pages: a voter's own vote is counted on the page they return to, while the "
           "shared page may lag") {
   test::SiteServer site([](App &app) { app.page_epoch.set_max_lag(std::chrono::seconds(60)); });
   auto client = site.client();
-  const auto before = client.Get(kComparison.c_str())->body; // the epoch is now held a minute
+  const auto before =
+      client.Get(test::kBundledComparison.c_str())->body; // the epoch is now held a minute
   const auto counted = [](const std::string &page) {
     return test::visible_text(page).find("100% · 1 vote") != std::string::npos;
   };
   REQUIRE_FALSE(counted(before));
   const auto voter = voter_who(client, "", "ship", "");
-  CHECK(counted(own_page(client, kComparison, voter)));
-  CHECK(own_page(client, kComparison, voter)
+  CHECK(counted(own_page(client, test::kBundledComparison, voter)));
+  CHECK(own_page(client, test::kBundledComparison, voter)
             .find("aria-pressed=\"true\" aria-label=\"Ship "
                   "Codestral 2.1\"") != std::string::npos);
   // Everyone else sees the shared page of that epoch, which does not count it yet.
-  CHECK(client.Get(kComparison.c_str())->body == before);
-  CHECK(own_page(client, kComparison, new_voter_id()) == before);
+  CHECK(client.Get(test::kBundledComparison.c_str())->body == before);
+  CHECK(own_page(client, test::kBundledComparison, new_voter_id()) == before);
 }
 
 TEST_CASE("voter pages: a voter who changes their vote sees the change on a page they had "
@@ -138,7 +140,7 @@ TEST_CASE("voter pages: a voter who changes their vote sees the change on a page
   test::SiteServer site([&](App &app) { app.page_epoch.set_max_lag(lag); });
   auto client = site.client();
   const auto pressed = [&](const std::string &voter, const std::string &label) {
-    return own_page(client, kComparison, voter)
+    return own_page(client, test::kBundledComparison, voter)
                .find("aria-pressed=\"true\" aria-label=\"" + label + "\"") != std::string::npos;
   };
   const auto voter = voter_who(client, "ship", "", "");
@@ -166,7 +168,7 @@ TEST_CASE("voter pages: the reactor's answer to a voter is byte for byte httplib
     bool shows_votes; // has voter places
   };
   for (const auto &[path, shows_votes] :
-       {Case{kComparison, true}, Case{"/tools/codestral-2-1", true}, Case{"/", false},
+       {Case{test::kBundledComparison, true}, Case{"/tools/codestral-2-1", true}, Case{"/", false},
         Case{"/reviewers", false}}) {
     INFO(path);
     REQUIRE(client.Get(path.c_str())->status == 200); // the shared page is kept
@@ -236,7 +238,7 @@ TEST_CASE("voter pages: a voter whose browser accepts a coding gets their page i
   auto client = site.client();
   const auto voter = voter_who(client, "ship", "skip", "a");
   const auto cookie = "Cookie: verdict_voter=" + voter + "\r\n";
-  for (const auto &path : {std::string("/"), kComparison}) {
+  for (const auto &path : {std::string("/"), test::kBundledComparison}) {
     INFO(path);
     REQUIRE(client.Get(path.c_str())->status == 200); // the shared page is kept
     own_page(client, path, voter);                    // and what this voter is shown

@@ -19,7 +19,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$verdict" --db "$work/site.db" --bind 127.0.0.1 --port 0 2>"$work/verdict.log" &
+"$verdict" --db "$work/site.db" --demo --bind 127.0.0.1 --port 0 2>"$work/verdict.log" &
 verdict_pid=$!
 for _ in $(seq 100); do
   grep -q "serving http://127.0.0.1:" "$work/verdict.log" 2>/dev/null && break

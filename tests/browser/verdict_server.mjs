@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 // With baseUrlFromOrigin, the server is told its own address as its --base-url, as a
 // self-hoster's would be; the port is then found free first, since the URL must name it.
 export async function startServer(binary, db, cwd, { baseUrlFromOrigin = false } = {}) {
-  const args = ['--db', db, '--port', '0'];
+  const args = ['--db', db, '--port', '0', '--demo'];
   if (baseUrlFromOrigin) {
     const port = await freeLoopbackPort();
     args.splice(3, 1, String(port));

@@ -3,7 +3,7 @@
 # start_verdict ARGS…: verdict ($verdict) on loopback at an ephemeral port, its errors in
 # $work/verdict.log; sets verdict_pid, and verdict_port once it serves.
 start_verdict() {
-  "$verdict" --bind 127.0.0.1 --port 0 "$@" 2>"$work/verdict.log" &
+  "$verdict" --bind 127.0.0.1 --port 0 --demo "$@" 2>"$work/verdict.log" &
   verdict_pid=$!
   for _ in $(seq 100); do
     grep -q "serving http://127.0.0.1:" "$work/verdict.log" 2>/dev/null && break
