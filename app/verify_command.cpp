@@ -28,9 +28,17 @@ std::optional<VoteEvent> event_of(const std::string &text) {
   const auto what = entry.value("event", std::string());
   const auto voter = entry.find("voter");
   if (at.size() < 10 || !target || voter == entry.end() || !voter->is_string()) return std::nullopt;
-  VoteEvent event{at.substr(0, 10), *target, voter->get<std::string>(), std::nullopt, std::nullopt};
+  VoteEvent event{at.substr(0, 10), *target,      voter->get<std::string>(),
+                  std::nullopt,     std::nullopt, {}};
   if (what == "withdrawn") return event;
-  if (what != "cast" && what != "changed") return std::nullopt;
+  if (what == "rekeyed") { // a vote carried to its target-keyed pseudonym (0014)
+    const auto was = entry.find("was");
+    if (was == entry.end() || !was->is_string() || was->get<std::string>().empty())
+      return std::nullopt;
+    event.was = was->get<std::string>();
+  } else if (what != "cast" && what != "changed") {
+    return std::nullopt;
+  }
   const auto choice = entry.find("choice");
   if (choice == entry.end()) return std::nullopt;
   // A tool's choice is its verdict's word; a pair's, the picked tool's id.

@@ -77,6 +77,12 @@ void TallyReplay::add(const VoteEvent &event) {
     target.days.push_back(target.now);
     target.now.day = event.day;
   }
+  // A re-keyed vote leaves its old pseudonym as a withdrawal would, and stands again below.
+  if (!event.was.empty())
+    if (const auto before = target.votes.find(event.was); before != target.votes.end()) {
+      count(target.now, before->second.first, before->second.set_aside, -1);
+      target.votes.erase(before);
+    }
   const auto standing = target.votes.find(event.voter);
   if (standing != target.votes.end()) {
     count(target.now, standing->second.first, standing->second.set_aside, -1);

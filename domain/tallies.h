@@ -61,6 +61,9 @@ struct VoteEvent {
   std::string voter;         // the voter's pseudonym
   std::optional<bool> first; // ship or the lower id (true); empty: withdrawn
   std::optional<SetAsideReason> set_aside;
+  // A "rekeyed" entry's: the pseudonym the voter's vote had before (migrations/0014), whose
+  // vote this one takes over; empty for every other entry.
+  std::string was;
 };
 
 // A target's standing at the end of one day (the table above).

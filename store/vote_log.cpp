@@ -33,10 +33,13 @@ struct Pseudonyms {
   std::optional<auth::KeyedHasher> hasher;
 };
 
-// vote_log_pseudonym(message): the keyed hash of a voter or network under the site secret
-// 'vote_log', as hex text; NULL for NULL. The key is read once per connection: a vote costs
-// the writer a hash, not a lookup and a hex decoding as well.
-void pseudonym_function(sqlite3_context *context, int, sqlite3_value **arguments) {
+// vote_log_pseudonym(message, target): the keyed hash of a voter or network under the site
+// secret 'vote_log', with the vote's target in the message, so one reader's or one network's
+// pseudonyms on two targets differ and link nothing (docs/NUMBERS.md); hex text, NULL for NULL.
+// With no target (the log's first format, migrations/0010-vote-log.sql): one pseudonym across
+// targets, kept only to re-key the votes cast before. The key is read once per connection: a
+// vote costs the writer a hash, not a lookup and a hex decoding as well.
+void pseudonym_function(sqlite3_context *context, int count, sqlite3_value **arguments) {
   if (sqlite3_value_type(arguments[0]) == SQLITE_NULL) return sqlite3_result_null(context);
   auto &pseudonyms = *static_cast<Pseudonyms *>(sqlite3_user_data(context));
   try {
@@ -49,7 +52,11 @@ void pseudonym_function(sqlite3_context *context, int, sqlite3_value **arguments
       if (!prepared || !key.step()) throw std::runtime_error("the vote log has no key");
       pseudonyms.hasher.emplace(key.text(0));
     }
-    const auto hash = (*pseudonyms.hasher)(text_argument(arguments[0]));
+    // A target code holds no newline: the message names the target, then what is hashed.
+    const auto hash = count == 2
+                          ? (*pseudonyms.hasher)(std::string(text_argument(arguments[1])) + "\n" +
+                                                 std::string(text_argument(arguments[0])))
+                          : (*pseudonyms.hasher)(text_argument(arguments[0]));
     sqlite3_result_text(context, hash.data(), static_cast<int>(hash.size()), SQLITE_TRANSIENT);
   } catch (const std::exception &e) {
     sqlite3_result_error(context, e.what(), -1);
@@ -59,10 +66,11 @@ void pseudonym_function(sqlite3_context *context, int, sqlite3_value **arguments
 } // namespace
 
 void vote_log::add_functions(sql::Db &db) {
-  sqlite3_create_function_v2(
-      db.handle(), "vote_log_pseudonym", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, new Pseudonyms,
-      pseudonym_function, nullptr, nullptr,
-      [](void *pseudonyms) { delete static_cast<Pseudonyms *>(pseudonyms); });
+  for (const int arguments : {1, 2})
+    sqlite3_create_function_v2(
+        db.handle(), "vote_log_pseudonym", arguments, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+        new Pseudonyms, pseudonym_function, nullptr, nullptr,
+        [](void *pseudonyms) { delete static_cast<Pseudonyms *>(pseudonyms); });
 }
 
 std::vector<VoteLogEntry> Store::vote_log(uint64_t from, size_t limit) {
@@ -95,7 +103,8 @@ uint64_t Store::vote_events(const std::function<void(const VoteEvent &)> &each) 
     auto stmt = db.cached(
         "SELECT substr(json_extract(entry, '$.at'), 1, 10), json_extract(entry, '$.target'), "
         "json_extract(entry, '$.event') = 'withdrawn', json_extract(entry, '$.choice'), "
-        "json_extract(entry, '$.set_aside'), json_extract(entry, '$.voter') "
+        "json_extract(entry, '$.set_aside'), json_extract(entry, '$.voter'), "
+        "json_extract(entry, '$.was') "
         "/* every row: the tallies are the whole log replayed */ FROM vote_log ORDER BY leaf");
     uint64_t entries = 0;
     VoteEvent event;
@@ -106,6 +115,7 @@ uint64_t Store::vote_events(const std::function<void(const VoteEvent &)> &each) 
       event.day = stmt.text(0);
       event.target = *target;
       event.voter = stmt.text(5);
+      event.was = stmt.is_null(6) ? std::string() : stmt.text(6);
       // A tool's choice is its verdict's word; a pair's, the picked tool's id.
       event.first.reset();
       if (!stmt.int64(2))

@@ -432,7 +432,8 @@ TEST_CASE("process: a second verdict on the same port or the same database refus
   const auto db = (dir.path / "site.db").string();
   Server first({"--db", db, "--port", "0"});
   std::string said;
-  CHECK(run_binary({"--db", (dir.path / "other.db").string(), "--port", std::to_string(first.port)},
+  CHECK(run_binary({"--db", (dir.path / "other.db").string(), "--demo", "--port",
+                    std::to_string(first.port)},
                    &said) == 1);
   CHECK(said.find("address is in use") != std::string::npos);
   CHECK(run_binary({"--db", db, "--port", "0"}, &said) == 1);

@@ -102,6 +102,35 @@ TEST_CASE("verify: a site left alone verifies, again later, and after more votes
   CHECK(said.find("the checkpoint of 10 entries") != std::string::npos);
 }
 
+TEST_CASE("verify: a site upgraded from before the log verifies, its votes carried to pseudonyms "
+          "keyed by target") {
+  test::TempDir dir;
+  const auto db = test::write_version_1_site(
+      dir, "INSERT INTO categories (slug, name) VALUES ('dev', 'Dev');"
+           "INSERT INTO tools (slug, name, category_id, tagline, description, entry) VALUES "
+           "('one', 'One', 1, 't', 'd', 'Free'), ('two', 'Two', 1, 't', 'd', 'Free');"
+           "INSERT INTO tool_votes (voter, tool_id, verdict, cast_at) VALUES "
+           "('" +
+               kFirstVoter +
+               "', 2, 'skip', '2026-01-02T00:00:00Z'), "
+               "('" +
+               std::string(32, '2') +
+               "', 2, 'ship', '2026-01-03T00:00:00Z');"
+               "INSERT INTO pair_votes (voter, low_tool_id, high_tool_id, pick_tool_id, cast_at) "
+               "VALUES ('" +
+               kFirstVoter + "', 1, 2, 2, '2026-01-01T00:00:00Z');");
+  {
+    Store store(db); // upgraded: the log opened, then its votes rekeyed
+    store.cast_tool_vote(test::ballot_of(kFirstVoter), 2, Verdict::ship); // a change after
+    store.make_checkpoint(store.log_signing_key(), unix_now());
+  }
+  std::string said;
+  CHECK(test::run_binary({"verify", "--db", db, "--state", (dir.path / "seen.json").string()},
+                         &said) == 0);
+  INFO(said);
+  CHECK(said.find("ok: 7 log entries") != std::string::npos); // 3 cast, 3 rekeyed, 1 change
+}
+
 TEST_CASE("verify: a stored vote changed in the file without its log entry is named by its "
           "tool") {
   VerifiedSite site;

@@ -3,11 +3,13 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 
 #include "auth/log_signing.h"
 #include "base/merkle.h"
 #include "domain/clock.h"
 #include "domain/counting.h"
+#include "domain/tallies.h"
 #include "domain/vote_log.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -87,7 +89,7 @@ TEST_CASE("vote log: entries are numbered from 0 with no gap, each kept with its
 }
 
 TEST_CASE("vote log: an entry holds no reader data — the voter and the network only as keyed "
-          "hashes, the same for one voter's events and different between voters") {
+          "hashes, one for a voter's events on a target, and unlinked across targets") {
   auto store = test::seeded_store();
   const auto a = store->tool_by_slug("cursor-background-agent")->id;
   const auto b = store->tool_by_slug("codestral-2-1")->id;
@@ -95,8 +97,10 @@ TEST_CASE("vote log: an entry holds no reader data — the voter and the network
   store->cast_tool_vote(test::ballot_of(test::kVoter1, network), a, Verdict::ship);
   store->cast_tool_vote(test::ballot_of(test::kVoter1, network), b, Verdict::skip);
   store->cast_tool_vote(test::ballot_of(test::kVoter2, network), a, Verdict::ship);
+  store->cast_tool_vote(test::ballot_of(test::kVoter1, network), a, Verdict::skip); // changed
+  store->cast_pair_vote(test::ballot_of(test::kVoter1, network), a, b, a);
   const auto logged = store->vote_log(0, 10);
-  REQUIRE(logged.size() == 3);
+  REQUIRE(logged.size() == 5);
   for (const auto &entry : logged) {
     INFO(entry.entry);
     CHECK(entry.entry.find(test::kVoter1) == std::string::npos);
@@ -106,8 +110,22 @@ TEST_CASE("vote log: an entry holds no reader data — the voter and the network
     CHECK(json::parse(entry.entry)["network"].get<std::string>().size() == 32);
   }
   const auto voter_of = [&](size_t i) { return json::parse(logged[i].entry)["voter"]; };
-  CHECK(voter_of(0) == voter_of(1));
+  const auto network_of = [&](size_t i) { return json::parse(logged[i].entry)["network"]; };
+  // One voter on one target: one pseudonym, so the log replays target by target.
+  CHECK(voter_of(0) == voter_of(3));
+  CHECK(network_of(0) == network_of(2)); // one network on one target: its quota is checked
+  // Between voters, and between one voter's (or one network's) targets: nothing in common.
   CHECK(voter_of(0) != voter_of(2));
+  CHECK(voter_of(0) != voter_of(1));
+  CHECK(voter_of(0) != voter_of(4));
+  CHECK(voter_of(1) != voter_of(4));
+  CHECK(network_of(0) != network_of(1));
+  CHECK(network_of(0) != network_of(4));
+  // Nor with the pseudonym another target's key would give: each is keyed by its own target.
+  std::set<std::string> pseudonyms;
+  for (size_t i = 0; i < logged.size(); ++i)
+    pseudonyms.insert(voter_of(i).get<std::string>() + network_of(i).get<std::string>());
+  CHECK(pseudonyms.size() == 4); // entries 0 and 3 are one voter's on one target
 }
 
 TEST_CASE("vote log: a batch whose commit fails leaves no entry behind, and the next vote takes "
@@ -143,21 +161,45 @@ TEST_CASE("vote log: a database from before the log opens it with every vote alr
                voter + ", 1, 2, 2, '2026-01-01T00:00:00Z');");
   Store store(path);
   const auto entries = entries_of(store);
-  REQUIRE(entries.size() == 2);
+  REQUIRE(entries.size() == 4);
   CHECK(entries[0]["target"] == "pair:1-2"); // the older first
   CHECK(entries[0]["choice"] == 2);
   CHECK(entries[1]["target"] == "tool:2");
   CHECK(entries[1]["choice"] == "skip");
-  CHECK(entries[1]["network"].is_null()); // cast before the counting rule kept networks
-  CHECK(entries[0]["voter"] == entries[1]["voter"]);
-  CHECK(store.vote_log_head().size == 2);
-  // Each vote already cast has its receipt: the leaf of its entry.
+  CHECK(entries[1]["network"].is_null());            // cast before the counting rule kept networks
+  CHECK(entries[0]["voter"] == entries[1]["voter"]); // the log's first format: one pseudonym
+  // Then each vote carried to its pseudonym keyed by its target (migrations/0014): the same
+  // choice and standing, a new pseudonym per target, and the one it had.
+  for (size_t i : {2, 3}) {
+    INFO(entries[i].dump());
+    CHECK(entries[i]["event"] == "rekeyed");
+    CHECK(entries[i]["target"] == entries[i - 2]["target"]);
+    CHECK(entries[i]["choice"] == entries[i - 2]["choice"]);
+    CHECK(entries[i]["at"] == entries[i - 2]["at"]);
+    CHECK(entries[i]["was"] == entries[0]["voter"]);
+    CHECK(entries[i]["voter"] != entries[0]["voter"]);
+  }
+  CHECK(entries[2]["voter"] != entries[3]["voter"]);
+  CHECK(store.vote_log_head().size == 4);
+  // The log replayed still gives the numbers the site shows: the rekeyed votes are not counted
+  // twice.
+  TallyReplay replay;
+  store.vote_events([&](const VoteEvent &event) { replay.add(event); });
+  CHECK(replay.standing(tool_target(2)).second == 1);
+  CHECK(replay.standing(tool_target(2)).cast() == 1);
+  CHECK(replay.standing(pair_target(1, 2)).second == 1);
+  CHECK(replay.standing(pair_target(1, 2)).cast() == 1);
+  // A change after it is the new pseudonym's, and replays as a change.
+  auto ballot = test::ballot_of(test::kVoter1);
+  store.cast_tool_vote(ballot, 2, Verdict::ship);
+  CHECK(entries_of(store).back()["voter"] == entries[3]["voter"]);
+  // Each vote already cast has its receipt: the leaf of its latest entry.
   const auto receipts = store.vote_receipts(test::kVoter1);
   REQUIRE(receipts.size() == 2);
-  CHECK(receipts[0].logged.leaf == 1);
+  CHECK(receipts[0].logged.leaf == 4);
   CHECK(receipts[0].what == "Two");
-  CHECK(receipts[0].verdict == Verdict::skip);
-  CHECK(receipts[1].logged.leaf == 0);
+  CHECK(receipts[0].verdict == Verdict::ship);
+  CHECK(receipts[1].logged.leaf == 2);
   CHECK(receipts[1].what == "One vs Two");
   CHECK(receipts[1].picked == "Two");
 }
