@@ -28,8 +28,10 @@ std::optional<VoteEvent> event_of(const std::string &text) {
   const auto what = entry.value("event", std::string());
   const auto voter = entry.find("voter");
   if (at.size() < 10 || !target || voter == entry.end() || !voter->is_string()) return std::nullopt;
-  VoteEvent event{at.substr(0, 10), *target,      voter->get<std::string>(),
-                  std::nullopt,     std::nullopt, {}};
+  VoteEvent event;
+  event.day = at.substr(0, 10);
+  event.target = *target;
+  event.voter = voter->get<std::string>();
   if (what == "withdrawn") return event;
   if (what == "rekeyed") { // a vote carried to its target-keyed pseudonym (0014)
     const auto was = entry.find("was");
@@ -53,6 +55,8 @@ std::optional<VoteEvent> event_of(const std::string &text) {
   } else {
     return std::nullopt;
   }
+  if (const auto network = entry.find("network"); network != entry.end() && network->is_string())
+    event.network = network->get<std::string>();
   const auto set_aside = entry.find("set_aside");
   if (set_aside != entry.end() && set_aside->is_string()) {
     event.set_aside = reason_from_code(set_aside->get<std::string>());
@@ -109,9 +113,11 @@ public:
       for (const auto &text : page) {
         compare_due(from);
         leaves_.push_back(merkle::leaf_hash(text));
-        if (const auto event = event_of(text))
+        if (const auto event = event_of(text)) {
           replay_.add(*event);
-        else
+          if (const auto broken = counting_rule_.add(*event); !broken.empty())
+            fault("leaf " + std::to_string(from) + " breaks the counting rule: " + broken);
+        } else
           fault("leaf " + std::to_string(from) + " is not a vote log entry: " + text);
         ++from;
       }
@@ -198,6 +204,7 @@ private:
   std::optional<std::pair<Checkpoint, std::string>> checkpoint_;
   std::vector<merkle::Hash> leaves_;
   TallyReplay replay_;
+  CountingRuleCheck counting_rule_;
   size_t faults_ = 0, agreeing_ = 0;
   std::set<VoteTarget> targets_;
 };

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "domain/counting.h"
+
 namespace verdict {
 
 namespace {
@@ -96,6 +98,25 @@ void TallyReplay::add(const VoteEvent &event) {
 DayTally TallyReplay::standing(const VoteTarget &target) const {
   const auto found = targets_.find(target);
   return found == targets_.end() ? DayTally{} : found->second.now;
+}
+
+std::string CountingRuleCheck::add(const VoteEvent &event) {
+  auto &counted = counted_[event.target];
+  if (!event.was.empty()) counted.erase(event.was);
+  const auto before = counted.find(event.voter);
+  const bool was_counted = before != counted.end() && before->second;
+  const bool counted_now = event.first && !event.set_aside;
+  if (event.first)
+    counted[event.voter] = counted_now;
+  else if (before != counted.end())
+    counted.erase(before);
+  if (!counted_now || was_counted || !event.was.empty() || event.network.empty()) return {};
+  auto &joined = joined_[{event.target, event.day, event.network}];
+  joined.insert(event.voter);
+  if (static_cast<int64_t>(joined.size()) <= kCountedVotersPerNetworkPerDay) return {};
+  return vote_target_code(event.target) + ": voter " + std::to_string(joined.size()) +
+         " of one network (" + event.network + ") counted on " + event.day + ", where the rule " +
+         "counts " + std::to_string(kCountedVotersPerNetworkPerDay) + " a day";
 }
 
 std::vector<TargetTallies> TallyReplay::finish() && {

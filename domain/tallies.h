@@ -29,8 +29,10 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -64,6 +66,7 @@ struct VoteEvent {
   // A "rekeyed" entry's: the pseudonym the voter's vote had before (migrations/0014), whose
   // vote this one takes over; empty for every other entry.
   std::string was;
+  std::string network; // the network's pseudonym; empty when the entry has none
 };
 
 // A target's standing at the end of one day (the table above).
@@ -106,6 +109,24 @@ private:
     std::unordered_map<std::string, Vote> votes; // by voter
   };
   std::map<VoteTarget, Target> targets_;
+};
+
+// The counting rule (domain/counting.h) as the log lets anyone check it, target by target: on
+// one UTC day, at most kCountedVotersPerNetworkPerDay voters of one network join a target's
+// counted votes. A voter joins with a counted entry when they had no vote there, or a set-aside
+// one; a counted vote changed stays counted without joining again, and a rekeyed entry judges
+// nothing. Entries without a network (cast before the rule) are not checked. How long the page
+// was open is not in the log, so "too fast" cannot be checked from it.
+class CountingRuleCheck {
+public:
+  // Feed entries in leaf order; returns what the entry breaks, or empty.
+  std::string add(const VoteEvent &event);
+
+private:
+  // Each target's voters whose vote stands counted now.
+  std::map<VoteTarget, std::unordered_map<std::string, bool>> counted_;
+  // The voters who joined a target's counted votes, by target, day and network.
+  std::map<std::tuple<VoteTarget, std::string, std::string>, std::set<std::string>> joined_;
 };
 
 } // namespace verdict

@@ -22,7 +22,9 @@ std::string owner_path(const std::string &path) {
 // Writes `text` to `path` whole and synced, through a new file renamed over the old, so a
 // reader finds the old record or the new one, never a mix.
 void write_synced(const std::string &path, const std::string &text) {
-  const auto temporary = path + ".new";
+  // Named for this process: a second process on the same site (verify, backup) writing the
+  // record at the same moment must not share one temporary file with the server.
+  const auto temporary = path + ".new-" + std::to_string(::getpid());
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw std::runtime_error("cannot write " + temporary);
   const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());

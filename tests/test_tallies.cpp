@@ -19,7 +19,7 @@ const VoteTarget kPairTarget{true, 3, 7};
 
 VoteEvent event(const std::string &day, const VoteTarget &target, const std::string &voter,
                 std::optional<bool> first, std::optional<SetAsideReason> set_aside = {}) {
-  return {day, target, voter, first, set_aside, {}};
+  return {day, target, voter, first, set_aside, {}, {}};
 }
 
 struct Expected {

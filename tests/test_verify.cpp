@@ -14,6 +14,7 @@
 #include "domain/clock.h"
 #include "store/sqlite.h"
 #include "store/store.h"
+#include "store/vote_log.h"
 #include "test_support.h"
 
 using namespace verdict;
@@ -129,6 +130,30 @@ TEST_CASE("verify: a site upgraded from before the log verifies, its votes carri
                          &said) == 0);
   INFO(said);
   CHECK(said.find("ok: 7 log entries") != std::string::npos); // 3 cast, 3 rekeyed, 1 change
+}
+
+TEST_CASE("verify: a site that counts a fourth voter of one network on a target in a day fails, "
+          "naming the entry, though its log and numbers agree") {
+  VerifiedSite site;
+  CHECK(site.verify() == 0); // three of the office counted, two set aside: the rule held
+  {
+    // A site that skips the rule: votes written with the log's own triggers (so the log and
+    // the tallies agree, and a new checkpoint signs them), all counted, from one network.
+    sql::Db db(site.db);
+    vote_log::add_functions(db);
+    const auto tool = Store(site.db).tool_by_slug("code-llama-4")->id;
+    for (int i = 0; i < 4; ++i)
+      db.exec("INSERT INTO tool_votes (voter, tool_id, verdict, network, cast_at) VALUES ('" +
+              std::string(31, 'n') + std::to_string(i) + "', " + std::to_string(tool) +
+              ", 'ship', 'bought', '2026-11-20T10:00:0" + std::to_string(i) + "Z')");
+    Store store(site.db);
+    store.make_checkpoint(store.log_signing_key(), unix_now());
+  }
+  std::string said;
+  CHECK(site.verify(&said) != 0);
+  CHECK(said.find("leaf 12 breaks the counting rule") != std::string::npos);
+  CHECK(said.find("voter 4 of one network") != std::string::npos);
+  CHECK(said.find("leaf 11 breaks") == std::string::npos); // the third was within the rule
 }
 
 TEST_CASE("verify: a stored vote changed in the file without its log entry is named by its "
