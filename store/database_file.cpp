@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -122,6 +123,21 @@ void note_settled(const std::string &path) {
 void forget_when_no_log(const std::string &path) {
   if (is_memory_or_uri(path) || identity_of(path + "-wal")) return;
   std::remove(owner_path(path).c_str());
+}
+
+std::string why_read_only(const std::string &path) {
+  if (is_memory_or_uri(path) || !std::filesystem::exists(path)) return {};
+  const std::filesystem::path file(path);
+  const auto folder = file.has_parent_path() ? file.parent_path().string() : std::string(".");
+  struct statvfs mounted {};
+  if (::statvfs(folder.c_str(), &mounted) == 0 && (mounted.f_flag & ST_RDONLY))
+    return "the file system holding " + path + " is mounted read-only";
+  if (::access(path.c_str(), W_OK) != 0)
+    return path + " cannot be written by this user (uid " + std::to_string(::getuid()) + ")";
+  if (::access(folder.c_str(), W_OK) != 0)
+    return "the folder " + folder + " cannot be written by this user (uid " +
+           std::to_string(::getuid()) + "), and SQLite keeps the database's log beside it";
+  return {};
 }
 
 std::vector<std::string> leftovers_of_a_site(const std::string &path) {

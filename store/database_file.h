@@ -34,6 +34,11 @@ std::optional<Identity> identity_of(const std::string &path);
 // file (0 bytes) or a file that is not SQLite's. No file at all is fine (a new site).
 void refuse_what_is_not_a_database(const std::string &path);
 
+// Why the site at `path` cannot be written, or empty when it can: the file system is mounted
+// read-only, the file is not writable by this user, or its folder is not (SQLite keeps its
+// log and the log's index beside the file). The store then serves the file read-only.
+std::string why_read_only(const std::string &path);
+
 // What a site that was at `path` leaves beside it when its file is gone: its log, the log's
 // index and record, a rollback journal, the copies a server kept of a file deleted under it
 // (`path.served-<time>`). Empty when nothing of a site is there.

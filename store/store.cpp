@@ -24,6 +24,7 @@
 #include "store/maintenance.h"
 #include "store/page_starts.h"
 #include "store/queries.h"
+#include "store/site_writes.h"
 #include "store/sqlite.h"
 #include "store/vote_log.h"
 #include "store/vote_targets.h"
@@ -492,6 +493,10 @@ Store::Store(const std::string &path)
   readers_ = std::make_unique<ReaderPool>();
   readers_->path = path_;
   const bool in_memory = path == ":memory:";
+  if (!in_memory && !(read_only_ = database_file::why_read_only(path_)).empty()) {
+    open_read_only();
+    return;
+  }
   if (!in_memory) {
     database_file::refuse_what_is_not_a_database(path_);
     if (auto set_aside = database_file::set_aside_a_foreign_log(path_); !set_aside.empty())
@@ -501,6 +506,33 @@ Store::Store(const std::string &path)
       path_, generation_, catalogue_generation_, in_memory, [this] { return file_problem(); },
       [this](sql::Db &db) { queries::add_site_functions(db, this); });
   if (!in_memory) watcher_ = std::make_unique<Watcher>(path_);
+}
+
+void Store::open_read_only() {
+  database_file::refuse_what_is_not_a_database(path_);
+  // Read as it is, without locks, the log or its index, none of which can be written here.
+  readers_->path = "file:" + path_ + "?immutable=1";
+  if (const auto version = schema_version(); version != static_cast<int>(migrations().size()))
+    throw std::runtime_error(
+        path_ + " cannot be written (" + read_only_ + "), and its schema is version " +
+        std::to_string(version) + " where this verdict's is " +
+        std::to_string(migrations().size()) +
+        ": it cannot be brought up to date. Make it writable, or serve a copy of it");
+  const auto log = database_file::identity_of(path_ + "-wal");
+  std::cerr << "verdict: " << read_only_ << ": serving " << path_
+            << " read-only; votes and every other write are answered 503 until it can be "
+               "written and the server is started again"
+            << (log && log->size > 0 ? " (the log beside it, " + path_ +
+                                           "-wal, cannot be applied: pages show the file as of "
+                                           "its last checkpoint)"
+                                     : std::string())
+            << "\n";
+  watcher_ = std::make_unique<Watcher>(path_);
+}
+
+std::string Store::read_only_refusal() const {
+  return "This site is read-only for now: its database cannot be written (" + read_only_ +
+         "), so nothing can be saved. Pages still read as before.";
 }
 
 namespace {
@@ -623,6 +655,12 @@ void Store::StreamApply::next_writes_taken(int64_t taken_at_ms, std::string toda
 
 void Store::StreamApply::hand_over() {
   if (held_->jobs.empty()) return;
+  if (!held_->store->writer_) { // a read-only file applies nothing
+    for (auto &job : held_->jobs)
+      job.done({Writer::Outcome::Kind::failed, held_->store->read_only_refusal()});
+    held_->jobs.clear();
+    return;
+  }
   held_->store->writer_->queue_together(held_->jobs);
   held_->jobs.clear();
 }
@@ -696,6 +734,7 @@ void Store::write(std::function<void(sql::Db &)> change) {
   // A write ends the answer's moment: what it reads after sees what it wrote, and no read
   // transaction of this thread is left open for the write to wait on.
   if (auto *open = open_read_on_this_thread()) open->moment_.reset();
+  if (!writer_) throw StoreUnavailable(read_only_refusal());
   if (!open_apply) return writer_->submit(std::move(change));
   // In the same transaction as the writes held for the entry before it.
   const auto refusal = std::make_shared<Refusal>();
@@ -721,6 +760,7 @@ void Store::hold(std::function<void(sql::Db &)> change,
 
 void Store::write_then(std::function<void(sql::Db &)> change, WriteDone done, Changes changes) {
   if (auto *open = open_read_on_this_thread()) open->moment_.reset();
+  if (!writer_) return done(std::string(kForTheReader) + read_only_refusal());
   if (!open_apply)
     return writer_->queue(
         std::move(change),

@@ -61,7 +61,10 @@ struct Refused : std::runtime_error {
 class Store {
 public:
   // Opens the database at `path`, creating it from the embedded schema or upgrading it as
-  // needed. ":memory:" gives a private in-memory database (for tests).
+  // needed. ":memory:" gives a private in-memory database (for tests). A file that cannot be
+  // written (database_file::why_read_only) is opened read-only: every read as usual, every
+  // write refused with StoreUnavailable saying why; one from an older verdict, which would
+  // need an upgrade, is refused (std::runtime_error).
   explicit Store(const std::string &path);
   ~Store();
   Store(const Store &) = delete;
@@ -85,6 +88,8 @@ public:
   // and a small write reached the disk (checked at most once a second). "" when healthy,
   // otherwise what is wrong.
   std::string health_problem();
+  // Why the file is served read-only, or empty when it takes writes.
+  const std::string &read_only() const { return read_only_; }
 
   // The site as a whole (store/site.cpp): its copy, every address a search engine should
   // know (the lists, each published comparison with its date, each tool and each reviewer),
@@ -426,6 +431,9 @@ public:
                   Changes changes = Changes::anything);
 
 private:
+  // A file that cannot be written: readers only, each write refused with read_only_refusal().
+  void open_read_only();
+  std::string read_only_refusal() const;
   // `change` as the open StreamApply's write; `refusal` hears how the store refused it, when it
   // did.
   struct Refusal;
@@ -459,6 +467,7 @@ private:
   struct PageStartMemos; // store/page_starts.h
 
   std::string path_;
+  std::string read_only_; // why the file cannot be written; empty when it can
   std::atomic<uint64_t> generation_{0};
   std::atomic<uint64_t> catalogue_generation_{0};
   struct VoteTargets; // store/vote_targets.h

@@ -214,6 +214,9 @@ Resubscription Store::resubscribe(int64_t id) {
 }
 
 std::string Store::site_secret(std::string_view name, std::string_view if_new) {
+  // Kept already on every start but the first: read, so a start writes nothing (and a
+  // read-only file starts).
+  if (auto found = kept_site_secret(name)) return *found;
   std::string kept;
   const std::string key(name), fresh(if_new);
   write([&](sql::Db &db) {

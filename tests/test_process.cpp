@@ -677,6 +677,45 @@ struct SmallDisk {
   bool mounted = false;
 };
 
+TEST_CASE("process: a read-only file is served read-only: every page, and each write answered "
+          "503 saying why, with nothing written") {
+  test::TempDir dir;
+  SmallDisk disk(dir.path / "small");
+  INFO("mounting a tmpfs needs root (CI runs as root)");
+  REQUIRE(disk.mounted);
+  const auto db = (disk.path / "site.db").string();
+  {
+    Server made({"--db", db, "--port", "0"});
+    httplib::Client client("127.0.0.1", made.port);
+    REQUIRE(test::post_form(client, "/tools/codestral-2-1/vote", "verdict=ship")->status == 303);
+    REQUIRE(made.stop(SIGTERM) == 0);
+  }
+  const auto votes_before = stored_votes(db);
+  REQUIRE(std::system(("mount -o remount,ro " + disk.path.string()).c_str()) == 0);
+
+  Server server({"--db", db, "--port", "0"});
+  CHECK(server.log().find("is mounted read-only: serving " + db + " read-only") !=
+        std::string::npos);
+  httplib::Client client("127.0.0.1", server.port);
+  const auto page = client.Get(test::kBundledComparison);
+  REQUIRE(page);
+  CHECK(page->status == 200);
+  CHECK(client.Get("/tools/codestral-2-1")->status == 200);
+  const auto vote = test::post_form(client, "/tools/codestral-2-1/vote", "verdict=skip");
+  REQUIRE(vote);
+  CHECK(vote->status == 503);
+  CHECK(test::visible_text(vote->body).find("This site is read-only for now") != std::string::npos);
+  const auto subscribe = test::post_form(client, "/subscribe", "email=reader%40example.com");
+  REQUIRE(subscribe);
+  CHECK(subscribe->status == 503);
+  const auto health = client.Get("/healthz");
+  REQUIRE(health);
+  CHECK(health->status == 503);
+  CHECK(health->body.find("read-only") != std::string::npos);
+  CHECK(server.stop(SIGTERM) == 0);
+  CHECK(stored_votes(db) == votes_before);
+}
+
 TEST_CASE("process: a site whose disk filled and that was stopped cleanly starts again on the "
           "full disk, serves its pages, and holds every acknowledged vote once there is room") {
   test::TempDir dir;
