@@ -20,8 +20,17 @@ assert.ok(binaryArg, 'usage: lighthouse.mjs VERDICT_BINARY [REPORT_DIR]');
 const binary = resolve(binaryArg);
 const workDir = mkdtempSync(join(tmpdir(), 'verdict-lighthouse-'));
 const minimum = 98;
-const categories = ['performance', 'accessibility', 'best-practices', 'seo'];
-const asserted = new Set(['accessibility', 'best-practices', 'seo']);
+// Performance is not audited here: its timings move with the machine's load, speed is
+// bench/'s, and its throttled loads and traces were half of this test's time in CI.
+const categories = ['accessibility', 'best-practices', 'seo'];
+const asserted = new Set(categories);
+// A page is server-rendered whole, with no script that loads more: Lighthouse's waits for a
+// network and a CPU at rest (a second each, for pages that keep loading) are cut to a tenth.
+const quickLoads = {
+  extends: 'lighthouse:default',
+  settings: { pauseAfterFcpMs: 100, pauseAfterLoadMs: 100, networkQuietThresholdMs: 100,
+              cpuQuietThresholdMs: 100 },
+};
 
 const { server, origin } = await startServer(binary, join(workDir, 'site.db'), workDir,
                                              { baseUrlFromOrigin: true });
@@ -42,7 +51,7 @@ try {
   for (const [name, path] of audited) {
     const result = await lighthouse(origin + path, {
       port: chrome.port, output: 'html', logLevel: 'error', onlyCategories: categories,
-    });
+    }, quickLoads);
     const scores = Object.fromEntries(
       categories.map((id) => [id, Math.round(result.lhr.categories[id].score * 100)]));
     table.push(`${name.padEnd(18)} ${categories.map((id) => String(scores[id]).padStart(4)).join('')}`);
@@ -65,10 +74,10 @@ try {
       writeFileSync(join(reportDir, `lighthouse-${name}.html`), result.report);
     }
   }
-  console.log(`page               perf a11y best  seo\n${table.join('\n')}`);
+  console.log(`page               a11y best  seo\n${table.join('\n')}`);
   assert.deepEqual(failures, []);
   console.log(`${table.length} page types score at least ${minimum} in accessibility, best ` +
-              'practices and SEO (performance printed, not asserted)');
+              'practices and SEO');
 } finally {
   await chrome.kill();
   server.kill('SIGTERM');
