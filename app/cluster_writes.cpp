@@ -58,6 +58,7 @@ constexpr auto record_digest = "record_digest", claim_digest_send = "claim_diges
 json ballot_json(const Ballot &ballot) {
   return {{"voter", ballot.voter},
           {"network", ballot.network},
+          {"wider", ballot.wider},
           {"day", ballot.day},
           {"token", ballot.token}};
 }
@@ -505,8 +506,13 @@ Ballot ClusterWrites::judged_ballot(const json &ballot, const std::string &targe
   const auto check = auth::check_vote_token(token_key_, token, target, write.taken_at_ms / 1000);
   if (check.fault)
     throw Refused("The vote's token was not made by this site for this vote: it was not taken.");
-  return {ballot.at("voter").get<std::string>(), ballot.at("network").get<std::string>(),
-          write.today, check.seconds_on_page, token};
+  // "wider" from a node of this version on; an older node's vote meets no wider quota.
+  return {ballot.at("voter").get<std::string>(),
+          ballot.at("network").get<std::string>(),
+          write.today,
+          check.seconds_on_page,
+          token,
+          ballot.value("wider", std::string())};
 }
 
 void ClusterWrites::cast_tool_vote(const Ballot &ballot, int64_t tool_id,

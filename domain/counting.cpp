@@ -24,7 +24,10 @@ std::array<unsigned char, N> masked(std::array<unsigned char, N> bytes, int bits
 
 } // namespace
 
-std::string network_of(std::string_view address) {
+namespace {
+
+// The network of `bits` (IPv4, and IPv4 written as IPv6) or `v6_bits` an address is in.
+std::string masked_network(std::string_view address, int bits, int v6_bits) {
   std::string text(address);
   // An address in brackets, as some proxies write IPv6 ("[2001:db8::1]").
   if (text.size() > 2 && text.front() == '[' && text.back() == ']')
@@ -33,37 +36,50 @@ std::string network_of(std::string_view address) {
   std::array<unsigned char, 16> v6{};
   char written[INET6_ADDRSTRLEN] = {};
   if (inet_pton(AF_INET, text.c_str(), v4.data()) == 1) {
-    const auto network = masked(v4, kIpv4NetworkBits);
+    const auto network = masked(v4, bits);
     inet_ntop(AF_INET, network.data(), written, sizeof written);
-    return std::string(written) + "/" + std::to_string(kIpv4NetworkBits);
+    return std::string(written) + "/" + std::to_string(bits);
   }
   if (inet_pton(AF_INET6, text.c_str(), v6.data()) == 1) {
     static constexpr unsigned char kMappedPrefix[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
     if (std::equal(std::begin(kMappedPrefix), std::end(kMappedPrefix), v6.begin())) {
       std::copy(v6.begin() + 12, v6.end(), v4.begin());
-      const auto network = masked(v4, kIpv4NetworkBits);
+      const auto network = masked(v4, bits);
       inet_ntop(AF_INET, network.data(), written, sizeof written);
-      return std::string(written) + "/" + std::to_string(kIpv4NetworkBits);
+      return std::string(written) + "/" + std::to_string(bits);
     }
-    const auto network = masked(v6, kIpv6NetworkBits);
+    const auto network = masked(v6, v6_bits);
     inet_ntop(AF_INET6, network.data(), written, sizeof written);
-    return std::string(written) + "/" + std::to_string(kIpv6NetworkBits);
+    return std::string(written) + "/" + std::to_string(v6_bits);
   }
   return "other:" + text;
 }
 
-std::optional<SetAsideReason> judge_vote(int64_t seconds_on_page, int64_t counted_voters,
-                                         bool voter_among_them) {
+} // namespace
+
+std::string network_of(std::string_view address) {
+  return masked_network(address, kIpv4NetworkBits, kIpv6NetworkBits);
+}
+
+std::string wider_network_of(std::string_view address) {
+  return masked_network(address, kIpv4WiderNetworkBits, kIpv6WiderNetworkBits);
+}
+
+std::optional<SetAsideReason> judge_vote(int64_t seconds_on_page, const CountedAround &counted) {
   if (seconds_on_page < kSecondsToReadAPage) return SetAsideReason::too_fast;
-  if (voter_among_them || counted_voters < kCountedVotersPerNetworkPerDay) return std::nullopt;
+  if (counted.voter_among_them) return std::nullopt;
+  if (counted.network_voters < kCountedVotersPerNetwork &&
+      counted.wider_voters < kCountedVotersPerWiderNetwork)
+    return std::nullopt;
   return SetAsideReason::network;
 }
 
 std::string reason_text(SetAsideReason reason) {
   switch (reason) {
   case SetAsideReason::network:
-    return "more than " + std::to_string(kCountedVotersPerNetworkPerDay) +
-           " from one network in a day";
+    return "more than " + std::to_string(kCountedVotersPerNetwork) + " from one network (or " +
+           std::to_string(kCountedVotersPerWiderNetwork) + " from its wider network) in " +
+           std::to_string(kCountingWindowDays) + " days";
   case SetAsideReason::too_fast:
     return "sent less than " + count_phrase(kSecondsToReadAPage, "second", "seconds") +
            " after the page was loaded";

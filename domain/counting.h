@@ -5,24 +5,32 @@
 // nothing is hidden: a vote is counted or set aside, and every set-aside vote is shown with
 // its reason beside the number it was kept out of.
 //
-// The rule, for a vote on one target (a tool, or a head-to-head pair), cast on one UTC day
-// from a page the server issued (auth/vote_tokens.h refuses votes from anywhere else):
+// The rule, for a vote on one target (a tool, or a head-to-head pair) from a page the server
+// issued (auth/vote_tokens.h refuses votes from anywhere else), over the window of the last
+// kCountingWindowDays UTC days, the vote's own included:
 //
-//   | sent after its page was made | its network's voters counted on the target | vote      |
-//   |------------------------------|---------------------------------------------|-----------|
-//   | under kSecondsToReadAPage    | any                                         | too_fast  |
-//   | at least that                | this voter is already one of them           | counted   |
-//   | at least that                | fewer than kCountedVotersPerNetworkPerDay   | counted   |
-//   | at least that                | kCountedVotersPerNetworkPerDay or more      | network   |
+//   | sent after its page | voters counted on the target in the window             | vote     |
+//   |---------------------|--------------------------------------------------------|----------|
+//   | under 2 seconds     | any                                                    | too_fast |
+//   | at least that       | this voter is one of its network's                     | counted  |
+//   | at least that       | under 3 of its network's, and under 12 of its wider    | counted  |
+//   |                     | network's (the /16 or /32 its network is in)           |          |
+//   | at least that       | 3 or more of its network's, or 12 of its wider one's   | network  |
 //
-//   Voters counted on the UTC day the vote is cast; too_fast and network name why a vote
-//   is set aside.
+//   too_fast and network name why a vote is set aside. A counted voter holds their place in
+//   their network for kCountingWindowDays from the day they were counted.
 //
-// A counted vote stays counted when its voter changes it (their place was taken once); a
-// set-aside vote is judged again whenever its voter sends it again, so a reader who was too
-// quick, or whose office used up its share yesterday, is counted when they vote again.
-// The trade-off: more than three readers behind one office NAT voting on the same thing on
-// the same day have their fourth and later votes set aside (stored and shown, not counted).
+// Every vote, a change included, is judged so: a reader who changes their mind while they hold
+// their network's place stays counted; once the place has lapsed, the change is counted if
+// their network has room, and stored and set aside with the reason if not. A set-aside vote is
+// judged again whenever its voter sends it again, so a reader who was too quick, or whose
+// office's places were taken, is counted when they vote again and there is room. A counted
+// vote sent again unchanged stays as it stands: it is no new choice.
+// The nested quota is what rotating addresses across a cloud provider's or a carrier's /24s
+// (or /48s) meets: their /16 (or /32) counts 12 voters per target a window, however many
+// /24s they use. The trade-off, kept honest on /methodology: readers behind one office NAT
+// share three counted votes per target a month, and a wider network twelve; their further
+// votes are stored and shown as cast, not counted.
 #pragma once
 
 #include <cstdint>
@@ -34,12 +42,18 @@
 
 namespace verdict {
 
-// Readers of one network counted per target per UTC day.
-constexpr int64_t kCountedVotersPerNetworkPerDay = 3;
+// Readers of one network counted per target in the window, and of one wider network.
+constexpr int64_t kCountedVotersPerNetwork = 3;
+constexpr int64_t kCountedVotersPerWiderNetwork = 12;
+// The rolling window the counting rule counts voters over, in UTC days (today included).
+constexpr int64_t kCountingWindowDays = 30;
 // A network: the addresses one household, office or subnet is given. IPv4 /24; IPv6 /48 (one
-// site's allocation: a /64 is one LAN, and a site has 65,536 of them).
+// site's allocation: a /64 is one LAN, and a site has 65,536 of them). Its wider network: the
+// IPv4 /16 or IPv6 /32 it is in (a provider's block).
 constexpr int kIpv4NetworkBits = 24;
 constexpr int kIpv6NetworkBits = 48;
+constexpr int kIpv4WiderNetworkBits = 16;
+constexpr int kIpv6WiderNetworkBits = 32;
 // A vote sent sooner than this after its page was made came from a script, not a reader. The
 // clock counts whole seconds (a token holds the second its page was made), so what is set aside
 // is a vote sent in that second or the next: always less than this, though not every such vote.
@@ -55,12 +69,19 @@ constexpr int64_t kVotePageRenewalSeconds = 3600;
 // address written as IPv6 (::ffff:203.0.113.9) is its IPv4 network. Text that is no address
 // (which only a misconfigured proxy would send) is its own network.
 std::string network_of(std::string_view address);
+// The wider network the address's network is in: "203.0.0.0/16", "2001:db8::/32"; text that is
+// no address is its own, as above.
+std::string wider_network_of(std::string_view address);
 
-// The rule above. `seconds_on_page`: since the vote's page was made; `counted_voters`: voters
-// of the vote's network already counted on its target that day; `voter_among_them`: this
-// voter is one of those. Empty: counted.
-std::optional<SetAsideReason> judge_vote(int64_t seconds_on_page, int64_t counted_voters,
-                                         bool voter_among_them);
+// What the rule reads of a vote's networks on its target, in the window.
+struct CountedAround {
+  int64_t network_voters = 0;    // voters of the vote's network counted
+  int64_t wider_voters = 0;      // voters of its wider network counted
+  bool voter_among_them = false; // this voter is one of its network's counted voters
+};
+
+// The rule above. `seconds_on_page`: since the vote's page was made. Empty: counted.
+std::optional<SetAsideReason> judge_vote(int64_t seconds_on_page, const CountedAround &counted);
 
 // Why a vote was set aside, as a reader reads it: "more than 3 from one network in a day".
 std::string reason_text(SetAsideReason reason);

@@ -59,6 +59,9 @@ struct Ballot {
   // The vote form's token (auth/vote_tokens.h): a cluster's node applying the vote judges the
   // time on page from it itself, never from a figure the stream carries.
   std::string token = {};
+  // A keyed hash of the wider network their network is in (domain/counting.h
+  // wider_network_of); empty for a vote taken before it was kept (its quota is not applied).
+  std::string wider = {};
 };
 
 // What became of a vote: counted, or set aside and why.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <ctime>
 
 #include "domain/text.h"
 
@@ -45,6 +46,25 @@ std::optional<int> digest_days(std::string_view since) {
   const int days = unit == 'd' ? count : (count + 23) / 24;
   if (days < 1 || days > 366) return std::nullopt;
   return days;
+}
+
+std::string senders_share_used_text(std::string_view domain, int64_t now, int64_t room_at) {
+  const auto share = domain.empty()
+                         ? "sign-ups from your network have had their share of confirmation "
+                           "mail for the hour (" +
+                               std::to_string(kConfirmationMailsPerNetwork) + " an hour)"
+                         : "sign-ups from your network to addresses at " + std::string(domain) +
+                               " have had their share of confirmation mail for the hour (" +
+                               std::to_string(kConfirmationMailsPerDomainPerNetwork) + " an hour)";
+  const std::time_t at = room_at;
+  std::tm utc{};
+  gmtime_r(&at, &utc);
+  char clock[8];
+  std::strftime(clock, sizeof clock, "%H:%M", &utc);
+  const auto minutes = std::max<int64_t>(1, (room_at - now + 59) / 60);
+  return "No confirmation mail went out, and the address was not kept: " + share +
+         ". Please try again after " + clock + " UTC (in " + std::to_string(minutes) +
+         (minutes == 1 ? " minute)." : " minutes).");
 }
 
 } // namespace verdict

@@ -44,17 +44,27 @@ int64_t confirmation_resend_wait(int64_t sent);
 // (victim+1@example.com, victim+2@…; v.ictim@gmail.com), and anyone may post the form. So
 // confirmation mails are also rationed, over a sliding window each (auth/confirmation_rations.h):
 //   per mailbox (mailbox_of):  2 a day — the first mail and one resend, however it is spelled;
-//   per domain:               20 an hour — one domain's mail servers, and a catch-all domain's
-//                              one inbox, cannot be flooded with distinct made-up names;
+//   per domain, per network:   5 an hour — one client network cannot flood a domain's mail
+//                              servers (or a catch-all domain's one inbox) with made-up names;
 //   per client network:       10 an hour — one network (domain/counting.h's network_of) cannot
 //                              mail a crowd of strangers, yet an office can sign up together.
-// A sign-up past a ration is answered as any other and keeps nothing (Store::
-// request_subscription): its owner, if real, signs up again once the ration has room.
+// A domain is not rationed as one mailbox: its ration is each client network's own, so
+// strangers signing up made-up names at a large provider (gmail.com) use up their own share
+// and no one else's, and a reader anywhere else still gets their mail. The trade-off: many
+// networks together can still mail a catch-all domain's one inbox five times an hour each.
+// A sign-up past the mailbox's ration is answered as any other (the form never says how much
+// mail an address was sent); past its own network's, its sender is told so, with when to try
+// again (429). Either way nothing is kept (Store::request_subscription).
 constexpr int64_t kConfirmationMailsPerMailbox = 2;
 constexpr int64_t kConfirmationMailboxWindowSeconds = 24 * 3600;
-constexpr int64_t kConfirmationMailsPerDomain = 20;
+constexpr int64_t kConfirmationMailsPerDomainPerNetwork = 5;
 constexpr int64_t kConfirmationMailsPerNetwork = 10;
 constexpr int64_t kConfirmationDomainAndNetworkWindowSeconds = 3600;
+
+// What a sender whose sign-up their own network's share held back is told: which share, and
+// when to try again, "after 14:05 UTC (in 23 minutes)". `domain` is the address's domain when
+// that domain's share from their network held it, else empty.
+std::string senders_share_used_text(std::string_view domain, int64_t now, int64_t room_at);
 
 // The inbox an address reaches, as one key: lower case, without a +tag in the local part,
 // and for Gmail (gmail.com, googlemail.com, which ignore dots) without the local part's dots

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "domain/counting.h"
+#include "domain/dates.h"
 
 namespace verdict {
 
@@ -101,22 +102,32 @@ DayTally TallyReplay::standing(const VoteTarget &target) const {
 }
 
 std::string CountingRuleCheck::add(const VoteEvent &event) {
-  auto &counted = counted_[event.target];
-  if (!event.was.empty()) counted.erase(event.was);
-  const auto before = counted.find(event.voter);
-  const bool was_counted = before != counted.end() && before->second;
+  auto &votes = votes_[event.target];
+  if (!event.was.empty()) votes.erase(event.was);
+  const auto before = votes.find(event.voter);
+  const Vote was = before == votes.end() ? Vote{} : before->second;
   const bool counted_now = event.first && !event.set_aside;
   if (event.first)
-    counted[event.voter] = counted_now;
-  else if (before != counted.end())
-    counted.erase(before);
-  if (!counted_now || was_counted || !event.was.empty() || event.network.empty()) return {};
-  auto &joined = joined_[{event.target, event.day, event.network}];
-  joined.insert(event.voter);
-  if (static_cast<int64_t>(joined.size()) <= kCountedVotersPerNetworkPerDay) return {};
-  return vote_target_code(event.target) + ": voter " + std::to_string(joined.size()) +
-         " of one network (" + event.network + ") counted on " + event.day + ", where the rule " +
-         "counts " + std::to_string(kCountedVotersPerNetworkPerDay) + " a day";
+    votes[event.voter] = {counted_now, event.first};
+  else if (before != votes.end())
+    votes.erase(before);
+  if (!counted_now || !event.was.empty() || event.network.empty()) return {};
+  // A counted vote sent again unchanged needs no place.
+  if (was.counted && was.first == event.first) return {};
+  const auto today = day_number(event.day);
+  const auto in_window = [today](int64_t day) { return today - day < kCountingWindowDays; };
+  auto &network = places_[{event.target, event.network}];
+  auto &own = network[event.voter];
+  if (std::any_of(own.begin(), own.end(), in_window)) return {}; // holds a place
+  own.push_back(today);
+  const auto holding = std::count_if(network.begin(), network.end(), [&](const auto &voter) {
+    return std::any_of(voter.second.begin(), voter.second.end(), in_window);
+  });
+  if (holding <= kCountedVotersPerNetwork) return {};
+  return vote_target_code(event.target) + ": voter " + std::to_string(holding) +
+         " of one network (" + event.network + ") counted within " +
+         std::to_string(kCountingWindowDays) + " days up to " + event.day + ", where the rule " +
+         "counts " + std::to_string(kCountedVotersPerNetwork);
 }
 
 std::vector<TargetTallies> TallyReplay::finish() && {

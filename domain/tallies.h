@@ -111,22 +111,29 @@ private:
   std::map<VoteTarget, Target> targets_;
 };
 
-// The counting rule (domain/counting.h) as the log lets anyone check it, target by target: on
-// one UTC day, at most kCountedVotersPerNetworkPerDay voters of one network join a target's
-// counted votes. A voter joins with a counted entry when they had no vote there, or a set-aside
-// one; a counted vote changed stays counted without joining again, and a rekeyed entry judges
-// nothing. Entries without a network (cast before the rule) are not checked. How long the page
-// was open is not in the log, so "too fast" cannot be checked from it.
+// The counting rule (domain/counting.h) as the log lets anyone check it, target by target:
+// within any kCountingWindowDays UTC days, at most kCountedVotersPerNetwork voters of one
+// network are counted on a target. A counted entry needs a place unless its voter holds one
+// (counted in the window) or it leaves a counted vote unchanged; a rekeyed entry judges
+// nothing. Entries without a network (cast before the rule) are not checked. Not checkable
+// from the log: the wider network's quota (the log names no wider network) and "too fast"
+// (it does not say how long a page was open).
 class CountingRuleCheck {
 public:
   // Feed entries in leaf order; returns what the entry breaks, or empty.
   std::string add(const VoteEvent &event);
 
 private:
-  // Each target's voters whose vote stands counted now.
-  std::map<VoteTarget, std::unordered_map<std::string, bool>> counted_;
-  // The voters who joined a target's counted votes, by target, day and network.
-  std::map<std::tuple<VoteTarget, std::string, std::string>, std::set<std::string>> joined_;
+  struct Vote {
+    bool counted = false;
+    std::optional<bool> first;
+  };
+  // Each target's standing votes, by voter.
+  std::map<VoteTarget, std::unordered_map<std::string, Vote>> votes_;
+  // The days each voter took a place on, by target and network: {voter: day numbers}.
+  std::map<std::pair<VoteTarget, std::string>,
+           std::unordered_map<std::string, std::vector<int64_t>>>
+      places_;
 };
 
 } // namespace verdict

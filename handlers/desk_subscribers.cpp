@@ -7,6 +7,21 @@
 
 namespace verdict::handlers {
 
+namespace {
+
+// The sign-ups the mail rations turned away (none of them kept), for the list's lead.
+std::string held_back_text(const auth::ConfirmationRations::HeldBack &held) {
+  if (held.total() == 0) return {};
+  return " Since this server started, the confirmation-mail rations turned away " +
+         std::to_string(held.total()) + (held.total() == 1 ? " sign-up" : " sign-ups") +
+         " (kept nowhere; each was told so or answered as usual): " + std::to_string(held.network) +
+         " past their network's hourly share, " + std::to_string(held.domain_from_network) +
+         " past their network's share for one domain, " + std::to_string(held.mailbox) +
+         " to a mailbox mailed twice that day.";
+}
+
+} // namespace
+
 // GET /admin/subscribers — how many, and who, newest first.   page=N   q=words to narrow to
 void show_subscribers(App &app, const Request &req, Response &res, const EditorSession &session) {
   const auto span = list_page(app, req, res, kDeskListPageSize);
@@ -30,7 +45,7 @@ void show_subscribers(App &app, const Request &req, Response &res, const EditorS
               " on the weekly digest's list: " + std::to_string(counts.confirmed) +
               " confirmed (they get the digest), " + std::to_string(counts.pending) +
               " waiting for confirmation, " + std::to_string(counts.unsubscribed) +
-              " unsubscribed.";
+              " unsubscribed." + held_back_text(app.confirmation_rations.held_back());
   list.extra_link = "/admin/subscribers.csv";
   list.extra_label = "Export the list (CSV)";
   for (const auto &subscriber : page.items)

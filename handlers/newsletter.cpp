@@ -94,10 +94,24 @@ void subscribe(App &app, const Request &req, Response &res) {
                              400);
   const auto now = app.clock();
   const auto network = network_of(client_of(app, req));
-  // The page below is the same whatever happened, rationed included: the form never tells
-  // who is on the list, nor how much mail an address was sent.
-  const auto outcome = app.writes->request_subscription(
-      email, now, [&] { return app.confirmation_rations.take(email, network, now); });
+  auth::ConfirmationRations::Taken ration;
+  const auto outcome = app.writes->request_subscription(email, now, [&] {
+    ration = app.confirmation_rations.take(email, network, now);
+    return ration.mail();
+  });
+  // Held back by the sender's own network's share: they are told so, and when to try again.
+  if (outcome == SubscriptionRequest::mail_rationed && ration.held_by_senders_share()) {
+    const auto domain = ration.held_by == auth::ConfirmationRations::HeldBy::domain_from_network
+                            ? mailbox_domain_of(email)
+                            : std::string();
+    res.set_header("Retry-After", std::to_string(std::max<int64_t>(ration.room_at - now, 1)));
+    return send_private_html(res,
+                             pages::subscribe(app.views, app.store.site_copy(), email,
+                                              senders_share_used_text(domain, now, ration.room_at)),
+                             429);
+  }
+  // Otherwise the page below is the same whatever happened, a mailbox's ration included: the
+  // form never tells who is on the list, nor how much mail an address was sent.
   if (outcome == SubscriptionRequest::mail_queued) app.newsletter.mail_queued();
   see_other(res, "/subscribed?m=" +
                      auth::subscribed_marker(app.newsletter.marker_key, now + kMarkerSeconds));

@@ -59,9 +59,13 @@ std::optional<int64_t> seconds_on_page(App &app, Response &res, const FormParse 
 // network they vote from as a keyed hash, today's date and how long the page was open.
 Ballot ballot_for(App &app, const Request &req, Response &res, const FormParse &form,
                   int64_t on_page) {
+  const auto client = client_of(app, req);
   return {voter_for_write(app, req, res),
-          auth::keyed_hash(app.votes.network_key, network_of(client_of(app, req))), app.today(),
-          on_page, form.fields.at("token")};
+          auth::keyed_hash(app.votes.network_key, network_of(client)),
+          app.today(),
+          on_page,
+          form.fields.at("token"),
+          auth::keyed_hash(app.votes.network_key, wider_network_of(client))};
 }
 
 } // namespace

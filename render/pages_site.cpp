@@ -47,9 +47,13 @@ std::string methodology(const Views &views, const std::vector<Reviewer> &panel,
   page.set("readings", interval_readings(views, readings));
   page.set("has_reviewers", bool_data(!panel.empty()));
   page.set("min_votes", std::to_string(kMinVotesForInterval));
-  page.set("per_network", std::to_string(kCountedVotersPerNetworkPerDay));
+  page.set("per_network", std::to_string(kCountedVotersPerNetwork));
   page.set("networks", "an IPv4 /" + std::to_string(kIpv4NetworkBits) + " or an IPv6 /" +
                            std::to_string(kIpv6NetworkBits));
+  page.set("per_wider", std::to_string(kCountedVotersPerWiderNetwork));
+  page.set("wider_networks", "IPv4 /" + std::to_string(kIpv4WiderNetworkBits) + " or IPv6 /" +
+                                 std::to_string(kIpv6WiderNetworkBits));
+  page.set("window_days", std::to_string(kCountingWindowDays));
   page.set("page_lifetime", count_phrase(kVotePageLifetimeSeconds / 3600, "hour", "hours"));
   page.set("reading_time", count_phrase(kSecondsToReadAPage, "second", "seconds"));
   page.set("set_aside_example", community_summary({24, 37}, {12, 0}));

@@ -49,50 +49,72 @@ SetAside set_aside_of(const sql::Stmt &row, int network_column) {
 
 // What the counting rule reads for one vote, found by one statement in the writer's
 // transaction: whether the voter already has a vote on the target and whether it is counted,
-// and the voters of their network counted on the target that day (kept in counted_voters).
+// and the voters of their network and of its wider network counted on the target in the
+// window (kept in counted_voters).
 struct Standing {
   bool has_vote = false;
   bool counted = false;
-  int64_t network_voters = 0;
-  bool among_them = false;
+  bool same_choice = false; // the vote sent is the one standing (sent again, not changed)
+  CountedAround around;
 };
+
+// The counting rule's columns of a lookup, after the vote's own: its network's voters in the
+// window, whether the voter is one of them, and its wider network's voters (none asked for a
+// ballot without one). The window's first day is `date(:day, :window)`.
+#define COUNTED_AROUND                                                                             \
+  "(SELECT count(DISTINCT voter) FROM counted_voters WHERE network = :network "                    \
+  " AND target = :target AND day BETWEEN date(:day, :window) AND :day), "                          \
+  "EXISTS (SELECT 1 FROM counted_voters WHERE network = :network AND target = :target "            \
+  " AND day BETWEEN date(:day, :window) AND :day AND voter = :voter), "                            \
+  "CASE WHEN :wider = '' THEN 0 ELSE (SELECT count(DISTINCT voter) FROM counted_voters "           \
+  " WHERE wider = :wider AND target = :target AND day BETWEEN date(:day, :window) AND :day) END"
+
+// SQLite's date modifier for the window's first day: "-29 days".
+std::string window_start() {
+  return "-" + std::to_string(kCountingWindowDays - 1) + " days";
+}
 
 Standing standing_from(sql::Stmt &lookup) {
   lookup.step();
   Standing found;
   found.has_vote = !lookup.is_null(0);
   found.counted = found.has_vote && lookup.int64(0) != 0;
-  found.network_voters = lookup.int64(1);
-  found.among_them = lookup.int64(2) != 0;
+  found.around.network_voters = lookup.int64(1);
+  found.around.voter_among_them = lookup.int64(2) != 0;
+  found.around.wider_voters = lookup.int64(3);
+  found.same_choice = !lookup.is_null(4) && lookup.int64(4) != 0;
   lookup.step(); // done: nothing of it is left open while the vote is written
   return found;
 }
 
-// Binds the ballot's day, network and target, and its voter, to a lookup or a join.
+// Binds the ballot's day, networks and target, and its voter, to a lookup or a join.
 void bind_ballot(sql::Stmt &stmt, const Ballot &ballot, const std::string &target) {
   stmt.bind(":voter", ballot.voter).bind(":day", ballot.day);
-  stmt.bind(":network", ballot.network).bind(":target", target);
+  stmt.bind(":network", ballot.network).bind(":target", target).bind(":wider", ballot.wider);
 }
 
-// The counting rule (domain/counting.h) for a new or set-aside vote about to be written on
-// `target`; a counted voter joins the network's counted voters of the day.
+// The counting rule (domain/counting.h) for a vote about to be written on `target`; a counted
+// voter not yet among their network's counted voters in the window joins them today.
 VoteStanding judged(sql::Db &db, const Ballot &ballot, const std::string &target,
                     const Standing &found) {
-  const auto standing = judge_vote(ballot.seconds_on_page, found.network_voters, found.among_them);
-  if (!standing && !found.among_them) {
-    auto join = db.cached("INSERT INTO counted_voters (day, network, target, voter) "
-                          "VALUES (:day, :network, :target, :voter)");
+  const auto standing = judge_vote(ballot.seconds_on_page, found.around);
+  if (!standing && !found.around.voter_among_them) {
+    auto join = db.cached("INSERT INTO counted_voters (day, network, target, voter, wider) "
+                          "VALUES (:day, :network, :target, :voter, :wider)");
     bind_ballot(join, ballot, target);
     join.run();
   }
   return standing;
 }
 
-// The voters counted on days before `day` are no longer read: dropped once a day, by the
-// first vote of the day (the writer is one thread, so `pruned_before` needs no lock).
+// The voters counted before the window of `day` are no longer read: dropped once a day, by
+// the first vote of the day (the writer is one thread, so `pruned_before` needs no lock).
 void forget_earlier_days(sql::Db &db, const std::string &day, std::string &pruned_before) {
   if (pruned_before == day) return;
-  db.cached("DELETE FROM counted_voters WHERE day < :day").bind(":day", day).run();
+  db.cached("DELETE FROM counted_voters WHERE day < date(:day, :window)")
+      .bind(":day", day)
+      .bind(":window", window_start())
+      .run();
   pruned_before = day;
 }
 } // namespace
@@ -167,9 +189,10 @@ VoterChoices Store::voter_choices_on_tool(std::string_view voter, int64_t tool_i
 
 namespace {
 
-// A vote already counted keeps its place when its voter changes it: they were counted once.
-// A new vote, or one set aside, is judged by the counting rule as it is written. One lookup
-// reads all the rule needs, so a new vote costs the writer two statements and an upsert.
+// A vote already counted keeps its place when its voter changes it while they hold their
+// network's place (counted in the window); every other vote, a change after the place lapsed
+// included, is judged by the counting rule as it is written. One lookup reads all the rule
+// needs, so a new vote costs the writer two statements and an upsert.
 VoteStanding write_tool_vote(sql::Db &db, const Ballot &ballot, int64_t tool_id,
                              std::optional<Verdict> verdict, std::string &pruned_before) {
   if (!verdict) {
@@ -181,15 +204,14 @@ VoteStanding write_tool_vote(sql::Db &db, const Ballot &ballot, int64_t tool_id,
   const auto target = auth::tool_vote_target(tool_id);
   auto lookup = db.cached(
       "SELECT (SELECT set_aside IS NULL FROM tool_votes WHERE voter = :voter AND tool_id = "
-      ":tool), "
-      "(SELECT count(*) FROM counted_voters "
-      " WHERE day = :day AND network = :network AND target = :target), "
-      "EXISTS (SELECT 1 FROM counted_voters "
-      " WHERE day = :day AND network = :network AND target = :target AND voter = :voter)");
+      ":tool), " COUNTED_AROUND ", "
+      "(SELECT verdict = :verdict FROM tool_votes WHERE voter = :voter AND tool_id = :tool)");
   bind_ballot(lookup, ballot, target);
-  lookup.bind(":tool", tool_id);
+  lookup.bind(":tool", tool_id).bind(":window", window_start());
+  lookup.bind(":verdict", verdict_word(*verdict));
   const auto found = standing_from(lookup);
-  if (found.counted) {
+  // Sent again unchanged, or changed while the voter holds their network's place: kept.
+  if (found.counted && (found.same_choice || found.around.voter_among_them)) {
     auto change = db.cached("UPDATE tool_votes SET verdict = :verdict, cast_at = "
                             "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE voter = :voter "
                             "AND tool_id = :tool AND verdict <> :verdict");
@@ -222,17 +244,15 @@ VoteStanding write_pair_vote(sql::Db &db, const Ballot &ballot, int64_t a_id, in
   }
   forget_earlier_days(db, ballot.day, pruned_before);
   const auto target = auth::pair_vote_target(a_id, b_id);
-  auto lookup = db.cached(
-      "SELECT (SELECT set_aside IS NULL FROM pair_votes WHERE voter = :voter "
-      " AND low_tool_id = :low AND high_tool_id = :high), "
-      "(SELECT count(*) FROM counted_voters "
-      " WHERE day = :day AND network = :network AND target = :target), "
-      "EXISTS (SELECT 1 FROM counted_voters "
-      " WHERE day = :day AND network = :network AND target = :target AND voter = :voter)");
+  auto lookup = db.cached("SELECT (SELECT set_aside IS NULL FROM pair_votes WHERE voter = :voter "
+                          " AND low_tool_id = :low AND high_tool_id = :high), " COUNTED_AROUND ", "
+                          "(SELECT pick_tool_id = :pick FROM pair_votes WHERE voter = :voter "
+                          " AND low_tool_id = :low AND high_tool_id = :high)");
   bind_ballot(lookup, ballot, target);
-  lookup.bind(":low", low).bind(":high", high);
+  lookup.bind(":low", low).bind(":high", high).bind(":window", window_start());
+  lookup.bind(":pick", *pick);
   const auto found = standing_from(lookup);
-  if (found.counted) {
+  if (found.counted && (found.same_choice || found.around.voter_among_them)) {
     auto change = db.cached("UPDATE pair_votes SET pick_tool_id = :pick, cast_at = "
                             "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE voter = :voter "
                             "AND low_tool_id = :low AND high_tool_id = :high "

@@ -58,18 +58,79 @@ TEST_CASE("counting: a network is an IPv4 /24 or an IPv6 /48, IPv4 written as IP
 TEST_CASE("counting: the rule counts the first readers of a network, keeps them, and sets aside "
           "the rest and the too quick") {
   const auto enough = kSecondsToReadAPage;
-  CHECK(judge_vote(enough - 1, 0, false) == SetAsideReason::too_fast);
-  CHECK(judge_vote(enough - 1, 0, true) == SetAsideReason::too_fast);
-  CHECK_FALSE(judge_vote(enough, 0, false).has_value());
-  CHECK_FALSE(judge_vote(enough, kCountedVotersPerNetworkPerDay - 1, false).has_value());
-  CHECK(judge_vote(enough, kCountedVotersPerNetworkPerDay, false) == SetAsideReason::network);
-  CHECK_FALSE(judge_vote(enough, kCountedVotersPerNetworkPerDay, true).has_value());
+  const auto around = [](int64_t network, int64_t wider, bool among) {
+    return CountedAround{network, wider, among};
+  };
+  CHECK(judge_vote(enough - 1, around(0, 0, false)) == SetAsideReason::too_fast);
+  CHECK(judge_vote(enough - 1, around(0, 0, true)) == SetAsideReason::too_fast);
+  CHECK_FALSE(judge_vote(enough, around(0, 0, false)).has_value());
+  CHECK_FALSE(judge_vote(enough, around(kCountedVotersPerNetwork - 1, 0, false)).has_value());
+  CHECK(judge_vote(enough, around(kCountedVotersPerNetwork, 0, false)) == SetAsideReason::network);
+  CHECK_FALSE(judge_vote(enough, around(kCountedVotersPerNetwork, 0, true)).has_value());
+  // The wider network's quota holds though the network has room.
+  CHECK_FALSE(judge_vote(enough, around(0, kCountedVotersPerWiderNetwork - 1, false)).has_value());
+  CHECK(judge_vote(enough, around(0, kCountedVotersPerWiderNetwork, false)) ==
+        SetAsideReason::network);
+  CHECK_FALSE(judge_vote(enough, around(2, kCountedVotersPerWiderNetwork, true)).has_value());
   CHECK(set_aside_phrase({}, 5).empty());
-  CHECK(set_aside_phrase({12, 0}, 37) ==
-        "49 cast, 12 set aside: more than 3 from one network in a day");
-  CHECK(set_aside_phrase({2, 1}, 4) ==
-        "7 cast, 3 set aside: 2 more than 3 from one network in a day; 1 sent less than 2 "
-        "seconds after the page was loaded");
+  CHECK(set_aside_phrase({12, 0}, 37) == "49 cast, 12 set aside: more than 3 from one network (or "
+                                         "12 from its wider network) in 30 days");
+  CHECK(set_aside_phrase({2, 1}, 4) == "7 cast, 3 set aside: 2 more than 3 from one network (or 12 "
+                                       "from its wider network) in 30 days; 1 sent less than 2 "
+                                       "seconds after the page was loaded");
+}
+
+TEST_CASE("counting: a network's places hold for 30 days: a fourth voter is set aside within "
+          "them and counted after, a change after its place lapsed is judged like a new vote, "
+          "and a counted vote sent again unchanged stays counted") {
+  auto store = test::seeded_store();
+  const auto tool = store->tool_by_slug("codestral-2-1")->id;
+  const auto counted = [&] { return store->tool_by_slug("codestral-2-1")->community.total; };
+  const auto before = counted();
+  const auto vote = [&](const std::string &voter, const std::string &day, Verdict verdict) {
+    return store->cast_tool_vote(test::ballot_of(voter, "office", day), tool, verdict);
+  };
+  for (const auto *voter : {"a", "b", "c"})
+    CHECK_FALSE(vote(std::string(31, 'v') + voter, "2026-01-01", Verdict::ship).has_value());
+  // Within the window: the office's three places are taken.
+  CHECK(vote(std::string(31, 'v') + "d", "2026-01-20", Verdict::ship) == SetAsideReason::network);
+  // A counted reader changing their mind while they hold their place stays counted.
+  CHECK_FALSE(vote(std::string(31, 'v') + "a", "2026-01-25", Verdict::skip).has_value());
+  CHECK(counted() == before + 3);
+  // 2026-01-31 is the 31st day after the places were taken: they have lapsed.
+  CHECK_FALSE(vote(std::string(31, 'v') + "d", "2026-01-31", Verdict::ship).has_value());
+  CHECK_FALSE(vote(std::string(31, 'v') + "e", "2026-01-31", Verdict::ship).has_value());
+  CHECK_FALSE(vote(std::string(31, 'v') + "f", "2026-01-31", Verdict::ship).has_value());
+  // b sends their vote again unchanged: it stands as it is.
+  CHECK_FALSE(vote(std::string(31, 'v') + "b", "2026-01-31", Verdict::ship).has_value());
+  // c changes their mind with their place lapsed and the office's places taken: the change is
+  // stored and set aside.
+  CHECK(vote(std::string(31, 'v') + "c", "2026-01-31", Verdict::skip) == SetAsideReason::network);
+  const auto after = store->tool_by_slug("codestral-2-1");
+  CHECK(after->community.total == before + 3 + 3 - 1); // a, b and d, e, f
+  CHECK(after->community_set_aside.network == 1);      // c
+}
+
+TEST_CASE("counting: rotating through the /24s of one /16, or the /48s of one /32, counts no more "
+          "than the wider network's twelve on a target, and a network elsewhere still counts") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto before = api(client, "/api/tools/codestral-2-1");
+  const int64_t over = 4;
+  // One reader from each of sixteen /24s of one /16 (a cloud provider's block), then of
+  // sixteen /48s of one /32.
+  for (int64_t i = 0; i < kCountedVotersPerWiderNetwork + over; ++i)
+    CHECK(scripted_vote(client, kToolVote, "verdict=ship", "198.18." + std::to_string(i) + ".7") ==
+          303);
+  for (int64_t i = 0; i < kCountedVotersPerWiderNetwork + over; ++i)
+    CHECK(scripted_vote(client, kToolVote, "verdict=ship",
+                        "2001:db8:" + std::to_string(i + 1) + "::7") == 303);
+  CHECK(scripted_vote(client, kToolVote, "verdict=ship", "192.0.2.7") == 303);
+  const auto after = api(client, "/api/tools/codestral-2-1");
+  CHECK(after["community"]["votes"].get<int64_t>() - before["community"]["votes"].get<int64_t>() ==
+        2 * kCountedVotersPerWiderNetwork + 1);
+  CHECK(after["set_aside"]["total"].get<int64_t>() - before["set_aside"]["total"].get<int64_t>() ==
+        2 * over);
 }
 
 TEST_CASE("counting: a vote token is bound to its target and its page's time") {
@@ -101,15 +162,16 @@ TEST_CASE("counting: forty cookie-less votes from one address add three counted 
   for (int i = 0; i < 40; ++i)
     REQUIRE(scripted_vote(client, kPairVote, "pick=b", "198.51.100.23") == 303);
   const auto pair = api(client, "/api/compare/" + test::kBundledPair);
-  CHECK(pair["picks"]["b"] == kCountedVotersPerNetworkPerDay);
-  CHECK(pair["picks"]["total"] == kCountedVotersPerNetworkPerDay);
+  CHECK(pair["picks"]["b"] == kCountedVotersPerNetwork);
+  CHECK(pair["picks"]["total"] == kCountedVotersPerNetwork);
   CHECK(pair["cast"] == 40);
   CHECK(pair["set_aside"]["total"] == 37);
   CHECK(pair["set_aside"]["reasons"].at(0).at("reason") == "network");
   CHECK(pair["set_aside"]["reasons"].at(0).at("votes") == 37);
   const auto text = text_of(client, test::kBundledComparison);
-  CHECK(text.find("3 readers have picked (40 cast, 37 set aside: more than 3 from one network in "
-                  "a day)") != std::string::npos);
+  CHECK(text.find("3 readers have picked (40 cast, 37 set aside: more than 3 from one network (or "
+                  "12 from its "
+                  "wider network) in 30 days)") != std::string::npos);
   // No interval makes three votes look certain: the fifth counted vote brings it, not the 40th.
   CHECK(text.find("100% · 3 votes · 95% interval") == std::string::npos);
   const auto metrics = client.Get("/metrics")->body;
@@ -132,9 +194,9 @@ TEST_CASE("counting: rotating addresses inside one IPv4 /24, one IPv6 /64 or one
   for (const std::string slug : {"codestral-2-1", "code-llama-4", "mistral-3-small"}) {
     INFO(slug);
     const auto tool = api(client, "/api/tools/" + slug);
-    CHECK(tool["community"]["votes"] == kCountedVotersPerNetworkPerDay);
+    CHECK(tool["community"]["votes"] == kCountedVotersPerNetwork);
     CHECK(tool["cast"] == 12);
-    CHECK(tool["set_aside"]["total"] == 12 - kCountedVotersPerNetworkPerDay);
+    CHECK(tool["set_aside"]["total"] == 12 - kCountedVotersPerNetwork);
   }
 }
 
@@ -150,17 +212,19 @@ TEST_CASE("counting: X-Forwarded-For entries that are not addresses (ports, name
       REQUIRE(scripted_vote(client, "/tools/codestral-2-1/vote", "verdict=ship", forwarded) == 303);
   const auto tool = api(client, "/api/tools/codestral-2-1");
   CHECK(tool["cast"] == 80);
-  CHECK(tool["community"]["votes"] == kCountedVotersPerNetworkPerDay);
+  CHECK(tool["community"]["votes"] == kCountedVotersPerNetwork);
 }
 
-TEST_CASE("counting: three hundred readers from three hundred networks are all counted") {
+TEST_CASE("counting: three hundred readers from three hundred networks, across many providers' "
+          "blocks, are all counted") {
   test::SiteServer site;
   auto client = site.client();
   for (int i = 0; i < 300; ++i) {
-    // Half on IPv4 networks (a /24 each), half on IPv6 /48s.
+    // Half on IPv4 networks (a /24 each, at most two in a /16), half on IPv6 /48s (one in
+    // each /32).
     const auto address =
-        i % 2 ? "2001:db8:" + std::to_string(i + 1) + "::1"
-              : "10." + std::to_string(i / 256) + "." + std::to_string(i % 256) + ".1";
+        i % 2 ? "2001:" + std::to_string(i + 1) + ":db8::1"
+              : "10." + std::to_string(i % 256) + "." + std::to_string(i / 256) + ".1";
     REQUIRE(scripted_vote(client, kPairVote, i % 3 ? "pick=a" : "pick=b", address) == 303);
   }
   const auto pair = api(client, "/api/compare/" + test::kBundledPair);
@@ -286,8 +350,9 @@ TEST_CASE("counting: a counted reader who changes their vote keeps their place, 
   CHECK(tool["set_aside"]["total"] == 1);
   const auto fourth =
       client.Get("/tools/codestral-2-1", {{"Cookie", "verdict_voter=" + readers[3]}})->body;
-  CHECK(test::visible_text(fourth).find("Your Ship vote is stored but not counted: more than 3 "
-                                        "from one network in a day.") != std::string::npos);
+  CHECK(test::visible_text(fourth).find(
+            "Your Ship vote is stored but not counted: more than 3 from one network (or "
+            "12 from its wider network) in 30 days.") != std::string::npos);
   const auto first =
       client.Get("/tools/codestral-2-1", {{"Cookie", "verdict_voter=" + readers[0]}})->body;
   CHECK(test::visible_text(first).find("stored but not counted") == std::string::npos);
@@ -308,7 +373,8 @@ TEST_CASE("counting: every page type, image, feed, API answer and the digest tha
     REQUIRE(scripted_vote(client, kToolVote, "verdict=skip", "10.20.1.99") == 303);
     REQUIRE(scripted_vote(client, kPairVote, "pick=a", "10.20.1.99") == 303);
   }
-  const std::string why = "13 cast, 6 set aside: more than 3 from one network in a day";
+  const std::string why = "13 cast, 6 set aside: more than 3 from one network (or 12 from its "
+                          "wider network) in 30 days";
   const auto codestral = site.store().tool_by_slug("codestral-2-1");
   REQUIRE(codestral->community.total == 7);
   REQUIRE(codestral->community_set_aside.network == 6);
@@ -346,7 +412,7 @@ TEST_CASE("counting: every page type, image, feed, API answer and the digest tha
       found = true;
       CHECK(tool["cast"] == 13);
       CHECK(tool["set_aside"]["reasons"].at(0).at("why") ==
-            "more than 3 from one network in a day");
+            "more than 3 from one network (or 12 from its wider network) in 30 days");
     }
   CHECK(found);
 

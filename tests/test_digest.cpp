@@ -1253,25 +1253,71 @@ TEST_CASE("digest: thirty plus-addressed sign-ups for one inbox send it its rati
   CHECK(test::confirmations_waiting(mailing.site.store()) == 0);
 }
 
-TEST_CASE("digest: sign-ups for many mailboxes of one domain, or from one network, are rationed, "
-          "and a reader elsewhere still gets their mail") {
+TEST_CASE("digest: made-up names at one domain use up only their own network's share of it, "
+          "the sender past a share is told when to try again, a reader elsewhere gets their "
+          "mail, and the desk counts what was turned away") {
   MailingSite mailing;
   auto client = mailing.site.client();
-  const int64_t over = 5;
-  for (int64_t i = 0; i < kConfirmationMailsPerDomain + over; ++i)
-    sign_up_from(client, "person" + std::to_string(i) + "@bombed.example",
-                 "10." + std::to_string(i) + ".0.1");
+  const auto sign_up = [&](const std::string &email, const std::string &from) {
+    const auto res = test::post_form(
+        client, "/subscribe", "email=" + httplib::detail::encode_query_param(email), "", from);
+    REQUIRE(res);
+    return std::make_shared<httplib::Response>(*res);
+  };
+  const int64_t over = 2, networks = 3;
+  // Three networks signing up made-up names at one domain: each network has its own share.
+  for (int64_t n = 1; n <= networks; ++n)
+    for (int64_t i = 0; i < kConfirmationMailsPerDomainPerNetwork + over; ++i) {
+      const auto from = "10." + std::to_string(n) + ".0." + std::to_string(i + 1);
+      const auto res =
+          sign_up("p" + std::to_string(n) + "x" + std::to_string(i) + "@bombed.example", from);
+      INFO("network " << n << ", sign-up " << i);
+      if (i < kConfirmationMailsPerDomainPerNetwork) {
+        CHECK(res->status == 303);
+        continue;
+      }
+      CHECK(res->status == 429);
+      const auto wait = std::stoll(res->get_header_value("Retry-After"));
+      CHECK(wait > 0);
+      CHECK(wait <= kConfirmationDomainAndNetworkWindowSeconds);
+      const auto text = test::visible_text(res->body);
+      CHECK(text.find("No confirmation mail went out, and the address was not kept") !=
+            std::string::npos);
+      CHECK(text.find("addresses at bombed.example") != std::string::npos);
+      CHECK(text.find(" UTC (in ") != std::string::npos);
+    }
+  // A real reader of that domain, elsewhere: not starved by the strangers.
+  CHECK(sign_up("reader@bombed.example", "198.51.100.1")->status == 303);
   // One network (rotating inside its /24) signing up strangers on domains of their own.
-  for (int64_t i = 0; i < kConfirmationMailsPerNetwork + over; ++i)
-    sign_up_from(client, "someone@domain" + std::to_string(i) + ".example",
-                 "203.0.113." + std::to_string(i + 1));
-  sign_up_from(client, "reader@example.org", "198.51.100.1");
-  const auto per_domain = static_cast<size_t>(kConfirmationMailsPerDomain);
+  for (int64_t i = 0; i < kConfirmationMailsPerNetwork + over; ++i) {
+    const auto res = sign_up("someone@domain" + std::to_string(i) + ".example",
+                             "203.0.113." + std::to_string(i + 1));
+    CHECK(res->status == (i < kConfirmationMailsPerNetwork ? 303 : 429));
+    if (i >= kConfirmationMailsPerNetwork)
+      CHECK(test::visible_text(res->body).find(
+                "sign-ups from your network have had their share of confirmation mail") !=
+            std::string::npos);
+  }
+  const auto per_domain = static_cast<size_t>(kConfirmationMailsPerDomainPerNetwork * networks);
   const auto per_network = static_cast<size_t>(kConfirmationMailsPerNetwork);
-  const auto recipients = delivered(mailing, per_domain + per_network + 1);
-  CHECK(recipients.size() == per_domain + per_network + 1);
-  CHECK(ending_with(recipients, "@bombed.example") == per_domain);
+  const auto recipients = delivered(mailing, per_domain + 1 + per_network);
+  CHECK(recipients.size() == per_domain + 1 + per_network);
+  CHECK(ending_with(recipients, "@bombed.example") == per_domain + 1);
+  CHECK(std::count(recipients.begin(), recipients.end(), "reader@bombed.example") == 1);
   CHECK(ending_with(recipients, ".example") - ending_with(recipients, "@bombed.example") ==
         per_network);
-  CHECK(std::count(recipients.begin(), recipients.end(), "reader@example.org") == 1);
+  CHECK(status_of(mailing.site.store(), "p1x" +
+                                            std::to_string(kConfirmationMailsPerDomainPerNetwork) +
+                                            "@bombed.example") == "absent");
+  // The desk says how many each ration turned away.
+  mailing.site.store().add_editor(test::kEditorEmail, auth::hash_password(test::kEditorPassword));
+  const auto session = test::sign_in_at_desk(client, test::kEditorEmail, test::kEditorPassword);
+  const auto desk = test::get_at_desk(client, session, "/admin/subscribers");
+  REQUIRE(desk);
+  const auto lead = test::visible_text(desk->body);
+  CHECK(lead.find("turned away " + std::to_string(networks * over + over) + " sign-ups") !=
+        std::string::npos);
+  CHECK(lead.find(std::to_string(over) + " past their network's hourly share, " +
+                  std::to_string(networks * over) + " past their network's share for one domain") !=
+        std::string::npos);
 }

@@ -327,8 +327,11 @@ std::string vote_token_for(httplib::Client &client, const std::string &path,
   return token;
 }
 
-Ballot ballot_of(const std::string &voter, const std::string &network) {
-  return {voter, network.empty() ? "network of " + voter : network, utc_today(), 60};
+Ballot ballot_of(const std::string &voter, const std::string &network, const std::string &day,
+                 const std::string &wider) {
+  const auto own = network.empty() ? "network of " + voter : network;
+  return {voter, own, day.empty() ? utc_today() : day,
+          60,    "",  wider.empty() ? "wider network of " + own : wider};
 }
 
 namespace {
@@ -342,8 +345,10 @@ int readers_so_far = 0;
 std::string fresh_reader_address() {
   std::lock_guard lock(reader_addresses_mutex);
   ++readers_so_far;
-  return "10." + std::to_string(readers_so_far / 256 % 256) + "." +
-         std::to_string(readers_so_far % 256) + ".7";
+  // A /24 of their own, and up to 256 readers a /16 of their own too (the wider network's
+  // quota: domain/counting.h).
+  return "10." + std::to_string(readers_so_far % 256) + "." +
+         std::to_string(readers_so_far / 256 % 256) + ".7";
 }
 
 std::string address_of_reader(const std::string &voter) {

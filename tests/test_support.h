@@ -116,7 +116,10 @@ private:
 
 // A reader's ballot for the store's vote calls: on a network of their own (so the counting
 // rule counts every distinct voter), today, a minute after their page was made.
-Ballot ballot_of(const std::string &voter, const std::string &network = "");
+// A ballot of `voter` from `network` (their own when empty) inside `wider` (the network's
+// own wider one when empty), cast on `day` (today when empty), a minute after its page.
+Ballot ballot_of(const std::string &voter, const std::string &network = "",
+                 const std::string &day = "", const std::string &wider = "");
 
 // Value of the voter cookie a response set, or empty.
 std::string cookie_from(const httplib::Result &result);
