@@ -385,15 +385,19 @@ struct Store::Writer {
     std::vector<std::exception_ptr> failures(batch.size());
     try {
       sql::Transaction tx(db);
-      for (size_t i = 0; i < batch.size(); ++i) {
-        sql::Savepoint savepoint(db);
-        try {
-          batch[i].change(db);
-          savepoint.release();
-        } catch (...) {
-          failures[i] = std::current_exception();
+      for (size_t i = 0; i < batch.size(); ++i)
+        for (int attempt = 1;; ++attempt) {
+          sql::Savepoint savepoint(db);
+          try {
+            batch[i].change(db);
+            savepoint.release();
+          } catch (...) {
+            // A table an in-memory database's reader holds: undone, and tried again.
+            if (wait_out_table_lock(std::current_exception(), attempt)) continue;
+            failures[i] = std::current_exception();
+          }
+          break;
         }
-      }
       tx.commit();
     } catch (...) {
       const auto failed = outcome_of(std::current_exception());
@@ -569,6 +573,20 @@ void queries::add_site_functions(sql::Db &db, const Store *store) {
         }
       },
       nullptr, nullptr, nullptr);
+}
+
+bool Store::wait_out_table_lock(std::exception_ptr failure, int attempt) {
+  constexpr int kMostAttempts = 200; // 200 pauses of 5 ms: a second
+  if (attempt >= kMostAttempts) return false;
+  try {
+    std::rethrow_exception(failure);
+  } catch (const sql::Error &e) {
+    if ((e.code & 0xff) != SQLITE_LOCKED) return false;
+  } catch (...) {
+    return false;
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  return true;
 }
 
 void Store::rethrow_read_failure(std::exception_ptr failure) {

@@ -411,14 +411,22 @@ public:
   // Runs `query` on a pooled read-only connection (store/ only): the thread's OneRead's, when
   // one is open.
   template <class F> auto read(F &&query) {
-    try {
-      if (auto *open = open_read_on_this_thread()) return query(open->connection());
-      auto lease = lease_reader();
-      return query(*lease);
-    } catch (...) {
-      rethrow_read_failure(std::current_exception());
+    for (int attempt = 1;; ++attempt) {
+      try {
+        if (auto *open = open_read_on_this_thread()) return query(open->connection());
+        auto lease = lease_reader();
+        return query(*lease);
+      } catch (...) {
+        if (!wait_out_table_lock(std::current_exception(), attempt))
+          rethrow_read_failure(std::current_exception());
+      }
     }
   }
+  // An in-memory database's connections share one cache and lock its tables against each
+  // other while they use them (SQLITE_LOCKED, which no busy timeout waits out; a file's, in
+  // WAL, never do): true after a short pause when `failure` is that and `attempt` is not past
+  // the bound, so the caller tries again.
+  static bool wait_out_table_lock(std::exception_ptr failure, int attempt);
   // Rethrows what a read threw; as StoreUnavailable when the file cannot be read (gone,
   // replaced, unreadable or corrupt), which is the database's trouble, not the request's.
   [[noreturn]] static void rethrow_read_failure(std::exception_ptr failure);
