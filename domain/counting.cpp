@@ -77,9 +77,8 @@ std::optional<SetAsideReason> judge_vote(int64_t seconds_on_page, const CountedA
 std::string reason_text(SetAsideReason reason) {
   switch (reason) {
   case SetAsideReason::network:
-    return "more than " + std::to_string(kCountedVotersPerNetwork) + " from one network (or " +
-           std::to_string(kCountedVotersPerWiderNetwork) + " from its wider network) in " +
-           std::to_string(kCountingWindowDays) + " days";
+    // Past the network's share or its wider network's: /methodology gives both numbers.
+    return "too many from one network in " + std::to_string(kCountingWindowDays) + " days";
   case SetAsideReason::too_fast:
     return "sent less than " + count_phrase(kSecondsToReadAPage, "second", "seconds") +
            " after the page was loaded";

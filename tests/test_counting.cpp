@@ -73,11 +73,11 @@ TEST_CASE("counting: the rule counts the first readers of a network, keeps them,
         SetAsideReason::network);
   CHECK_FALSE(judge_vote(enough, around(2, kCountedVotersPerWiderNetwork, true)).has_value());
   CHECK(set_aside_phrase({}, 5).empty());
-  CHECK(set_aside_phrase({12, 0}, 37) == "49 cast, 12 set aside: more than 3 from one network (or "
-                                         "12 from its wider network) in 30 days");
-  CHECK(set_aside_phrase({2, 1}, 4) == "7 cast, 3 set aside: 2 more than 3 from one network (or 12 "
-                                       "from its wider network) in 30 days; 1 sent less than 2 "
-                                       "seconds after the page was loaded");
+  CHECK(set_aside_phrase({12, 0}, 37) ==
+        "49 cast, 12 set aside: too many from one network in 30 days");
+  CHECK(set_aside_phrase({2, 1}, 4) ==
+        "7 cast, 3 set aside: 2 too many from one network in 30 days; 1 sent less than 2 "
+        "seconds after the page was loaded");
 }
 
 TEST_CASE("counting: a network's places hold for 30 days: a fourth voter is set aside within "
@@ -169,9 +169,10 @@ TEST_CASE("counting: forty cookie-less votes from one address add three counted 
   CHECK(pair["set_aside"]["reasons"].at(0).at("reason") == "network");
   CHECK(pair["set_aside"]["reasons"].at(0).at("votes") == 37);
   const auto text = text_of(client, test::kBundledComparison);
-  CHECK(text.find("3 readers have picked (40 cast, 37 set aside: more than 3 from one network (or "
-                  "12 from its "
-                  "wider network) in 30 days)") != std::string::npos);
+  CHECK(
+      text.find(
+          "3 readers have picked (40 cast, 37 set aside: too many from one network in 30 days)") !=
+      std::string::npos);
   // No interval makes three votes look certain: the fifth counted vote brings it, not the 40th.
   CHECK(text.find("100% · 3 votes · 95% interval") == std::string::npos);
   const auto metrics = client.Get("/metrics")->body;
@@ -351,8 +352,8 @@ TEST_CASE("counting: a counted reader who changes their vote keeps their place, 
   const auto fourth =
       client.Get("/tools/codestral-2-1", {{"Cookie", "verdict_voter=" + readers[3]}})->body;
   CHECK(test::visible_text(fourth).find(
-            "Your Ship vote is stored but not counted: more than 3 from one network (or "
-            "12 from its wider network) in 30 days.") != std::string::npos);
+            "Your Ship vote is stored but not counted: too many from one network in 30 days.") !=
+        std::string::npos);
   const auto first =
       client.Get("/tools/codestral-2-1", {{"Cookie", "verdict_voter=" + readers[0]}})->body;
   CHECK(test::visible_text(first).find("stored but not counted") == std::string::npos);
@@ -373,8 +374,7 @@ TEST_CASE("counting: every page type, image, feed, API answer and the digest tha
     REQUIRE(scripted_vote(client, kToolVote, "verdict=skip", "10.20.1.99") == 303);
     REQUIRE(scripted_vote(client, kPairVote, "pick=a", "10.20.1.99") == 303);
   }
-  const std::string why = "13 cast, 6 set aside: more than 3 from one network (or 12 from its "
-                          "wider network) in 30 days";
+  const std::string why = "13 cast, 6 set aside: too many from one network in 30 days";
   const auto codestral = site.store().tool_by_slug("codestral-2-1");
   REQUIRE(codestral->community.total == 7);
   REQUIRE(codestral->community_set_aside.network == 6);
@@ -411,8 +411,7 @@ TEST_CASE("counting: every page type, image, feed, API answer and the digest tha
     if (tool["slug"] == "codestral-2-1") {
       found = true;
       CHECK(tool["cast"] == 13);
-      CHECK(tool["set_aside"]["reasons"].at(0).at("why") ==
-            "more than 3 from one network (or 12 from its wider network) in 30 days");
+      CHECK(tool["set_aside"]["reasons"].at(0).at("why") == "too many from one network in 30 days");
     }
   CHECK(found);
 
