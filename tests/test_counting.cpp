@@ -398,7 +398,7 @@ TEST_CASE("counting: every page type, image, feed, API answer and the digest tha
     return res->body;
   };
   CHECK(body_of(test::kBundledComparison + "/card.svg").find("6 set aside") != std::string::npos);
-  CHECK(body_of(test::kBundledComparison + "/card.svg").find("more than 3 from one network") !=
+  CHECK(body_of(test::kBundledComparison + "/card.svg").find("too many from one network") !=
         std::string::npos);
   CHECK(body_of("/tools/codestral-2-1/badge.svg").find(why) != std::string::npos);
   CHECK(body_of(test::kBundledComparison + "/badge.svg").find(why) != std::string::npos);
