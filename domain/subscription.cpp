@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
-#include <ctime>
 
+#include "domain/dates.h"
 #include "domain/text.h"
 
 namespace verdict {
@@ -56,14 +56,9 @@ std::string senders_share_used_text(std::string_view domain, int64_t now, int64_
                          : "sign-ups from your network to addresses at " + std::string(domain) +
                                " have had their share of confirmation mail for the hour (" +
                                std::to_string(kConfirmationMailsPerDomainPerNetwork) + " an hour)";
-  const std::time_t at = room_at;
-  std::tm utc{};
-  gmtime_r(&at, &utc);
-  char clock[8];
-  std::strftime(clock, sizeof clock, "%H:%M", &utc);
   const auto minutes = std::max<int64_t>(1, (room_at - now + 59) / 60);
   return "No confirmation mail went out, and the address was not kept: " + share +
-         ". Please try again after " + clock + " UTC (in " + std::to_string(minutes) +
+         ". Please try again after " + utc_time_of(room_at) + " (in " + std::to_string(minutes) +
          (minutes == 1 ? " minute)." : " minutes).");
 }
 

@@ -117,12 +117,11 @@ std::string CountingRuleCheck::add(const VoteEvent &event) {
   const auto today = day_number(event.day);
   const auto in_window = [today](int64_t day) { return today - day < kCountingWindowDays; };
   auto &network = places_[{event.target, event.network}];
-  auto &own = network[event.voter];
-  if (std::any_of(own.begin(), own.end(), in_window)) return {}; // holds a place
-  own.push_back(today);
-  const auto holding = std::count_if(network.begin(), network.end(), [&](const auto &voter) {
-    return std::any_of(voter.second.begin(), voter.second.end(), in_window);
-  });
+  const auto own = network.find(event.voter);
+  if (own != network.end() && in_window(own->second)) return {}; // holds a place
+  network[event.voter] = today;
+  const auto holding = std::count_if(network.begin(), network.end(),
+                                     [&](const auto &voter) { return in_window(voter.second); });
   if (holding <= kCountedVotersPerNetwork) return {};
   return vote_target_code(event.target) + ": voter " + std::to_string(holding) +
          " of one network (" + event.network + ") counted within " +

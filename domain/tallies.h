@@ -29,11 +29,10 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "domain/model.h"
@@ -130,10 +129,8 @@ private:
   };
   // Each target's standing votes, by voter.
   std::map<VoteTarget, std::unordered_map<std::string, Vote>> votes_;
-  // The days each voter took a place on, by target and network: {voter: day numbers}.
-  std::map<std::pair<VoteTarget, std::string>,
-           std::unordered_map<std::string, std::vector<int64_t>>>
-      places_;
+  // The day each voter last took a place on, by target and network: {voter: day number}.
+  std::map<std::pair<VoteTarget, std::string>, std::unordered_map<std::string, int64_t>> places_;
 };
 
 } // namespace verdict

@@ -125,10 +125,19 @@ void forget_when_no_log(const std::string &path) {
   std::remove(owner_path(path).c_str());
 }
 
+namespace {
+
+// The folder a database's path names it in ("." for a bare name).
+std::string folder_of(const std::string &path) {
+  const std::filesystem::path file(path);
+  return file.has_parent_path() ? file.parent_path().string() : std::string(".");
+}
+
+} // namespace
+
 std::string why_read_only(const std::string &path) {
   if (is_memory_or_uri(path) || !std::filesystem::exists(path)) return {};
-  const std::filesystem::path file(path);
-  const auto folder = file.has_parent_path() ? file.parent_path().string() : std::string(".");
+  const auto folder = folder_of(path);
   struct statvfs mounted {};
   if (::statvfs(folder.c_str(), &mounted) == 0 && (mounted.f_flag & ST_RDONLY))
     return "the file system holding " + path + " is mounted read-only";
@@ -144,11 +153,9 @@ std::vector<std::string> leftovers_of_a_site(const std::string &path) {
   std::vector<std::string> found;
   for (const auto *suffix : {"-wal", "-shm", "-wal-owner", "-journal"})
     if (std::filesystem::exists(path + suffix)) found.push_back(path + suffix);
-  const std::filesystem::path file(path);
-  const auto folder = file.has_parent_path() ? file.parent_path() : ".";
-  const auto served_prefix = file.filename().string() + ".served-";
+  const auto served_prefix = std::filesystem::path(path).filename().string() + ".served-";
   std::error_code error;
-  for (const auto &entry : std::filesystem::directory_iterator(folder, error))
+  for (const auto &entry : std::filesystem::directory_iterator(folder_of(path), error))
     if (entry.path().filename().string().starts_with(served_prefix))
       found.push_back(entry.path().string());
   return found;

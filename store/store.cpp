@@ -516,12 +516,13 @@ void Store::open_read_only() {
   database_file::refuse_what_is_not_a_database(path_);
   // Read as it is, without locks, the log or its index, none of which can be written here.
   readers_->path = "file:" + path_ + "?immutable=1";
-  if (const auto version = schema_version(); version != static_cast<int>(migrations().size()))
-    throw std::runtime_error(
-        path_ + " cannot be written (" + read_only_ + "), and its schema is version " +
-        std::to_string(version) + " where this verdict's is " +
-        std::to_string(migrations().size()) +
-        ": it cannot be brought up to date. Make it writable, or serve a copy of it");
+  const auto latest = static_cast<int>(migrations().size());
+  if (const auto version = schema_version(); version != latest)
+    throw std::runtime_error(path_ + " cannot be written (" + read_only_ +
+                             "), and its schema is version " + std::to_string(version) +
+                             " where this verdict's is " + std::to_string(latest) +
+                             ": it cannot be brought up to date. Make it writable, or serve a "
+                             "copy of it");
   const auto log = database_file::identity_of(path_ + "-wal");
   std::cerr << "verdict: " << read_only_ << ": serving " << path_
             << " read-only; votes and every other write are answered 503 until it can be "

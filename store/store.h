@@ -88,8 +88,6 @@ public:
   // and a small write reached the disk (checked at most once a second). "" when healthy,
   // otherwise what is wrong.
   std::string health_problem();
-  // Why the file is served read-only, or empty when it takes writes.
-  const std::string &read_only() const { return read_only_; }
 
   // The site as a whole (store/site.cpp): its copy, every address a search engine should
   // know (the lists, each published comparison with its date, each tool and each reviewer),

@@ -70,19 +70,25 @@ struct Standing {
   " WHERE wider = :wider AND target = :target AND day BETWEEN date(:day, :window) AND :day) END"
 
 // SQLite's date modifier for the window's first day: "-29 days".
-std::string window_start() {
-  return "-" + std::to_string(kCountingWindowDays - 1) + " days";
+const std::string &window_start() {
+  static const std::string modifier = "-" + std::to_string(kCountingWindowDays - 1) + " days";
+  return modifier;
 }
+
+// How a lookup's first column reads the voter's vote on the target, in one read of its row:
+// NULL when there is none, 0 set aside, 1 counted, 2 counted with the choice sent again.
+#define VOTE_STANDING(choice_is_sent)                                                              \
+  "CASE WHEN set_aside IS NOT NULL THEN 0 WHEN " choice_is_sent " THEN 2 ELSE 1 END"
 
 Standing standing_from(sql::Stmt &lookup) {
   lookup.step();
   Standing found;
   found.has_vote = !lookup.is_null(0);
   found.counted = found.has_vote && lookup.int64(0) != 0;
+  found.same_choice = found.has_vote && lookup.int64(0) == 2;
   found.around.network_voters = lookup.int64(1);
   found.around.voter_among_them = lookup.int64(2) != 0;
   found.around.wider_voters = lookup.int64(3);
-  found.same_choice = !lookup.is_null(4) && lookup.int64(4) != 0;
   lookup.step(); // done: nothing of it is left open while the vote is written
   return found;
 }
@@ -202,10 +208,9 @@ VoteStanding write_tool_vote(sql::Db &db, const Ballot &ballot, int64_t tool_id,
   }
   forget_earlier_days(db, ballot.day, pruned_before);
   const auto target = auth::tool_vote_target(tool_id);
-  auto lookup = db.cached(
-      "SELECT (SELECT set_aside IS NULL FROM tool_votes WHERE voter = :voter AND tool_id = "
-      ":tool), " COUNTED_AROUND ", "
-      "(SELECT verdict = :verdict FROM tool_votes WHERE voter = :voter AND tool_id = :tool)");
+  auto lookup = db.cached("SELECT (SELECT " VOTE_STANDING(
+      "verdict = :verdict") " FROM tool_votes "
+                            " WHERE voter = :voter AND tool_id = :tool), " COUNTED_AROUND);
   bind_ballot(lookup, ballot, target);
   lookup.bind(":tool", tool_id).bind(":window", window_start());
   lookup.bind(":verdict", verdict_word(*verdict));
@@ -244,10 +249,10 @@ VoteStanding write_pair_vote(sql::Db &db, const Ballot &ballot, int64_t a_id, in
   }
   forget_earlier_days(db, ballot.day, pruned_before);
   const auto target = auth::pair_vote_target(a_id, b_id);
-  auto lookup = db.cached("SELECT (SELECT set_aside IS NULL FROM pair_votes WHERE voter = :voter "
-                          " AND low_tool_id = :low AND high_tool_id = :high), " COUNTED_AROUND ", "
-                          "(SELECT pick_tool_id = :pick FROM pair_votes WHERE voter = :voter "
-                          " AND low_tool_id = :low AND high_tool_id = :high)");
+  auto lookup = db.cached("SELECT (SELECT " VOTE_STANDING(
+      "pick_tool_id = :pick") " FROM pair_votes "
+                              " WHERE voter = :voter AND low_tool_id = :low AND high_tool_id = "
+                              ":high), " COUNTED_AROUND);
   bind_ballot(lookup, ballot, target);
   lookup.bind(":low", low).bind(":high", high).bind(":window", window_start());
   lookup.bind(":pick", *pick);

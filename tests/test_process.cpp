@@ -677,13 +677,22 @@ struct SmallDisk {
   bool mounted = false;
 };
 
+// A site's file on a small disk of its own (SmallDisk), in a folder that goes with the test.
+struct SiteOnSmallDisk {
+  SiteOnSmallDisk() {
+    INFO("mounting a 2 MiB tmpfs needs root (CI runs as root)");
+    REQUIRE(disk.mounted);
+  }
+  test::TempDir dir;
+  SmallDisk disk{dir.path / "small"};
+  std::string db = (disk.path / "site.db").string();
+};
+
 TEST_CASE("process: a read-only file is served read-only: every page, and each write answered "
           "503 saying why, with nothing written") {
-  test::TempDir dir;
-  SmallDisk disk(dir.path / "small");
-  INFO("mounting a tmpfs needs root (CI runs as root)");
-  REQUIRE(disk.mounted);
-  const auto db = (disk.path / "site.db").string();
+  SiteOnSmallDisk site;
+  const auto &db = site.db;
+  const auto &disk = site.disk;
   {
     Server made({"--db", db, "--port", "0"});
     httplib::Client client("127.0.0.1", made.port);
@@ -718,11 +727,9 @@ TEST_CASE("process: a read-only file is served read-only: every page, and each w
 
 TEST_CASE("process: a site whose disk filled and that was stopped cleanly starts again on the "
           "full disk, serves its pages, and holds every acknowledged vote once there is room") {
-  test::TempDir dir;
-  SmallDisk disk(dir.path / "small");
-  INFO("mounting a 2 MiB tmpfs needs root (CI runs as root)");
-  REQUIRE(disk.mounted);
-  const auto db = (disk.path / "site.db").string();
+  SiteOnSmallDisk site;
+  const auto &db = site.db;
+  const auto &disk = site.disk;
   {
     Server made({"--db", db, "--port", "0"});
     REQUIRE(made.stop(SIGTERM) == 0);
