@@ -73,6 +73,10 @@ std::string network_of(std::string_view address);
 // no address is its own, as above.
 std::string wider_network_of(std::string_view address);
 
+// The window's first day for a vote on `day` (YYYY-MM-DD): kCountingWindowDays - 1 days before
+// it. A day that is no date gives itself (a window of one day): the rule still judges the vote.
+std::string counting_window_first_day(std::string_view day);
+
 // What the rule reads of a vote's networks on its target, in the window.
 struct CountedAround {
   int64_t network_voters = 0;    // voters of the vote's network counted

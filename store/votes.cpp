@@ -49,8 +49,8 @@ SetAside set_aside_of(const sql::Stmt &row, int network_column) {
 
 // What the counting rule reads for one vote, found by one statement in the writer's
 // transaction: whether the voter already has a vote on the target and whether it is counted,
-// and the voters of their network and of its wider network counted on the target in the
-// window (kept in counted_voters).
+// and the voters of their network counted on the target in the window (kept in
+// counted_voters); its wider network's are asked for only when they could decide (judged()).
 struct Standing {
   bool has_vote = false;
   bool counted = false;
@@ -59,21 +59,15 @@ struct Standing {
 };
 
 // The counting rule's columns of a lookup, after the vote's own: its network's voters in the
-// window, whether the voter is one of them, and its wider network's voters (none asked for a
-// ballot without one). The window's first day is `date(:day, :window)`.
-#define COUNTED_AROUND                                                                             \
-  "(SELECT count(DISTINCT voter) FROM counted_voters WHERE network = :network "                    \
-  " AND target = :target AND day BETWEEN date(:day, :window) AND :day), "                          \
+// window (:since to :day) and whether the voter is one of them. A plain count: a voter joins
+// their network's counted voters only when not among them in the window, so a window holds
+// one row per voter at most (a DISTINCT count built a temporary b-tree each time, a third of
+// the lookup's cost under `./dev bench cluster`).
+#define COUNTED_IN_NETWORK                                                                         \
+  "(SELECT count(*) FROM counted_voters WHERE network = :network "                                 \
+  " AND target = :target AND day BETWEEN :since AND :day), "                                       \
   "EXISTS (SELECT 1 FROM counted_voters WHERE network = :network AND target = :target "            \
-  " AND day BETWEEN date(:day, :window) AND :day AND voter = :voter), "                            \
-  "CASE WHEN :wider = '' THEN 0 ELSE (SELECT count(DISTINCT voter) FROM counted_voters "           \
-  " WHERE wider = :wider AND target = :target AND day BETWEEN date(:day, :window) AND :day) END"
-
-// SQLite's date modifier for the window's first day: "-29 days".
-const std::string &window_start() {
-  static const std::string modifier = "-" + std::to_string(kCountingWindowDays - 1) + " days";
-  return modifier;
-}
+  " AND day BETWEEN :since AND :day AND voter = :voter)"
 
 // How a lookup's first column reads the voter's vote on the target, in one read of its row:
 // NULL when there is none, 0 set aside, 1 counted, 2 counted with the choice sent again.
@@ -88,27 +82,41 @@ Standing standing_from(sql::Stmt &lookup) {
   found.same_choice = found.has_vote && lookup.int64(0) == 2;
   found.around.network_voters = lookup.int64(1);
   found.around.voter_among_them = lookup.int64(2) != 0;
-  found.around.wider_voters = lookup.int64(3);
   lookup.step(); // done: nothing of it is left open while the vote is written
   return found;
 }
 
-// Binds the ballot's day, networks and target, and its voter, to a lookup or a join.
+// Binds the ballot's day, network and target, and its voter, to a lookup.
 void bind_ballot(sql::Stmt &stmt, const Ballot &ballot, const std::string &target) {
   stmt.bind(":voter", ballot.voter).bind(":day", ballot.day);
-  stmt.bind(":network", ballot.network).bind(":target", target).bind(":wider", ballot.wider);
+  stmt.bind(":network", ballot.network).bind(":target", target);
+}
+
+// The voters of the ballot's wider network counted on `target` in the window. DISTINCT: a
+// voter who moved between two networks of one wider network may be counted under both.
+int64_t wider_voters(sql::Db &db, const Ballot &ballot, const std::string &target) {
+  auto count = db.cached("SELECT count(DISTINCT voter) FROM counted_voters WHERE wider = :wider "
+                         "AND target = :target AND day BETWEEN :since AND :day");
+  count.bind(":wider", ballot.wider).bind(":target", target).bind(":day", ballot.day);
+  count.bind(":since", counting_window_first_day(ballot.day));
+  count.step();
+  return count.int64(0);
 }
 
 // The counting rule (domain/counting.h) for a vote about to be written on `target`; a counted
-// voter not yet among their network's counted voters in the window joins them today.
-VoteStanding judged(sql::Db &db, const Ballot &ballot, const std::string &target,
-                    const Standing &found) {
-  const auto standing = judge_vote(ballot.seconds_on_page, found.around);
+// voter not yet among their network's counted voters in the window joins them today. Its wider
+// network can only set aside a vote the rest would count, so it is counted only then.
+VoteStanding judged(sql::Db &db, const Ballot &ballot, const std::string &target, Standing found) {
+  auto standing = judge_vote(ballot.seconds_on_page, found.around);
+  if (!standing && !found.around.voter_among_them && !ballot.wider.empty()) {
+    found.around.wider_voters = wider_voters(db, ballot, target);
+    standing = judge_vote(ballot.seconds_on_page, found.around);
+  }
   if (!standing && !found.around.voter_among_them) {
     auto join = db.cached("INSERT INTO counted_voters (day, network, target, voter, wider) "
                           "VALUES (:day, :network, :target, :voter, :wider)");
     bind_ballot(join, ballot, target);
-    join.run();
+    join.bind(":wider", ballot.wider).run();
   }
   return standing;
 }
@@ -117,9 +125,8 @@ VoteStanding judged(sql::Db &db, const Ballot &ballot, const std::string &target
 // the first vote of the day (the writer is one thread, so `pruned_before` needs no lock).
 void forget_earlier_days(sql::Db &db, const std::string &day, std::string &pruned_before) {
   if (pruned_before == day) return;
-  db.cached("DELETE FROM counted_voters WHERE day < date(:day, :window)")
-      .bind(":day", day)
-      .bind(":window", window_start())
+  db.cached("DELETE FROM counted_voters WHERE day < :since")
+      .bind(":since", counting_window_first_day(day))
       .run();
   pruned_before = day;
 }
@@ -210,9 +217,9 @@ VoteStanding write_tool_vote(sql::Db &db, const Ballot &ballot, int64_t tool_id,
   const auto target = auth::tool_vote_target(tool_id);
   auto lookup = db.cached("SELECT (SELECT " VOTE_STANDING(
       "verdict = :verdict") " FROM tool_votes "
-                            " WHERE voter = :voter AND tool_id = :tool), " COUNTED_AROUND);
+                            " WHERE voter = :voter AND tool_id = :tool), " COUNTED_IN_NETWORK);
   bind_ballot(lookup, ballot, target);
-  lookup.bind(":tool", tool_id).bind(":window", window_start());
+  lookup.bind(":tool", tool_id).bind(":since", counting_window_first_day(ballot.day));
   lookup.bind(":verdict", verdict_word(*verdict));
   const auto found = standing_from(lookup);
   // Sent again unchanged, or changed while the voter holds their network's place: kept.
@@ -252,9 +259,10 @@ VoteStanding write_pair_vote(sql::Db &db, const Ballot &ballot, int64_t a_id, in
   auto lookup = db.cached("SELECT (SELECT " VOTE_STANDING(
       "pick_tool_id = :pick") " FROM pair_votes "
                               " WHERE voter = :voter AND low_tool_id = :low AND high_tool_id = "
-                              ":high), " COUNTED_AROUND);
+                              ":high), " COUNTED_IN_NETWORK);
   bind_ballot(lookup, ballot, target);
-  lookup.bind(":low", low).bind(":high", high).bind(":window", window_start());
+  lookup.bind(":low", low).bind(":high", high);
+  lookup.bind(":since", counting_window_first_day(ballot.day));
   lookup.bind(":pick", *pick);
   const auto found = standing_from(lookup);
   if (found.counted && (found.same_choice || found.around.voter_among_them)) {

@@ -111,6 +111,17 @@ TEST_CASE("counting: a network's places hold for 30 days: a fourth voter is set 
   CHECK(after->community_set_aside.network == 1);      // c
 }
 
+TEST_CASE("counting: the window's first day is 29 days before the vote's, across months, "
+          "years and leap days; a day that is no date is its own window") {
+  CHECK(counting_window_first_day("2026-01-30") == "2026-01-01");
+  CHECK(counting_window_first_day("2026-03-01") == "2026-01-31");
+  CHECK(counting_window_first_day("2024-03-01") == "2024-02-01");
+  CHECK(counting_window_first_day("2027-01-10") == "2026-12-12");
+  CHECK(counting_window_first_day("2026-02-30") == "2026-02-30");
+  CHECK(counting_window_first_day("not a day!") == "not a day!");
+  CHECK(counting_window_first_day("") == "");
+}
+
 TEST_CASE("counting: rotating through the /24s of one /16, or the /48s of one /32, counts no more "
           "than the wider network's twelve on a target, and a network elsewhere still counts") {
   test::SiteServer site;
