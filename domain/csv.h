@@ -13,6 +13,8 @@ namespace verdict {
 // One field quoted (RFC 4180); text a spreadsheet would take for a formula (=, +, -, @) is led
 // by an apostrophe, so opening the file never runs one.
 std::string csv_field(std::string_view value);
+// The same field appended to `out`, for a file of many rows.
+void append_csv_field(std::string &out, std::string_view value);
 
 // Every field quoted (csv_field); a field a spreadsheet would take for a formula (=, +, -, @) is
 // led by an apostrophe, so opening the file never runs one.

@@ -88,6 +88,12 @@ struct TargetTallies {
   std::vector<DayTally> days; // oldest first
 };
 
+// Every target's rows, in the order finish() gives them, and how many entries the log held.
+struct TalliesByDay {
+  std::vector<TargetTallies> targets;
+  uint64_t log_entries = 0;
+};
+
 // Feed it the log's entries in leaf order, then take the rows: targets in order (tools by id,
 // then pairs by their ids).
 class TallyReplay {

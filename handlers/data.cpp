@@ -1,5 +1,6 @@
-// Open data: the published tallies, replayed from the vote log (domain/tallies.h says what
-// each figure is), so anyone can check the pages' numbers against the log. Kept and given
+// Open data: the published tallies, the vote log's replay (domain/tallies.h says what each
+// figure is) as the file keeps it with each vote, so anyone can check the pages' numbers
+// against the log. Kept and given
 // again like the API (page cache, ETags, 304s), readable from any site, licensed CC BY 4.0.
 #include "domain/tallies.h"
 #include "handlers/handlers.h"
@@ -9,14 +10,14 @@ namespace verdict::handlers {
 
 namespace {
 
-// One replay of the whole log and every tool's slug, from the page's one moment of the file.
+// The tallies per day as the file keeps them and every tool's slug, from the page's one moment
+// of the file.
 open_data::PublishedTallies published_tallies(App &app) {
-  TallyReplay replay;
+  auto kept = app.store.tallies_by_day();
   open_data::PublishedTallies tallies;
-  tallies.log_entries = app.store.vote_events([&](const VoteEvent &e) { replay.add(e); });
-  tallies.targets = std::move(replay).finish();
-  for (const auto &tool : app.store.tools_by_name())
-    tallies.slugs.emplace(tool.id, tool.slug);
+  tallies.log_entries = kept.log_entries;
+  tallies.targets = std::move(kept.targets);
+  tallies.slugs = app.store.tool_slugs();
   return tallies;
 }
 
@@ -24,7 +25,12 @@ open_data::PublishedTallies published_tallies(App &app) {
 
 // GET /data/tallies.csv — one line per target per UTC day with a vote event.
 void data_tallies_csv(App &app, const Request &, Response &res) {
-  res.set_content(open_data::tallies_csv(published_tallies(app)), "text/csv; charset=utf-8");
+  // Written as the rows are read: the file of a large site is tens of thousands of them.
+  open_data::TalliesCsv csv(app.store.tool_slugs());
+  app.store.each_tally_day(
+      [&csv](const VoteTarget &target, const DayTally &day) { csv.add(target, day); });
+  res.body = std::move(csv).text(); // moved: set_content would copy its megabytes
+  res.set_header("Content-Type", "text/csv; charset=utf-8");
 }
 
 // GET /data/tallies.json — the same figures by target, with the licence and the definition.

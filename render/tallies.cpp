@@ -1,5 +1,8 @@
 #include "render/tallies.h"
 
+#include <atomic>
+#include <charconv>
+
 #include <nlohmann/json.hpp>
 
 #include "domain/csv.h"
@@ -24,10 +27,6 @@ constexpr const char *kDefinition =
 // The whole percent of `part` in `total`, as the pages show it; nothing without a total.
 json percent(int64_t part, int64_t total) {
   return total ? json(whole_percent(part, total)) : json(nullptr);
-}
-
-std::string csv_percent(int64_t part, int64_t total) {
-  return total ? std::to_string(whole_percent(part, total)) : "";
 }
 
 std::string target_url(const VoteTarget &target, const std::string &slug) {
@@ -56,31 +55,64 @@ json day_json(const VoteTarget &target, const DayTally &day) {
 
 } // namespace
 
-std::string target_slug(const VoteTarget &target, const std::map<int64_t, std::string> &slugs) {
+std::string target_slug(const VoteTarget &target,
+                        const std::unordered_map<int64_t, std::string> &slugs) {
   const auto low = slugs.find(target.low), high = slugs.find(target.high);
   if (low == slugs.end() || high == slugs.end()) return "";
   return target.pair ? pair_slug(low->second, high->second) : low->second;
 }
 
-std::string tallies_csv(const PublishedTallies &tallies) {
-  std::string csv = "day,target,slug,cast,counted,set_aside_network,set_aside_too_fast,ships,"
-                    "skips,ship_percent,low_picks,high_picks,low_percent,high_percent\r\n";
-  for (const auto &[target, days] : tallies.targets) {
-    const auto code = csv_field(vote_target_code(target));
-    const auto slug = csv_field(target_slug(target, tallies.slugs));
-    for (const auto &day : days) {
-      const auto n = [](int64_t value) { return std::to_string(value); };
-      const auto sides =
-          n(day.first) + "," + n(day.second) + "," + csv_percent(day.first, day.counted());
-      csv += csv_field(day.day) + "," + code + "," + slug + "," + n(day.cast()) + "," +
-             n(day.counted()) + "," + n(day.set_aside.network) + "," + n(day.set_aside.too_fast) +
-             "," +
-             (target.pair ? ",,," + sides + "," + csv_percent(day.second, day.counted())
-                          : sides + ",,,,") +
-             "\r\n";
-    }
+namespace {
+// The size of the last file made: the next is about as large, so its text is allocated once
+// instead of copied as it doubles (megabytes on a large site).
+std::atomic<size_t> last_csv_size{0};
+} // namespace
+
+TalliesCsv::TalliesCsv(std::unordered_map<int64_t, std::string> slugs) : slugs_(std::move(slugs)) {
+  csv_.reserve(last_csv_size.load(std::memory_order_relaxed) * 9 / 8);
+  csv_ = "day,target,slug,cast,counted,set_aside_network,set_aside_too_fast,ships,skips,"
+         "ship_percent,low_picks,high_picks,low_percent,high_percent\r\n";
+}
+
+void TalliesCsv::add(const VoteTarget &target, const DayTally &day) {
+  if (target_ != target) {
+    target_ = target;
+    named_ = "," + csv_field(vote_target_code(target)) + "," +
+             csv_field(target_slug(target, slugs_)) + ",";
   }
-  return csv;
+  // Appended in place: a large site's file is tens of thousands of rows.
+  const auto number = [this](int64_t value) {
+    char digits[24];
+    csv_.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
+  };
+  const auto percent = [&](int64_t part, int64_t total) {
+    if (total) number(whole_percent(part, total));
+  };
+  csv_ += csv_field(day.day);
+  csv_ += named_;
+  for (const auto value :
+       {day.cast(), day.counted(), day.set_aside.network, day.set_aside.too_fast}) {
+    number(value);
+    csv_ += ',';
+  }
+  if (target.pair) csv_ += ",,,";
+  number(day.first);
+  csv_ += ',';
+  number(day.second);
+  csv_ += ',';
+  percent(day.first, day.counted());
+  if (target.pair) {
+    csv_ += ',';
+    percent(day.second, day.counted());
+  } else {
+    csv_ += ",,,,";
+  }
+  csv_ += "\r\n";
+}
+
+std::string TalliesCsv::text() && {
+  last_csv_size.store(csv_.size(), std::memory_order_relaxed);
+  return std::move(csv_);
 }
 
 std::string tallies_json(const PublishedTallies &tallies) {

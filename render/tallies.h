@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "domain/tallies.h"
@@ -14,21 +16,36 @@
 namespace verdict::open_data {
 
 struct PublishedTallies {
-  std::vector<TargetTallies> targets;   // TallyReplay's rows
-  std::map<int64_t, std::string> slugs; // every tool's slug now, by id
-  uint64_t log_entries = 0;             // how many entries of the log were replayed
+  std::vector<TargetTallies> targets;             // TallyReplay's rows
+  std::unordered_map<int64_t, std::string> slugs; // every tool's slug now, by id
+  uint64_t log_entries = 0;                       // how many entries of the log were replayed
 };
 
 // How a target is published besides its log code: a tool by its slug, a pair as
 // "<lower id's slug>-vs-<higher id's slug>" (an address /compare/ takes, whichever order the
 // editor's comparison names them in). "" when a tool of it is gone.
-std::string target_slug(const VoteTarget &target, const std::map<int64_t, std::string> &slugs);
+std::string target_slug(const VoteTarget &target,
+                        const std::unordered_map<int64_t, std::string> &slugs);
 
-// One header line, then one line per target per day (RFC 4180, CRLF), tools' columns and
-// pairs' columns side by side, empty where they do not apply:
+// The CSV file, made row by row as the rows are read (the targets in order, each target's days
+// oldest first), without holding them: one header line, then one line per target per day
+// (RFC 4180, CRLF), tools' columns and pairs' columns side by side, empty where they do not
+// apply:
 // day,target,slug,cast,counted,set_aside_network,set_aside_too_fast,ships,skips,ship_percent,
 // low_picks,high_picks,low_percent,high_percent
-std::string tallies_csv(const PublishedTallies &tallies);
+class TalliesCsv {
+public:
+  explicit TalliesCsv(std::unordered_map<int64_t, std::string> slugs);
+  void add(const VoteTarget &target, const DayTally &day);
+  std::string text() &&;
+
+private:
+  std::unordered_map<int64_t, std::string> slugs_;
+  std::string csv_;
+  std::optional<VoteTarget> target_; // the target of the rows added last
+  std::string named_;                // its fields every row repeats: ,"target","slug",
+};
+
 // {"licence", "licence_url", "definition", "log_entries", "targets": [{"target", "kind",
 // "slug", "url", "days": [...]}]}
 std::string tallies_json(const PublishedTallies &tallies);

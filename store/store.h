@@ -9,11 +9,13 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "domain/content.h"
@@ -26,7 +28,10 @@ namespace verdict {
 namespace sql {
 class Db;
 }
-struct VoteEvent; // domain/tallies.h
+struct VoteEvent;    // domain/tallies.h
+struct TalliesByDay; // domain/tallies.h
+struct VoteTarget;   // domain/tallies.h
+struct DayTally;     // domain/tallies.h
 
 // Thrown by a write that names something that does not exist (an unknown tool id, say).
 struct NotFound : std::runtime_error {
@@ -114,7 +119,8 @@ public:
 
   // Tools (store/tools.cpp)
   std::optional<Tool> tool_by_slug(std::string_view slug);
-  std::vector<Tool> tools_by_name(); // every tool
+  std::vector<Tool> tools_by_name();                     // every tool
+  std::unordered_map<int64_t, std::string> tool_slugs(); // every tool's slug, by id
   Paged<Tool> tools_by_name(PageSpan span);
   // The desk's list narrowed: the tools whose name, address, tagline or vendor holds `words`
   // (queries::holding), by name.
@@ -288,6 +294,11 @@ public:
   // Every entry of the log in leaf order, read as the tallies' replay needs it
   // (domain/tallies.h), one at a time: the log is never held whole. Returns how many.
   uint64_t vote_events(const std::function<void(const VoteEvent &)> &each);
+  // The same figures as that replay, as the file keeps them with each vote
+  // (migrations/0016-tally-days.sql): a read of a row per target per day, not of the log.
+  TalliesByDay tallies_by_day();
+  // Its rows one at a time, in that order, for an answer that need not hold them all.
+  void each_tally_day(const std::function<void(const VoteTarget &, const DayTally &)> &each);
 
   // Loads votes in bulk through the same tables, keys and tally triggers as single votes,
   // a few large transactions at a time; a vote on a tool or pair already voted by the same

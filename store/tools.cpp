@@ -104,6 +104,16 @@ std::vector<Tool> Store::tools_by_name() {
   return read([&](sql::Db &db) { return queries::tools_by_name(db); });
 }
 
+std::unordered_map<int64_t, std::string> Store::tool_slugs() {
+  return read([](sql::Db &db) {
+    std::unordered_map<int64_t, std::string> slugs;
+    auto rows = db.cached("SELECT id, slug FROM tools");
+    while (rows.step())
+      slugs.emplace(rows.int64(0), rows.text(1));
+    return slugs;
+  });
+}
+
 Paged<Tool> Store::tools_by_name(PageSpan span) {
   return read([&](sql::Db &db) {
     sql::ReadSnapshot snapshot(db); // the version read is the version of the rows read

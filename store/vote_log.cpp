@@ -98,35 +98,99 @@ VoteLogHead Store::vote_log_head() {
   });
 }
 
+namespace {
+
+// Every entry of the log in leaf order, as the replay reads them (domain/tallies.h).
+uint64_t each_vote_event(sql::Db &db, const std::function<void(const VoteEvent &)> &each) {
+  auto stmt = db.cached(
+      "SELECT substr(json_extract(entry, '$.at'), 1, 10), json_extract(entry, '$.target'), "
+      "json_extract(entry, '$.event') = 'withdrawn', json_extract(entry, '$.choice'), "
+      "json_extract(entry, '$.set_aside'), json_extract(entry, '$.voter'), "
+      "json_extract(entry, '$.was') "
+      "/* every row: the tallies are the whole log replayed */ FROM vote_log ORDER BY leaf");
+  uint64_t entries = 0;
+  VoteEvent event;
+  while (stmt.step()) {
+    const auto code = stmt.text(1);
+    const auto target = vote_target_from_code(code);
+    if (!target) throw std::runtime_error("the vote log names no target: " + code);
+    event.day = stmt.text(0);
+    event.target = *target;
+    event.voter = stmt.text(5);
+    event.was = stmt.is_null(6) ? std::string() : stmt.text(6);
+    // A tool's choice is its verdict's word; a pair's, the picked tool's id.
+    event.first.reset();
+    if (!stmt.int64(2))
+      event.first = target->pair ? stmt.int64(3) == target->low
+                                 : verdict_from_word(stmt.text(3)) == Verdict::ship;
+    event.set_aside.reset();
+    if (!stmt.is_null(4)) event.set_aside = reason_from_code(stmt.text(4));
+    each(event);
+    ++entries;
+  }
+  return entries;
+}
+
+} // namespace
+
 uint64_t Store::vote_events(const std::function<void(const VoteEvent &)> &each) {
-  return read([&](sql::Db &db) {
-    auto stmt = db.cached(
-        "SELECT substr(json_extract(entry, '$.at'), 1, 10), json_extract(entry, '$.target'), "
-        "json_extract(entry, '$.event') = 'withdrawn', json_extract(entry, '$.choice'), "
-        "json_extract(entry, '$.set_aside'), json_extract(entry, '$.voter'), "
-        "json_extract(entry, '$.was') "
-        "/* every row: the tallies are the whole log replayed */ FROM vote_log ORDER BY leaf");
-    uint64_t entries = 0;
-    VoteEvent event;
-    while (stmt.step()) {
-      const auto code = stmt.text(1);
-      const auto target = vote_target_from_code(code);
-      if (!target) throw std::runtime_error("the vote log names no target: " + code);
-      event.day = stmt.text(0);
-      event.target = *target;
-      event.voter = stmt.text(5);
-      event.was = stmt.is_null(6) ? std::string() : stmt.text(6);
-      // A tool's choice is its verdict's word; a pair's, the picked tool's id.
-      event.first.reset();
-      if (!stmt.int64(2))
-        event.first = target->pair ? stmt.int64(3) == target->low
-                                   : verdict_from_word(stmt.text(3)) == Verdict::ship;
-      event.set_aside.reset();
-      if (!stmt.is_null(4)) event.set_aside = reason_from_code(stmt.text(4));
-      each(event);
-      ++entries;
+  return read([&](sql::Db &db) { return each_vote_event(db, each); });
+}
+
+void vote_log::build_tally_days(sql::Db &db) {
+  TallyReplay replay;
+  each_vote_event(db, [&replay](const VoteEvent &event) { replay.add(event); });
+  for (const auto &target : std::move(replay).finish())
+    for (const auto &day : target.days) {
+      auto insert = db.cached(
+          "INSERT INTO tally_days (pair, low, high, day, first, second, set_aside_network, "
+          "set_aside_too_fast) VALUES (:pair, :low, :high, :day, :first, :second, :network, "
+          ":too_fast)");
+      insert.bind(":pair", int64_t{target.target.pair}).bind(":low", target.target.low);
+      insert.bind(":high", target.target.high).bind(":day", day.day);
+      insert.bind(":first", day.first).bind(":second", day.second);
+      insert.bind(":network", day.set_aside.network);
+      insert.bind(":too_fast", day.set_aside.too_fast).run();
     }
-    return entries;
+}
+
+namespace {
+
+// Every row of tally_days in the log's order of targets, one at a time.
+void each_tally_day_in(sql::Db &db,
+                       const std::function<void(const VoteTarget &, const DayTally &)> &each) {
+  auto rows = db.cached("SELECT pair, low, high, day, first, second, set_aside_network, "
+                        "set_aside_too_fast FROM tally_days ORDER BY pair, low, high, day");
+  VoteTarget target;
+  DayTally day;
+  while (rows.step()) {
+    target = {rows.int64(0) != 0, rows.int64(1), rows.int64(2)};
+    day.day = rows.text(3);
+    day.first = rows.int64(4);
+    day.second = rows.int64(5);
+    day.set_aside = {rows.int64(6), rows.int64(7)};
+    each(target, day);
+  }
+}
+
+} // namespace
+
+void Store::each_tally_day(const std::function<void(const VoteTarget &, const DayTally &)> &each) {
+  read([&](sql::Db &db) { each_tally_day_in(db, each); });
+}
+
+TalliesByDay Store::tallies_by_day() {
+  return read([](sql::Db &db) {
+    TalliesByDay kept;
+    each_tally_day_in(db, [&kept](const VoteTarget &target, const DayTally &day) {
+      if (kept.targets.empty() || kept.targets.back().target != target)
+        kept.targets.push_back({target, {}});
+      kept.targets.back().days.push_back(day);
+    });
+    auto size = db.cached("SELECT coalesce(max(leaf) + 1, 0) FROM vote_log");
+    size.step();
+    kept.log_entries = static_cast<uint64_t>(size.int64(0));
+    return kept;
   });
 }
 

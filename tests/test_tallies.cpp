@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <ctime>
+#include <random>
 #include <sstream>
 
 #include "domain/tallies.h"
@@ -80,6 +81,31 @@ int64_t set_aside_for(const json &set_aside, const std::string &reason) {
   for (const auto &r : set_aside["reasons"])
     if (r["reason"] == reason) return r["votes"].get<int64_t>();
   return 0;
+}
+
+// The tallies the file keeps with each vote are the log's replay: the same targets, days
+// and figures, row for row.
+void check_kept_is_replay(Store &store) {
+  TallyReplay replay;
+  const auto entries = store.vote_events([&](const VoteEvent &event) { replay.add(event); });
+  const auto replayed = std::move(replay).finish();
+  const auto kept = store.tallies_by_day();
+  CHECK(kept.log_entries == entries);
+  REQUIRE(kept.targets.size() == replayed.size());
+  for (size_t t = 0; t < replayed.size(); ++t) {
+    INFO(vote_target_code(replayed[t].target));
+    REQUIRE(kept.targets[t].target == replayed[t].target);
+    REQUIRE(kept.targets[t].days.size() == replayed[t].days.size());
+    for (size_t d = 0; d < replayed[t].days.size(); ++d) {
+      const auto &want = replayed[t].days[d], &got = kept.targets[t].days[d];
+      INFO(want.day);
+      CHECK(got.day == want.day);
+      CHECK(got.first == want.first);
+      CHECK(got.second == want.second);
+      CHECK(got.set_aside.network == want.set_aside.network);
+      CHECK(got.set_aside.too_fast == want.set_aside.too_fast);
+    }
+  }
 }
 
 } // namespace
@@ -254,4 +280,82 @@ TEST_CASE("tallies: /data/tallies.csv and .json replay the log into yesterday's 
   const auto again =
       client.Get("/data/tallies.csv", {{"If-None-Match", csv_res->get_header_value("ETag")}});
   CHECK(again->status == 304);
+}
+
+TEST_CASE("tallies: the figures kept per day with each vote are the log's replay, row for row: "
+          "casts, changes, set-asides and withdrawals over days, a bulk load dated before them, "
+          "and a tool deleted with its votes") {
+  test::TempDir dir;
+  Store store((dir.path / "site.db").string());
+  store.import_content(test::seeded_store()->export_content());
+  std::vector<int64_t> tools;
+  for (const auto &tool : store.tools_by_name())
+    tools.push_back(tool.id);
+  REQUIRE(tools.size() >= 3);
+  std::mt19937 random(20261127);
+  const auto pick = [&random](size_t n) { return static_cast<size_t>(random() % n); };
+  const int64_t first_day = 1767268800; // 2026-01-01T12:00:00Z
+  uint64_t sequence = 0;
+  for (int day = 0; day < 6; ++day) {
+    const auto date = "2026-01-0" + std::to_string(day + 1);
+    for (int i = 0; i < 40; ++i) {
+      // Each write taken at its own time of that day (the stream's time, Store::StreamApply).
+      Store::StreamApply applying(++sequence, (first_day + day * 86400 + i) * 1000, date);
+      auto ballot = test::ballot_of(voter(static_cast<int>(pick(12))),
+                                    std::string("network ") + std::to_string(pick(3)), date);
+      if (pick(8) == 0) ballot.seconds_on_page = 0; // too fast: stored and set aside
+      const auto first = pick(3);
+      const auto a = tools[first], b = tools[(first + 1 + pick(2)) % 3];
+      const bool withdraw = pick(6) == 0;
+      if (pick(2) == 0)
+        store.cast_tool_vote(ballot, a,
+                             withdraw ? std::nullopt
+                                      : std::optional(pick(2) ? Verdict::ship : Verdict::skip));
+      else
+        store.cast_pair_vote(ballot, a, b,
+                             withdraw ? std::nullopt : std::optional(pick(2) ? a : b));
+    }
+  }
+  // Loaded afterwards but dated before: counted in each target's latest day, as replayed.
+  VoteLoad load;
+  load.voters = {voter(50), voter(51)};
+  load.tools = {store.tools_by_name().at(0).slug, store.tools_by_name().at(1).slug};
+  load.tool_votes = {{0, 0, true, first_day}, {1, 1, false, first_day}};
+  load.pair_picks = {{0, 0, 1, 1, first_day}};
+  store.load_votes(load);
+  check_kept_is_replay(store);
+  // A tool deleted: its votes withdrawn, today, on its targets' rows.
+  store.delete_tool(store.tools_by_name().at(2).slug, test::kEditorEmail);
+  check_kept_is_replay(store);
+  const auto kept = store.tallies_by_day();
+  size_t days = 0;
+  for (const auto &target : kept.targets)
+    days += target.days.size();
+  CHECK(days > 12); // several targets over several days
+}
+
+TEST_CASE("tallies: a site from before the tallies were kept per day has them made from its "
+          "log when it is upgraded") {
+  test::TempDir dir;
+  const auto path = test::write_version_1_site(
+      dir, "INSERT INTO categories (slug, name) VALUES ('dev', 'Dev');"
+           "INSERT INTO tools (slug, name, category_id, tagline, description, entry) VALUES "
+           "('one', 'One', 1, 't', 'd', 'Free'), ('two', 'Two', 1, 't', 'd', 'Free');"
+           "INSERT INTO tool_votes (voter, tool_id, verdict, cast_at) VALUES ('" +
+               voter(1) + "', 2, 'skip', '2026-01-02T00:00:00Z'), ('" + voter(2) +
+               "', 2, 'ship', '2026-01-03T00:00:00Z'), ('" + voter(2) +
+               "', 1, 'ship', '2026-01-01T00:00:00Z');"
+               "INSERT INTO pair_votes (voter, low_tool_id, high_tool_id, pick_tool_id, "
+               "cast_at) VALUES ('" +
+               voter(1) + "', 1, 2, 2, '2026-01-01T00:00:00Z');");
+  Store store(path);
+  check_kept_is_replay(store);
+  const auto kept = store.tallies_by_day();
+  REQUIRE(kept.targets.size() == 3);
+  REQUIRE(kept.targets[1].target == tool_target(2));
+  check_days(kept.targets[1], {{"2026-01-02", 0, 1, 0, 0}, {"2026-01-03", 1, 1, 0, 0}});
+  // And kept from there with each vote.
+  store.cast_tool_vote(test::ballot_of(voter(3)), 2, Verdict::ship);
+  check_kept_is_replay(store);
+  CHECK(store.tallies_by_day().targets[1].days.back().first == 2);
 }
