@@ -107,7 +107,7 @@ std::vector<Tool> Store::tools_by_name() {
 std::unordered_map<int64_t, std::string> Store::tool_slugs() {
   return read([](sql::Db &db) {
     std::unordered_map<int64_t, std::string> slugs;
-    auto rows = db.cached("SELECT id, slug FROM tools");
+    auto rows = db.cached("SELECT id, slug /* every row: every tool's slug */ FROM tools");
     while (rows.step())
       slugs.emplace(rows.int64(0), rows.text(1));
     return slugs;

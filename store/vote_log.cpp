@@ -160,7 +160,8 @@ namespace {
 void each_tally_day_in(sql::Db &db,
                        const std::function<void(const VoteTarget &, const DayTally &)> &each) {
   auto rows = db.cached("SELECT pair, low, high, day, first, second, set_aside_network, "
-                        "set_aside_too_fast FROM tally_days ORDER BY pair, low, high, day");
+                        "set_aside_too_fast /* every row: the open data is all of them */ "
+                        "FROM tally_days ORDER BY pair, low, high, day");
   VoteTarget target;
   DayTally day;
   while (rows.step()) {

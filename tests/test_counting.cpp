@@ -112,7 +112,7 @@ TEST_CASE("counting: a network's places hold for 30 days: a fourth voter is set 
 }
 
 TEST_CASE("counting: the window's first day is 29 days before the vote's, across months, "
-          "years and leap days; a day that is no date is its own window") {
+          "years and leap days, and a day that is no date is its own window") {
   CHECK(counting_window_first_day("2026-01-30") == "2026-01-01");
   CHECK(counting_window_first_day("2026-03-01") == "2026-01-31");
   CHECK(counting_window_first_day("2024-03-01") == "2024-02-01");

@@ -33,7 +33,7 @@ const std::set<std::string> kLargeTables = {
     "pair_tallies",  "subscribers",         "tool_search",
     "review_search", "confirmation_outbox", "digest_sends",
     "digests",       "digest_items",        "counted_voters",
-    "vote_log"};
+    "vote_log",      "tally_days"};
 
 // A statement may read a whole table only when its text says so and why, as the export does.
 constexpr const char *kWholeTableMarker = "/* every row: ";
@@ -171,6 +171,19 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   CHECK(!store.inclusion_proof(0, checkpoint.size).empty());
   CHECK(!store.consistency_proof(1, checkpoint.size).empty());
   CHECK(store.vote_events([](const VoteEvent &) {}) == store.vote_log_head().size);
+  CHECK(client.Get("/data/tallies.csv")->status == 200);
+  CHECK(client.Get("/data/tallies.json")->status == 200);
+  {
+    // A file from before the tallies were kept per day: its upgrade replays its log into them.
+    const test::TempDir old_dir;
+    Store upgraded(test::write_version_1_site(
+        old_dir, "INSERT INTO categories (slug, name) VALUES ('dev', 'Dev');"
+                 "INSERT INTO tools (slug, name, category_id, tagline, description, entry) "
+                 "VALUES ('one', 'One', 1, 't', 'd', 'Free');"
+                 "INSERT INTO tool_votes (voter, tool_id, verdict, cast_at) VALUES ('" +
+                     std::string(32, 'd') + "', 1, 'ship', '2026-01-02T00:00:00Z');"));
+    CHECK(upgraded.tallies_by_day().targets.size() == 1);
+  }
   store.cast_tool_vote(test::ballot_of(voter), tool.id, Verdict::ship);
   CHECK(client.Get("/receipts", {{"Cookie", "verdict_voter=" + voter}})->body.find(tool.name) !=
         std::string::npos);
