@@ -71,8 +71,8 @@ void configure_writer(sql::Db &db, bool in_memory) {
   vote_log::add_functions(db);
 }
 
-// migrations/0016-tally-days.sql: the schema version that keeps the tallies per day.
-constexpr size_t kTallyDaysVersion = 16;
+// migrations/0016-tally-changes.sql: the schema version that keeps the tallies per day.
+constexpr size_t kTallyChangesVersion = 16;
 
 void upgrade_schema(sql::Db &db) {
   const auto steps = migrations();
@@ -98,7 +98,7 @@ void upgrade_schema(sql::Db &db) {
     sql::Transaction tx(db);
     db.exec(steps[step]);
     // The one step with a part SQL cannot do: the log's replay is C++ (domain/tallies.h).
-    if (step + 1 == kTallyDaysVersion) vote_log::build_tally_days(db);
+    if (step + 1 == kTallyChangesVersion) vote_log::build_tally_changes(db);
     db.exec("PRAGMA user_version = " + std::to_string(step + 1));
     tx.commit();
   }

@@ -295,7 +295,7 @@ public:
   // (domain/tallies.h), one at a time: the log is never held whole. Returns how many.
   uint64_t vote_events(const std::function<void(const VoteEvent &)> &each);
   // The same figures as that replay, as the file keeps them with each vote
-  // (migrations/0016-tally-days.sql): a read of a row per target per day, not of the log.
+  // (migrations/0016-tally-changes.sql): a read of a row per target per day, not of the log.
   TalliesByDay tallies_by_day();
   // Its rows one at a time, in that order, for an answer that need not hold them all.
   void each_tally_day(const std::function<void(const VoteTarget &, const DayTally &)> &each);

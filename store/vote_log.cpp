@@ -137,40 +137,49 @@ uint64_t Store::vote_events(const std::function<void(const VoteEvent &)> &each) 
   return read([&](sql::Db &db) { return each_vote_event(db, each); });
 }
 
-void vote_log::build_tally_days(sql::Db &db) {
+void vote_log::build_tally_changes(sql::Db &db) {
   TallyReplay replay;
   each_vote_event(db, [&replay](const VoteEvent &event) { replay.add(event); });
-  for (const auto &target : std::move(replay).finish())
+  for (const auto &target : std::move(replay).finish()) {
+    DayTally before; // each day's row is what changed since the day before
     for (const auto &day : target.days) {
       auto insert = db.cached(
-          "INSERT INTO tally_days (pair, low, high, day, first, second, set_aside_network, "
+          "INSERT INTO tally_changes (pair, low, high, day, first, second, set_aside_network, "
           "set_aside_too_fast) VALUES (:pair, :low, :high, :day, :first, :second, :network, "
           ":too_fast)");
       insert.bind(":pair", int64_t{target.target.pair}).bind(":low", target.target.low);
       insert.bind(":high", target.target.high).bind(":day", day.day);
-      insert.bind(":first", day.first).bind(":second", day.second);
-      insert.bind(":network", day.set_aside.network);
-      insert.bind(":too_fast", day.set_aside.too_fast).run();
+      insert.bind(":first", day.first - before.first).bind(":second", day.second - before.second);
+      insert.bind(":network", day.set_aside.network - before.set_aside.network);
+      insert.bind(":too_fast", day.set_aside.too_fast - before.set_aside.too_fast).run();
+      before = day;
     }
+  }
 }
 
 namespace {
 
-// Every row of tally_days in the log's order of targets, one at a time.
+// Each target's standing at the end of each day it changed, in the log's order of targets:
+// its days' changes summed as they are read.
 void each_tally_day_in(sql::Db &db,
                        const std::function<void(const VoteTarget &, const DayTally &)> &each) {
   auto rows = db.cached("SELECT pair, low, high, day, first, second, set_aside_network, "
                         "set_aside_too_fast /* every row: the open data is all of them */ "
-                        "FROM tally_days ORDER BY pair, low, high, day");
-  VoteTarget target;
+                        "FROM tally_changes ORDER BY pair, low, high, day");
+  std::optional<VoteTarget> target;
   DayTally day;
   while (rows.step()) {
-    target = {rows.int64(0) != 0, rows.int64(1), rows.int64(2)};
+    const VoteTarget row_target{rows.int64(0) != 0, rows.int64(1), rows.int64(2)};
+    if (target != row_target) {
+      target = row_target;
+      day = DayTally{};
+    }
     day.day = rows.text(3);
-    day.first = rows.int64(4);
-    day.second = rows.int64(5);
-    day.set_aside = {rows.int64(6), rows.int64(7)};
-    each(target, day);
+    day.first += rows.int64(4);
+    day.second += rows.int64(5);
+    day.set_aside.network += rows.int64(6);
+    day.set_aside.too_fast += rows.int64(7);
+    each(*target, day);
   }
 }
 

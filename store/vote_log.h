@@ -17,9 +17,10 @@ namespace vote_log {
 // hash under the log's own key. On the writer's connection before its schema is brought
 // up to date; a connection without it cannot write a vote.
 void add_functions(sql::Db &db);
-// The per-day tallies (migrations/0016-tally-days.sql) of the votes logged before they were
-// kept: the log replayed (domain/tallies.h) into tally_days, in that step's transaction.
-void build_tally_days(sql::Db &db);
+// The tallies' changes per day (migrations/0016-tally-changes.sql) of the votes logged before
+// they were kept: the log replayed (domain/tallies.h) into tally_changes, in that step's
+// transaction.
+void build_tally_changes(sql::Db &db);
 } // namespace vote_log
 
 } // namespace verdict

@@ -33,7 +33,7 @@ const std::set<std::string> kLargeTables = {
     "pair_tallies",  "subscribers",         "tool_search",
     "review_search", "confirmation_outbox", "digest_sends",
     "digests",       "digest_items",        "counted_voters",
-    "vote_log",      "tally_days"};
+    "vote_log",      "tally_changes"};
 
 // A statement may read a whole table only when its text says so and why, as the export does.
 constexpr const char *kWholeTableMarker = "/* every row: ";
