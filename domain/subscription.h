@@ -62,8 +62,8 @@ constexpr int64_t kConfirmationMailsPerNetwork = 10;
 constexpr int64_t kConfirmationDomainAndNetworkWindowSeconds = 3600;
 
 // What a sender whose sign-up their own network's share held back is told: which share, and
-// when to try again, "after 2026-11-27 14:05 UTC (in 23 minutes)". `domain` is the address's domain when
-// that domain's share from their network held it, else empty.
+// when to try again, "after 2026-11-27 14:05 UTC (in 23 minutes)". `domain` is the address's
+// domain when that domain's share from their network held it, else empty.
 std::string senders_share_used_text(std::string_view domain, int64_t now, int64_t room_at);
 
 // The inbox an address reaches, as one key: lower case, without a +tag in the local part,

@@ -1,7 +1,7 @@
 // Open data: the published tallies, the vote log's replay (domain/tallies.h says what each
 // figure is) as the file keeps it with each vote, so anyone can check the pages' numbers
-// against the log. Kept and given
-// again like the API (page cache, ETags, 304s), readable from any site, licensed CC BY 4.0.
+// against the log. Kept and given again like the API (page cache, ETags, 304s), readable from
+// any site, licensed CC BY 4.0.
 #include "domain/tallies.h"
 #include "handlers/handlers.h"
 #include "render/tallies.h"

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -16,9 +15,9 @@
 namespace verdict::open_data {
 
 struct PublishedTallies {
-  std::vector<TargetTallies> targets;             // TallyReplay's rows
+  std::vector<TargetTallies> targets;             // the log's replay (Store::tallies_by_day)
   std::unordered_map<int64_t, std::string> slugs; // every tool's slug now, by id
-  uint64_t log_entries = 0;                       // how many entries of the log were replayed
+  uint64_t log_entries = 0;                       // how many entries the log held then
 };
 
 // How a target is published besides its log code: a tool by its slug, a pair as

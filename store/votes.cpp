@@ -92,13 +92,15 @@ void bind_ballot(sql::Stmt &stmt, const Ballot &ballot, const std::string &targe
   stmt.bind(":network", ballot.network).bind(":target", target);
 }
 
-// The voters of the ballot's wider network counted on `target` in the window. DISTINCT: a
-// voter who moved between two networks of one wider network may be counted under both.
-int64_t wider_voters(sql::Db &db, const Ballot &ballot, const std::string &target) {
+// The voters of the ballot's wider network counted on `target` in the window (from `since`).
+// DISTINCT: a voter who moved between two networks of one wider network may be counted under
+// both.
+int64_t wider_voters(sql::Db &db, const Ballot &ballot, const std::string &target,
+                     const std::string &since) {
   auto count = db.cached("SELECT count(DISTINCT voter) FROM counted_voters WHERE wider = :wider "
                          "AND target = :target AND day BETWEEN :since AND :day");
   count.bind(":wider", ballot.wider).bind(":target", target).bind(":day", ballot.day);
-  count.bind(":since", counting_window_first_day(ballot.day));
+  count.bind(":since", since);
   count.step();
   return count.int64(0);
 }
@@ -106,10 +108,11 @@ int64_t wider_voters(sql::Db &db, const Ballot &ballot, const std::string &targe
 // The counting rule (domain/counting.h) for a vote about to be written on `target`; a counted
 // voter not yet among their network's counted voters in the window joins them today. Its wider
 // network can only set aside a vote the rest would count, so it is counted only then.
-VoteStanding judged(sql::Db &db, const Ballot &ballot, const std::string &target, Standing found) {
+VoteStanding judged(sql::Db &db, const Ballot &ballot, const std::string &target,
+                    const std::string &since, Standing found) {
   auto standing = judge_vote(ballot.seconds_on_page, found.around);
   if (!standing && !found.around.voter_among_them && !ballot.wider.empty()) {
-    found.around.wider_voters = wider_voters(db, ballot, target);
+    found.around.wider_voters = wider_voters(db, ballot, target, since);
     standing = judge_vote(ballot.seconds_on_page, found.around);
   }
   if (!standing && !found.around.voter_among_them) {
@@ -219,7 +222,8 @@ VoteStanding write_tool_vote(sql::Db &db, const Ballot &ballot, int64_t tool_id,
       "verdict = :verdict") " FROM tool_votes "
                             " WHERE voter = :voter AND tool_id = :tool), " COUNTED_IN_NETWORK);
   bind_ballot(lookup, ballot, target);
-  lookup.bind(":tool", tool_id).bind(":since", counting_window_first_day(ballot.day));
+  const auto since = counting_window_first_day(ballot.day);
+  lookup.bind(":tool", tool_id).bind(":since", since);
   lookup.bind(":verdict", verdict_word(*verdict));
   const auto found = standing_from(lookup);
   // Sent again unchanged, or changed while the voter holds their network's place: kept.
@@ -231,7 +235,7 @@ VoteStanding write_tool_vote(sql::Db &db, const Ballot &ballot, int64_t tool_id,
     change.bind(":verdict", verdict_word(*verdict)).run();
     return std::nullopt;
   }
-  const auto standing = judged(db, ballot, target, found);
+  const auto standing = judged(db, ballot, target, since, found);
   auto stmt = db.cached("INSERT INTO tool_votes (voter, tool_id, verdict, network, set_aside) "
                         "VALUES (:voter, :tool, :verdict, :network, :set_aside) "
                         "ON CONFLICT (voter, tool_id) DO UPDATE SET verdict = excluded.verdict, "
@@ -262,7 +266,8 @@ VoteStanding write_pair_vote(sql::Db &db, const Ballot &ballot, int64_t a_id, in
                               ":high), " COUNTED_IN_NETWORK);
   bind_ballot(lookup, ballot, target);
   lookup.bind(":low", low).bind(":high", high);
-  lookup.bind(":since", counting_window_first_day(ballot.day));
+  const auto since = counting_window_first_day(ballot.day);
+  lookup.bind(":since", since);
   lookup.bind(":pick", *pick);
   const auto found = standing_from(lookup);
   if (found.counted && (found.same_choice || found.around.voter_among_them)) {
@@ -274,7 +279,7 @@ VoteStanding write_pair_vote(sql::Db &db, const Ballot &ballot, int64_t a_id, in
     change.bind(":pick", *pick).run();
     return std::nullopt;
   }
-  const auto standing = judged(db, ballot, target, found);
+  const auto standing = judged(db, ballot, target, since, found);
   auto stmt =
       db.cached("INSERT INTO pair_votes (voter, low_tool_id, high_tool_id, pick_tool_id, network, "
                 "set_aside) VALUES (:voter, :low, :high, :pick, :network, :set_aside) "
