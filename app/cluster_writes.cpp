@@ -170,7 +170,7 @@ ClusterWrites::~ClusterWrites() {
   sweeper_.join();
 }
 
-ClusterWrite ClusterWrites::taken(std::string kind, std::string arguments) {
+ClusterWrite ClusterWrites::taken(std::string kind, json arguments) {
   const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
                        std::chrono::system_clock::now().time_since_epoch())
                        .count();
@@ -348,10 +348,8 @@ void ClusterWrites::apply(const cluster::StreamEntry &entry, const std::function
       if (write.kind != kind::tool_vote && write.kind != kind::pair_vote) throw unreadable();
   Store::StreamApply applying(entry.sequence, writes->front().taken_at_ms, writes->front().today);
   for (const auto &write : *writes) {
-    const auto arguments = json::parse(write.arguments, nullptr, false);
-    if (!arguments.is_object()) throw unreadable();
     applying.next_writes_taken(write.taken_at_ms, write.today);
-    apply_write(applying, entry.sequence, write, arguments, failed);
+    apply_write(applying, entry.sequence, write, write.arguments, failed);
   }
 }
 
@@ -519,8 +517,7 @@ void ClusterWrites::cast_tool_vote(const Ballot &ballot, int64_t tool_id,
                                    std::optional<Verdict> verdict, WriteDone done) {
   submit_then(taken(kind::tool_vote, json{{"ballot", ballot_json(ballot)},
                                           {"tool", tool_id},
-                                          {"verdict", verdict_json(verdict)}}
-                                         .dump()),
+                                          {"verdict", verdict_json(verdict)}}),
               [done = std::move(done)](const Outcome &outcome) { done(failure_of(outcome)); });
 }
 
@@ -529,72 +526,69 @@ void ClusterWrites::cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b
   submit_then(taken(kind::pair_vote, json{{"ballot", ballot_json(ballot)},
                                           {"a", a_id},
                                           {"b", b_id},
-                                          {"pick", optional_json(pick)}}
-                                         .dump()),
+                                          {"pick", optional_json(pick)}}),
               [done = std::move(done)](const Outcome &outcome) { done(failure_of(outcome)); });
 }
 
 void ClusterWrites::create_category(const ContentCategory &category, std::string_view editor) {
-  submit(taken(kind::create_category, json{{"item", category}, {"editor", editor}}.dump()));
+  submit(taken(kind::create_category, json{{"item", category}, {"editor", editor}}));
 }
 void ClusterWrites::update_category(std::string_view slug, const ContentCategory &category,
                                     std::string_view editor) {
-  submit(taken(kind::update_category,
-               json{{"slug", slug}, {"item", category}, {"editor", editor}}.dump()));
+  submit(
+      taken(kind::update_category, json{{"slug", slug}, {"item", category}, {"editor", editor}}));
 }
 void ClusterWrites::delete_category(std::string_view slug, std::string_view editor) {
-  submit(taken(kind::delete_category, json{{"slug", slug}, {"editor", editor}}.dump()));
+  submit(taken(kind::delete_category, json{{"slug", slug}, {"editor", editor}}));
 }
 void ClusterWrites::create_tool(const ContentTool &tool, std::string_view editor) {
-  submit(taken(kind::create_tool, json{{"item", tool}, {"editor", editor}}.dump()));
+  submit(taken(kind::create_tool, json{{"item", tool}, {"editor", editor}}));
 }
 void ClusterWrites::update_tool(std::string_view slug, const ContentTool &tool,
                                 std::string_view editor) {
-  submit(taken(kind::update_tool, json{{"slug", slug}, {"item", tool}, {"editor", editor}}.dump()));
+  submit(taken(kind::update_tool, json{{"slug", slug}, {"item", tool}, {"editor", editor}}));
 }
 void ClusterWrites::delete_tool(std::string_view slug, std::string_view editor) {
-  submit(taken(kind::delete_tool, json{{"slug", slug}, {"editor", editor}}.dump()));
+  submit(taken(kind::delete_tool, json{{"slug", slug}, {"editor", editor}}));
 }
 void ClusterWrites::create_review(const ContentReview &review, std::string_view editor) {
-  submit(taken(kind::create_review, json{{"item", review}, {"editor", editor}}.dump()));
+  submit(taken(kind::create_review, json{{"item", review}, {"editor", editor}}));
 }
 void ClusterWrites::update_review(std::string_view tool, std::string_view reviewer,
                                   const ContentReview &review, std::string_view editor) {
-  submit(taken(
-      kind::update_review,
-      json{{"tool", tool}, {"reviewer", reviewer}, {"item", review}, {"editor", editor}}.dump()));
+  submit(taken(kind::update_review,
+               json{{"tool", tool}, {"reviewer", reviewer}, {"item", review}, {"editor", editor}}));
 }
 void ClusterWrites::delete_review(std::string_view tool, std::string_view reviewer,
                                   std::string_view editor) {
-  submit(taken(kind::delete_review,
-               json{{"tool", tool}, {"reviewer", reviewer}, {"editor", editor}}.dump()));
+  submit(
+      taken(kind::delete_review, json{{"tool", tool}, {"reviewer", reviewer}, {"editor", editor}}));
 }
 void ClusterWrites::create_reviewer(const ContentReviewer &reviewer, std::string_view editor) {
-  submit(taken(kind::create_reviewer, json{{"item", reviewer}, {"editor", editor}}.dump()));
+  submit(taken(kind::create_reviewer, json{{"item", reviewer}, {"editor", editor}}));
 }
 void ClusterWrites::update_reviewer(std::string_view slug, const ContentReviewer &reviewer,
                                     std::string_view editor) {
-  submit(taken(kind::update_reviewer,
-               json{{"slug", slug}, {"item", reviewer}, {"editor", editor}}.dump()));
+  submit(
+      taken(kind::update_reviewer, json{{"slug", slug}, {"item", reviewer}, {"editor", editor}}));
 }
 void ClusterWrites::delete_reviewer(std::string_view slug, std::string_view editor) {
-  submit(taken(kind::delete_reviewer, json{{"slug", slug}, {"editor", editor}}.dump()));
+  submit(taken(kind::delete_reviewer, json{{"slug", slug}, {"editor", editor}}));
 }
 void ClusterWrites::create_comparison(const ContentComparison &comparison,
                                       std::string_view editor) {
-  submit(taken(kind::create_comparison, json{{"item", comparison}, {"editor", editor}}.dump()));
+  submit(taken(kind::create_comparison, json{{"item", comparison}, {"editor", editor}}));
 }
 void ClusterWrites::update_comparison(std::string_view pair, const ContentComparison &comparison,
                                       std::string_view editor) {
   submit(taken(kind::update_comparison,
-               json{{"pair", pair}, {"item", comparison}, {"editor", editor}}.dump()));
+               json{{"pair", pair}, {"item", comparison}, {"editor", editor}}));
 }
 void ClusterWrites::delete_comparison(std::string_view pair, std::string_view editor) {
-  submit(taken(kind::delete_comparison, json{{"pair", pair}, {"editor", editor}}.dump()));
+  submit(taken(kind::delete_comparison, json{{"pair", pair}, {"editor", editor}}));
 }
 bool ClusterWrites::erase_subscriber(int64_t id, std::string_view editor) {
-  return given_back(
-             submit(taken(kind::erase_subscriber, json{{"id", id}, {"editor", editor}}.dump())))
+  return given_back(submit(taken(kind::erase_subscriber, json{{"id", id}, {"editor", editor}})))
       .get<bool>();
 }
 
@@ -603,20 +597,20 @@ SubscriptionRequest ClusterWrites::request_subscription(std::string_view email, 
   const bool mail_allowed = !may_mail || may_mail();
   const auto result =
       submit(taken(kind::request_subscription,
-                   json{{"email", email}, {"now", now}, {"may_mail", mail_allowed}}.dump()));
+                   json{{"email", email}, {"now", now}, {"may_mail", mail_allowed}}));
   return static_cast<SubscriptionRequest>(given_back(result).get<int>());
 }
 ConfirmationCheck ClusterWrites::confirm_subscription(std::string_view token_hash, int64_t now) {
-  const auto result = submit(
-      taken(kind::confirm_subscription, json{{"token_hash", token_hash}, {"now", now}}.dump()));
+  const auto result =
+      submit(taken(kind::confirm_subscription, json{{"token_hash", token_hash}, {"now", now}}));
   return static_cast<ConfirmationCheck>(given_back(result).get<int>());
 }
 bool ClusterWrites::unsubscribe(int64_t id) {
-  return given_back(submit(taken(kind::unsubscribe, json{{"id", id}}.dump()))).get<bool>();
+  return given_back(submit(taken(kind::unsubscribe, json{{"id", id}}))).get<bool>();
 }
 Resubscription ClusterWrites::resubscribe(int64_t id) {
   return static_cast<Resubscription>(
-      given_back(submit(taken(kind::resubscribe, json{{"id", id}}.dump()))).get<int>());
+      given_back(submit(taken(kind::resubscribe, json{{"id", id}}))).get<int>());
 }
 
 void ClusterWrites::start_session(std::string_view secret_hash, int64_t editor_id,
@@ -624,15 +618,14 @@ void ClusterWrites::start_session(std::string_view secret_hash, int64_t editor_i
   submit(taken(kind::start_session, json{{"secret_hash", secret_hash},
                                          {"editor_id", editor_id},
                                          {"csrf", csrf_token},
-                                         {"expires_at", expires_at}}
-                                        .dump()));
+                                         {"expires_at", expires_at}}));
 }
 void ClusterWrites::end_session(std::string_view secret_hash) {
-  submit(taken(kind::end_session, json{{"secret_hash", secret_hash}}.dump()));
+  submit(taken(kind::end_session, json{{"secret_hash", secret_hash}}));
 }
 bool ClusterWrites::set_editor_password(std::string_view email, std::string_view password_hash) {
   return given_back(submit(taken(kind::set_editor_password,
-                                 json{{"email", email}, {"password_hash", password_hash}}.dump())))
+                                 json{{"email", email}, {"password_hash", password_hash}})))
       .get<bool>();
 }
 // The site's secrets are the cluster key's: the same on every node, and never an entry.
@@ -641,49 +634,46 @@ std::string ClusterWrites::site_secret(std::string_view name, std::string_view) 
 }
 
 bool ClusterWrites::claim_confirmation(int64_t subscriber_id, int64_t now, int64_t lease_seconds) {
-  return given_back(submit(taken(
-                        kind::claim_confirmation,
-                        json{{"subscriber", subscriber_id}, {"now", now}, {"lease", lease_seconds}}
-                            .dump())))
+  return given_back(submit(taken(kind::claim_confirmation, json{{"subscriber", subscriber_id},
+                                                                {"now", now},
+                                                                {"lease", lease_seconds}})))
       .get<bool>();
 }
 bool ClusterWrites::start_confirmation(int64_t subscriber_id, std::string_view token_hash,
                                        int64_t expires_at) {
   return given_back(submit(taken(kind::start_confirmation, json{{"subscriber", subscriber_id},
                                                                 {"token_hash", token_hash},
-                                                                {"expires_at", expires_at}}
-                                                               .dump())))
+                                                                {"expires_at", expires_at}})))
       .get<bool>();
 }
 void ClusterWrites::confirmation_mailed(int64_t subscriber_id) {
-  submit(taken(kind::confirmation_mailed, json{{"subscriber", subscriber_id}}.dump()));
+  submit(taken(kind::confirmation_mailed, json{{"subscriber", subscriber_id}}));
 }
 void ClusterWrites::confirmation_failed(int64_t subscriber_id,
                                         std::optional<int64_t> next_attempt_at,
                                         std::string_view error) {
   submit(taken(kind::confirmation_failed, json{{"subscriber", subscriber_id},
                                                {"next", optional_json(next_attempt_at)},
-                                               {"error", error}}
-                                              .dump()));
+                                               {"error", error}}));
 }
 
 void ClusterWrites::add_editor(std::string_view email, std::string_view password_hash) {
-  submit(taken(kind::add_editor, json{{"email", email}, {"password_hash", password_hash}}.dump()));
+  submit(taken(kind::add_editor, json{{"email", email}, {"password_hash", password_hash}}));
 }
 bool ClusterWrites::remove_editor(std::string_view email) {
-  return given_back(submit(taken(kind::remove_editor, json{{"email", email}}.dump()))).get<bool>();
+  return given_back(submit(taken(kind::remove_editor, json{{"email", email}}))).get<bool>();
 }
 std::string ClusterWrites::log_signing_key() {
   return key_.secret("vote_log_signing");
 }
 
 void ClusterWrites::make_checkpoint(int64_t now) {
-  submit(taken(kind::make_checkpoint, json{{"now", now}}.dump()));
+  submit(taken(kind::make_checkpoint, json{{"now", now}}));
 }
 
 ImportSummary ClusterWrites::import_content(const Content &content) {
-  const auto counted = given_back(
-      submit(taken(kind::import_content, json{{"content", content_to_json(content)}}.dump())));
+  const auto counted =
+      given_back(submit(taken(kind::import_content, json{{"content", content_to_json(content)}})));
   ImportSummary summary;
   size_t i = 0;
   for (auto *counts : {&summary.site, &summary.categories, &summary.reviewers, &summary.tools,
@@ -695,27 +685,24 @@ ImportSummary ClusterWrites::import_content(const Content &content) {
 }
 
 Digest ClusterWrites::record_digest(std::string_view today, int days) {
-  submit(taken(kind::record_digest, json{{"today", today}, {"days", days}}.dump()));
+  submit(taken(kind::record_digest, json{{"today", today}, {"days", days}}));
   // Recorded in this file now, whichever node's run made it: it is the digest owed.
   return store_.digest_to_send(today, days, false);
 }
 bool ClusterWrites::claim_digest_send(int64_t digest_id, int64_t subscriber_id) {
-  return given_back(
-             submit(taken(kind::claim_digest_send,
-                          json{{"digest", digest_id}, {"subscriber", subscriber_id}}.dump())))
+  return given_back(submit(taken(kind::claim_digest_send,
+                                 json{{"digest", digest_id}, {"subscriber", subscriber_id}})))
       .get<bool>();
 }
 void ClusterWrites::digest_sent(int64_t digest_id, int64_t subscriber_id) {
-  submit(
-      taken(kind::digest_sent, json{{"digest", digest_id}, {"subscriber", subscriber_id}}.dump()));
+  submit(taken(kind::digest_sent, json{{"digest", digest_id}, {"subscriber", subscriber_id}}));
 }
 void ClusterWrites::digest_send_failed(int64_t digest_id, int64_t subscriber_id,
                                        SendFailure failure, std::string_view error) {
   submit(taken(kind::digest_send_failed, json{{"digest", digest_id},
                                               {"subscriber", subscriber_id},
                                               {"failure", static_cast<int>(failure)},
-                                              {"error", error}}
-                                             .dump()));
+                                              {"error", error}}));
 }
 
 } // namespace verdict

@@ -135,7 +135,7 @@ public:
   };
 
 private:
-  ClusterWrite taken(std::string kind, std::string arguments);
+  ClusterWrite taken(std::string kind, nlohmann::json arguments);
   // Publishes `write` and waits for its outcome here; rethrows a refusal as the store would.
   std::string submit(ClusterWrite write);
   // Publishes `write` from a publisher thread; `told` hears its outcome.

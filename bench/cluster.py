@@ -138,9 +138,20 @@ class Cluster:
                 process.kill()
 
 
+def cpu_seconds(processes):
+    """The CPU time (user and system) the processes have used so far."""
+    total = 0
+    for process in processes:
+        with open(f"/proc/{process.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime: fields 14 and 15 of stat
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def vote_run(cluster, tokens, connections, duration, spread):
     """wrk's vote.lua against one node, or against each at once (the connections shared out);
-    the votes/s answered 303 and the slowest p99 of them."""
+    the votes/s answered 303, the slowest p99 of them, and the CPU the nodes and the NATS
+    servers spent per vote (a figure that moves less than the rate when the machine is shared)."""
     drain = min(0.5, duration / 5)
     targets = NODES if spread else NODES[:1]
     each = max(2, connections // len(targets))
@@ -148,6 +159,7 @@ def vote_run(cluster, tokens, connections, duration, spread):
     command = lambda name: ["wrk", "-t2", f"-c{each}", f"-d{duration}s", "--latency", "--timeout",
                             bench.WRK_TIMEOUT, "-s", os.path.join(BENCH, "vote.lua"),
                             f"http://127.0.0.1:{cluster.ports[name]}", "--", *map(str, args)]
+    nodes_before, nats_before = cpu_seconds(cluster.nodes.values()), cpu_seconds(cluster.nats)
     runs = [subprocess.Popen(command(name), stdout=subprocess.PIPE, text=True) for name in targets]
     results = []
     for run in runs:
@@ -165,7 +177,11 @@ def vote_run(cluster, tokens, connections, duration, spread):
         if "n303" not in result:
             raise SystemExit("wrk gave no vote figures:\n" + out)
         results.append(result)
+    answered = max(1, sum(r["n303"] for r in results))
+    nodes_cpu = cpu_seconds(cluster.nodes.values()) - nodes_before
+    nats_cpu = cpu_seconds(cluster.nats) - nats_before
     return {"rate": sum(r["n303"] / r["window"] for r in results),
+            "nodes_us": nodes_cpu * 1e6 / answered, "nats_us": nats_cpu * 1e6 / answered,
             "n303": sum(r["n303"] for r in results),
             "other": sum(r["other"] for r in results),
             "p50": max(r["p50"] for r in results), "p99": max(r["p99"] for r in results)}
@@ -267,6 +283,9 @@ def main():
     print(f"| vote p50 / p99 ms | {median(v['p50'] for v in votes):.1f} / "
           f"{median(v['p99'] for v in votes):.1f} | "
           f"{', '.join('%.1f/%.1f' % (v['p50'], v['p99']) for v in votes)} |")
+    print(f"| CPU per durable vote, µs: the 3 nodes / the 3 NATS servers | "
+          f"{median(v['nodes_us'] for v in votes):.0f} / {median(v['nats_us'] for v in votes):.0f} | "
+          f"{', '.join('%.0f/%.0f' % (v['nodes_us'], v['nats_us']) for v in votes)} |")
     print(f"| votes not answered 303 | {sum(v['other'] for v in votes)} | |")
     nginx_rps = median(r["rps"] for r in reads["nginx"])
     for name in NODES:

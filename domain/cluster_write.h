@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,11 +15,11 @@
 namespace verdict {
 
 struct ClusterWrite {
-  std::string id;          // the taking node's name and a count: a publish retried lands once
-  std::string kind;        // which write ("tool_vote", "create_tool"…: app/cluster_writes.cpp)
-  int64_t taken_at_ms = 0; // since 1970: every node records this time for it
-  std::string today;       // the site's date (YYYY-MM-DD) when it was taken
-  std::string arguments;   // the write's own, as one JSON object
+  std::string id;           // the taking node's name and a count: a publish retried lands once
+  std::string kind;         // which write ("tool_vote", "create_tool"…: app/cluster_writes.cpp)
+  int64_t taken_at_ms = 0;  // since 1970: every node records this time for it
+  std::string today;        // the site's date (YYYY-MM-DD) when it was taken
+  nlohmann::json arguments; // the write's own, one JSON object (nested: parsed once)
 };
 
 // As the stream holds it: one JSON object.
@@ -27,7 +28,8 @@ std::string encoded(const ClusterWrite &write);
 // stream stores one entry for many: its servers agree on each entry, not on each vote).
 std::string encoded_together(const std::vector<ClusterWrite> &writes);
 // The writes `payload` holds, in order: one as encoded() writes it, or those encoded_together()
-// wrote; none when it is neither.
+// wrote; none when it is neither. Entries from before arguments were nested (their arguments a
+// JSON text inside the entry's) are read too: the stream keeps them.
 std::optional<std::vector<ClusterWrite>> decoded_cluster_writes(std::string_view payload);
 
 } // namespace verdict

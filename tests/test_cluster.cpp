@@ -328,7 +328,7 @@ TEST_CASE(
 TEST_CASE("cluster: a write is carried by the stream with its time and date, votes taken at "
           "once share an entry, and what is not one is refused") {
   const ClusterWrite write{"web-1-x7-12", "tool_vote", 1764000000123, "2025-11-24",
-                           R"({"tool":3})"};
+                           nlohmann::json::parse(R"({"tool":3})")};
   const auto back = decoded_cluster_writes(encoded(write));
   REQUIRE(back);
   REQUIRE(back->size() == 1);
@@ -339,7 +339,7 @@ TEST_CASE("cluster: a write is carried by the stream with its time and date, vot
   CHECK(back->front().arguments == write.arguments);
 
   const ClusterWrite later{"web-1-x7-13", "pair_vote", 1764000000999, "2025-11-25",
-                           R"({"a":1,"b":2})"};
+                           nlohmann::json::parse(R"({"a":1,"b":2})")};
   const auto both = decoded_cluster_writes(encoded_together({write, later}));
   REQUIRE(both);
   REQUIRE(both->size() == 2);
@@ -349,12 +349,23 @@ TEST_CASE("cluster: a write is carried by the stream with its time and date, vot
   CHECK(both->at(1).kind == "pair_vote");
   CHECK(both->at(1).today == "2025-11-25");
   CHECK(both->at(1).arguments == later.arguments);
+  // The arguments are nested in the entry, not a JSON text inside it (read twice).
+  CHECK(encoded(write).find(R"("arguments":{"tool":3})") != std::string::npos);
+
+  // An entry from before the arguments were nested is read as it was written.
+  const auto older = decoded_cluster_writes(
+      R"({"id":"w-old","kind":"tool_vote","taken_at_ms":5,"today":"2025-11-20",)"
+      R"("arguments":"{\"tool\":3}"})");
+  REQUIRE(older);
+  CHECK(older->front().arguments == write.arguments);
 
   for (const auto *broken :
        {"", "not json", "[]", R"({"kind":"tool_vote"})",
         R"({"id":"a","kind":"tool_vote","taken_at_ms":"soon","today":"d","arguments":"{}"})",
-        R"({"id":"a","kind":"tool_vote","taken_at_ms":1,"today":"d","arguments":{}})",
-        R"({"together":[]})", R"({"together":{}})", R"({"together":[{"id":"a"}]})",
+        R"({"id":"a","kind":"tool_vote","taken_at_ms":1,"today":"d","arguments":[1]})",
+        R"({"id":"a","kind":"tool_vote","taken_at_ms":1,"today":"d","arguments":"not json"})",
+        R"({"id":"a","kind":"tool_vote","taken_at_ms":1,"today":"d"})", R"({"together":[]})",
+        R"({"together":{}})", R"({"together":[{"id":"a"}]})",
         R"({"together":[{"id":"a","kind":"k","taken_at_ms":1,"today":"d","arguments":"{}"}],)"
         R"("id":"b"})"}) {
     INFO(broken);
@@ -692,14 +703,15 @@ TEST_CASE("cluster: votes taken at once through a node share entries of the stre
 
   // An entry of votes with one this version cannot read stops the node there, saying so:
   // none of its votes is applied, not even those before the one it cannot read.
-  const ClusterWrite readable{"w-readable", "tool_vote", unix_ms(1800000000), "2027-01-15",
-                              R"({"ballot":{"voter":")" + std::string(32, 'r') +
-                                  R"(","network":"nr","day":"2027-01-15","seconds_on_page":60},)"
-                                  R"("tool":)" +
-                                  std::to_string(tool) + R"(,"verdict":"ship"})"};
+  const ClusterWrite readable{
+      "w-readable", "tool_vote", unix_ms(1800000000), "2027-01-15",
+      nlohmann::json::parse(R"({"ballot":{"voter":")" + std::string(32, 'r') +
+                            R"(","network":"nr","day":"2027-01-15","seconds_on_page":60},)"
+                            R"("tool":)" +
+                            std::to_string(tool) + R"(,"verdict":"ship"})")};
   auto unreadable = readable;
   unreadable.id = "w-unreadable";
-  unreadable.arguments = R"({"ballot":"not a ballot"})";
+  unreadable.arguments = {{"ballot", "not a ballot"}};
   b.stream.publish(sealed(encoded_together({readable, unreadable}), "w-together"), "w-together");
   const auto stopped_by = [&b] {
     for (int i = 0; i < 200 && b.follower.problem().empty(); ++i)
@@ -960,11 +972,13 @@ TEST_CASE("cluster: a node whose file is older than anything the stream still ke
                                Verdict::ship));
   }
   for (int i = 2; i < 5; ++i) // writes 3 to 5, the recent node down meanwhile
-    stream.publish(
-        sealed(encoded(ClusterWrite{"w" + std::to_string(i), "end_session", 1, "2025-11-24",
-                                    R"({"secret_hash":"s)" + std::to_string(i) + R"("})"}),
-               "w" + std::to_string(i)),
-        "w" + std::to_string(i));
+    stream.publish(sealed(encoded(ClusterWrite{"w" + std::to_string(i),
+                                               "end_session",
+                                               1,
+                                               "2025-11-24",
+                                               {{"secret_hash", "s" + std::to_string(i)}}}),
+                          "w" + std::to_string(i)),
+                   "w" + std::to_string(i));
   CHECK(stream.first_sequence() == 3);
   CHECK(stream.last_sequence() == 5);
 
@@ -1201,22 +1215,36 @@ TEST_CASE("cluster: whoever reaches the NATS servers without the cluster's key c
   for (int i = 0; i < 50; ++i) {
     char voter[33];
     std::snprintf(voter, sizeof voter, "%032d", i);
-    many_votes.push_back({"x-vote-" + std::to_string(i), "tool_vote", now, today,
-                          R"({"ballot":{"voter":")" + std::string(voter) + R"(","network":"own )" +
-                              std::to_string(i) + R"(","day":")" + today +
-                              R"(","seconds_on_page":30,"token":"1.x"},"tool":)" +
-                              std::to_string(tool) + R"(,"verdict":"ship"})"});
+    many_votes.push_back({"x-vote-" + std::to_string(i),
+                          "tool_vote",
+                          now,
+                          today,
+                          {{"ballot",
+                            {{"voter", voter},
+                             {"network", "own " + std::to_string(i)},
+                             {"day", today},
+                             {"seconds_on_page", 30},
+                             {"token", "1.x"}}},
+                           {"tool", tool},
+                           {"verdict", "ship"}}});
   }
   const auto other_key = cluster::ClusterKey::from_text(cluster::ClusterKey::new_file_text());
-  const auto add_mallory = encoded(ClusterWrite{
-      "x-editor", "add_editor", now, today,
-      R"({"email":"mallory@example.com","password_hash":")" + password_hash + R"("})"});
+  const auto add_mallory =
+      encoded(ClusterWrite{"x-editor",
+                           "add_editor",
+                           now,
+                           today,
+                           {{"email", "mallory@example.com"}, {"password_hash", password_hash}}});
   const std::vector<std::pair<std::string, std::string>> forged = {
       {"x-editor", add_mallory},
-      {"x-session",
-       encoded(ClusterWrite{"x-session", "start_session", now, today,
-                            R"({"secret_hash":"forged","editor_id":)" + std::to_string(editor) +
-                                R"(,"csrf":"c","expires_at":4102444800})"})},
+      {"x-session", encoded(ClusterWrite{"x-session",
+                                         "start_session",
+                                         now,
+                                         today,
+                                         {{"secret_hash", "forged"},
+                                          {"editor_id", editor},
+                                          {"csrf", "c"},
+                                          {"expires_at", 4102444800}}})},
       {"x-votes", encoded_together(many_votes)},
       {"x-later", R"({"kind":"a_kind_from_a_later_version"})"},
       {"x-garbage", std::string("\x00\xff not an entry", 16)},
