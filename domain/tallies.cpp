@@ -50,6 +50,18 @@ std::string vote_target_code(const VoteTarget &target) {
                      : "tool:" + std::to_string(target.low);
 }
 
+ToolSlugs::ToolSlugs(std::vector<std::pair<int64_t, std::string>> by_id)
+    : by_id_(std::move(by_id)) {
+  std::sort(by_id_.begin(), by_id_.end());
+}
+
+const std::string *ToolSlugs::find(int64_t id) const {
+  const auto found =
+      std::lower_bound(by_id_.begin(), by_id_.end(), id,
+                       [](const auto &entry, int64_t key) { return entry.first < key; });
+  return found != by_id_.end() && found->first == id ? &found->second : nullptr;
+}
+
 VoteTarget tool_target(int64_t tool_id) {
   return {false, tool_id, tool_id};
 }

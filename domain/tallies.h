@@ -88,6 +88,19 @@ struct TargetTallies {
   std::vector<DayTally> days; // oldest first
 };
 
+// Every tool's slug by its id, as the open data names targets: sorted by id, so looking a
+// tool up is a search through one block of memory (the open data of a site of ten thousand
+// tools looks one up for each target: a hash map's scattered nodes cost more than the rest).
+class ToolSlugs {
+public:
+  ToolSlugs() = default;
+  explicit ToolSlugs(std::vector<std::pair<int64_t, std::string>> by_id); // any order
+  const std::string *find(int64_t id) const; // none for a tool not (or no longer) there
+
+private:
+  std::vector<std::pair<int64_t, std::string>> by_id_;
+};
+
 // Every target's rows, in the order finish() gives them, and how many entries the log held.
 struct TalliesByDay {
   std::vector<TargetTallies> targets;

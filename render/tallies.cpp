@@ -1,5 +1,6 @@
 #include "render/tallies.h"
 
+#include <algorithm>
 #include <atomic>
 #include <charconv>
 
@@ -55,20 +56,28 @@ json day_json(const VoteTarget &target, const DayTally &day) {
 
 } // namespace
 
-std::string target_slug(const VoteTarget &target,
-                        const std::unordered_map<int64_t, std::string> &slugs) {
-  const auto low = slugs.find(target.low), high = slugs.find(target.high);
-  if (low == slugs.end() || high == slugs.end()) return "";
-  return target.pair ? pair_slug(low->second, high->second) : low->second;
+std::string target_slug(const VoteTarget &target, const ToolSlugs &slugs) {
+  const auto *low = slugs.find(target.low), *high = slugs.find(target.high);
+  if (!low || !high) return "";
+  return target.pair ? pair_slug(*low, *high) : *low;
 }
 
 namespace {
+
+// YYYY-MM-DD in digits: nothing a CSV field needs to quote or defuse.
+bool is_plain_date(std::string_view day) {
+  return day.size() == 10 &&
+         std::all_of(day.begin(), day.end(),
+                     [](char c) { return (c >= '0' && c <= '9') || c == '-'; }) &&
+         day[0] != '-';
+}
+
 // The size of the last file made: the next is about as large, so its text is allocated once
 // instead of copied as it doubles (megabytes on a large site).
 std::atomic<size_t> last_csv_size{0};
 } // namespace
 
-TalliesCsv::TalliesCsv(std::unordered_map<int64_t, std::string> slugs) : slugs_(std::move(slugs)) {
+TalliesCsv::TalliesCsv(std::shared_ptr<const ToolSlugs> slugs) : slugs_(std::move(slugs)) {
   csv_.reserve(last_csv_size.load(std::memory_order_relaxed) * 9 / 8);
   csv_ = "day,target,slug,cast,counted,set_aside_network,set_aside_too_fast,ships,skips,"
          "ship_percent,low_picks,high_picks,low_percent,high_percent\r\n";
@@ -77,8 +86,11 @@ TalliesCsv::TalliesCsv(std::unordered_map<int64_t, std::string> slugs) : slugs_(
 void TalliesCsv::add(const VoteTarget &target, const DayTally &day) {
   if (target_ != target) {
     target_ = target;
-    named_ = "," + csv_field(vote_target_code(target)) + "," +
-             csv_field(target_slug(target, slugs_)) + ",";
+    named_ = ',';
+    append_csv_field(named_, vote_target_code(target));
+    named_ += ',';
+    append_csv_field(named_, target_slug(target, *slugs_));
+    named_ += ',';
   }
   // Appended in place: a large site's file is tens of thousands of rows.
   const auto number = [this](int64_t value) {
@@ -88,7 +100,10 @@ void TalliesCsv::add(const VoteTarget &target, const DayTally &day) {
   const auto percent = [&](int64_t part, int64_t total) {
     if (total) number(whole_percent(part, total));
   };
-  csv_ += csv_field(day.day);
+  if (is_plain_date(day.day)) // as every day is: written as it is, without a field's checks
+    csv_.append(1, '"').append(day.day).append(1, '"');
+  else
+    append_csv_field(csv_, day.day);
   csv_ += named_;
   for (const auto value :
        {day.cast(), day.counted(), day.set_aside.network, day.set_aside.too_fast}) {
@@ -118,7 +133,7 @@ std::string TalliesCsv::text() && {
 std::string tallies_json(const PublishedTallies &tallies) {
   json targets = json::array();
   for (const auto &[target, days] : tallies.targets) {
-    const auto slug = target_slug(target, tallies.slugs);
+    const auto slug = target_slug(target, *tallies.slugs);
     json out = {{"target", vote_target_code(target)},
                 {"kind", target.pair ? "pair" : "tool"},
                 {"slug", slug.empty() ? json(nullptr) : json(slug)},

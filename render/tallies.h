@@ -5,9 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "domain/tallies.h"
@@ -15,16 +15,15 @@
 namespace verdict::open_data {
 
 struct PublishedTallies {
-  std::vector<TargetTallies> targets;             // the log's replay (Store::tallies_by_day)
-  std::unordered_map<int64_t, std::string> slugs; // every tool's slug now, by id
-  uint64_t log_entries = 0;                       // how many entries the log held then
+  std::vector<TargetTallies> targets;     // the log's replay (Store::tallies_by_day)
+  std::shared_ptr<const ToolSlugs> slugs; // every tool's slug now
+  uint64_t log_entries = 0;               // how many entries the log held then
 };
 
 // How a target is published besides its log code: a tool by its slug, a pair as
 // "<lower id's slug>-vs-<higher id's slug>" (an address /compare/ takes, whichever order the
 // editor's comparison names them in). "" when a tool of it is gone.
-std::string target_slug(const VoteTarget &target,
-                        const std::unordered_map<int64_t, std::string> &slugs);
+std::string target_slug(const VoteTarget &target, const ToolSlugs &slugs);
 
 // The CSV file, made row by row as the rows are read (the targets in order, each target's days
 // oldest first), without holding them: one header line, then one line per target per day
@@ -34,12 +33,12 @@ std::string target_slug(const VoteTarget &target,
 // low_picks,high_picks,low_percent,high_percent
 class TalliesCsv {
 public:
-  explicit TalliesCsv(std::unordered_map<int64_t, std::string> slugs);
+  explicit TalliesCsv(std::shared_ptr<const ToolSlugs> slugs);
   void add(const VoteTarget &target, const DayTally &day);
   std::string text() &&;
 
 private:
-  std::unordered_map<int64_t, std::string> slugs_;
+  std::shared_ptr<const ToolSlugs> slugs_;
   std::string csv_;
   std::optional<VoteTarget> target_; // the target of the rows added last
   std::string named_;                // its fields every row repeats: ,"target","slug",

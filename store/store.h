@@ -14,11 +14,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "domain/content.h"
 #include "domain/model.h"
+#include "domain/tallies.h"
 #include "domain/vote_log.h"
 #include "store/vote_log.h"
 
@@ -27,10 +27,9 @@ namespace verdict {
 namespace sql {
 class Db;
 }
-struct VoteEvent;    // domain/tallies.h
-struct TalliesByDay; // domain/tallies.h
-struct VoteTarget;   // domain/tallies.h
-struct DayTally;     // domain/tallies.h
+struct VoteEvent;  // domain/tallies.h
+struct VoteTarget; // domain/tallies.h
+struct DayTally;   // domain/tallies.h
 
 // Thrown by a write that names something that does not exist (an unknown tool id, say).
 struct NotFound : std::runtime_error {
@@ -118,8 +117,10 @@ public:
 
   // Tools (store/tools.cpp)
   std::optional<Tool> tool_by_slug(std::string_view slug);
-  std::vector<Tool> tools_by_name();                     // every tool
-  std::unordered_map<int64_t, std::string> tool_slugs(); // every tool's slug, by id
+  std::vector<Tool> tools_by_name(); // every tool
+  // Every tool's slug, by id: read again only when the tools' list has changed (a tool added,
+  // removed or renamed), so a large site's open data does not read ten thousand rows for it.
+  std::shared_ptr<const ToolSlugs> tool_slugs();
   Paged<Tool> tools_by_name(PageSpan span);
   // The desk's list narrowed: the tools whose name, address, tagline or vendor holds `words`
   // (queries::holding), by name.
@@ -478,6 +479,9 @@ private:
   SiteCopy read_site_copy();
   std::mutex last_site_copy_mutex_;
   std::optional<SiteCopy> last_site_copy_;
+  std::mutex tool_slugs_mutex_;
+  std::shared_ptr<const ToolSlugs> tool_slugs_; // as of tools_by_name's version below
+  int64_t tool_slugs_version_ = 0;
 
   struct Watcher;
   struct PageStartMemos; // store/page_starts.h

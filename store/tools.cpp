@@ -104,13 +104,24 @@ std::vector<Tool> Store::tools_by_name() {
   return read([&](sql::Db &db) { return queries::tools_by_name(db); });
 }
 
-std::unordered_map<int64_t, std::string> Store::tool_slugs() {
-  return read([](sql::Db &db) {
-    std::unordered_map<int64_t, std::string> slugs;
+std::shared_ptr<const ToolSlugs> Store::tool_slugs() {
+  return read([this](sql::Db &db) {
+    sql::ReadSnapshot snapshot(db); // the version read is the version of the rows read
+    // The list's version moves whenever a tool is added or removed or its slug changes.
+    const auto version = list_version(db, "tools_by_name");
+    {
+      std::lock_guard lock(tool_slugs_mutex_);
+      if (tool_slugs_ && tool_slugs_version_ == version) return tool_slugs_;
+    }
+    std::vector<std::pair<int64_t, std::string>> slugs;
     auto rows = db.cached("SELECT id, slug /* every row: every tool's slug */ FROM tools");
     while (rows.step())
-      slugs.emplace(rows.int64(0), rows.text(1));
-    return slugs;
+      slugs.emplace_back(rows.int64(0), rows.text(1));
+    auto read_now = std::make_shared<const ToolSlugs>(std::move(slugs));
+    std::lock_guard lock(tool_slugs_mutex_);
+    tool_slugs_ = read_now;
+    tool_slugs_version_ = version;
+    return read_now;
   });
 }
 

@@ -154,6 +154,40 @@ TEST_CASE("tallies: targets read and written as the log names them") {
     CHECK_FALSE(vote_target_from_code(bad));
 }
 
+TEST_CASE("tallies: the open data names each tool by its slug of the moment, though the slugs "
+          "are kept between files: a tool renamed, added or deleted since is named anew") {
+  test::SiteServer site;
+  auto &store = site.store();
+  const auto id = store.tool_by_slug("codestral-2-1")->id;
+  const auto first = store.tool_slugs();
+  REQUIRE(first->find(id));
+  CHECK(*first->find(id) == "codestral-2-1");
+  CHECK(store.tool_slugs() == first); // nothing changed: the same slugs, not read again
+
+  auto tool = *store.tool_content("codestral-2-1");
+  tool.slug = "codestral-2-2";
+  store.update_tool("codestral-2-1", tool, test::kEditorEmail);
+  const auto renamed = store.tool_slugs();
+  REQUIRE(renamed->find(id));
+  CHECK(*renamed->find(id) == "codestral-2-2");
+  CHECK(*first->find(id) == "codestral-2-1"); // a file being made meanwhile keeps its own
+
+  tool.slug = "a-new-tool";
+  tool.name = "A new tool";
+  store.create_tool(tool, test::kEditorEmail);
+  const auto added = store.tool_by_slug("a-new-tool")->id;
+  REQUIRE(store.tool_slugs()->find(added));
+  CHECK(*store.tool_slugs()->find(added) == "a-new-tool");
+  store.delete_tool("a-new-tool", test::kEditorEmail);
+  CHECK_FALSE(store.tool_slugs()->find(added));
+
+  store.cast_tool_vote(test::ballot_of(voter(1)), id, Verdict::ship);
+  const auto csv = site.client().Get("/data/tallies.csv");
+  REQUIRE(csv);
+  CHECK(csv->body.find("\"codestral-2-2\"") != std::string::npos);
+  CHECK(csv->body.find("codestral-2-1") == std::string::npos);
+}
+
 TEST_CASE("tallies: /data/tallies.csv and .json replay the log into yesterday's and today's "
           "rows, and today's are the numbers /api/tools and /api/compare give") {
   test::SiteServer site;
