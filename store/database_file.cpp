@@ -1,20 +1,32 @@
 #include "store/database_file.h"
 
 #include <fcntl.h>
+#include <sqlite3.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 
 namespace verdict::database_file {
 
 namespace {
+
+// SQLite's application id: 4 bytes, big-endian, at this offset of the file's first page.
+constexpr std::streamoff kStampOffset = 68;
+
+uint32_t stamp_from(const unsigned char *bytes) {
+  return (uint32_t{bytes[0]} << 24) | (uint32_t{bytes[1]} << 16) | (uint32_t{bytes[2]} << 8) |
+         uint32_t{bytes[3]};
+}
 
 std::string owner_path(const std::string &path) {
   return path + "-wal-owner";
@@ -35,32 +47,61 @@ void write_synced(const std::string &path, const std::string &text) {
     throw std::runtime_error("cannot write " + path);
 }
 
+// What the record says. Written by this version: the stamps the file may hold for its log
+// (one when settled, two while a checkpoint runs). Written by an older one: the file's
+// identity by device, inode, size and time of change, which this version still judges.
 struct Record {
-  Identity file;
+  std::vector<uint32_t> stamps;
+  std::optional<Identity> older_identity;
   bool checkpointing = false;
 };
 
 std::optional<Record> read_record(const std::string &path) {
   std::ifstream in(owner_path(path));
-  std::string state;
+  std::string first;
+  if (!(in >> first)) return std::nullopt;
   Record record;
-  unsigned long long device = 0, inode = 0;
-  if (!(in >> device >> inode >> record.file.size >> record.file.modified_ns >> state))
-    return std::nullopt;
-  record.file.device = static_cast<dev_t>(device);
-  record.file.inode = static_cast<ino_t>(inode);
+  std::string state;
+  if (first == "stamps") {
+    for (uint32_t stamp; in >> stamp;)
+      record.stamps.push_back(stamp);
+    in.clear();
+    if (!(in >> state) || record.stamps.empty()) return std::nullopt;
+  } else {
+    Identity file;
+    unsigned long long inode = 0;
+    if (!(in >> inode >> file.size >> file.modified_ns >> state)) return std::nullopt;
+    file.device = static_cast<dev_t>(std::stoull(first));
+    file.inode = static_cast<ino_t>(inode);
+    record.older_identity = file;
+  }
   record.checkpointing = state == "checkpointing";
   return record;
 }
 
-void write_record(const std::string &path, const char *state) {
-  const auto file = identity_of(path);
-  if (!file) return; // gone: the watcher says so; there is nothing to record
+void write_record(const std::string &path, std::vector<uint32_t> stamps, const char *state) {
   std::ostringstream text;
-  text << static_cast<unsigned long long>(file->device) << ' '
-       << static_cast<unsigned long long>(file->inode) << ' ' << file->size << ' '
-       << file->modified_ns << ' ' << state << '\n';
+  text << "stamps";
+  for (const auto stamp : stamps)
+    text << ' ' << stamp;
+  text << ' ' << state << '\n';
   write_synced(owner_path(path), text.str());
+}
+
+// The stamp in the header of the file at `path`, read before SQLite has it open; 0 when the
+// header cannot be read.
+uint32_t stamp_in_header(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  unsigned char bytes[4] = {};
+  in.seekg(kStampOffset);
+  if (!in.read(reinterpret_cast<char *>(bytes), sizeof bytes)) return 0;
+  return stamp_from(bytes);
+}
+
+// The folder a database's path names it in ("." for a bare name).
+std::string folder_of(const std::string &path) {
+  const std::filesystem::path file(path);
+  return file.has_parent_path() ? file.parent_path().string() : std::string(".");
 }
 
 bool is_memory_or_uri(const std::string &path) {
@@ -92,48 +133,72 @@ void refuse_what_is_not_a_database(const std::string &path) {
 
 std::string set_aside_a_foreign_log(const std::string &path) {
   if (is_memory_or_uri(path)) return {};
+  const CheckpointLock lock(path); // no checkpoint elsewhere changes the file or the record now
   const auto log = path + "-wal";
   const auto log_file = identity_of(log);
   const auto file = identity_of(path);
   if (!log_file || log_file->size == 0 || !file) return {};
   const auto record = read_record(path);
   if (!record) return {};
-  const bool foreign =
-      !record->file.same_file(*file) || (!record->checkpointing && !(record->file == *file));
+  bool foreign = false;
+  if (record->older_identity) {
+    const auto &was = *record->older_identity;
+    foreign = !was.same_file(*file) || (!record->checkpointing && !(was == *file));
+  } else {
+    const auto stamp = stamp_in_header(path);
+    foreign =
+        std::find(record->stamps.begin(), record->stamps.end(), stamp) == record->stamps.end();
+  }
   if (!foreign) return {};
   const auto aside = log + ".set-aside-" + std::to_string(std::time(nullptr));
   if (std::rename(log.c_str(), aside.c_str()) != 0)
     throw std::runtime_error(log + " was written for another file than " + path +
                              " and cannot be set aside; move it away before starting");
   std::remove((path + "-shm").c_str());
-  write_record(path, "settled");
+  std::remove(owner_path(path).c_str()); // no log now: the next checkpoint records the file's
   return log + " was written for another file than " + path +
          " (the file was replaced or restored since): set aside as " + aside + ", and " + path +
          " opened as it is";
 }
 
-void note_checkpoint_starting(const std::string &path) {
-  if (!is_memory_or_uri(path)) write_record(path, "checkpointing");
+uint32_t stamp_of_open_file(sqlite3 *db) {
+  sqlite3_file *file = nullptr;
+  unsigned char bytes[4] = {};
+  if (sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK || !file ||
+      !file->pMethods ||
+      file->pMethods->xRead(file, bytes, sizeof bytes, kStampOffset) != SQLITE_OK)
+    return 0; // a file shorter than its header: a new one, before its first checkpoint
+  return stamp_from(bytes);
 }
 
-void note_settled(const std::string &path) {
-  if (!is_memory_or_uri(path)) write_record(path, "settled");
+uint32_t next_stamp(uint32_t now) {
+  static thread_local std::mt19937 random{std::random_device{}()};
+  for (;;)
+    if (const auto stamp = static_cast<uint32_t>(random()); stamp != 0 && stamp != now)
+      return stamp;
+}
+
+CheckpointLock::CheckpointLock(const std::string &path)
+    : fd_(::open(folder_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
+  if (fd_ >= 0) ::flock(fd_, LOCK_EX);
+}
+
+CheckpointLock::~CheckpointLock() {
+  if (fd_ >= 0) ::close(fd_); // closing drops the flock
+}
+
+void note_checkpoint_starting(const std::string &path, uint32_t from, uint32_t to) {
+  if (!is_memory_or_uri(path)) write_record(path, {from, to}, "checkpointing");
+}
+
+void note_settled(const std::string &path, uint32_t stamp) {
+  if (!is_memory_or_uri(path)) write_record(path, {stamp}, "settled");
 }
 
 void forget_when_no_log(const std::string &path) {
   if (is_memory_or_uri(path) || identity_of(path + "-wal")) return;
   std::remove(owner_path(path).c_str());
 }
-
-namespace {
-
-// The folder a database's path names it in ("." for a bare name).
-std::string folder_of(const std::string &path) {
-  const std::filesystem::path file(path);
-  return file.has_parent_path() ? file.parent_path().string() : std::string(".");
-}
-
-} // namespace
 
 std::string why_read_only(const std::string &path) {
   if (is_memory_or_uri(path) || !std::filesystem::exists(path)) return {};

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+struct sqlite3;
+
 namespace verdict::database_file {
 
 // What tells one file, and one state of its bytes, from another.
@@ -44,18 +46,46 @@ std::string why_read_only(const std::string &path);
 // (`path.served-<time>`). Empty when nothing of a site is there.
 std::vector<std::string> leftovers_of_a_site(const std::string &path);
 
+// Which state of the file's own bytes a log was written for is told by a stamp inside the
+// file: SQLite's application id (4 bytes in the file's header), given a new random value by
+// every checkpoint (the file's bytes change only then: in WAL mode a write goes to the log).
+// The record beside the file (`site.db-wal-owner`) names the stamp its log was written for,
+// so a `touch`, a `cp -p` or a clock changed after a crash leaves the log applied, and a
+// restored or replaced file (another stamp: `verdict backup` gives each copy its own) has the
+// log set aside. Timestamps play no part.
+//
 // Before SQLite opens `path`: when the log beside it was written for another file (or for
 // this file before it was overwritten), renames the log (and drops its index, `-shm`) so
 // SQLite opens the file as it is. Returns the sentence for the log; empty when nothing was
 // done. Without a record (a database from an older verdict) the log is trusted, as SQLite
-// would.
+// would; a record written by an older verdict is judged as it judged it.
 std::string set_aside_a_foreign_log(const std::string &path);
 
-// The record the check above reads. The writer calls `checkpoint_starting` before it copies
-// the log into the file (which changes the file) and `settled` after, each synced to disk,
-// so a crash in between never makes a log look foreign.
-void note_checkpoint_starting(const std::string &path);
-void note_settled(const std::string &path);
+// The stamp in the header of the open database's own file (not its log), read through
+// SQLite's descriptor: opening the file again would drop the process's locks on it.
+uint32_t stamp_of_open_file(sqlite3 *db);
+// A stamp for the next state of a file whose stamp is `now`: random, never 0, never `now`.
+uint32_t next_stamp(uint32_t now);
+
+// While held, no other process (or thread) checkpoints the site at `path` or judges its log:
+// a flock(2) on the file's folder (separate from SQLite's own locks, which it leaves alone).
+class CheckpointLock {
+public:
+  explicit CheckpointLock(const std::string &path);
+  ~CheckpointLock();
+  CheckpointLock(const CheckpointLock &) = delete;
+  CheckpointLock &operator=(const CheckpointLock &) = delete;
+
+private:
+  int fd_ = -1;
+};
+
+// The record the check above reads, written under a CheckpointLock, each synced to disk: the
+// writer calls `note_checkpoint_starting` with the file's stamp and the one it has just
+// committed (either may be in the file while the log is copied into it) and `note_settled`
+// with the file's stamp after, so a crash in between never makes a log look foreign.
+void note_checkpoint_starting(const std::string &path, uint32_t from, uint32_t to);
+void note_settled(const std::string &path, uint32_t stamp);
 // After the last connection closed: with no log left beside the file there is nothing to
 // record, and the file stands alone again.
 void forget_when_no_log(const std::string &path);

@@ -10,7 +10,8 @@ namespace sql {
 class Db;
 }
 
-// Writes what `db` reads to `out_path` (which must not exist) as one self-contained file.
+// Writes what `db` reads to `out_path` (which must not exist) as one self-contained file, with
+// a stamp of its own (store/database_file.h).
 void copy_database(sql::Db &db, const std::string &out_path);
 
 // Writes a consistent, self-contained copy of the database at `db_path` to `out_path` (which

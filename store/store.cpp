@@ -216,7 +216,8 @@ struct Store::Writer {
     // The writer copies the log into the file itself, recording that it does
     // (store/database_file.h), instead of SQLite doing it unannounced inside a commit.
     sqlite3_wal_hook(db.handle(), &Writer::count_log_frames, this);
-    database_file::note_settled(path_);
+    // The file stamped and its record written from the start (store/database_file.h).
+    if (!in_memory) checkpoint("PASSIVE");
     seen_version_ = data_version(); // before the thread starts, so no change is missed
     thread = std::thread([this] { run(); });
   }
@@ -239,12 +240,17 @@ struct Store::Writer {
   }
 
   // Copies what the log holds into the file, recorded before and after; PASSIVE copies
-  // what no reader still needs, TRUNCATE all of it and empties the log.
+  // what no reader still needs, TRUNCATE all of it and empties the log. The file's new state
+  // gets a new stamp, committed to the log first so the copy carries it into the file.
   void checkpoint(const char *mode) {
     try {
-      database_file::note_checkpoint_starting(path_);
+      const database_file::CheckpointLock lock(path_);
+      const auto from = database_file::stamp_of_open_file(db.handle());
+      const auto to = database_file::next_stamp(from);
+      db.exec("PRAGMA application_id = " + std::to_string(static_cast<int32_t>(to)));
+      database_file::note_checkpoint_starting(path_, from, to);
       db.exec(std::string("PRAGMA wal_checkpoint(") + mode + ")");
-      database_file::note_settled(path_);
+      database_file::note_settled(path_, database_file::stamp_of_open_file(db.handle()));
       log_frames_ = 0;
     } catch (const std::exception &e) {
       std::cerr << "verdict: copying the log into " << path_ << ": " << e.what() << "\n";

@@ -664,6 +664,80 @@ TEST_CASE("process: a restart after the file was replaced sets the old file's lo
   CHECK(stored_votes(db) == in_backup);
 }
 
+// A server on `db` killed (SIGKILL) after `votes` more acknowledged votes, some only in the
+// log beside the file (checked: the file alone holds fewer); returns how many votes the site
+// has acknowledged in all.
+int64_t killed_with_votes_in_the_log(const std::string &db, int64_t votes) {
+  const int64_t before = fs::exists(db) ? stored_votes(db) : 0;
+  Server server({"--db", db, "--port", "0", "--rate-limit", "0"});
+  Voters voters(server.port, 4);
+  voters.wait_for(votes);
+  voters.stop();
+  server.stop(SIGKILL);
+  REQUIRE(fs::exists(db + "-wal"));
+  const auto file_alone = db + ".alone";
+  fs::copy_file(db, file_alone);
+  const auto in_file_alone = stored_votes(file_alone);
+  const int64_t acknowledged = before + voters.acknowledged;
+  INFO("the file alone holds " << in_file_alone << " of " << acknowledged << " votes");
+  REQUIRE(in_file_alone < acknowledged);
+  for (const auto *suffix : {"", "-wal", "-shm", "-wal-owner"})
+    fs::remove(file_alone + suffix);
+  return acknowledged;
+}
+
+TEST_CASE("process: after a crash, the log stays with its file whatever happens to the file's "
+          "times and name: a touch, or a cp -p and a move back, loses no acknowledged vote") {
+  for (const std::string change : {"touch", "cp -p"}) {
+    DYNAMIC_SECTION(change) {
+      test::TempDir dir;
+      const auto db = (dir.path / "site.db").string();
+      const auto acknowledged = killed_with_votes_in_the_log(db, 300);
+      if (change == "touch") {
+        fs::last_write_time(db, fs::last_write_time(db) + std::chrono::hours(3));
+      } else { // the same bytes under a new inode, their times kept
+        REQUIRE(std::system(("cp -p " + db + " " + db + ".copy").c_str()) == 0);
+        fs::rename(db + ".copy", db);
+      }
+      const auto log = log_of_a_restart(db);
+      INFO("the server said: " << log);
+      CHECK(log.find("set aside") == std::string::npos);
+      CHECK(check_database(db).empty());
+      CHECK(stored_votes(db) >= acknowledged);
+    }
+  }
+}
+
+TEST_CASE("process: a backup copied over the file in place (the same inode, its times kept) "
+          "beside the log of the file that was served: the log is set aside, the backup intact") {
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  const auto backup = (dir.path / "backup.db").string();
+  {
+    Server server({"--db", db, "--port", "0", "--rate-limit", "0"});
+    Voters voters(server.port, 2);
+    voters.wait_for(50);
+    voters.stop();
+    server.stop(SIGTERM);
+  }
+  REQUIRE(run_binary({"backup", "--db", db, backup}) == 0);
+  const auto in_backup = stored_votes(backup);
+  killed_with_votes_in_the_log(db, 300);
+  const auto inode_of = [](const std::string &path) {
+    struct stat info {};
+    REQUIRE(::stat(path.c_str(), &info) == 0);
+    return info.st_ino;
+  };
+  const auto inode = inode_of(db);
+  REQUIRE(std::system(("cp -p " + backup + " " + db).c_str()) == 0);
+  REQUIRE(inode_of(db) == inode); // copied into the file, not put in its place
+  const auto log = log_of_a_restart(db);
+  INFO("the server said: " << log);
+  CHECK(log.find("was written for another file than " + db) != std::string::npos);
+  CHECK(check_database(db).empty());
+  CHECK(stored_votes(db) == in_backup);
+}
+
 // A small filesystem of its own (tmpfs; the suite runs as root, as CI does), unmounted after.
 struct SmallDisk {
   explicit SmallDisk(const fs::path &at) : path(at) {
@@ -1300,6 +1374,33 @@ TEST_CASE("process: init makes a new site, with the examples or empty, and its f
   CHECK(run_binary({"serve", "--db", nothing, "--empty"}, &said) == 2);
   CHECK(said.find("--empty is only for init") != std::string::npos);
   CHECK_FALSE(fs::exists(nothing));
+}
+
+TEST_CASE("process: a nightly copy that fails its check is removed, says why and exits 1, and "
+          "the older copies stay") {
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  const auto folder = dir.path / "backups";
+  import_bundled_content(db);
+  REQUIRE(run_binary({"backup", "--db", db, "--into", folder.string()}) == 0);
+  const auto good = fs::directory_iterator(folder)->path();
+
+  // A tool pointing at a category that is not there: the copy is faithful to it, so it fails
+  // the check a copy must pass.
+  sql::Db(db).exec("PRAGMA foreign_keys = OFF; "
+                   "UPDATE tools SET category_id = 999999 WHERE id = (SELECT min(id) FROM tools)");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100)); // a copy name of its own
+  std::string said;
+  CHECK(run_binary({"backup", "--db", db, "--into", folder.string()}, &said) == 1);
+  CHECK_THAT(said, Catch::Contains("foreign key fault in tools"));
+  CHECK_THAT(said, Catch::Contains("the copy failed its check and was removed; older copies are "
+                                   "kept"));
+  std::vector<fs::path> kept;
+  for (const auto &entry : fs::directory_iterator(folder))
+    kept.push_back(entry.path());
+  REQUIRE(kept.size() == 1);
+  CHECK(kept.front() == good);
+  CHECK(run_binary({"check", "--db", good.string()}) == 0);
 }
 
 TEST_CASE("process: nightly backups go into a folder of dated, checked copies, only the newest "
