@@ -366,6 +366,26 @@ TEST_CASE("verify: a reader who saw a checkpoint fails when the site then shows 
   }
 }
 
+TEST_CASE("verify: a reader who saw a checkpoint fails when the site rewrites the entries it "
+          "covered and signs the log anew with its own key") {
+  VerifiedSite site;
+  REQUIRE(site.verify() == 0); // 9 entries and their root are now the ones seen
+  site.tamper("UPDATE vote_log SET entry = CASE leaf WHEN 0 THEN (SELECT entry FROM vote_log "
+              "WHERE leaf = 1) ELSE (SELECT entry FROM vote_log WHERE leaf = 0) END "
+              "WHERE leaf IN (0, 1); "
+              "DELETE FROM vote_log_nodes"); // the tree made again from the entries as they are
+  {
+    Store store(site.db);
+    store.cast_tool_vote(test::ballot_of(std::string(32, 'f')),
+                         store.tool_by_slug("code-llama-4")->id, Verdict::ship);
+    store.make_checkpoint(store.log_signing_key(), unix_now() + 60);
+  }
+  std::string said;
+  CHECK(site.verify(&said) == 1);
+  CHECK_THAT(said, Catch::Contains("the log now is not the log seen before with entries added: "
+                                   "the first 9 entries changed"));
+}
+
 TEST_CASE("verify: says how old the newest checkpoint is and how many entries none covers, and "
           "fails when it is older than --max-age (two days) while the log grew past it") {
   VerifiedSite site;
