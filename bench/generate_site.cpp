@@ -251,7 +251,9 @@ Content generate_content(Random &random, const SiteSize &size) {
         {content.tools[a].slug, content.tools[b].slug,
          date_of(kDay2024 + static_cast<int64_t>(random.below(1000))),
          random.chance(0.3) ? "Two takes on the same job, read side by side by the panel." : "",
-         ""});
+         // A published comparison answers its question (domain/content.h): a line per tool.
+         "Ship with " + content.tools[a].name + " if you want " + content.tools[a].tagline +
+             "\nShip with " + content.tools[b].name + " if you want " + content.tools[b].tagline});
   }
   return content;
 }

@@ -243,6 +243,13 @@ FieldFaults comparison_faults(const ContentComparison &comparison) {
   check_date(faults, "published_on", comparison.published_on);
   check_field<ContentComparison>(faults, "intro", comparison.intro, false);
   check_field<ContentComparison>(faults, "bottom_line", comparison.bottom_line, false, 2000);
+  // A page that asks "which one should you ship with?" answers it before it is shown to
+  // readers: a draft may wait for its bottom line, a published or scheduled one may not.
+  const bool blank = comparison.bottom_line.find_first_not_of(" \t\r\n") == std::string::npos;
+  if (!comparison.published_on.empty() && blank)
+    faults.emplace_back("bottom_line",
+                        "is needed to publish: one line per tool, \"Ship with … if …\" (leave "
+                        "the publication date empty to keep it a draft until it is written)");
   return faults;
 }
 

@@ -29,8 +29,9 @@ const Section<ContentComparison> &comparisons() {
              "Empty keeps it a draft, unlisted; a date publishes it on the front page."},
             {"intro", "Intro", Kind::text, false, "What the comparison is about."},
             {"bottom_line", "Bottom line", Kind::text, false,
-             "The editor's answer to \"which one should you ship with?\", shown at the top of "
-             "the page; at most 2000 characters."}};
+             "The editor's answer to \"which one should you ship with?\", shown first on the "
+             "page: one line per tool, \"Ship with … if …\". Needed to publish (a draft can "
+             "wait); at most 2000 characters. Preview shows it as readers will."}};
       },
       [](const Values &v) {
         return ContentComparison{field_of(v, "a"), field_of(v, "b"), field_of(v, "published_on"),

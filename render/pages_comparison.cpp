@@ -4,6 +4,7 @@
 #include "render/pages.h"
 
 #include <algorithm>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -196,6 +197,12 @@ std::string comparison_path(const ComparisonDetail &detail) {
 Data glance_numbers(const Comparison &comparison, const Glance &glance) {
   Data data;
   set_if(data, "bottom_line", comparison.bottom_line);
+  // One item per line the editor wrote: a "Ship with … if …" for each tool.
+  Data lines{Data::type::list};
+  std::istringstream written(comparison.bottom_line);
+  for (std::string line; std::getline(written, line);)
+    if (line.find_first_not_of(" \t\r") != std::string::npos) lines.push_back(Data(line));
+  data.set("bottom_lines", lines);
   data.set("statement", glance.statement);
   data.set("a_name", comparison.a.name);
   data.set("b_name", comparison.b.name);

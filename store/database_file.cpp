@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
+#include <climits>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -63,15 +65,30 @@ std::optional<Record> read_record(const std::string &path) {
   Record record;
   std::string state;
   if (first == "stamps") {
-    for (uint32_t stamp; in >> stamp;)
-      record.stamps.push_back(stamp);
-    in.clear();
-    if (!(in >> state) || record.stamps.empty()) return std::nullopt;
+    // "stamps N… state": each N a stamp as written (decimal digits, 32 bits), else no record.
+    for (std::string word; in >> word;) {
+      if (!std::all_of(word.begin(), word.end(), [](char c) { return c >= 'a' && c <= 'z'; })) {
+        unsigned long long stamp = 0;
+        const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), stamp);
+        if (error != std::errc() || end != word.data() + word.size() || stamp > UINT32_MAX)
+          return std::nullopt;
+        record.stamps.push_back(static_cast<uint32_t>(stamp));
+        continue;
+      }
+      state = word;
+      break;
+    }
+    if (state.empty() || record.stamps.empty()) return std::nullopt;
   } else {
+    // Not a record this version or an older one wrote: as good as none (the log trusted, as
+    // SQLite would), never a reason not to start.
     Identity file;
-    unsigned long long inode = 0;
-    if (!(in >> inode >> file.size >> file.modified_ns >> state)) return std::nullopt;
-    file.device = static_cast<dev_t>(std::stoull(first));
+    unsigned long long device = 0, inode = 0;
+    const auto [end, error] = std::from_chars(first.data(), first.data() + first.size(), device);
+    if (error != std::errc() || end != first.data() + first.size() ||
+        !(in >> inode >> file.size >> file.modified_ns >> state))
+      return std::nullopt;
+    file.device = static_cast<dev_t>(device);
     file.inode = static_cast<ino_t>(inode);
     record.older_identity = file;
   }

@@ -1,20 +1,48 @@
 #include "store/maintenance.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
 
 #include "store/database_file.h"
 #include "store/sqlite.h"
 
 namespace verdict {
 
+namespace {
+
+// Sets aside a log written for another file (store/database_file.h) where it can, saying so.
+void set_aside_a_foreign_log_said(const std::string &db_path) {
+  if (!database_file::why_read_only(db_path).empty()) return; // nothing may be renamed there
+  if (const auto said = database_file::set_aside_a_foreign_log(db_path); !said.empty())
+    std::cerr << "verdict: " << said << "\n";
+}
+
+} // namespace
+
 void copy_database(sql::Db &db, const std::string &out_path) {
-  auto stmt = db.prepare("VACUUM INTO :out");
-  stmt.bind(":out", out_path).run();
-  // A stamp of its own (store/database_file.h): restored over the site's file later, a log
-  // the site wrote meanwhile is never taken for this copy's.
-  sql::Db copy(out_path, sql::Db::Open::existing);
-  const auto stamp = database_file::next_stamp(database_file::stamp_of_open_file(copy.handle()));
-  copy.exec("PRAGMA application_id = " + std::to_string(static_cast<int32_t>(stamp)));
+  // Made under another name and stamped before it takes its own: a copy stopped half-way is
+  // never found at `out_path` bearing the site's stamp.
+  const auto partial = out_path + ".partial-" + std::to_string(::getpid());
+  std::filesystem::remove(partial);
+  try {
+    auto stmt = db.prepare("VACUUM INTO :out");
+    stmt.bind(":out", partial).run();
+    // A stamp of its own (store/database_file.h): restored over the site's file later, a log
+    // the site wrote meanwhile is never taken for this copy's.
+    {
+      sql::Db copy(partial, sql::Db::Open::existing);
+      const auto stamp =
+          database_file::next_stamp(database_file::stamp_of_open_file(copy.handle()));
+      copy.exec("PRAGMA application_id = " + std::to_string(static_cast<int32_t>(stamp)));
+    }
+    std::filesystem::rename(partial, out_path);
+  } catch (...) {
+    std::filesystem::remove(partial);
+    throw;
+  }
 }
 
 void backup_database(const std::string &db_path, const std::string &out_path) {
@@ -22,6 +50,8 @@ void backup_database(const std::string &db_path, const std::string &out_path) {
   if (stat(db_path.c_str(), &info) != 0) throw std::runtime_error("no database at " + db_path);
   if (stat(out_path.c_str(), &info) == 0)
     throw std::runtime_error(out_path + " already exists; choose a new file name");
+  // A log left beside a file restored over the site's is not this file's: read without it.
+  set_aside_a_foreign_log_said(db_path);
   sql::Db db(db_path, sql::Db::Open::read_only);
   copy_database(db, out_path);
 }
@@ -34,6 +64,7 @@ std::vector<std::string> check_database(const std::string &db_path) {
   } catch (const std::exception &e) {
     return {e.what()};
   }
+  set_aside_a_foreign_log_said(db_path);
   sql::Db db(db_path, sql::Db::Open::read_only);
   std::vector<std::string> problems;
   // A sound SQLite file is not yet a site: it must hold Verdict's schema.

@@ -13,6 +13,29 @@ TEST_CASE("the bundled content file is valid and holds the seeds") {
   CHECK(parsed.content.reviews.size() == 32);
   CHECK(parsed.content.comparisons.size() == 5);
   CHECK(parsed.content.reviewers.size() == 7);
+  // Every bundled comparison answers its question: a "Ship with … if …" line for each tool.
+  for (const auto &comparison : parsed.content.comparisons) {
+    INFO(comparison.a << " vs " << comparison.b);
+    CHECK(comparison.bottom_line.starts_with("Ship with "));
+    CHECK(comparison.bottom_line.find("\nShip with ") != std::string::npos);
+  }
+}
+
+TEST_CASE("a comparison is published or scheduled only with its bottom line; a draft may wait") {
+  const auto faults_of = [](const std::string &published_on, const std::string &bottom_line) {
+    std::vector<std::string> said;
+    for (const auto &[field, fault] :
+         comparison_faults({"cursor", "codestral", published_on, "", bottom_line}))
+      said.push_back(field + ": " + fault);
+    return said;
+  };
+  const std::string needed = "bottom_line: is needed to publish: one line per tool, \"Ship with "
+                             "… if …\" (leave the publication date empty to keep it a draft "
+                             "until it is written)";
+  CHECK(faults_of("2026-11-03", "") == std::vector<std::string>{needed});
+  CHECK(faults_of("2099-01-01", " \n ") == std::vector<std::string>{needed}); // scheduled
+  CHECK(faults_of("", "").empty());                                           // a draft
+  CHECK(faults_of("2026-11-03", "Ship with Cursor if you live in its editor.").empty());
 }
 
 TEST_CASE("a bad content file names every fault by its place") {

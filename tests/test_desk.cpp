@@ -789,6 +789,17 @@ TEST_CASE("desk: a draft comparison is previewed as it will appear, from the lis
   CHECK(faulty->status == 400);
   CHECK(test::visible_text(faulty->body).find("Second tool must differ") != std::string::npos);
 
+  // Published or scheduled, a comparison answers its question: without a bottom line the desk
+  // asks for it and saves nothing.
+  const auto unanswered = test::post_at_desk(
+      client, session, "/admin/comparisons/codestral-2-1-vs-code-llama-4",
+      "a=codestral-2-1&b=code-llama-4&published_on=2026-12-01&intro=Two+open+models.&bottom_"
+      "line=+%0D%0A+");
+  CHECK(unanswered->status == 400);
+  CHECK(test::visible_text(unanswered->body).find("Bottom line is needed to publish") !=
+        std::string::npos);
+  CHECK(site.store().comparison_content("codestral-2-1-vs-code-llama-4")->published_on.empty());
+
   REQUIRE(test::post_at_desk(client, session, "/admin/comparisons/codestral-2-1-vs-code-llama-4",
                              "a=codestral-2-1&b=code-llama-4&published_on=2026-11-22&intro=Two+"
                              "open+models.&bottom_line=Ship+Codestral+for+code%3B+keep+Code+"

@@ -31,6 +31,24 @@ size_t position(const std::string &text, const std::string &what) {
 }
 } // namespace
 
+TEST_CASE("pages: a bundled comparison answers its question first: the editor's bottom line, a "
+          "line per tool, then what the panel and the readers say, with their counts") {
+  test::SiteServer site;
+  const auto page = site.client().Get(test::kBundledComparison);
+  REQUIRE(page);
+  const auto &body = page->body;
+  const auto answer = body.find("The editor's bottom line");
+  const auto statement = body.find("class=\"glance-statement\"");
+  const auto question = body.find("id=\"community-title\"");
+  REQUIRE(answer != std::string::npos);
+  CHECK(answer < statement);
+  CHECK(statement < question);
+  CHECK(body.find("<li>Ship with Cursor Background Agent if ") != std::string::npos);
+  CHECK(body.find("<li>Ship with Codestral 2.1 if ") != std::string::npos);
+  CHECK(body.find("<li>Ship with", body.find("<li>Ship with Codestral 2.1 if ") + 1) ==
+        std::string::npos); // one line per tool, no more
+}
+
 TEST_CASE("pages: the front page lists published comparisons newest first, drafts never") {
   test::SiteServer site;
   import_edited(site, [](nlohmann::json &c) {

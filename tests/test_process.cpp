@@ -721,6 +721,13 @@ TEST_CASE("process: a backup copied over the file in place (the same inode, its 
     server.stop(SIGTERM);
   }
   REQUIRE(run_binary({"backup", "--db", db, backup}) == 0);
+  const auto stamp_of = [](const std::string &path) {
+    sql::Db file(path, sql::Db::Open::read_only);
+    auto stamp = file.prepare("PRAGMA application_id");
+    stamp.step();
+    return stamp.int64(0);
+  };
+  CHECK(stamp_of(backup) != stamp_of(db)); // a copy of its own, though its bytes say the same
   const auto in_backup = stored_votes(backup);
   killed_with_votes_in_the_log(db, 300);
   const auto inode_of = [](const std::string &path) {
@@ -731,11 +738,31 @@ TEST_CASE("process: a backup copied over the file in place (the same inode, its 
   const auto inode = inode_of(db);
   REQUIRE(std::system(("cp -p " + backup + " " + db).c_str()) == 0);
   REQUIRE(inode_of(db) == inode); // copied into the file, not put in its place
+  // The owner's check of the restored file judges the log beside it as a start would.
+  std::string checked;
+  CHECK(run_binary({"check", "--db", db}, &checked) == 0);
+  CHECK(checked.find("was written for another file than " + db) != std::string::npos);
   const auto log = log_of_a_restart(db);
   INFO("the server said: " << log);
-  CHECK(log.find("was written for another file than " + db) != std::string::npos);
   CHECK(check_database(db).empty());
   CHECK(stored_votes(db) == in_backup);
+}
+
+TEST_CASE("process: a record beside the file that no verdict wrote never stops a start: the log "
+          "is kept, as SQLite would keep it") {
+  for (const std::string record : {"x 1 2 3 settled\n", "99999999999999999999999 1 2 3 settled\n",
+                                   "stamps -1 settled\n", "stamps\n", ""}) {
+    DYNAMIC_SECTION(record) {
+      test::TempDir dir;
+      const auto db = (dir.path / "site.db").string();
+      const auto acknowledged = killed_with_votes_in_the_log(db, 200);
+      std::ofstream(db + "-wal-owner") << record;
+      const auto log = log_of_a_restart(db);
+      INFO("the server said: " << log);
+      CHECK(log.find("set aside") == std::string::npos);
+      CHECK(stored_votes(db) >= acknowledged);
+    }
+  }
 }
 
 // A small filesystem of its own (tmpfs; the suite runs as root, as CI does), unmounted after.
@@ -1030,7 +1057,11 @@ TEST_CASE("process: import into a new path makes a site of the file's content al
          {"description", "Another tool."},
          {"entry", "Paid"}}}},
       {"reviews", nlohmann::json::array()},
-      {"comparisons", {{{"a", "tool-one"}, {"b", "tool-two"}, {"published_on", "2026-11-01"}}}}};
+      {"comparisons",
+       {{{"a", "tool-one"},
+         {"b", "tool-two"},
+         {"published_on", "2026-11-01"},
+         {"bottom_line", "Ship with Tool One if first.\nShip with Tool Two if second."}}}}};
   std::ofstream(file) << mine.dump(2);
 
   std::string said;

@@ -49,10 +49,15 @@ try {
     const bottom = (selector) => document.querySelector(selector).getBoundingClientRect().bottom
       + window.scrollY;
     return { statement: bottom('.glance-statement'), pick: bottom('.h2h .pick.side-b'),
-             header: bottom('.site-header') };
+             header: bottom('.site-header'),
+             firstAnswer: bottom('.glance-bottom-line li'),
+             answer: bottom('.glance-bottom-line') };
   });
   await keepScreenshot(page, { path: join(screenshotDir, 'comparison-first-screens-375.png'),
                           fullPage: true, clip: { x: 0, y: 0, width: 375, height: 2 * 667 } });
+  // The answer first: the editor's bottom line starts on the first screen, ends by the second.
+  assert.ok(screens.firstAnswer <= 667, `the bottom line's first line ends at ${screens.firstAnswer}px`);
+  assert.ok(screens.answer <= 2 * 667, `the bottom line ends at ${screens.answer}px`);
   assert.ok(screens.statement <= 2 * 667, `the verdict ends at ${screens.statement}px`);
   assert.ok(screens.pick <= 2 * 667, `the head-to-head vote ends at ${screens.pick}px`);
   assert.ok(screens.header <= 100, `the header takes ${screens.header}px`);
