@@ -80,8 +80,9 @@ std::optional<Record> read_record(const std::string &path) {
     }
     if (state.empty() || record.stamps.empty()) return std::nullopt;
   } else {
-    // Not a record this version or an older one wrote: as good as none (the log trusted, as
-    // SQLite would), never a reason not to start.
+    // An older verdict's: "device inode size time state". Anything else is no record of a
+    // verdict's, as good as none (the log trusted, as SQLite would), never a reason not to
+    // start.
     Identity file;
     unsigned long long device = 0, inode = 0;
     const auto [end, error] = std::from_chars(first.data(), first.data() + first.size(), device);
