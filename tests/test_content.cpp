@@ -21,7 +21,7 @@ TEST_CASE("the bundled content file is valid and holds the seeds") {
   }
 }
 
-TEST_CASE("a comparison is published or scheduled only with its bottom line; a draft may wait") {
+TEST_CASE("a comparison is published or scheduled only with its bottom line, a draft may wait") {
   const auto faults_of = [](const std::string &published_on, const std::string &bottom_line) {
     std::vector<std::string> said;
     for (const auto &[field, fault] :
