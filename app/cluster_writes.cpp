@@ -349,13 +349,13 @@ void ClusterWrites::apply(const cluster::StreamEntry &entry, const std::function
   Store::StreamApply applying(entry.sequence, writes->front().taken_at_ms, writes->front().today);
   for (const auto &write : *writes) {
     applying.next_writes_taken(write.taken_at_ms, write.today);
-    apply_write(applying, entry.sequence, write, write.arguments, failed);
+    apply_write(applying, entry.sequence, write, failed);
   }
 }
 
 void ClusterWrites::apply_write(const Store::StreamApply &applying, uint64_t sequence,
-                                const ClusterWrite &write, const json &a,
-                                const std::function<void()> &failed) {
+                                const ClusterWrite &write, const std::function<void()> &failed) {
+  const auto &a = write.arguments;
   const auto vote_done = [this, id = write.id, sequence,
                           failed](std::optional<std::string> failure) {
     if (!failure) return tell(id, {Outcome::Kind::written, "", "null"});

@@ -143,7 +143,7 @@ private:
   // Publishes `writes` as one entry of the stream; their callers hear if it was not taken.
   void publish(const std::vector<ClusterWrite> &writes);
   void apply_write(const Store::StreamApply &applying, uint64_t sequence, const ClusterWrite &write,
-                   const nlohmann::json &arguments, const std::function<void()> &failed);
+                   const std::function<void()> &failed);
   // The vote's ballot as the stream carries it, judged here: its token must be one this site
   // made for `target` before the vote was taken, and gives the time on page. Refused if not.
   Ballot judged_ballot(const nlohmann::json &ballot, const std::string &target,

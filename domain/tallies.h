@@ -93,7 +93,6 @@ struct TargetTallies {
 // tools looks one up for each target: a hash map's scattered nodes cost more than the rest).
 class ToolSlugs {
 public:
-  ToolSlugs() = default;
   explicit ToolSlugs(std::vector<std::pair<int64_t, std::string>> by_id); // any order
   const std::string *find(int64_t id) const; // none for a tool not (or no longer) there
 

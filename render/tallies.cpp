@@ -1,6 +1,5 @@
 #include "render/tallies.h"
 
-#include <algorithm>
 #include <atomic>
 #include <charconv>
 
@@ -63,15 +62,6 @@ std::string target_slug(const VoteTarget &target, const ToolSlugs &slugs) {
 }
 
 namespace {
-
-// YYYY-MM-DD in digits: nothing a CSV field needs to quote or defuse.
-bool is_plain_date(std::string_view day) {
-  return day.size() == 10 &&
-         std::all_of(day.begin(), day.end(),
-                     [](char c) { return (c >= '0' && c <= '9') || c == '-'; }) &&
-         day[0] != '-';
-}
-
 // The size of the last file made: the next is about as large, so its text is allocated once
 // instead of copied as it doubles (megabytes on a large site).
 std::atomic<size_t> last_csv_size{0};
@@ -100,10 +90,7 @@ void TalliesCsv::add(const VoteTarget &target, const DayTally &day) {
   const auto percent = [&](int64_t part, int64_t total) {
     if (total) number(whole_percent(part, total));
   };
-  if (is_plain_date(day.day)) // as every day is: written as it is, without a field's checks
-    csv_.append(1, '"').append(day.day).append(1, '"');
-  else
-    append_csv_field(csv_, day.day);
+  append_csv_field(csv_, day.day);
   csv_ += named_;
   for (const auto value :
        {day.cast(), day.counted(), day.set_aside.network, day.set_aside.too_fast}) {

@@ -18,6 +18,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "store/sqlite.h"
+
 namespace verdict::database_file {
 
 namespace {
@@ -179,21 +181,30 @@ std::string set_aside_a_foreign_log(const std::string &path) {
          " opened as it is";
 }
 
-uint32_t stamp_of_open_file(sqlite3 *db) {
+uint32_t stamp_of_open_file(sql::Db &db) {
   sqlite3_file *file = nullptr;
   unsigned char bytes[4] = {};
-  if (sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK || !file ||
-      !file->pMethods ||
+  if (sqlite3_file_control(db.handle(), "main", SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK ||
+      !file || !file->pMethods ||
       file->pMethods->xRead(file, bytes, sizeof bytes, kStampOffset) != SQLITE_OK)
     return 0; // a file shorter than its header: a new one, before its first checkpoint
   return stamp_from(bytes);
 }
 
-uint32_t next_stamp(uint32_t now) {
+uint32_t committed_stamp(sql::Db &db) {
+  auto stamp = db.prepare("PRAGMA application_id");
+  stamp.step();
+  return static_cast<uint32_t>(stamp.int64(0)); // kept as a signed 32-bit number
+}
+
+uint32_t commit_new_stamp(sql::Db &db) {
   static thread_local std::mt19937 random{std::random_device{}()};
-  for (;;)
-    if (const auto stamp = static_cast<uint32_t>(random()); stamp != 0 && stamp != now)
-      return stamp;
+  const auto in_file = stamp_of_open_file(db);
+  auto stamp = static_cast<uint32_t>(random());
+  while (stamp == 0 || stamp == in_file)
+    stamp = static_cast<uint32_t>(random());
+  db.exec("PRAGMA application_id = " + std::to_string(static_cast<int32_t>(stamp)));
+  return stamp;
 }
 
 CheckpointLock::CheckpointLock(const std::string &path)

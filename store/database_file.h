@@ -13,7 +13,9 @@
 #include <string>
 #include <vector>
 
-struct sqlite3;
+namespace verdict::sql {
+class Db;
+}
 
 namespace verdict::database_file {
 
@@ -63,9 +65,12 @@ std::string set_aside_a_foreign_log(const std::string &path);
 
 // The stamp in the header of the open database's own file (not its log), read through
 // SQLite's descriptor: opening the file again would drop the process's locks on it.
-uint32_t stamp_of_open_file(sqlite3 *db);
-// A stamp for the next state of a file whose stamp is `now`: random, never 0, never `now`.
-uint32_t next_stamp(uint32_t now);
+uint32_t stamp_of_open_file(sql::Db &db);
+// The stamp the file holds once its log is copied into it: the last one committed.
+uint32_t committed_stamp(sql::Db &db);
+// Commits a new stamp for the file's next state (random, never 0, never the one in the file)
+// and returns it.
+uint32_t commit_new_stamp(sql::Db &db);
 
 // While held, no other process (or thread) checkpoints the site at `path` or judges its log:
 // a flock(2) on the file's folder (separate from SQLite's own locks, which it leaves alone).

@@ -34,9 +34,7 @@ void copy_database(sql::Db &db, const std::string &out_path) {
     // the site wrote meanwhile is never taken for this copy's.
     {
       sql::Db copy(partial, sql::Db::Open::existing);
-      const auto stamp =
-          database_file::next_stamp(database_file::stamp_of_open_file(copy.handle()));
-      copy.exec("PRAGMA application_id = " + std::to_string(static_cast<int32_t>(stamp)));
+      database_file::commit_new_stamp(copy);
     }
     std::filesystem::rename(partial, out_path);
   } catch (...) {

@@ -241,16 +241,18 @@ struct Store::Writer {
 
   // Copies what the log holds into the file, recorded before and after; PASSIVE copies
   // what no reader still needs, TRUNCATE all of it and empties the log. The file's new state
-  // gets a new stamp, committed to the log first so the copy carries it into the file.
+  // gets a new stamp, committed to the log first so the copy carries it into the file; one
+  // committed before that a reader kept out of the file is still to come, so it serves again
+  // (a new one each time would be a write per batch while the reader holds on).
   void checkpoint(const char *mode) {
     try {
       const database_file::CheckpointLock lock(path_);
-      const auto from = database_file::stamp_of_open_file(db.handle());
-      const auto to = database_file::next_stamp(from);
-      db.exec("PRAGMA application_id = " + std::to_string(static_cast<int32_t>(to)));
+      const auto from = database_file::stamp_of_open_file(db);
+      auto to = database_file::committed_stamp(db);
+      if (to == from) to = database_file::commit_new_stamp(db);
       database_file::note_checkpoint_starting(path_, from, to);
       db.exec(std::string("PRAGMA wal_checkpoint(") + mode + ")");
-      database_file::note_settled(path_, database_file::stamp_of_open_file(db.handle()));
+      database_file::note_settled(path_, database_file::stamp_of_open_file(db));
       log_frames_ = 0;
     } catch (const std::exception &e) {
       std::cerr << "verdict: copying the log into " << path_ << ": " << e.what() << "\n";
