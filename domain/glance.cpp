@@ -74,11 +74,10 @@ Glance glance_of(const Comparison &comparison, const std::vector<Review> &review
     glance.lenses.push_back({reviewer->reviewer_name, reviewer->reviewer_lens, line});
   }
 
-  glance.panel_lead = lead_of(a.panel, b.panel, 1);
-  glance.readers_lead = lead_of(a.community, b.community, kMinVotesForInterval);
-  const bool by_picks = glance.readers_lead == Lead::unknown && picked >= kMinVotesForInterval;
-  if (by_picks)
-    glance.readers_lead = picks.a > picks.b ? Lead::a : picks.b > picks.a ? Lead::b : Lead::level;
+  const auto leads = leads_of(numbers_of(comparison));
+  glance.panel_lead = leads.panel;
+  glance.readers_lead = leads.readers;
+  const bool by_picks = leads.by_picks;
   const auto panel = glance.panel_lead, readers = glance.readers_lead;
   const auto name = [&](Lead lead) { return lead == Lead::a ? a.name : b.name; };
   const std::string readers_favour = by_picks ? "readers' picks favour " : "readers favour ";
@@ -109,6 +108,74 @@ Glance glance_of(const Comparison &comparison, const std::vector<Review> &review
   if (picked > 0 && readers != Lead::unknown)
     glance.statement += " Head to head, " + picks_said(a.name, picks.a, b.name, picks.b) + ".";
   return glance;
+}
+
+PairNumbers numbers_of(const Comparison &comparison) {
+  return {comparison.a.panel, comparison.b.panel, comparison.a.community, comparison.b.community,
+          comparison.picks};
+}
+
+Leads leads_of(const PairNumbers &numbers) {
+  Leads leads;
+  leads.panel = lead_of(numbers.panel_a, numbers.panel_b, 1);
+  leads.readers = lead_of(numbers.readers_a, numbers.readers_b, kMinVotesForInterval);
+  const auto &picks = numbers.picks;
+  leads.by_picks = leads.readers == Lead::unknown && picks.a + picks.b >= kMinVotesForInterval;
+  if (leads.by_picks)
+    leads.readers = picks.a > picks.b ? Lead::a : picks.b > picks.a ? Lead::b : Lead::level;
+  return leads;
+}
+
+namespace {
+
+// "3 of 4 reviews ship it, Cursor 1 of 4" after the leader's name; when level, "2 of 4 reviews
+// ship each" or "Codestral 2.1 2 of 4 reviews ship it, Cursor 1 of 2".
+std::string ship_counts(Lead lead, const std::string &a, const ShipTally &on_a,
+                        const std::string &b, const ShipTally &on_b, const char *what) {
+  const auto of = [](const ShipTally &t) {
+    return std::to_string(t.ships) + " of " + std::to_string(t.total);
+  };
+  if (lead == Lead::b) return of(on_b) + " " + what + " ship it, " + a + " " + of(on_a);
+  if (lead == Lead::a) return of(on_a) + " " + what + " ship it, " + b + " " + of(on_b);
+  if (on_a.ships == on_b.ships && on_a.total == on_b.total)
+    return of(on_a) + " " + what + " ship each";
+  return a + " " + of(on_a) + " " + what + " ship it, " + b + " " + of(on_b);
+}
+
+} // namespace
+
+LeadLines lead_lines(const std::string &a, const std::string &b, const PairNumbers &numbers) {
+  const auto leads = leads_of(numbers);
+  const auto name = [&](Lead lead) { return lead == Lead::a ? a : b; };
+  LeadLines lines;
+  const auto panel_counts =
+      ship_counts(leads.panel, a, numbers.panel_a, b, numbers.panel_b, "reviews");
+  lines.panel = leads.panel == Lead::unknown ? "Panel: has not reviewed both yet"
+                : leads.panel == Lead::level
+                    ? "Panel: tied, " + panel_counts
+                    : "Panel favours " + name(leads.panel) + ": " + panel_counts;
+
+  const auto &picks = numbers.picks;
+  const auto picked = picks.a + picks.b;
+  std::string readers_counts;
+  if (leads.by_picks)
+    readers_counts =
+        leads.readers == Lead::level
+            ? std::to_string(picks.a) + " of " + std::to_string(picked) + " head-to-head picks each"
+            : std::to_string(std::max(picks.a, picks.b)) + " of " + std::to_string(picked) +
+                  " head-to-head picks";
+  else
+    readers_counts =
+        ship_counts(leads.readers, a, numbers.readers_a, b, numbers.readers_b, "votes");
+  const auto counted = numbers.readers_a.total + numbers.readers_b.total + picked;
+  lines.readers = leads.readers == Lead::unknown
+                      ? counted == 0
+                            ? std::string("Readers: no votes yet")
+                            : "Readers: too few votes yet, " + std::to_string(counted) + " counted"
+                  : leads.readers == Lead::level
+                      ? "Readers: tied, " + readers_counts
+                      : "Readers favour " + name(leads.readers) + ": " + readers_counts;
+  return lines;
 }
 
 } // namespace verdict

@@ -43,4 +43,23 @@ struct Glance {
 Glance glance_of(const Comparison &comparison, const std::vector<Review> &reviews_a,
                  const std::vector<Review> &reviews_b);
 
+// Who leads by the table above, from the numbers alone. `by_picks`: the readers' lead is their
+// head-to-head picks' (too few ship-or-skip votes on a tool to say).
+struct Leads {
+  Glance::Lead panel = Glance::Lead::unknown, readers = Glance::Lead::unknown;
+  bool by_picks = false;
+};
+Leads leads_of(const PairNumbers &numbers);
+PairNumbers numbers_of(const Comparison &comparison);
+
+// The two short lines every list of comparisons shows under a title, by the same rules:
+//   "Panel favours Codestral 2.1: 3 of 4 reviews ship it, Cursor 1 of 4"
+//   "Readers favour Cursor: 7 of 10 head-to-head picks"
+//   "Panel: tied, 2 of 4 reviews ship each"       "Readers: too few votes yet, 3 counted"
+//   "Panel: has not reviewed both yet"             "Readers: no votes yet"
+struct LeadLines {
+  std::string panel, readers;
+};
+LeadLines lead_lines(const std::string &a, const std::string &b, const PairNumbers &numbers);
+
 } // namespace verdict

@@ -132,11 +132,20 @@ struct Comparison {
 // a date still to come): only for the desk's preview.
 enum class Drafts { hidden, shown };
 
+// What says who leads a pair (domain/glance.h): each tool's panel verdicts and counted reader
+// verdicts, and the counted head-to-head picks, a's then b's. Set-aside votes play no part.
+struct PairNumbers {
+  ShipTally panel_a, panel_b;
+  ShipTally readers_a, readers_b;
+  PairTally picks;
+};
+
 struct ComparisonSummary {
   std::string a_slug, a_name;
   std::string b_slug, b_name;
   std::string published_on;
-  int64_t id = 0; // the comparison's row: after the date, the archive's order
+  int64_t id = 0;      // the comparison's row: after the date, the archive's order
+  PairNumbers numbers; // who leads, said beside the title
 };
 
 // What one visitor has already said, so a page can show their own vote.
@@ -371,7 +380,7 @@ struct ComparisonHit {
   ToolKey a, b;
   std::string a_name, b_name;
   bool published = false; // an editor's pick readers see
-  PairTally picks;        // the readers' head-to-head picks, a's then b's
+  PairNumbers numbers;    // who leads, said beside the title
 };
 
 // One page of a search's results, best match first.

@@ -19,6 +19,8 @@ constexpr int kItemsPageSize = 20;
 // The front page's share of each list, and the most tools a picker offers as a list.
 constexpr int kFrontPageItems = 10;
 constexpr int kPickerLimit = 100;
+// The newest comparisons a category's first page shows above its tools.
+constexpr int kCategoryComparisons = 10;
 
 // A directory: one page of a list `read` from the store, rendered by `render`.
 template <class Read, class Render>
@@ -140,7 +142,7 @@ void show_categories_page(App &app, const Request &req, Response &res) {
                                    app.store.site_copy()));
 }
 
-// GET /categories/:slug — the tools in one category, by name.
+// GET /categories/:slug — the newest comparisons of its tools, then the tools, by name.
 //   page=N   optional, from 1
 void show_category(App &app, const Request &req, Response &res, std::string_view slug) {
   const auto span = list_page(app, req, res, kDirectoryPageSize);
@@ -151,7 +153,11 @@ void show_category(App &app, const Request &req, Response &res, std::string_view
                                "There is no category with this address.");
   const auto tools = app.store.tools_in_category(slug, *span);
   if (past_the_end(app, res, *span, tools.items.empty())) return;
-  send_html(res, pages::category(app.views, *category, tools, app.store.site_copy()));
+  // The newest comparisons of its tools head the first page; the later pages list tools only.
+  const auto comparisons = span->number == 1
+                               ? app.store.comparisons_in_category(slug, kCategoryComparisons)
+                               : std::vector<ComparisonSummary>{};
+  send_html(res, pages::category(app.views, *category, tools, comparisons, app.store.site_copy()));
 }
 
 // GET /reviewers — the panel, in panel order.

@@ -36,10 +36,13 @@ std::string title_of(const Comparison &c) {
   return c.a.name + " vs " + c.b.name;
 }
 
-// What the comparison page says first: the editor's words, then the verdict at a glance.
+// What the comparison page says first: the editor's words, then the verdict at a glance: who
+// leads, as every list says it, then both sides' numbers.
 std::string comparison_summary(const Comparison &c, const Glance &glance) {
+  const auto leads = lead_lines(c.a.name, c.b.name, numbers_of(c));
   return joined_paragraphs(
       {c.intro, c.bottom_line.empty() ? "" : "Bottom line: " + c.bottom_line, glance.statement,
+       leads.panel + ".", leads.readers + ".",
        "Panel: " + c.a.name + " " + glance.panel_a + "; " + c.b.name + " " + glance.panel_b + ".",
        "Readers: " + c.a.name + " " + glance.community_a + "; " + c.b.name + " " +
            glance.community_b + "."});

@@ -26,6 +26,9 @@ Bodies digest(const Views &views, const SiteCopy &site, const std::vector<Digest
     const auto &c = item.comparison;
     // The statement and both sides' numbers; the lens-by-lens lines stay on the page.
     auto entry = pages::glance_numbers(c, glance_of(c, {}, {}));
+    const auto leads = lead_lines(c.a.name, c.b.name, numbers_of(c));
+    entry.set("panel_lead", leads.panel);
+    entry.set("readers_lead", leads.readers);
     entry.set("name", c.a.name + " vs " + c.b.name);
     entry.set("url", base_url + "/compare/" + pair_slug(c.a.slug, c.b.slug));
     entry.set("published_on", c.published_on);

@@ -6,6 +6,7 @@
 
 #include "domain/counting.h"
 #include "domain/dates.h"
+#include "domain/glance.h"
 #include "domain/numbers.h"
 #include "domain/share_phrase.h"
 #include "domain/slugs.h"
@@ -65,16 +66,21 @@ std::string page_suffix(int number) {
   return number == 1 ? std::string() : " · page " + std::to_string(number);
 }
 
-Data comparison_items(const std::vector<ComparisonSummary> &comparisons) {
+std::string comparison_list(const Views &views, const std::vector<ComparisonSummary> &comparisons) {
   Data items{list{}};
   for (const auto &c : comparisons) {
     Data item;
     item.set("slug", pair_slug(c.a_slug, c.b_slug));
     item.set("title", title_of(c.a_name, c.b_name));
     item.set("published_on", c.published_on);
+    const auto leads = lead_lines(c.a_name, c.b_name, c.numbers);
+    item.set("panel_lead", leads.panel);
+    item.set("readers_lead", leads.readers);
     items.push_back(item);
   }
-  return items;
+  Data data;
+  data.set("comparisons", items);
+  return views.fragment("comparison_list", data);
 }
 
 std::string interval_readings(const Views &views, const std::vector<std::string> &readings) {

@@ -35,8 +35,9 @@ std::string query_value(std::string_view text);
 // What a page past the first adds to its title.
 std::string page_suffix(int number);
 
-// Links to comparisons, as the front page, the archive and a tool's page list them.
-Data comparison_items(const std::vector<ComparisonSummary> &comparisons);
+// Links to comparisons, as the front page, the archive, a category and a tool's page list
+// them: newest first, each with who leads it (domain/glance.h's lead lines).
+std::string comparison_list(const Views &views, const std::vector<ComparisonSummary> &comparisons);
 // What the intervals a part of a page shows mean, in plain words, one tap away: a fold listing
 // each reading (interval_reading, domain/numbers.h); "" when the part shows no interval.
 std::string interval_readings(const Views &views, const std::vector<std::string> &readings);

@@ -92,7 +92,7 @@ std::string transparency(const Views &views, const std::optional<Checkpoint> &ch
 std::string categories(const Views &views, const std::vector<CategoryListing> &categories,
                        const SiteCopy &site);
 std::string category(const Views &views, const CategoryListing &category, const Paged<Tool> &tools,
-                     const SiteCopy &site);
+                     const std::vector<ComparisonSummary> &comparisons, const SiteCopy &site);
 // The search page: its form holding `query`, and the results of searching it (an empty query
 // asked for nothing). A quote links to the page of its tool that shows it, a tool's page
 // showing `reviews_per_page` reviews; matches are marked (marked_html).

@@ -57,7 +57,7 @@ std::string home(const Views &views, const HomeData &data) {
   page.set("eyebrow", data.site.comparison_eyebrow);
   page.set("site_name", data.site.site_name);
   page.set("site_tagline", data.site.site_tagline);
-  page.set("comparisons", comparison_items(data.comparisons.items));
+  page.set("comparison_list", comparison_list(views, data.comparisons.items));
   page.set("more_comparisons", bool_data(data.comparisons.has_next));
   // A new site with nothing in it yet (`verdict init --empty`) says so, in place of empty
   // lists; each list shows once it has something.
@@ -89,7 +89,7 @@ std::string tools(const Views &views, const Paged<Tool> &tools, const SiteCopy &
 std::string comparisons(const Views &views, const Paged<ComparisonSummary> &comparisons,
                         const SiteCopy &site) {
   Data page;
-  page.set("comparisons", comparison_items(comparisons.items));
+  page.set("comparison_list", comparison_list(views, comparisons.items));
   page.set("pagination",
            pagination(views, "/comparisons", comparisons.number, comparisons.has_next));
   return views.page("comparisons", page,
@@ -151,11 +151,13 @@ std::string categories(const Views &views, const std::vector<CategoryListing> &c
 }
 
 std::string category(const Views &views, const CategoryListing &listing, const Paged<Tool> &tools,
-                     const SiteCopy &site) {
+                     const std::vector<ComparisonSummary> &comparisons, const SiteCopy &site) {
   const auto &category = listing.category;
   const auto path = "/categories/" + category.slug;
   Data page;
   page.set("name", category.name);
+  page.set("has_comparisons", bool_data(!comparisons.empty()));
+  page.set("comparison_list", comparison_list(views, comparisons));
   page.set("count", std::to_string(listing.tools) + (listing.tools == 1 ? " tool" : " tools"));
   page.set("has_tools", bool_data(!tools.items.empty()));
   page.set("tool_table", tool_table(views, tools.items));

@@ -2,6 +2,7 @@
 // marked, and the address of the page that shows each hit.
 #include "render/pages.h"
 
+#include "domain/glance.h"
 #include "domain/numbers.h"
 #include "domain/share_phrase.h"
 #include "domain/slugs.h"
@@ -86,16 +87,14 @@ std::string marked_html(std::string_view marked) {
 }
 
 namespace {
-// A comparison the search offers, with the readers' head-to-head numbers.
+// A comparison the search offers, with who leads it.
 Data comparison_item(const ComparisonHit &hit) {
   Data item;
   item.set("link", "/compare/" + pair_slug(hit.a.slug, hit.b.slug));
   item.set("title", hit.a_name + " vs " + hit.b_name);
-  const auto total = hit.picks.a + hit.picks.b;
-  item.set("numbers", total > 0 ? "Readers' head-to-head picks: " + hit.a_name + " " +
-                                      std::to_string(hit.picks.a) + ", " + hit.b_name + " " +
-                                      std::to_string(hit.picks.b) + "."
-                                : std::string("No reader has picked between them yet."));
+  const auto leads = lead_lines(hit.a_name, hit.b_name, hit.numbers);
+  item.set("panel_lead", leads.panel);
+  item.set("readers_lead", leads.readers);
   item.set("published", bool_data(hit.published));
   return item;
 }

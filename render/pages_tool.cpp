@@ -73,7 +73,7 @@ std::string tool_with(const Views &views, const ToolDetail &detail, const SiteCo
            pagination(views, path, number, detail.reviews.has_next || detail.comparisons.has_next));
   page.set("has_comparisons", bool_data(!detail.comparisons.items.empty()));
   page.set("no_comparisons", bool_data(number == 1 && detail.comparisons.items.empty()));
-  page.set("comparisons", comparison_items(detail.comparisons.items));
+  page.set("comparison_list", comparison_list(views, detail.comparisons.items));
   // A picker of every other tool while they are few; past that, the other tool's slug.
   page.set("others_listed", bool_data(detail.others_complete));
   // Each by its name; two that share one (this tool's too) carry their taglines, never an

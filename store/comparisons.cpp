@@ -13,12 +13,29 @@ namespace verdict {
 namespace {
 
 // What a list of comparisons shows of each (ComparisonSummary), read by summary_from_row().
+// With who leads: both tools' panel and counted reader tallies, and the pair's counted picks
+// in a's then b's order (the pair's row is keyed lowest tool first).
 #define SUMMARY_COLUMNS                                                                            \
-  "SELECT a.slug, a.name, b.slug, b.name, c.published_on, c.id "                                   \
-  "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id JOIN tools b ON b.id = c.tool_b_id "
+  "SELECT a.slug, a.name, b.slug, b.name, c.published_on, c.id, "                                  \
+  "a.panel_ships, a.panel_reviews, b.panel_ships, b.panel_reviews, "                               \
+  "a.community_ships, a.community_votes, b.community_ships, b.community_votes, "                   \
+  "ifnull(iif(a.id < b.id, pt.low_picks, pt.high_picks), 0), "                                     \
+  "ifnull(iif(a.id < b.id, pt.high_picks, pt.low_picks), 0) "                                      \
+  "FROM comparisons c JOIN tools a ON a.id = c.tool_a_id JOIN tools b ON b.id = c.tool_b_id "      \
+  "LEFT JOIN pair_tallies pt ON pt.low_tool_id = min(a.id, b.id) "                                 \
+  "AND pt.high_tool_id = max(a.id, b.id) "
 
 ComparisonSummary summary_from_row(const sql::Stmt &row) {
-  return {row.text(0), row.text(1), row.text(2), row.text(3), row.text(4), row.int64(5)};
+  ComparisonSummary summary{row.text(0), row.text(1),  row.text(2), row.text(3),
+                            row.text(4), row.int64(5), {}};
+  auto &numbers = summary.numbers;
+  numbers.panel_a = {row.int64(6), row.int64(7)};
+  numbers.panel_b = {row.int64(8), row.int64(9)};
+  numbers.readers_a = {row.int64(10), row.int64(11)};
+  numbers.readers_b = {row.int64(12), row.int64(13)};
+  numbers.picks.a = row.int64(14);
+  numbers.picks.b = row.int64(15);
+  return summary;
 }
 
 // Columns: tool a's slug, tool b's slug, published on ('' for a draft), intro, bottom line.
@@ -166,28 +183,48 @@ Paged<ComparisonSummary> queries::comparisons_with_tool(sql::Db &db, int64_t too
   return paged(stmt, span, summary_from_row);
 }
 
+// The newest `:limit` published comparisons with one of the tools TOOLS selects (as
+// `tool_id`) on either side, through the (tool, date) indexes; a comparison of two of them is
+// counted once.
+#define NEWEST_WITH_EITHER_OF(TOOLS)                                                               \
+  SUMMARY_COLUMNS                                                                                  \
+  "WHERE c.id IN (SELECT id FROM ("                                                                \
+  "SELECT p.id, p.published_on FROM (" TOOLS ") x JOIN comparisons p "                             \
+  "ON p.tool_a_id = x.tool_id WHERE " PUBLISHED_BY_TODAY " UNION "                                 \
+  "SELECT p.id, p.published_on FROM (" TOOLS ") x JOIN comparisons p "                             \
+  "ON p.tool_b_id = x.tool_id WHERE " PUBLISHED_BY_TODAY " "                                       \
+  "ORDER BY 2 DESC, 1 DESC LIMIT :limit)) "                                                        \
+  "ORDER BY c.published_on DESC, c.id DESC"
+
 std::vector<ComparisonSummary> queries::comparisons_reviewed_by(sql::Db &db, int64_t reviewer_id,
                                                                 int64_t limit) {
-  auto stmt = db.cached(SUMMARY_COLUMNS
-                        // From the reviewer's reviews to each reviewed tool's published
-                        // comparisons, either side, through the (tool, date) indexes; a
-                        // comparison of two tools they reviewed is counted once.
-                        "WHERE c.id IN (SELECT id FROM ("
-                        "SELECT p.id, p.published_on FROM reviews v JOIN comparisons p "
-                        "ON p.tool_a_id = v.tool_id WHERE v.reviewer_id = :reviewer "
-                        "AND " PUBLISHED_BY_TODAY " UNION "
-                        "SELECT p.id, p.published_on FROM reviews v JOIN comparisons p "
-                        "ON p.tool_b_id = v.tool_id WHERE v.reviewer_id = :reviewer "
-                        "AND " PUBLISHED_BY_TODAY " "
-                        "ORDER BY 2 DESC, 1 DESC LIMIT :limit)) "
-                        "ORDER BY c.published_on DESC, c.id DESC");
+  auto stmt =
+      db.cached(NEWEST_WITH_EITHER_OF("SELECT tool_id FROM reviews WHERE reviewer_id = :reviewer"));
   stmt.bind(":reviewer", reviewer_id).bind(":limit", limit);
+  return rows_of(stmt, summary_from_row);
+}
+
+std::vector<ComparisonSummary> queries::comparisons_in_category(sql::Db &db, int64_t category_id,
+                                                                int64_t limit) {
+  auto stmt = db.cached(
+      NEWEST_WITH_EITHER_OF("SELECT id AS tool_id FROM tools WHERE category_id = :category"));
+  stmt.bind(":category", category_id).bind(":limit", limit);
   return rows_of(stmt, summary_from_row);
 }
 
 } // namespace verdict
 
 namespace verdict {
+
+std::vector<ComparisonSummary> Store::comparisons_in_category(std::string_view category_slug,
+                                                              int64_t limit) {
+  return read([&](sql::Db &db) {
+    auto category = db.cached("SELECT id FROM categories WHERE slug = :slug");
+    category.bind(":slug", category_slug);
+    if (!category.step()) return std::vector<ComparisonSummary>{};
+    return queries::comparisons_in_category(db, category.int64(0), limit);
+  });
+}
 
 std::optional<Comparison> Store::resolve_pair(std::string_view pair_slug, bool &canonical_order) {
   return read([&](sql::Db &db) -> std::optional<Comparison> {

@@ -155,12 +155,18 @@ Paged<ComparisonSummary> comparisons_with_tool(sql::Db &db, int64_t tool_id, Pag
 // Published comparisons of a tool the reviewer reviewed, newest first.
 std::vector<ComparisonSummary> comparisons_reviewed_by(sql::Db &db, int64_t reviewer_id,
                                                        int64_t limit);
+// The newest published comparisons with a tool of the category on either side.
+std::vector<ComparisonSummary> comparisons_in_category(sql::Db &db, int64_t category_id,
+                                                       int64_t limit);
 std::optional<PairRecord> comparison_of_pair(sql::Db &db, int64_t x, int64_t y);
 // With Drafts::hidden (every reader's page) a comparison readers do not see yet — a draft or
 // one scheduled — shows as a pair nobody wrote up: no date, intro or bottom line.
 std::optional<ResolvedPair> resolve_pair(sql::Db &db, std::string_view pair_slug,
                                          Drafts drafts = Drafts::hidden);
 PairTally pair_tally(sql::Db &db, int64_t a_id, int64_t b_id);
+// Who leads the pair `a` then `b`: both tools' panel and counted reader tallies, and the
+// pair's counted picks.
+PairNumbers pair_numbers(sql::Db &db, int64_t a_id, int64_t b_id);
 // How many entries the vote log holds: the numbers read beside it are what they replay to.
 uint64_t vote_log_size(sql::Db &db);
 VoterChoices voter_choices(sql::Db &db, std::string_view voter, int64_t a_id, int64_t b_id);

@@ -137,7 +137,7 @@ std::vector<int64_t> tools_named(sql::Db &db, const std::vector<std::string_view
 }
 
 // The pair of tools `x` and `y` as a search offers it: in the editor's order when it is
-// written up, its published state and the readers' picks.
+// written up, its published state and who leads it.
 ComparisonHit comparison_hit(sql::Db &db, int64_t x, int64_t y) {
   const auto tool = [&db](int64_t id) {
     const auto naming = queries::tool_naming(db, id).value_or(queries::ToolNaming{});
@@ -153,7 +153,7 @@ ComparisonHit comparison_hit(sql::Db &db, int64_t x, int64_t y) {
   hit.a_name = first.second;
   hit.b_name = second.second;
   hit.published = record && record->readers_see;
-  hit.picks = queries::pair_tally(db, hit.a.id, hit.b.id);
+  hit.numbers = queries::pair_numbers(db, hit.a.id, hit.b.id);
   return hit;
 }
 

@@ -126,6 +126,9 @@ public:
   // (queries::holding), by name.
   Paged<Tool> tools_holding(std::string_view words, PageSpan span);
   Paged<Tool> tools_in_category(std::string_view category_slug, PageSpan span); // by name
+  // The newest published comparisons with a tool of the category on either side.
+  std::vector<ComparisonSummary> comparisons_in_category(std::string_view category_slug,
+                                                         int64_t limit);
   // A tool page: `span` pages both its reviews and its comparisons; the other tools are listed
   // for the compare-with picker only while there are at most `picker_limit` of them. The page
   // is everyone's: a voter's own vote is read apart (voter_choices_on_tool).

@@ -164,6 +164,20 @@ PairTally queries::pair_tally(sql::Db &db, int64_t a_id, int64_t b_id) {
   return a_id < b_id ? PairTally{low, high, set_aside} : PairTally{high, low, set_aside};
 }
 
+PairNumbers queries::pair_numbers(sql::Db &db, int64_t a_id, int64_t b_id) {
+  PairNumbers numbers;
+  auto stmt = db.cached("SELECT id, panel_ships, panel_reviews, community_ships, community_votes "
+                        "FROM tools WHERE id IN (:a, :b)");
+  stmt.bind(":a", a_id).bind(":b", b_id);
+  while (stmt.step()) {
+    const bool is_a = stmt.int64(0) == a_id;
+    (is_a ? numbers.panel_a : numbers.panel_b) = {stmt.int64(1), stmt.int64(2)};
+    (is_a ? numbers.readers_a : numbers.readers_b) = {stmt.int64(3), stmt.int64(4)};
+  }
+  numbers.picks = pair_tally(db, a_id, b_id);
+  return numbers;
+}
+
 VoterChoices queries::voter_choices(sql::Db &db, std::string_view voter, int64_t a_id,
                                     int64_t b_id) {
   auto stmt =

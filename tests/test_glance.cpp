@@ -142,3 +142,34 @@ TEST_CASE("comparison: with no picks and no votes no bar is drawn that could be 
   CHECK(after.find("aria-label=\"Share of readers voting ship on Cursor Background Agent\"") ==
         std::string::npos); // still no votes on that one
 }
+
+TEST_CASE("glance: a list's two lines say who leads by the same rules, with the counts behind it") {
+  const auto lines = [](ShipTally pa, ShipTally pb, ShipTally ra, ShipTally rb,
+                        PairTally picks = {}) {
+    return lead_lines("Alpha", "Beta", PairNumbers{pa, pb, ra, rb, picks});
+  };
+  // The panel: 3 of 4 is 75%, 2 of 4 is 50%: Alpha leads.
+  CHECK(lines({3, 4}, {2, 4}, {}, {}).panel ==
+        "Panel favours Alpha: 3 of 4 reviews ship it, Beta 2 of 4");
+  CHECK(lines({1, 4}, {2, 3}, {}, {}).panel ==
+        "Panel favours Beta: 2 of 3 reviews ship it, Alpha 1 of 4");
+  // 1 of 2 and 2 of 4 are both 50%: tied, each count said.
+  CHECK(lines({1, 2}, {2, 4}, {}, {}).panel ==
+        "Panel: tied, Alpha 1 of 2 reviews ship it, Beta 2 of 4");
+  CHECK(lines({4, 4}, {4, 4}, {}, {}).panel == "Panel: tied, 4 of 4 reviews ship each");
+  CHECK(lines({4, 4}, {}, {}, {}).panel == "Panel: has not reviewed both yet");
+
+  // Readers by ship-or-skip votes once each tool has five: 4 of 5 (80%) against 3 of 6 (50%).
+  CHECK(lines({}, {}, {4, 5}, {3, 6}).readers ==
+        "Readers favour Alpha: 4 of 5 votes ship it, Beta 3 of 6");
+  CHECK(lines({}, {}, {3, 6}, {5, 10}).readers ==
+        "Readers: tied, Alpha 3 of 6 votes ship it, Beta 5 of 10");
+  // Too few on a tool: the picks decide from five on; under that, the count so far.
+  CHECK(lines({}, {}, {4, 4}, {1, 1}, {2, 5, {}}).readers ==
+        "Readers favour Beta: 5 of 7 head-to-head picks");
+  CHECK(lines({}, {}, {}, {}, {3, 3, {}}).readers ==
+        "Readers: tied, 3 of 6 head-to-head picks each");
+  CHECK(lines({}, {}, {4, 4}, {1, 1}, {1, 2, {}}).readers ==
+        "Readers: too few votes yet, 8 counted");
+  CHECK(lines({}, {}, {}, {}).readers == "Readers: no votes yet");
+}

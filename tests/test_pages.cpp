@@ -8,6 +8,7 @@
 #include "domain/content.h"
 #include "domain/content_hash.h"
 #include "domain/numbers.h"
+#include "render/mail.h"
 #include "test_support.h"
 
 using namespace verdict;
@@ -47,6 +48,68 @@ TEST_CASE("pages: a bundled comparison answers its question first: the editor's 
   CHECK(body.find("<li>Ship with Codestral 2.1 if ") != std::string::npos);
   CHECK(body.find("<li>Ship with", body.find("<li>Ship with Codestral 2.1 if ") + 1) ==
         std::string::npos); // one line per tool, no more
+}
+
+TEST_CASE("pages: every list of comparisons says who the panel favours and who readers pick, "
+          "with counts, from counted votes only") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto text_of = [&](const std::string &path) {
+    const auto got = client.Get(path);
+    REQUIRE(got);
+    INFO(path);
+    REQUIRE(got->status == 200);
+    return test::visible_text(got->body);
+  };
+  const auto digest = [&] {
+    const auto detail = site.store().comparison_detail(test::kBundledPair);
+    REQUIRE(detail);
+    return mail::digest(site.app().views, site.store().site_copy(),
+                        {DigestItem{1, detail->comparison}}, 7, "https://verdict.example",
+                        "https://verdict.example/unsubscribe/1-x");
+  };
+  const std::vector<std::string> lists = {"/",
+                                          "/comparisons",
+                                          "/categories/developer-tools",
+                                          "/tools/codestral-2-1",
+                                          "/search?q=cursor%20vs%20codestral",
+                                          "/feed.xml"};
+  const auto every_list_says = [&](const std::string &words) {
+    for (const auto &path : lists) {
+      INFO(path);
+      const auto said = text_of(path);
+      INFO(said.substr(0, 2000));
+      CHECK(said.find(words) != std::string::npos);
+    }
+    const auto mail = digest();
+    CHECK(mail.text.find(words) != std::string::npos);
+    CHECK(mail.html.find(words) != std::string::npos);
+  };
+  // Both tools ship in every review: the panel is tied; no reader has voted.
+  every_list_says("Panel: tied, 4 of 4 reviews ship each");
+  every_list_says("Readers: no votes yet");
+  CHECK(text_of("/comparisons")
+            .find("Panel favours Cursor Background Agent: 4 of 4 reviews ship it, Mistral Small "
+                  "3.1 3 of 4") != std::string::npos);
+
+  // Five readers of their own networks pick Codestral; six of one network pick Cursor, of whom
+  // the counting rule counts three (domain/counting.h). Counted: 5 to 3.
+  const auto cursor = site.store().tool_by_slug("cursor-background-agent")->id;
+  const auto codestral = site.store().tool_by_slug("codestral-2-1")->id;
+  const auto pick_codestral = [&](int reader) {
+    site.store().cast_pair_vote(test::ballot_of(std::string(31, 'c') + char('a' + reader)), cursor,
+                                codestral, codestral);
+  };
+  for (int i = 0; i < 4; ++i)
+    pick_codestral(i);
+  every_list_says("Readers: too few votes yet, 4 counted"); // kMinVotesForInterval is 5
+  pick_codestral(4);
+  every_list_says("Readers favour Codestral 2.1: 5 of 5 head-to-head picks");
+  for (int i = 0; i < 6; ++i)
+    site.store().cast_pair_vote(
+        test::ballot_of(std::string(31, 'k') + char('a' + i), "one office network"), cursor,
+        codestral, cursor);
+  every_list_says("Readers favour Codestral 2.1: 5 of 8 head-to-head picks");
 }
 
 TEST_CASE("pages: the front page lists published comparisons newest first, drafts never") {

@@ -470,13 +470,20 @@ TEST_CASE("search: a query naming two tools, with or without vs, offers their co
   CHECK(test::visible_text(unpublished).find("Not an editor's pick yet") != std::string::npos);
   CHECK(comparisons_of("mistral small 3.1").find("mistral-3-small") == std::string::npos);
 
-  // The readers' numbers, as the comparison page counts them.
-  CHECK(test::visible_text(comparisons_of("cursor vs codestral"))
-            .find("No reader has picked between them yet.") != std::string::npos);
+  // Who leads, as every list says it, from the numbers the comparison page counts.
+  const auto leads_of = [&](const std::string &query) {
+    return test::visible_text(comparisons_of(query));
+  };
+  CHECK(leads_of("cursor vs codestral").find("Readers: no votes yet") != std::string::npos);
   const auto cursor = site.store().tool_by_slug("cursor-background-agent")->id;
   const auto codestral = site.store().tool_by_slug("codestral-2-1")->id;
   site.store().cast_pair_vote(test::ballot_of(std::string(32, 'c')), cursor, codestral, cursor);
-  CHECK(test::visible_text(comparisons_of("cursor vs codestral"))
-            .find("Readers' head-to-head picks: Cursor Background Agent 1, Codestral 2.1 0.") !=
+  CHECK(leads_of("cursor vs codestral").find("Readers: too few votes yet, 1 counted") !=
+        std::string::npos);
+  for (const char reader : {'d', 'e', 'f', 'g'})
+    site.store().cast_pair_vote(test::ballot_of(std::string(32, reader)), cursor, codestral,
+                                cursor);
+  CHECK(leads_of("cursor vs codestral")
+            .find("Readers favour Cursor Background Agent: 5 of 5 head-to-head picks") !=
         std::string::npos);
 }
