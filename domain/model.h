@@ -329,6 +329,24 @@ struct ToolDetail {
   uint64_t vote_log_size = 0;  // the vote log's entries when the numbers were read
 };
 
+// What the alternatives to a tool are weighed on (domain/alternatives.h): the tools it has been
+// compared with (published, or picked between by readers) and those of its category, each with
+// its tallies, and every counted head-to-head between any two of them and the tool.
+struct AlternativesData {
+  Tool tool;
+  struct Candidate {
+    Tool tool;
+    bool compared = false;     // a published comparison of the page's tool and this one
+    bool tool_is_first = true; // the page's tool comes first in the pair's address
+  };
+  std::vector<Candidate> candidates;
+  struct Picks {
+    int64_t low_id = 0, high_id = 0;       // the two tools, lower id first
+    int64_t low_picks = 0, high_picks = 0; // counted picks of each
+  };
+  std::vector<Picks> picks;
+};
+
 // One published comparison as a feed tells it.
 struct FeedEntry {
   Comparison comparison; // both tools with their tallies, the editor's intro and bottom line

@@ -21,6 +21,9 @@ struct PercentInterval {
 // 95% Wilson score interval for a proportion, in whole percents (floor of the low end,
 // ceiling of the high end, so the printed interval never claims more than the data).
 PercentInterval wilson_interval(int64_t successes, int64_t total);
+// The low end of that interval as a fraction (0 with no votes): what a list sorts by, so 1 of 1
+// never outranks 90 of 100 (Evan Miller, "How Not To Sort By Average Rating").
+double wilson_lower_bound(int64_t successes, int64_t total);
 
 // Intervals are shown from this many votes on; below it they are too wide to say anything.
 constexpr int64_t kMinVotesForInterval = 5;

@@ -46,6 +46,13 @@ void api_tool(App &app, const Request &, Response &res, std::string_view slug) {
   send_json(res, api::tool(*detail));
 }
 
+// GET /api/tools/:slug/alternatives — the alternatives page's ranking, as JSON.
+void api_alternatives(App &app, const Request &, Response &res, std::string_view slug) {
+  const auto data = app.store.alternatives(slug, kMostAlternatives);
+  if (!data) return json_not_found(res, "there is no tool with this address");
+  send_json(res, api::alternatives(rank_alternatives(*data)));
+}
+
 // GET /api/compare/:pair — a pair, in the order its address names them.
 void api_comparison(App &app, const Request &, Response &res, std::string_view pair) {
   const auto detail = app.store.comparison_detail(pair, {1, kApiPageSize});

@@ -39,6 +39,7 @@ void show_sitemap(App &app, const Request &req, Response &res);
 // Atom feeds: the site's, a tool's and a reviewer's.
 void show_feed(App &app, const Request &req, Response &res);
 void show_tool_feed(App &app, const Request &req, Response &res, std::string_view slug);
+void show_alternatives(App &app, const Request &req, Response &res, std::string_view slug);
 void show_reviewer_feed(App &app, const Request &req, Response &res, std::string_view slug);
 void show_favicon(App &app, const Request &req, Response &res);
 
@@ -46,6 +47,7 @@ void show_favicon(App &app, const Request &req, Response &res);
 void api_tools(App &app, const Request &req, Response &res);
 void api_comparisons(App &app, const Request &req, Response &res);
 void api_tool(App &app, const Request &req, Response &res, std::string_view slug);
+void api_alternatives(App &app, const Request &req, Response &res, std::string_view slug);
 void api_comparison(App &app, const Request &req, Response &res, std::string_view pair);
 
 // The vote log and its checkpoints, as JSON (handlers/transparency.cpp)

@@ -111,6 +111,15 @@ std::optional<pages::PersonalPage> show_tool(App &app, const Request &req, Respo
                           vote_token_for(app, detail->tool));
 }
 
+// GET /tools/:slug/alternatives — the tools it has been compared with or shares a category
+// with, ranked by readers' head-to-head picks (domain/alternatives.h).
+void show_alternatives(App &app, const Request &req, Response &res, std::string_view slug) {
+  if (refuse_other_pages(app, req, res)) return;
+  const auto data = app.store.alternatives(slug, kMostAlternatives);
+  if (!data) return answer_unknown_tool(app, res, slug, "/alternatives");
+  send_html(res, pages::alternatives(app.views, rank_alternatives(*data), app.store.site_copy()));
+}
+
 // GET /methodology — how the numbers are made, each persona's ship rate, what the site never does.
 void show_methodology(App &app, const Request &req, Response &res) {
   if (refuse_other_pages(app, req, res)) return;

@@ -107,6 +107,32 @@ std::string tool(const ToolDetail &detail) {
   return out.dump(2) + "\n";
 }
 
+std::string alternatives(const RankedAlternatives &ranked) {
+  const auto strength = [](const Strength &s) {
+    return json{{"chance", s.chance}, {"low", s.low}, {"high", s.high}, {"picks", s.picks}};
+  };
+  const auto &t = ranked.tool;
+  json rows = json::array();
+  for (const auto &row : ranked.ranked) {
+    const auto &other = row.candidate.tool;
+    auto item = tool_summary(other);
+    item["tier"] = row.tier;
+    item["readers_strength"] = strength(row.strength);
+    item["panel_lower_bound"] = row.panel_lower;
+    item["head_to_head"] = {{t.slug, row.versus.a}, {other.slug, row.versus.b}};
+    item["comparison"] =
+        "/compare/" + (row.candidate.tool_is_first ? pair_slug(t.slug, other.slug)
+                                                   : pair_slug(other.slug, t.slug));
+    item["published"] = row.candidate.compared;
+    rows.push_back(item);
+  }
+  json out = {{"tool", tool_summary(t)},
+              {"readers_strength", strength(ranked.strength)},
+              {"alternatives", rows},
+              {"method", "/methodology#alternatives"}};
+  return out.dump(2) + "\n";
+}
+
 std::string comparison(const ComparisonDetail &detail) {
   const auto &c = detail.comparison;
   const auto glance = glance_of(c, detail.reviews_a, detail.reviews_b);

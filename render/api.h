@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "domain/alternatives.h"
 #include "domain/model.h"
 
 namespace verdict::api {
@@ -22,6 +23,11 @@ std::string tools(const Paged<Tool> &tools, uint64_t vote_log_size);
 std::string comparisons(const Paged<ComparisonSummary> &comparisons);
 // One tool with its pricing read and its reviews.
 std::string tool(const ToolDetail &detail);
+// A tool's alternatives in their ranking: each tool's summary with its tier, its strength in
+// readers' head-to-head picks ({"chance", "low", "high", "picks"}: the Bradley–Terry fit's
+// chance of being picked over an average one, with its 95% interval), the panel's ship rate's
+// Wilson lower bound, the picks between the two and the pair's address.
+std::string alternatives(const RankedAlternatives &ranked);
 // A pair: both tools, the editor's record, the head-to-head picks and the verdict at a glance.
 std::string comparison(const ComparisonDetail &detail);
 // {"error": message}

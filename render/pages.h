@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "domain/alternatives.h"
 #include "domain/glance.h"
 #include "domain/model.h"
 #include "domain/vote_log.h"
@@ -74,6 +75,9 @@ PersonalPage comparison_page(const Views &views, const ComparisonDetail &detail,
 PersonalPage tool_page(const Views &views, const ToolDetail &detail, const SiteCopy &site,
                        const std::string &today, const std::string &token);
 std::string tools(const Views &views, const Paged<Tool> &tools, const SiteCopy &site);
+// A tool's alternatives, ranked by readers' head-to-head picks (domain/alternatives.h).
+std::string alternatives(const Views &views, const RankedAlternatives &ranked,
+                         const SiteCopy &site);
 std::string comparisons(const Views &views, const Paged<ComparisonSummary> &comparisons,
                         const SiteCopy &site);
 std::string reviewer(const Views &views, const Reviewer &reviewer, const Paged<Review> &reviews,

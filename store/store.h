@@ -126,6 +126,8 @@ public:
   // (queries::holding), by name.
   Paged<Tool> tools_holding(std::string_view words, PageSpan span);
   Paged<Tool> tools_in_category(std::string_view category_slug, PageSpan span); // by name
+  // What a tool's alternatives are weighed on (domain/alternatives.h): at most `most` candidates.
+  std::optional<AlternativesData> alternatives(std::string_view slug, size_t most);
   // The newest published comparisons with a tool of the category on either side.
   std::vector<ComparisonSummary> comparisons_in_category(std::string_view category_slug,
                                                          int64_t limit);

@@ -1,6 +1,9 @@
 // Tools: one tool as its page shows it (with a page of its reviews and comparisons), the
 // lists of them by name and by category, and the editor's changes to them in the content
 // file's terms, each written with its edit log entry.
+#include <algorithm>
+#include <set>
+
 #include "store/page_starts.h"
 #include "store/queries.h"
 #include "store/sqlite.h"
@@ -82,6 +85,70 @@ std::optional<Tool> queries::tool_by_slug(sql::Db &db, std::string_view slug) {
 
 std::optional<Tool> Store::tool_by_slug(std::string_view slug) {
   return read([&](sql::Db &db) { return queries::tool_by_slug(db, slug); });
+}
+
+std::optional<AlternativesData> Store::alternatives(std::string_view slug, size_t most) {
+  return read([&](sql::Db &db) -> std::optional<AlternativesData> {
+    sql::ReadSnapshot snapshot(db); // the tallies of one moment
+    auto tool = queries::tool_by_slug(db, slug);
+    if (!tool) return std::nullopt;
+    AlternativesData data;
+    std::vector<int64_t> ids; // the candidates, the most telling first
+    std::set<int64_t> published_with;
+    const auto add = [&](int64_t id) {
+      if (id != tool->id && ids.size() < most && std::find(ids.begin(), ids.end(), id) == ids.end())
+        ids.push_back(id);
+    };
+    // Those readers picked between, most picks first; those it was published against; then
+    // its category's, the most reviewed and voted on first.
+    auto picked = db.cached("SELECT high_tool_id, low_picks + high_picks FROM pair_tallies "
+                            "WHERE low_tool_id = :tool AND low_picks + high_picks > 0 UNION ALL "
+                            "SELECT low_tool_id, low_picks + high_picks FROM pair_tallies "
+                            "WHERE high_tool_id = :tool AND low_picks + high_picks > 0 "
+                            "ORDER BY 2 DESC, 1");
+    picked.bind(":tool", tool->id);
+    while (picked.step())
+      add(picked.int64(0));
+    auto published = db.cached(
+        "SELECT tool_b_id FROM comparisons WHERE tool_a_id = :tool AND " PUBLISHED_BY_TODAY
+        " UNION SELECT tool_a_id FROM comparisons "
+        "WHERE tool_b_id = :tool AND " PUBLISHED_BY_TODAY " ORDER BY 1");
+    published.bind(":tool", tool->id);
+    while (published.step()) {
+      published_with.insert(published.int64(0));
+      add(published.int64(0));
+    }
+
+    auto same_category = db.cached(
+        "SELECT id FROM tools WHERE category_id = (SELECT category_id FROM tools WHERE id = :tool) "
+        "AND id <> :tool ORDER BY panel_reviews + community_votes DESC, name, slug LIMIT :most");
+    same_category.bind(":tool", tool->id).bind(":most", static_cast<int64_t>(most));
+    while (same_category.step())
+      add(same_category.int64(0));
+
+    for (const auto id : ids) {
+      auto by_id = db.cached("SELECT " TOOL_COLUMNS "WHERE t.id = :id");
+      by_id.bind(":id", id);
+      if (!by_id.step()) continue;
+      auto candidate = tool_from_row(by_id);
+      // In the order its address has: the editor's when written up, else by slug.
+      const auto first = queries::named_first(queries::comparison_of_pair(db, tool->id, id),
+                                              tool->id, tool->slug, candidate.slug);
+      data.candidates.push_back({std::move(candidate), published_with.count(id) > 0, first});
+    }
+    // Every counted head-to-head among the tool and its candidates, each pair looked up by its
+    // key: a bounded number of reads however many pairs a popular tool is in.
+    std::vector<int64_t> weighed(ids);
+    weighed.push_back(tool->id);
+    std::sort(weighed.begin(), weighed.end());
+    for (size_t i = 0; i < weighed.size(); ++i)
+      for (size_t j = i + 1; j < weighed.size(); ++j) {
+        const auto picks = queries::pair_tally(db, weighed[i], weighed[j]);
+        if (picks.a + picks.b > 0) data.picks.push_back({weighed[i], weighed[j], picks.a, picks.b});
+      }
+    data.tool = std::move(*tool);
+    return data;
+  });
 }
 
 std::vector<Tool> queries::tools_by_name(sql::Db &db, int64_t limit, int64_t offset) {

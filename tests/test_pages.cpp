@@ -112,6 +112,69 @@ TEST_CASE("pages: every list of comparisons says who the panel favours and who r
   every_list_says("Readers favour Codestral 2.1: 5 of 8 head-to-head picks");
 }
 
+TEST_CASE("pages: a tool's alternatives are ranked by counted head-to-head picks, each with its "
+          "interval, the panel's lower bound and a link to the pair, on the page and in the API") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto id_of = [&](const char *slug) { return site.store().tool_by_slug(slug)->id; };
+  const auto codestral = id_of("codestral-2-1"), cursor = id_of("cursor-background-agent"),
+             mistral = id_of("mistral-small-3-1");
+  // Eight readers pick Cursor over Codestral, eight pick Codestral over Mistral Small 3.1, and
+  // six of one network pick Mistral Small 3.1, of whom three are counted.
+  for (int i = 0; i < 8; ++i) {
+    site.store().cast_pair_vote(test::ballot_of(std::string(31, 'p') + char('a' + i)), cursor,
+                                codestral, cursor);
+    site.store().cast_pair_vote(test::ballot_of(std::string(31, 'q') + char('a' + i)), codestral,
+                                mistral, codestral);
+  }
+  for (int i = 0; i < 6; ++i)
+    site.store().cast_pair_vote(
+        test::ballot_of(std::string(31, 'r') + char('a' + i), "one office network"), codestral,
+        mistral, mistral);
+
+  const auto got = client.Get("/tools/codestral-2-1/alternatives");
+  REQUIRE(got);
+  REQUIRE(got->status == 200);
+  const auto text = test::visible_text(got->body);
+  INFO(text.substr(0, 3000));
+  const auto at = [&](const std::string &what) {
+    const auto found = text.find(what);
+    INFO(what);
+    REQUIRE(found != std::string::npos);
+    return found;
+  };
+  // Cursor beat it, the tools nobody picked against sit even, Mistral Small 3.1 lost.
+  CHECK(at("Cursor Background Agent Async") < at("Code Llama 4"));
+  CHECK(at("Code Llama 4") < at("Mistral Small 3.1 Lightweight"));
+  CHECK(text.find("Codestral 2.1 0, Cursor Background Agent 8 (counted picks)") !=
+        std::string::npos);
+  CHECK(text.find("Codestral 2.1 8, Mistral Small 3.1 3 (counted picks)") != std::string::npos);
+  CHECK(text.find("from 8 picks") != std::string::npos); // Cursor's, in the fit
+  CHECK(text.find("95% interval") != std::string::npos);
+  CHECK(text.find("At least 51% ship (95% lower bound; 4 of 4 reviews)") != std::string::npos);
+  CHECK(text.find("Tier 1") != std::string::npos);
+  // The published pair's page, and the unpublished pair's in its alphabetical order.
+  CHECK(got->body.find("href=\"/compare/cursor-background-agent-vs-codestral-2-1\"") !=
+        std::string::npos);
+  CHECK(got->body.find("href=\"/compare/codestral-2-1-vs-mistral-small-3-1\"") !=
+        std::string::npos);
+  // The tool's page links to it; an unknown tool's is a 404.
+  CHECK(
+      client.Get("/tools/codestral-2-1")->body.find("href=\"/tools/codestral-2-1/alternatives\"") !=
+      std::string::npos);
+  CHECK(client.Get("/tools/no-such-tool/alternatives")->status == 404);
+
+  const auto api = nlohmann::json::parse(client.Get("/api/tools/codestral-2-1/alternatives")->body);
+  REQUIRE(api["alternatives"].size() >= 3);
+  CHECK(api["alternatives"][0]["slug"] == "cursor-background-agent");
+  CHECK(api["alternatives"][0]["head_to_head"]["codestral-2-1"] == 0);
+  CHECK(api["alternatives"][0]["head_to_head"]["cursor-background-agent"] == 8);
+  CHECK(api["alternatives"][0]["readers_strength"]["chance"].get<double>() > 0.5);
+  CHECK(api["alternatives"].back()["slug"] == "mistral-small-3-1");
+  CHECK(api["alternatives"].back()["head_to_head"]["mistral-small-3-1"] == 3);
+  CHECK(api["readers_strength"]["picks"] == 19);
+}
+
 TEST_CASE("pages: the front page lists published comparisons newest first, drafts never") {
   test::SiteServer site;
   import_edited(site, [](nlohmann::json &c) {

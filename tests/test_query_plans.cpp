@@ -119,6 +119,7 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
                               "/reviewers/" + reviewer.slug + "?page=2",
                               std::string("/feed.xml"),
                               "/tools/" + tool.slug + "/feed.xml",
+                              "/tools/" + published.a_slug + "/alternatives",
                               "/reviewers/" + reviewer.slug + "/feed.xml",
                               published_pair,
                               "/compare/" + published.b_slug + "-vs-" + published.a_slug,

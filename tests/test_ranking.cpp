@@ -1,6 +1,7 @@
 // The Bradley–Terry fit and its tiers (domain/ranking.h), against values worked by hand there.
 #include <catch2/catch.hpp>
 
+#include "domain/alternatives.h"
 #include "domain/ranking.h"
 
 using namespace verdict;
@@ -67,4 +68,39 @@ TEST_CASE("ranking: tools whose intervals reach the tier's head share its tier")
   // (0.70 ≥ 0.50) joins; the fifth (0.30 < 0.50) heads tier 3.
   CHECK(tiers_of(ranked) == std::vector<int>{1, 1, 2, 2, 3});
   CHECK(tiers_of({}).empty());
+}
+
+TEST_CASE("ranking: alternatives go by readers' picks, then the panel's lower bound, then name, "
+          "with the picks against the page's tool the right way round") {
+  // A tool with only what the ranking reads: its id, its name (its slug too) and its panel.
+  const auto tool = [](int64_t id, const char *name, ShipTally panel) {
+    Tool named;
+    named.id = id;
+    named.slug = named.name = name;
+    named.panel = panel;
+    return named;
+  };
+  AlternativesData data;
+  data.tool = tool(5, "page", {});
+  data.candidates = {{tool(1, "beaten", {4, 4}), false, true},
+                     {tool(2, "unpicked well reviewed", {9, 10}), false, true},
+                     {tool(3, "unpicked barely reviewed", {1, 1}), false, true},
+                     {tool(4, "alpha unpicked", {9, 10}), false, true},
+                     {tool(9, "winner", {0, 3}), true, false}};
+  // The page's tool (5) beat tool 1 six to one; tool 9 beat the page's tool seven to none.
+  data.picks = {{1, 5, 1, 6}, {5, 9, 0, 7}};
+  const auto ranked = rank_alternatives(data);
+  std::vector<std::string> order;
+  for (const auto &row : ranked.ranked)
+    order.push_back(row.candidate.tool.name);
+  // 9/10 has a higher Wilson lower bound (0.596) than 1/1 (0.207); equal bounds go by name.
+  CHECK(order == std::vector<std::string>{"winner", "alpha unpicked", "unpicked well reviewed",
+                                          "unpicked barely reviewed", "beaten"});
+  CHECK(ranked.ranked.front().versus.a == 0); // the page's tool's picks first
+  CHECK(ranked.ranked.front().versus.b == 7);
+  CHECK(ranked.ranked.back().versus.a == 6);
+  CHECK(ranked.ranked.back().versus.b == 1);
+  CHECK(ranked.ranked[1].strength.chance == Approx(0.5));
+  CHECK(ranked.ranked[1].panel_lower == Approx(0.5958).epsilon(1e-3));
+  CHECK(ranked.ranked.front().tier == 1);
 }

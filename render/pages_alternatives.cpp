@@ -1,0 +1,87 @@
+// A tool's alternatives (domain/alternatives.h): the tools it has been compared with or shares a
+// category with, ranked by readers' head-to-head picks with their intervals, in tiers.
+#include "render/pages.h"
+
+#include <cmath>
+
+#include "domain/numbers.h"
+#include "domain/slugs.h"
+#include "render/page_parts.h"
+
+namespace verdict::pages {
+
+using kainjow::mustache::list;
+using namespace parts;
+
+namespace {
+
+// A chance as a whole percent; an interval's ends outward (floor, ceiling), so the printed
+// interval never claims more than the fit.
+std::string percent(double chance) {
+  return std::to_string(std::lround(chance * 100)) + "%";
+}
+std::string interval(const Strength &s) {
+  return std::to_string(static_cast<int>(std::floor(s.low * 100 + 1e-9))) + "–" +
+         std::to_string(static_cast<int>(std::ceil(s.high * 100 - 1e-9))) + "%";
+}
+
+// "Picked over an average alternative 62% of the time (95% interval 48–74%), from 23 picks".
+std::string readers_said(const Strength &s) {
+  if (s.picks == 0) return "No head-to-head picks yet";
+  return "Picked over an average alternative " + percent(s.chance) + " of the time (95% interval " +
+         interval(s) + "), from " + count_phrase(s.picks, "pick", "picks");
+}
+
+std::string versus_said(const std::string &tool, const std::string &other, const PairTally &v) {
+  if (v.a + v.b == 0) return "Not picked between yet";
+  return tool + " " + std::to_string(v.a) + ", " + other + " " + std::to_string(v.b) +
+         " (counted picks)";
+}
+
+std::string panel_said(const ShipTally &panel, double lower) {
+  if (panel.total == 0) return "No panel reviews yet";
+  return "At least " + std::to_string(static_cast<int>(std::floor(lower * 100 + 1e-9))) +
+         "% ship (95% lower bound; " + std::to_string(panel.ships) + " of " +
+         std::to_string(panel.total) + " reviews)";
+}
+
+} // namespace
+
+std::string alternatives(const Views &views, const RankedAlternatives &ranked,
+                         const SiteCopy &site) {
+  const auto &t = ranked.tool;
+  Data rows{list{}};
+  for (const auto &row : ranked.ranked) {
+    const auto &other = row.candidate.tool;
+    Data item;
+    item.set("tier", std::to_string(row.tier));
+    item.set("slug", other.slug);
+    item.set("name", other.name);
+    item.set("tagline", other.tagline);
+    item.set("entry", other.entry);
+    item.set("readers", readers_said(row.strength));
+    item.set("versus", versus_said(t.name, other.name, row.versus));
+    item.set("panel", panel_said(other.panel, row.panel_lower));
+    item.set("compare_path",
+             "/compare/" + (row.candidate.tool_is_first ? pair_slug(t.slug, other.slug)
+                                                        : pair_slug(other.slug, t.slug)));
+    item.set("compare_label", (row.candidate.compared ? "Read the comparison of " : "Compare ") +
+                                  t.name + " and " + other.name);
+    rows.push_back(item);
+  }
+  Data page;
+  page.set("name", t.name);
+  page.set("slug", t.slug);
+  page.set("rows", rows);
+  page.set("has_rows", bool_data(!ranked.ranked.empty()));
+  page.set("own_strength", readers_said(ranked.strength));
+  const auto path = "/tools/" + t.slug + "/alternatives";
+  return views.page("alternatives", page,
+                    {"Alternatives to " + t.name + " · " + site.site_name,
+                     "The tools readers and the panel weigh against " + t.name +
+                         ", ranked by readers' head-to-head picks.",
+                     path},
+                    site);
+}
+
+} // namespace verdict::pages
