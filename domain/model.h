@@ -347,6 +347,26 @@ struct AlternativesData {
   std::vector<Picks> picks;
 };
 
+// Three or four tools side by side (/compare/a-vs-b-vs-c[-vs-d]): each with its tallies, and
+// each pair of them with its counted picks and, when an editor wrote it up, its page.
+struct SideBySide {
+  std::vector<Tool> tools; // in the address's order
+  struct Pair {
+    size_t a = 0, b = 0;    // indexes into tools
+    PairTally picks;        // a's, then b's
+    bool published = false; // an editor's comparison readers see
+    bool a_is_first = true; // a comes first in the pair's address
+  };
+  std::vector<Pair> pairs;
+};
+
+// What an address of three or four slugs names: the tools, or the slugs that name none (or
+// one named twice).
+struct SideBySideLookup {
+  std::optional<SideBySide> found;
+  std::vector<std::string> unknown, repeated;
+};
+
 // One published comparison as a feed tells it.
 struct FeedEntry {
   Comparison comparison; // both tools with their tallies, the editor's intro and bottom line

@@ -34,6 +34,45 @@ std::string pair_slug(std::string_view a, std::string_view b) {
   return slug;
 }
 
+namespace {
+constexpr size_t kMostSeparatorsRead = 12;
+} // namespace
+
+std::vector<std::vector<std::string>> slug_splits(std::string_view address, size_t parts,
+                                                  size_t most) {
+  std::vector<std::vector<std::string>> splits;
+  if (parts == 0 || most == 0) return splits;
+  // Past a dozen "-vs-" the address names no tools of this site's making, and reading it every
+  // way would cost thousands of tries: it is read no way.
+  size_t separators = 0;
+  for (auto at = address.find(kPairSeparator); at != std::string_view::npos;
+       at = address.find(kPairSeparator, at + 1))
+    ++separators;
+  if (separators > kMostSeparatorsRead) return splits;
+  if (parts == 1) {
+    if (is_valid_slug(address)) splits.push_back({std::string(address)});
+    return splits;
+  }
+  for (auto at = address.find(kPairSeparator); at != std::string_view::npos && splits.size() < most;
+       at = address.find(kPairSeparator, at + 1)) {
+    const auto first = address.substr(0, at);
+    if (!is_valid_slug(first)) continue;
+    for (auto &rest :
+         slug_splits(address.substr(at + kPairSeparator.size()), parts - 1, most - splits.size())) {
+      rest.insert(rest.begin(), std::string(first));
+      splits.push_back(std::move(rest));
+    }
+  }
+  return splits;
+}
+
+std::string joined_slugs(const std::vector<std::string> &slugs) {
+  std::string joined;
+  for (const auto &slug : slugs)
+    joined.append(joined.empty() ? "" : kPairSeparator).append(slug);
+  return joined;
+}
+
 std::string slug_from_name(std::string_view name) {
   std::string slug;
   bool hyphen_due = false;

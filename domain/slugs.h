@@ -20,6 +20,10 @@ constexpr std::string_view kReviewKeySeparator = "--";
 // The longest names made of two slugs.
 constexpr size_t kMaxPairSlugLength = 2 * kMaxSlugLength + kPairSeparator.size();
 constexpr size_t kMaxReviewKeyLength = 2 * kMaxSlugLength + kReviewKeySeparator.size();
+// Three or four tools side by side: "<a>-vs-<b>-vs-<c>[-vs-<d>]".
+constexpr size_t kMostSideBySide = 4;
+constexpr size_t kMaxSideBySideLength =
+    kMostSideBySide * kMaxSlugLength + (kMostSideBySide - 1) * kPairSeparator.size();
 
 // Lowercase ASCII letters and digits in runs joined by single hyphens, at most
 // kMaxSlugLength bytes.
@@ -29,6 +33,14 @@ bool is_valid_slug(std::string_view slug);
 std::vector<std::pair<std::string, std::string>> pair_slug_splits(std::string_view pair);
 
 std::string pair_slug(std::string_view a, std::string_view b);
+
+// The ways to read `address` as `parts` valid slugs joined by "-vs-", leftmost splits first
+// (a slug may hold "-vs-" itself, so there can be more than one), at most `most` of them: an
+// address of many short "-vs-" runs has thousands, and each is looked up.
+std::vector<std::vector<std::string>> slug_splits(std::string_view address, size_t parts,
+                                                  size_t most = 16);
+// Slugs joined by "-vs-".
+std::string joined_slugs(const std::vector<std::string> &slugs);
 
 // The slug a name suggests: its ASCII letters and digits, lowercased, each run of anything else
 // one hyphen ("Codestral 2.1" → "codestral-2-1"), cut at a hyphen to fit kMaxSlugLength. Empty

@@ -1,5 +1,8 @@
 // The GET pages of the site.
 #include "render/pages.h"
+
+#include <algorithm>
+
 #include "auth/log_signing.h"
 #include "domain/slugs.h"
 #include "handlers/handlers.h"
@@ -52,6 +55,47 @@ void show_comparisons(App &app, const Request &req, Response &res) {
       [&](const auto &list) { return pages::comparisons(app.views, list, app.store.site_copy()); });
 }
 
+namespace {
+
+// Three or four tools an address names side by side (/compare/a-vs-b-vs-c[-vs-d]), in its
+// canonical order (by slug; any other order is a 301 to it), or a 404 naming each slug that is
+// no tool's, or that names one tool twice. False when the address names no three or four.
+bool answer_side_by_side(App &app, Response &res, std::string_view address) {
+  const auto lookup = app.store.side_by_side(address);
+  const auto listed = [](const std::vector<std::string> &slugs) {
+    std::string said;
+    for (const auto &slug : slugs)
+      said += (said.empty() ? "" : ", ") + slug;
+    return said;
+  };
+  if (!lookup.repeated.empty()) {
+    page_not_found(app, res,
+                   "This address names " + listed(lookup.repeated) +
+                       " more than once: name each tool once, three or four of them.");
+    return true;
+  }
+  if (!lookup.unknown.empty()) {
+    page_not_found(app, res,
+                   "No tool of this site has the address " + listed(lookup.unknown) +
+                       ": each part of /compare/a-vs-b-vs-c must be a tool's.");
+    return true;
+  }
+  if (!lookup.found) return false;
+  std::vector<std::string> slugs;
+  for (const auto &tool : lookup.found->tools)
+    slugs.push_back(tool.slug);
+  auto canonical = slugs;
+  std::sort(canonical.begin(), canonical.end());
+  if (canonical != slugs) {
+    moved_permanently(res, "/compare/" + joined_slugs(canonical));
+    return true;
+  }
+  send_html(res, pages::side_by_side(app.views, *lookup.found, app.store.site_copy()));
+  return true;
+}
+
+} // namespace
+
 // GET /compare/:pair — the comparison page for "<a>-vs-<b>".
 //   The reverse of a published pair, or of a never-published pair's alphabetical order,
 //   answers 301 to the one canonical address.
@@ -62,7 +106,7 @@ std::optional<pages::PersonalPage> show_comparison(App &app, const Request &req,
   if (!span) return std::nullopt;
   const auto detail = app.store.comparison_detail(pair, *span);
   if (!detail) {
-    answer_unknown_pair(app, res, pair);
+    if (!answer_side_by_side(app, res, pair)) answer_unknown_pair(app, res, pair);
     return std::nullopt;
   }
   if (past_the_end(app, res, *span, detail->reviews_a.empty() && detail->reviews_b.empty()))
@@ -76,13 +120,26 @@ std::optional<pages::PersonalPage> show_comparison(App &app, const Request &req,
                                 vote_tokens_for(app, c));
 }
 
-// GET /compare?a=:slug&b=:slug — the "compare with…" form; redirects to the pair's page.
+// GET /compare?a=:slug&b=:slug[&c=:slug[&d=:slug]] — the "compare with…" form; redirects to
+// the pair's page, or to the three or four side by side (an empty c or d is none).
 void pick_comparison(App &app, const Request &req, Response &res) {
-  const auto a = req.get_param_value("a"), b = req.get_param_value("b");
-  if (!is_valid_slug(a) || !is_valid_slug(b) || a == b)
-    return send_error(app, res, 400, "Pick two different tools",
-                      "The compare form needs two different tools, a and b.");
-  see_other(res, "/compare/" + pair_slug(a, b));
+  std::vector<std::string> slugs;
+  for (const auto *field : {"a", "b", "c", "d"}) {
+    const auto slug = req.get_param_value(field);
+    if (slug.empty() && slugs.size() >= 2) continue;
+    if (!is_valid_slug(slug))
+      return send_error(
+          app, res, 400, "Pick two to four tools",
+          std::string("The compare form needs tools a and b, and may take c and d; ") + field +
+              " is not a tool's address.");
+    if (std::find(slugs.begin(), slugs.end(), slug) != slugs.end())
+      return send_error(app, res, 400, "Pick different tools",
+                        "The compare form names " + slug + " twice: pick each tool once.");
+    slugs.push_back(slug);
+  }
+  // Three or four in their page's own order, so the form's answer needs no second redirect.
+  if (slugs.size() > 2) std::sort(slugs.begin(), slugs.end());
+  see_other(res, "/compare/" + joined_slugs(slugs));
 }
 
 // GET /tools — the directory of every tool, by name.

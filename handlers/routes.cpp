@@ -40,6 +40,8 @@ std::vector<Route> route_table(App &app) {
   const std::string slug = slug_capture(kMaxSlugLength);
   const std::string review = slug_capture(kMaxReviewKeyLength); // a review's tool--reviewer
   const std::string pair = slug_capture(kMaxPairSlugLength);    // a comparison's a-vs-b
+  // A comparison's page may name three or four tools side by side: a-vs-b-vs-c[-vs-d].
+  const std::string compared = slug_capture(kMaxSideBySideLength);
   // The weekly digest's links (auth/mail_tokens.h): a confirmation token, an unsubscribe one.
   const std::string confirm_token = "([0-9a-f]{64})";
   const std::string unsubscribe_token = "([1-9][0-9]{0,17}-[0-9a-f]{32})";
@@ -53,7 +55,7 @@ std::vector<Route> route_table(App &app) {
       {"GET", "/feed\\.xml", absolute_page(app, show_feed)},
       {"GET", "/comparisons", page(app, show_comparisons)},
       {"GET", "/compare", plain(pick_comparison)},
-      {"GET", "/compare/" + pair, voter_page(app, show_comparison)},
+      {"GET", "/compare/" + compared, voter_page(app, show_comparison)},
       {"POST", "/compare/" + pair + "/vote", slug_form_write(app, vote_on_pair, "votes"),
        RunBy::reactor},
       {"GET", "/compare/" + pair + "/card\\.svg", slug_page(app, show_comparison_card)},

@@ -78,6 +78,9 @@ std::string tools(const Views &views, const Paged<Tool> &tools, const SiteCopy &
 // A tool's alternatives, ranked by readers' head-to-head picks (domain/alternatives.h).
 std::string alternatives(const Views &views, const RankedAlternatives &ranked,
                          const SiteCopy &site);
+// Three or four tools side by side: their numbers and pricing, each pair's picks and who leads
+// it, with links to the pairs' pages. Never indexed: no editor publishes it.
+std::string side_by_side(const Views &views, const SideBySide &side, const SiteCopy &site);
 std::string comparisons(const Views &views, const Paged<ComparisonSummary> &comparisons,
                         const SiteCopy &site);
 std::string reviewer(const Views &views, const Reviewer &reviewer, const Paged<Review> &reviews,

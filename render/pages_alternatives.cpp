@@ -1,9 +1,11 @@
-// A tool's alternatives (domain/alternatives.h): the tools it has been compared with or shares a
-// category with, ranked by readers' head-to-head picks with their intervals, in tiers.
+// The pages that help a reader choose beyond one pair: a tool's alternatives
+// (domain/alternatives.h), ranked by readers' head-to-head picks with their intervals, in
+// tiers; and three or four tools side by side, with each pair's picks and who leads it.
 #include "render/pages.h"
 
 #include <cmath>
 
+#include "domain/glance.h"
 #include "domain/numbers.h"
 #include "domain/slugs.h"
 #include "render/page_parts.h"
@@ -82,6 +84,57 @@ std::string alternatives(const Views &views, const RankedAlternatives &ranked,
                          ", ranked by readers' head-to-head picks.",
                      path},
                     site);
+}
+
+std::string side_by_side(const Views &views, const SideBySide &side, const SiteCopy &site) {
+  Data tools{list{}};
+  std::vector<std::string> names, slugs;
+  for (const auto &t : side.tools) {
+    Data item;
+    item.set("slug", t.slug);
+    item.set("name", t.name);
+    item.set("tagline", t.tagline);
+    item.set("entry", t.entry);
+    item.set("pricing_notes", t.pricing_notes);
+    item.set("panel", panel_summary(t.panel));
+    item.set("community", community_summary(t.community));
+    tools.push_back(item);
+    names.push_back(t.name);
+    slugs.push_back(t.slug);
+  }
+  Data pairs{list{}};
+  for (const auto &pair : side.pairs) {
+    // In the order the pair's own page names them (the editor's, when written up).
+    const auto &a = side.tools[pair.a_is_first ? pair.a : pair.b];
+    const auto &b = side.tools[pair.a_is_first ? pair.b : pair.a];
+    const auto picks = pair.a_is_first ? pair.picks : PairTally{pair.picks.b, pair.picks.a, {}};
+    Data item;
+    item.set("title", title_of(a.name, b.name));
+    item.set("path", "/compare/" + pair_slug(a.slug, b.slug));
+    item.set("link_label", pair.published ? "Read the comparison" : "See the two side by side");
+    item.set("picks", picks.a + picks.b == 0
+                          ? std::string("No head-to-head picks yet")
+                          : "Counted picks: " + a.name + " " + std::to_string(picks.a) + ", " +
+                                b.name + " " + std::to_string(picks.b));
+    const auto leads =
+        lead_lines(a.name, b.name, PairNumbers{a.panel, b.panel, a.community, b.community, picks});
+    item.set("panel_lead", leads.panel);
+    item.set("readers_lead", leads.readers);
+    pairs.push_back(item);
+  }
+  std::string title;
+  for (size_t i = 0; i < names.size(); ++i)
+    title += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  Data page;
+  page.set("title", title);
+  page.set("tools", tools);
+  page.set("pairs", pairs);
+  PageMeta meta{title + " side by side · " + site.site_name,
+                "The panel's and readers' numbers and pricing of " + title +
+                    ", with each pair's head-to-head picks.",
+                "/compare/" + joined_slugs(slugs)};
+  meta.noindex = true; // editors publish pairs; three or four tools are a reader's own view
+  return views.page("side_by_side", page, meta, site);
 }
 
 } // namespace verdict::pages

@@ -226,6 +226,49 @@ std::vector<ComparisonSummary> Store::comparisons_in_category(std::string_view c
   });
 }
 
+SideBySideLookup Store::side_by_side(std::string_view address) {
+  return read([&](sql::Db &db) {
+    sql::ReadSnapshot snapshot(db); // the tallies of one moment
+    SideBySideLookup lookup;
+    for (size_t parts = 3; parts <= kMostSideBySide && !lookup.found; ++parts)
+      for (const auto &slugs : slug_splits(address, parts)) {
+        std::vector<Tool> tools;
+        for (const auto &slug : slugs)
+          if (auto tool = queries::tool_by_slug(db, slug)) tools.push_back(std::move(*tool));
+        if (tools.size() < slugs.size()) continue;
+        SideBySide found{std::move(tools), {}};
+        for (size_t a = 0; a < found.tools.size(); ++a)
+          for (size_t b = a + 1; b < found.tools.size(); ++b) {
+            const auto &x = found.tools[a], &y = found.tools[b];
+            const auto record = queries::comparison_of_pair(db, x.id, y.id);
+            found.pairs.push_back({a, b, queries::pair_tally(db, x.id, y.id),
+                                   record && record->readers_see,
+                                   queries::named_first(record, x.id, x.slug, y.slug)});
+          }
+        lookup.found = std::move(found);
+        break;
+      }
+    if (lookup.found) {
+      const auto &tools = lookup.found->tools;
+      for (size_t i = 0; i < tools.size(); ++i)
+        for (size_t j = 0; j < i; ++j)
+          if (tools[i].id == tools[j].id) lookup.repeated.push_back(tools[i].slug);
+      if (!lookup.repeated.empty()) lookup.found.reset();
+      return lookup;
+    }
+    // Named no tools: said slug by slug, as the plainest reading (at every "-vs-") splits it.
+    size_t parts = 1;
+    for (auto at = address.find(kPairSeparator); at != std::string_view::npos;
+         at = address.find(kPairSeparator, at + 1))
+      ++parts;
+    if (parts >= 3 && parts <= kMostSideBySide)
+      for (const auto &slugs : slug_splits(address, parts, 1))
+        for (const auto &slug : slugs)
+          if (!queries::tool_by_slug(db, slug)) lookup.unknown.push_back(slug);
+    return lookup;
+  });
+}
+
 std::optional<Comparison> Store::resolve_pair(std::string_view pair_slug, bool &canonical_order) {
   return read([&](sql::Db &db) -> std::optional<Comparison> {
     auto pair = queries::resolve_pair(db, pair_slug);

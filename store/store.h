@@ -173,6 +173,8 @@ public:
   Paged<ComparisonSummary> published_comparisons(PageSpan span); // newest first
   // Just the pair an address names: its tools (in the address's order) and the editor's
   // record; sets `canonical_order` to false when the address is the pair's other order.
+  // The three or four tools an address names side by side (domain/model.h SideBySide).
+  SideBySideLookup side_by_side(std::string_view address);
   std::optional<Comparison> resolve_pair(std::string_view pair_slug, bool &canonical_order);
   // Reads a pair page for `pair_slug` ("<a>-vs-<b>", where either slug may contain "-vs-");
   // empty when the slug names no two distinct tools. `span` pages both tools' reviews. The

@@ -125,3 +125,20 @@ TEST_CASE("a pair slug splits at every -vs- that leaves two valid slugs") {
   CHECK(pair_slug_splits("-vs-b").empty());
   CHECK(pair_slug("a", "b") == "a-vs-b");
 }
+
+TEST_CASE("slugs: three or four tools' address splits every way its -vs- allow, within bounds") {
+  using Splits = std::vector<std::vector<std::string>>;
+  CHECK(slug_splits("a-vs-b-vs-c", 3) == Splits{{"a", "b", "c"}});
+  CHECK(slug_splits("a-vs-b-vs-c", 2) == Splits{{"a", "b-vs-c"}, {"a-vs-b", "c"}});
+  CHECK(slug_splits("a-vs-b-vs-c-vs-d", 3) ==
+        Splits{{"a", "b", "c-vs-d"}, {"a", "b-vs-c", "d"}, {"a-vs-b", "c", "d"}});
+  CHECK(slug_splits("a-vs-b-vs-c-vs-d", 3, 1) == Splits{{"a", "b", "c-vs-d"}});
+  CHECK(slug_splits("a-vs-b-vs-", 3).empty()); // a part that is no slug
+  CHECK(slug_splits("a-vs-b", 3).empty());
+  // Past a dozen separators the address is read no way at all (each reading is looked up).
+  std::string many = "a";
+  for (int i = 0; i < 13; ++i)
+    many += "-vs-a";
+  CHECK(slug_splits(many, 4).empty());
+  CHECK(joined_slugs({"a", "b", "c"}) == "a-vs-b-vs-c");
+}

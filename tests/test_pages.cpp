@@ -175,6 +175,69 @@ TEST_CASE("pages: a tool's alternatives are ranked by counted head-to-head picks
   CHECK(api["readers_strength"]["picks"] == 19);
 }
 
+TEST_CASE("pages: three or four tools side by side, at one address in slug order, with each "
+          "pair's counted picks and who leads it, never indexed") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto cursor = site.store().tool_by_slug("cursor-background-agent")->id;
+  const auto codestral = site.store().tool_by_slug("codestral-2-1")->id;
+  for (int i = 0; i < 3; ++i)
+    site.store().cast_pair_vote(test::ballot_of(std::string(31, 's') + char('a' + i)), cursor,
+                                codestral, codestral);
+  const std::string three =
+      "/compare/codestral-2-1-vs-cursor-background-agent-vs-mistral-small-3-1";
+  const auto page = client.Get(three);
+  REQUIRE(page);
+  REQUIRE(page->status == 200);
+  CHECK(page->body.find("noindex") != std::string::npos);
+  const auto text = test::visible_text(page->body);
+  INFO(text.substr(0, 3000));
+  CHECK(text.find("Codestral 2.1, Cursor Background Agent and Mistral Small 3.1") !=
+        std::string::npos);
+  // Each pair, in its own page's order (the editor's for the published one), with its picks.
+  CHECK(text.find("Cursor Background Agent vs Codestral 2.1 Panel: tied, 4 of 4 reviews ship "
+                  "each Readers: too few votes yet, 3 counted Counted picks: Cursor Background "
+                  "Agent 0, Codestral 2.1 3") != std::string::npos);
+  CHECK(
+      text.find("Panel favours Codestral 2.1: 4 of 4 reviews ship it, Mistral Small 3.1 3 of 4") !=
+      std::string::npos);
+  CHECK(page->body.find("href=\"/compare/cursor-background-agent-vs-codestral-2-1\"") !=
+        std::string::npos);
+  CHECK(page->body.find("href=\"/compare/codestral-2-1-vs-mistral-small-3-1\"") !=
+        std::string::npos);
+  CHECK(text.find("Mistral Small 3.1 Lightweight multimodal") != std::string::npos);
+  CHECK(text.find("Open weights under Apache 2.0") != std::string::npos); // pricing
+
+  // Any other order is the same comparison, moved to its one address.
+  const auto moved =
+      client.Get("/compare/mistral-small-3-1-vs-codestral-2-1-vs-cursor-background-agent");
+  CHECK(moved->status == 301);
+  CHECK(moved->get_header_value("Location") == three);
+  // Four.
+  CHECK(client.Get(three + "-vs-code-llama-4")->status == 301);
+  CHECK(client
+            .Get("/compare/code-llama-4-vs-codestral-2-1-vs-cursor-background-agent-vs-mistral-"
+                 "small-3-1")
+            ->status == 200);
+  // Unknown and repeated slugs: 404, saying which.
+  const auto unknown = client.Get("/compare/codestral-2-1-vs-no-such-tool-vs-nor-this");
+  CHECK(unknown->status == 404);
+  CHECK(unknown->body.find("no-such-tool, nor-this") != std::string::npos);
+  const auto twice = client.Get("/compare/codestral-2-1-vs-codestral-2-1-vs-mistral-small-3-1");
+  CHECK(twice->status == 404);
+  CHECK(twice->body.find("names codestral-2-1 more than once") != std::string::npos);
+
+  // The tool page's picker offers a third and a fourth; its answer goes straight there.
+  const auto tool = client.Get("/tools/codestral-2-1")->body;
+  CHECK(tool.find("name=\"c\"") != std::string::npos);
+  CHECK(tool.find("name=\"d\"") != std::string::npos);
+  const auto picked = client.Get("/compare?a=mistral-small-3-1&b=codestral-2-1&c=cursor-"
+                                 "background-agent&d=");
+  CHECK(picked->status == 303);
+  CHECK(picked->get_header_value("Location") == three);
+  CHECK(client.Get("/compare?a=codestral-2-1&b=mistral-small-3-1&c=codestral-2-1")->status == 400);
+}
+
 TEST_CASE("pages: the front page lists published comparisons newest first, drafts never") {
   test::SiteServer site;
   import_edited(site, [](nlohmann::json &c) {

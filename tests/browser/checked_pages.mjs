@@ -8,6 +8,8 @@ export const checkedPages = {
   comparison: '/compare/cursor-background-agent-vs-codestral-2-1',
   'unpublished-pair': '/compare/codestral-2-1-vs-code-llama-4',
   tool: '/tools/codestral-2-1',
+  alternatives: '/tools/codestral-2-1/alternatives',
+  'side-by-side': '/compare/codestral-2-1-vs-cursor-background-agent-vs-mistral-small-3-1',
   tools: '/tools',
   comparisons: '/comparisons',
   categories: '/categories',
