@@ -125,22 +125,26 @@ bool few(const ShipTally &tally) {
 
 } // namespace
 
+Data tool_row(const Tool &t) {
+  Data row;
+  row.set("slug", t.slug);
+  row.set("name", t.name);
+  row.set("tagline", t.tagline);
+  row.set("category", t.category.name);
+  row.set("category_slug", t.category.slug);
+  row.set("entry", t.entry);
+  row.set("panel", panel_summary(t.panel));
+  row.set("community", community_summary(t.community, t.community_set_aside));
+  return row;
+}
+
 std::string tool_table(const Views &views, const std::vector<Tool> &tools) {
   Data rows{list{}};
   std::vector<std::string> readings;
   for (const auto &t : tools) {
     for (auto &reading : tool_readings(t))
       readings.push_back(std::move(reading));
-    Data row;
-    row.set("slug", t.slug);
-    row.set("name", t.name);
-    row.set("tagline", t.tagline);
-    row.set("category", t.category.name);
-    row.set("category_slug", t.category.slug);
-    row.set("entry", t.entry);
-    row.set("panel", panel_summary(t.panel));
-    row.set("community", community_summary(t.community, t.community_set_aside));
-    rows.push_back(row);
+    rows.push_back(tool_row(t));
   }
   Data data;
   data.set("tools", rows);

@@ -47,6 +47,9 @@ std::string panel_share_of(const Tool &t);
 std::string community_share_of(const Tool &t);
 std::string picks_share_of(const Tool &picked, const Tool &other);
 std::string ship_rate_share_of(const Reviewer &r);
+// One tool as a list shows it: slug, name, tagline, category, pricing model, and the panel's and
+// the community's numbers.
+Data tool_row(const Tool &t);
 // Tools with the panel's and the community's numbers.
 std::string tool_table(const Views &views, const std::vector<Tool> &tools);
 // The sign-up form; a refused address comes back with `problem` beside it, as typed.

@@ -90,14 +90,8 @@ std::string side_by_side(const Views &views, const SideBySide &side, const SiteC
   Data tools{list{}};
   std::vector<std::string> names, slugs;
   for (const auto &t : side.tools) {
-    Data item;
-    item.set("slug", t.slug);
-    item.set("name", t.name);
-    item.set("tagline", t.tagline);
-    item.set("entry", t.entry);
+    auto item = tool_row(t);
     item.set("pricing_notes", t.pricing_notes);
-    item.set("panel", panel_summary(t.panel));
-    item.set("community", community_summary(t.community));
     tools.push_back(item);
     names.push_back(t.name);
     slugs.push_back(t.slug);
