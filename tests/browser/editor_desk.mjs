@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { addEditor, chromiumOptions, keepScreenshot, startForger, startServer } from './verdict_server.mjs';
+import { addEditor, chromiumOptions, keepScreenshot, startForger, startServer, stopServer } from './verdict_server.mjs';
 
 const [binaryArg, screenshotDir] = process.argv.slice(2);
 const binary = binaryArg && resolve(binaryArg);
@@ -166,6 +166,6 @@ try {
 } finally {
   await browser.close();
   forger.close();
-  server.kill('SIGTERM');
+  await stopServer(server);
   rmSync(workDir, { recursive: true, force: true });
 }

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
-import { startServer } from './verdict_server.mjs';
+import { startServer, stopServer } from './verdict_server.mjs';
 import { checkedPages } from './checked_pages.mjs';
 
 const [binaryArg, reportDir] = process.argv.slice(2);
@@ -80,6 +80,6 @@ try {
               'practices and SEO');
 } finally {
   await chrome.kill();
-  server.kill('SIGTERM');
+  await stopServer(server);
   rmSync(workDir, { recursive: true, force: true });
 }

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { chromiumOptions, startServer } from './verdict_server.mjs';
+import { chromiumOptions, startServer, stopServer } from './verdict_server.mjs';
 import { checkedPages, voteAsAReader } from './checked_pages.mjs';
 
 const require = createRequire(import.meta.url);
@@ -80,7 +80,7 @@ try {
               '0 axe-core violations at 375 and 1280 px');
 } finally {
   await browser.close();
-  server.kill('SIGTERM');
+  await stopServer(server);
   rmSync(workDir, { recursive: true, force: true });
 }
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { chromiumOptions, keepScreenshot, readerReads, startServer } from './verdict_server.mjs';
+import { chromiumOptions, keepScreenshot, readerReads, startServer, stopServer } from './verdict_server.mjs';
 
 const [binary, screenshotDir] = process.argv.slice(2);
 assert.ok(binary && screenshotDir, 'usage: reader_votes.mjs VERDICT_BINARY SCREENSHOT_DIR');
@@ -123,6 +123,6 @@ try {
   console.log(`browser test passed; screenshots in ${screenshotDir}`);
 } finally {
   await browser.close();
-  server.kill('SIGTERM');
+  await stopServer(server);
   rmSync(workDir, { recursive: true, force: true });
 }

@@ -26,6 +26,15 @@ export async function startServer(binary, db, cwd, { baseUrlFromOrigin = false }
   });
 }
 
+// Stops the server and waits until it has exited: at its stop it copies its log into the file
+// and records that it did, so its folder is only removed once it is done with it.
+export async function stopServer(server) {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGTERM');
+  await exited;
+}
+
 // Debian's chromium, headless, without the background traffic a test has no use for.
 export const chromiumOptions = {
   executablePath: '/usr/bin/chromium',
