@@ -80,6 +80,15 @@ try {
   assert.deepEqual(failures, []);
   console.log(`every page type fits at 320, 375, 768 and 1280 px; screenshots in ${screenshotDir}`);
 
+  // A tool's page uses a desktop's width: its pricing read beside its card, not under it.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(origin + checkedPages.tool);
+  const toolLayout = await page.evaluate(() => ({
+    card: document.querySelector('.tool-card').getBoundingClientRect(),
+    pricing: document.querySelector('.pricing').getBoundingClientRect() }));
+  assert.ok(toolLayout.pricing.left >= toolLayout.card.right && toolLayout.pricing.top < toolLayout.card.bottom,
+            'at 1280px the tool page puts its pricing read beside its card');
+
   // A comparison on a phone (375 × 667): its verdict and the head-to-head vote within the first
   // two screens, no name broken inside a word, and the persona quotes folded behind a line
   // that opens with a tap, no script needed.
