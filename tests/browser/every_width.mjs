@@ -77,6 +77,17 @@ try {
                                 fullPage: true });
     }
   }
+  // The dark theme, as a reader's system asks for it: a screenshot of each page type.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const [name, path] of Object.entries(pages)) {
+      await page.goto(origin + path);
+      await keepScreenshot(page, { path: join(screenshotDir, `dark-${name}-${width}.png`),
+                              fullPage: true });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
   assert.deepEqual(failures, []);
   console.log(`every page type fits at 320, 375, 768 and 1280 px; screenshots in ${screenshotDir}`);
 

@@ -62,22 +62,26 @@ try {
                   `${message.message} — ${(message.extract || '').trim()}`);
   }
 
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    for (const [name, path] of Object.entries(checkedPages)) {
-      await page.goto(origin + path);
-      await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-      const violations = await page.evaluate(async () => (await window.axe.run(document)).violations);
-      for (const violation of violations)
-        for (const node of violation.nodes)
-          failures.push(`axe at ${width}px, ${name} (${path}): ${violation.id} ` +
-                        `(${violation.impact}) ${violation.help} — ${node.target.join(' ')}`);
+  // In both themes: the light one, and the dark one a reader's system may ask for.
+  for (const theme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: theme });
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const [name, path] of Object.entries(checkedPages)) {
+        await page.goto(origin + path);
+        await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+        const violations = await page.evaluate(async () => (await window.axe.run(document)).violations);
+        for (const violation of violations)
+          for (const node of violation.nodes)
+            failures.push(`axe at ${width}px, ${theme}, ${name} (${path}): ${violation.id} ` +
+                          `(${violation.impact}) ${violation.help} — ${node.target.join(' ')}`);
+      }
     }
   }
   assert.deepEqual(failures, []);
   console.log(`${Object.keys(checkedPages).length} page types: 0 Nu HTML Checker errors (without ` +
               'a cookie and as a voter), ' +
-              '0 axe-core violations at 375 and 1280 px');
+              '0 axe-core violations at 375 and 1280 px, in the light and the dark theme');
 } finally {
   await browser.close();
   await stopServer(server);
