@@ -18,8 +18,10 @@ RankedAlternatives rank_alternatives(const AlternativesData &data) {
     const auto low = index_of.find(picks.low_id), high = index_of.find(picks.high_id);
     if (low == index_of.end() || high == index_of.end()) continue;
     games.push_back({low->second, high->second, picks.low_picks, picks.high_picks});
-    if (picks.low_id == data.tool.id) versus[picks.high_id] = {picks.low_picks, picks.high_picks, {}};
-    if (picks.high_id == data.tool.id) versus[picks.low_id] = {picks.high_picks, picks.low_picks, {}};
+    if (picks.low_id == data.tool.id)
+      versus[picks.high_id] = {picks.low_picks, picks.high_picks, {}};
+    if (picks.high_id == data.tool.id)
+      versus[picks.low_id] = {picks.high_picks, picks.low_picks, {}};
   }
   const auto fit = bradley_terry(data.candidates.size() + 1, games);
 

@@ -142,12 +142,36 @@ void pick_comparison(App &app, const Request &req, Response &res) {
   see_other(res, "/compare/" + joined_slugs(slugs));
 }
 
-// GET /tools — the directory of every tool, by name.
-//   page=N   optional, from 1
+// GET /tools — the directory of every tool (domain/directory.h).
+//   sort=name|panel|readers|newest                  optional, by name when absent
+//   category=SLUG, pricing=Free|Paid|Freemium|Open weights   optional filters
+//   page=N                                          optional, from 1
 void show_tools(App &app, const Request &req, Response &res) {
+  std::string problem;
+  for (const auto *field : {"sort", "category", "pricing"})
+    if (req.get_param_value_count(field) > 1) problem = std::string(field) + " is given twice";
+  const auto query = problem.empty() ? directory_query(req.get_param_value("sort"),
+                                                       req.get_param_value("category"),
+                                                       req.get_param_value("pricing"), problem)
+                                     : std::nullopt;
+  if (!query)
+    return send_error(app, res, 400, "Not a way to list the tools",
+                      "The tools directory cannot list them that way: " + problem + ".");
+  const auto categories = app.store.categories_with_tool_counts();
+  if (!query->category.empty() &&
+      std::none_of(categories.begin(), categories.end(), [&](const CategoryListing &listing) {
+        return listing.category.slug == query->category;
+      }))
+    return page_not_found(app, res, "There is no category " + query->category + " to list.");
   show_directory(
-      app, req, res, [&](PageSpan span) { return app.store.tools_by_name(span); },
-      [&](const auto &list) { return pages::tools(app.views, list, app.store.site_copy()); });
+      app, req, res,
+      [&](PageSpan span) {
+        return query->is_default() ? app.store.tools_by_name(span)
+                                   : app.store.tool_directory(*query, span);
+      },
+      [&](const auto &list) {
+        return pages::tools(app.views, list, *query, categories, app.store.site_copy());
+      });
 }
 
 // GET /tools/:slug — one tool: its card, pricing, its reviews and its comparisons.

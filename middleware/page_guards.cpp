@@ -53,7 +53,18 @@ namespace {
 std::string page_cache_key(const Request &req) {
   const auto number = requested_page(req);
   if (!number) return {};
-  return *number == 1 ? req.path : req.path + "?page=" + std::to_string(*number);
+  // A list's order and filters (the tools directory's) are part of what the page is; values a
+  // handler refuses are never kept, so only the choices it answers take places.
+  std::string key = req.path;
+  char joiner = '?';
+  for (const auto *field : {"sort", "category", "pricing"}) {
+    if (req.get_param_value_count(field) > 1) return {}; // refused by the handler, never kept
+    if (req.has_param(field)) {
+      key += joiner + std::string(field) + "=" + req.get_param_value(field);
+      joiner = '&';
+    }
+  }
+  return *number == 1 ? key : key + joiner + "page=" + std::to_string(*number);
 }
 
 // Renders a page into the response; for a page that shows a reader's own votes, also returns

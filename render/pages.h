@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "domain/alternatives.h"
+#include "domain/directory.h"
 #include "domain/glance.h"
 #include "domain/model.h"
 #include "domain/vote_log.h"
@@ -74,7 +75,9 @@ PersonalPage comparison_page(const Views &views, const ComparisonDetail &detail,
                              const VoteTokens &tokens);
 PersonalPage tool_page(const Views &views, const ToolDetail &detail, const SiteCopy &site,
                        const std::string &today, const std::string &token);
-std::string tools(const Views &views, const Paged<Tool> &tools, const SiteCopy &site);
+// The tools directory in the order and with the filters asked for, with links to the others.
+std::string tools(const Views &views, const Paged<Tool> &tools, const DirectoryQuery &query,
+                  const std::vector<CategoryListing> &categories, const SiteCopy &site);
 // A tool's alternatives, ranked by readers' head-to-head picks (domain/alternatives.h).
 std::string alternatives(const Views &views, const RankedAlternatives &ranked,
                          const SiteCopy &site);

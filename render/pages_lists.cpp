@@ -3,6 +3,7 @@
 // between a list's pages.
 #include "render/pages.h"
 
+#include "domain/content.h"
 #include "domain/numbers.h"
 #include "domain/share_phrase.h"
 #include "render/feeds.h"
@@ -76,13 +77,54 @@ std::string home(const Views &views, const HomeData &data) {
                     data.site);
 }
 
-std::string tools(const Views &views, const Paged<Tool> &tools, const SiteCopy &site) {
+std::string tools(const Views &views, const Paged<Tool> &tools, const DirectoryQuery &query,
+                  const std::vector<CategoryListing> &categories, const SiteCopy &site) {
+  const auto with = [](const DirectoryQuery &q) {
+    const auto kept = query_string(q);
+    return kept.empty() ? std::string("/tools") : "/tools?" + kept;
+  };
   Data page;
   page.set("tool_table", tool_table(views, tools.items));
-  page.set("pagination", pagination(views, "/tools", tools.number, tools.has_next));
+  page.set("has_tools", bool_data(!tools.items.empty()));
+  // The orders as plain links, the filters kept; the one in use is said, not linked.
+  Data sorts{list{}};
+  for (const auto sort : {DirectoryQuery::Sort::name, DirectoryQuery::Sort::panel,
+                          DirectoryQuery::Sort::readers, DirectoryQuery::Sort::newest}) {
+    auto other = query;
+    other.sort = sort;
+    Data item;
+    item.set("label", sort == DirectoryQuery::Sort::name      ? "Name"
+                      : sort == DirectoryQuery::Sort::panel   ? "Panel (lower bound)"
+                      : sort == DirectoryQuery::Sort::readers ? "Readers (lower bound)"
+                                                              : "Newest");
+    item.set("path", with(other));
+    item.set("current", bool_data(sort == query.sort));
+    sorts.push_back(item);
+  }
+  page.set("sorts", sorts);
+  page.set("sort", sort_name(query.sort));
+  Data category_options{list{}};
+  for (const auto &listing : categories) {
+    Data option;
+    option.set("slug", listing.category.slug);
+    option.set("name", listing.category.name);
+    option.set("selected", bool_data(listing.category.slug == query.category));
+    category_options.push_back(option);
+  }
+  page.set("categories", category_options);
+  Data pricing_options{list{}};
+  for (const auto &kind : kEntryKinds) {
+    Data option;
+    option.set("name", kind);
+    option.set("selected", bool_data(kind == query.pricing));
+    pricing_options.push_back(option);
+  }
+  page.set("pricings", pricing_options);
+  const auto path = with(query);
+  page.set("pagination", pagination(views, path, tools.number, tools.has_next));
   return views.page("tools", page,
                     {"Tools" + page_suffix(tools.number) + " · " + site.site_name,
-                     "Every AI tool the panel has reviewed.", page_path("/tools", tools.number)},
+                     "Every AI tool the panel has reviewed.", page_path(path, tools.number)},
                     site);
 }
 

@@ -91,6 +91,7 @@ template <class FromRow> auto paged(sql::Stmt &stmt, PageSpan span, FromRow from
 }
 
 std::optional<Tool> tool_by_slug(sql::Db &db, std::string_view slug);
+std::optional<Tool> tool_by_id(sql::Db &db, int64_t id);
 // The id `sql` (with one :slug) reads for `slug`; NotFound naming the `noun` ("no tool has
 // the address x") when it reads none.
 inline int64_t id_with_slug(sql::Db &db, const char *sql, const char *noun,

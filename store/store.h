@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "domain/content.h"
+#include "domain/directory.h"
 #include "domain/model.h"
 #include "domain/tallies.h"
 #include "domain/vote_log.h"
@@ -126,6 +127,8 @@ public:
   // (queries::holding), by name.
   Paged<Tool> tools_holding(std::string_view words, PageSpan span);
   Paged<Tool> tools_in_category(std::string_view category_slug, PageSpan span); // by name
+  // The directory in the order and with the filters a reader asked for (domain/directory.h).
+  Paged<Tool> tool_directory(const DirectoryQuery &query, PageSpan span);
   // What a tool's alternatives are weighed on (domain/alternatives.h): at most `most` candidates.
   std::optional<AlternativesData> alternatives(std::string_view slug, size_t most);
   // The newest published comparisons with a tool of the category on either side.

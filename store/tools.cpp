@@ -83,6 +83,13 @@ std::optional<Tool> queries::tool_by_slug(sql::Db &db, std::string_view slug) {
   return tool_from_row(stmt);
 }
 
+std::optional<Tool> queries::tool_by_id(sql::Db &db, int64_t id) {
+  auto stmt = db.cached("SELECT " TOOL_COLUMNS "WHERE t.id = :id");
+  stmt.bind(":id", id);
+  if (!stmt.step()) return std::nullopt;
+  return tool_from_row(stmt);
+}
+
 std::optional<Tool> Store::tool_by_slug(std::string_view slug) {
   return read([&](sql::Db &db) { return queries::tool_by_slug(db, slug); });
 }
@@ -127,10 +134,9 @@ std::optional<AlternativesData> Store::alternatives(std::string_view slug, size_
       add(same_category.int64(0));
 
     for (const auto id : ids) {
-      auto by_id = db.cached("SELECT " TOOL_COLUMNS "WHERE t.id = :id");
-      by_id.bind(":id", id);
-      if (!by_id.step()) continue;
-      auto candidate = tool_from_row(by_id);
+      auto found = queries::tool_by_id(db, id);
+      if (!found) continue;
+      auto candidate = std::move(*found);
       // In the order its address has: the editor's when written up, else by slug.
       const auto first = queries::named_first(queries::comparison_of_pair(db, tool->id, id),
                                               tool->id, tool->slug, candidate.slug);
@@ -148,6 +154,35 @@ std::optional<AlternativesData> Store::alternatives(std::string_view slug, size_
       }
     data.tool = std::move(*tool);
     return data;
+  });
+}
+
+Paged<Tool> Store::tool_directory(const DirectoryQuery &query, PageSpan span) {
+  return read([&](sql::Db &db) {
+    sql::ReadSnapshot snapshot(db); // the order and the rows of one moment
+    // A lower bound no index holds: the tools that pass the filters are read (in the category's
+    // index when there is one), ordered here, and only the page's rows read whole.
+    auto rows = db.cached(
+        "SELECT t.id, t.name, t.slug, t.panel_ships, t.panel_reviews, t.community_ships, "
+        "t.community_votes FROM tools t /* every row: the directory in an order no index holds */ "
+        "WHERE (:category = '' OR t.category_id = (SELECT id FROM categories WHERE slug = "
+        ":category)) AND (:pricing = '' OR t.entry = :pricing)");
+    rows.bind(":category", query.category).bind(":pricing", query.pricing);
+    std::vector<DirectoryEntry> entries;
+    while (rows.step())
+      entries.push_back({rows.int64(0), rows.text(1), rows.text(2),
+                         ShipTally{rows.int64(3), rows.int64(4)},
+                         ShipTally{rows.int64(5), rows.int64(6)}});
+    order_directory(entries, query.sort);
+    Paged<Tool> page;
+    page.number = span.number;
+    const auto from = static_cast<size_t>(span.offset());
+    const auto to = std::min(entries.size(), from + static_cast<size_t>(span.size));
+    page.has_next = entries.size() > to;
+    for (auto i = from; i < to; ++i)
+      if (auto tool = queries::tool_by_id(db, entries[i].id))
+        page.items.push_back(std::move(*tool));
+    return page;
   });
 }
 

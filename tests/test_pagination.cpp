@@ -11,6 +11,7 @@
 #include <set>
 
 #include "bench/generate_site.h"
+#include "domain/numbers.h"
 #include "store/page_starts.h"
 #include "store/sqlite.h"
 #include "test_support.h"
@@ -33,7 +34,12 @@ SiteSize small_site() {
 std::string href_of(const std::string &html, const char *rel) {
   const std::regex link(std::string("<a href=\"([^\"]+)\" rel=\"") + rel + "\">");
   std::smatch match;
-  return std::regex_search(html, match, link) ? match[1].str() : std::string();
+  if (!std::regex_search(html, match, link)) return {};
+  // As a browser reads the attribute: "&amp;" is "&".
+  auto href = match[1].str();
+  for (auto at = href.find("&amp;"); at != std::string::npos; at = href.find("&amp;", at + 1))
+    href.replace(at, 5, "&");
+  return href;
 }
 
 struct Walk {
@@ -391,4 +397,65 @@ TEST_CASE("pagination: the bundled site's lists fit on one page and show no page
     CHECK(res->body.find("class=\"more\"") == std::string::npos);
     CHECK(client.Get((std::string(address) + "?page=2").c_str())->status == 404);
   }
+}
+
+TEST_CASE("pagination: the tools directory sorts by each lower bound and newest, filters by "
+          "category and pricing, and keeps the choice on every page") {
+  test::TempDir dir;
+  test::SiteServer site(test::write_generated_site(dir));
+  auto client = site.client();
+  const std::regex tool_link(R"re(<a href="/tools/([a-z0-9-]+)">)re");
+  std::map<std::string, Tool> by_slug;
+  for (const auto &tool : site.store().tools_by_name())
+    by_slug[tool.slug] = tool;
+
+  // By the panel's lower bound: every tool once, the printed bound (whole percents, floored)
+  // never rising down the list, the choice in every page's links.
+  const auto panel = walk(client, "/tools?sort=panel", tool_link);
+  CHECK(panel.items.size() == by_slug.size());
+  for (const auto &[slug, count] : panel.occurrences)
+    CHECK(count == 1);
+  const auto panel_low = [&](const std::string &slug) {
+    const auto &t = by_slug.at(slug).panel;
+    return t.total == 0 ? 0 : wilson_interval(t.ships, t.total).low; // none: a bound of 0
+  };
+  for (size_t i = 1; i < panel.items.size(); ++i) {
+    INFO(panel.items[i - 1] << " then " << panel.items[i]);
+    CHECK(panel_low(panel.items[i - 1]) >= panel_low(panel.items[i]));
+  }
+  for (const auto &address : panel.pages)
+    CHECK((address == "/tools?sort=panel" || address.starts_with("/tools?sort=panel&page=")));
+  CHECK(panel.items != walk(client, "/tools", tool_link).items); // an order of its own
+
+  // Readers' lower bound, filtered to one pricing model: only those tools, all of them.
+  const auto free = walk(client, "/tools?sort=readers&pricing=Free", tool_link);
+  size_t free_tools = 0;
+  for (const auto &[slug, tool] : by_slug)
+    free_tools += tool.entry == "Free";
+  CHECK(free.items.size() == free_tools);
+  for (const auto &slug : free.items)
+    CHECK(by_slug.at(slug).entry == "Free");
+  const auto readers_low = [&](const std::string &slug) {
+    const auto &t = by_slug.at(slug).community;
+    return t.total == 0 ? 0 : wilson_interval(t.ships, t.total).low;
+  };
+  for (size_t i = 1; i < free.items.size(); ++i)
+    CHECK(readers_low(free.items[i - 1]) >= readers_low(free.items[i]));
+
+  // Newest first, in one category.
+  const auto &some = by_slug.begin()->second;
+  const auto newest = walk(client, "/tools?sort=newest&category=" + some.category.slug, tool_link);
+  for (size_t i = 0; i < newest.items.size(); ++i) {
+    CHECK(by_slug.at(newest.items[i]).category.slug == some.category.slug);
+    if (i > 0) CHECK(by_slug.at(newest.items[i - 1]).id > by_slug.at(newest.items[i]).id);
+  }
+
+  // What it cannot do is refused, saying why; an unknown category is not there.
+  const auto refused = client.Get("/tools?sort=best");
+  CHECK(refused->status == 400);
+  CHECK(refused->body.find("sort must be one of name, panel, readers or newest") !=
+        std::string::npos);
+  CHECK(client.Get("/tools?pricing=Cheap")->status == 400);
+  CHECK(client.Get("/tools?sort=panel&sort=name")->status == 400);
+  CHECK(client.Get("/tools?category=no-such-category")->status == 404);
 }

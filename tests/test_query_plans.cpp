@@ -111,6 +111,7 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
                               std::string("/comparisons?page=2"),
                               std::string("/tools"),
                               std::string("/tools?page=3"),
+                              std::string("/tools?sort=panel&pricing=Free"),
                               "/tools/" + tool.slug,
                               "/tools/" + tool.slug + "?page=2",
                               std::string("/reviewers"),

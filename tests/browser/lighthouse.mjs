@@ -42,9 +42,10 @@ const chrome = await chromeLauncher.launch({
 // Lighthouse refuses to audit a page answered with an error status, so the 404 page is left to
 // the Nu checker and axe (outside_checks.mjs).
 const audited = Object.entries(checkedPages).filter(([name]) => name !== 'not-found');
-// A pair nobody published asks search engines to leave it out (noindex) on purpose; on that
-// page the one SEO audit allowed to fail is the one that reads that request.
-const noindexPages = new Set(['unpublished-pair']);
+// A pair nobody published, and three or four tools side by side, ask search engines to leave
+// them out (noindex) on purpose; on those pages the one SEO audit allowed to fail is the one
+// that reads that request.
+const noindexPages = new Set(['unpublished-pair', 'side-by-side']);
 const failures = [];
 const table = [];
 try {
