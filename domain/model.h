@@ -316,6 +316,8 @@ struct ComparisonDetail {
   bool has_next = false; // either tool has reviews past this page
   VoterChoices voter;
   uint64_t vote_log_size = 0; // the vote log's entries when the numbers were read
+  // Up to five other published comparisons: of either tool first, then of their categories.
+  std::vector<ComparisonSummary> related;
 };
 
 // Everything a tool page shows.

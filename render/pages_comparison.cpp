@@ -134,6 +134,8 @@ std::string comparison_with(const Views &views, const ComparisonDetail &detail,
   pricing.push_back(pricing_item(a, "a", today));
   pricing.push_back(pricing_item(b, "b", today));
   page.set("pricing", pricing);
+  page.set("has_related", bool_data(!detail.related.empty()));
+  page.set("related_list", comparison_list(views, detail.related));
 
   const auto &picks = detail.comparison.picks;
   const auto total = picks.a + picks.b;

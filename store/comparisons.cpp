@@ -1,6 +1,8 @@
 // Comparisons: the pairs the editor has written up, published or not. Readers' lists and
 // pair pages, and the desk's list and changes, each written with its edit log entry (which
 // also says when a change published or unpublished one).
+#include <algorithm>
+
 #include "domain/dates.h"
 #include "domain/slugs.h"
 #include "store/page_starts.h"
@@ -278,6 +280,36 @@ std::optional<Comparison> Store::resolve_pair(std::string_view pair_slug, bool &
   });
 }
 
+namespace {
+
+// Up to kMostRelated other published comparisons: of either of the pair's tools first, newest
+// first, then of either tool's category.
+std::vector<ComparisonSummary> related_comparisons(sql::Db &db, const Comparison &pair) {
+  constexpr size_t kMostRelated = 5;
+  std::vector<ComparisonSummary> related;
+  const auto add = [&](std::vector<ComparisonSummary> found) {
+    for (auto &c : found) {
+      const bool same = (c.a_slug == pair.a.slug && c.b_slug == pair.b.slug) ||
+                        (c.a_slug == pair.b.slug && c.b_slug == pair.a.slug);
+      const bool seen =
+          std::any_of(related.begin(), related.end(), [&](const auto &r) { return r.id == c.id; });
+      if (!same && !seen && related.size() < kMostRelated) related.push_back(std::move(c));
+    }
+  };
+  const auto asked = static_cast<int64_t>(kMostRelated + 1); // the pair itself may be among them
+  for (const auto *tool : {&pair.a, &pair.b})
+    add(queries::comparisons_with_tool(db, tool->id, {1, static_cast<int>(asked)}).items);
+  for (const auto *tool : {&pair.a, &pair.b})
+    if (related.size() < kMostRelated) {
+      auto category = db.cached("SELECT category_id FROM tools WHERE id = :tool");
+      category.bind(":tool", tool->id);
+      if (category.step()) add(queries::comparisons_in_category(db, category.int64(0), asked + 5));
+    }
+  return related;
+}
+
+} // namespace
+
 std::optional<ComparisonDetail> Store::comparison_detail(std::string_view pair_slug, PageSpan span,
                                                          Drafts drafts) {
   // One connection for the whole page, so its parts come from the same moment.
@@ -294,6 +326,7 @@ std::optional<ComparisonDetail> Store::comparison_detail(std::string_view pair_s
     detail.page = span.number;
     detail.has_next = reviews_a.has_next || reviews_b.has_next;
     detail.vote_log_size = queries::vote_log_size(db);
+    detail.related = related_comparisons(db, detail.comparison);
     return detail;
   });
 }

@@ -134,7 +134,8 @@ TEST_CASE("templates insert unescaped only the fragments Verdict renders itself"
   // content as markup, whether or not today's content happens to hold any.
   const std::set<std::string> fragments = {
       "content", "card", "card_a", "card_b", "newsletter", "tool_table", "reviewer_list",
-      "comparison_list", "pagination", "vote_form", "pick_form", "bar", "readings", "pick_readings",
+      "comparison_list", "related_list", "pagination", "vote_form", "pick_form", "bar", "readings",
+      "pick_readings",
       "example_readings", // intervals in plain words (pages::parts::interval_readings)
       "structured_data",  // JSON written by nlohmann, < > & ' escaped
                           // (render/views.cpp)

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <mutex>
+#include <regex>
 
 #include "domain/content.h"
 #include "domain/content_hash.h"
@@ -236,6 +237,26 @@ TEST_CASE("pages: three or four tools side by side, at one address in slug order
   CHECK(picked->status == 303);
   CHECK(picked->get_header_value("Location") == three);
   CHECK(client.Get("/compare?a=codestral-2-1&b=mistral-small-3-1&c=codestral-2-1")->status == 400);
+}
+
+TEST_CASE("pages: a comparison shows related comparisons: those of either tool first, then of "
+          "their category, never itself, with who leads each") {
+  test::SiteServer site;
+  const auto body = site.client().Get(test::kBundledComparison)->body;
+  const auto start = body.find("id=\"related-title\"");
+  REQUIRE(start != std::string::npos);
+  const auto section = body.substr(start, body.find("</section>", start) - start);
+  std::vector<std::string> linked;
+  const std::regex link(R"re(href="/compare/([a-z0-9-]+)")re");
+  for (std::sregex_iterator it(section.begin(), section.end(), link), end; it != end; ++it)
+    linked.push_back((*it)[1].str());
+  // Cursor Background Agent's other comparison, then the category's, newest first.
+  CHECK(linked == std::vector<std::string>{"cursor-background-agent-vs-mistral-small-3-1",
+                                           "cursor-v0-50-background-agent-vs-code-llama-4-70b",
+                                           "cursor-background-agents-vs-code-llama-4",
+                                           "cursor-background-agents-vs-mistral-3-small"});
+  CHECK(section.find("Panel favours Cursor Background Agent: 4 of 4 reviews ship it") !=
+        std::string::npos);
 }
 
 TEST_CASE("pages: the front page lists published comparisons newest first, drafts never") {
