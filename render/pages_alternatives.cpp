@@ -3,6 +3,7 @@
 // tiers; and three or four tools side by side, with each pair's picks and who leads it.
 #include "render/pages.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "domain/glance.h"
@@ -64,11 +65,24 @@ std::string alternatives(const Views &views, const RankedAlternatives &ranked,
     item.set("readers", readers_said(row.strength));
     item.set("versus", versus_said(t.name, other.name, row.versus));
     item.set("panel", panel_said(other.panel, row.panel_lower));
-    item.set("compare_path",
-             "/compare/" + (row.candidate.tool_is_first ? pair_slug(t.slug, other.slug)
-                                                        : pair_slug(other.slug, t.slug)));
-    item.set("compare_label", (row.candidate.compared ? "Read the comparison of " : "Compare ") +
-                                  t.name + " and " + other.name);
+    // The editor's head-to-head when there is one; else the two beside the ranking's leader
+    // (the next one when this is the leader), three side by side.
+    const auto *leader = &ranked.ranked.front().candidate.tool;
+    if (leader->id == other.id && ranked.ranked.size() > 1)
+      leader = &ranked.ranked[1].candidate.tool;
+    if (row.candidate.compared || leader->id == other.id) {
+      item.set("compare_path",
+               "/compare/" + (row.candidate.tool_is_first ? pair_slug(t.slug, other.slug)
+                                                          : pair_slug(other.slug, t.slug)));
+      item.set("compare_label", (row.candidate.compared ? "Read the comparison of " : "Compare ") +
+                                    t.name + " and " + other.name);
+    } else {
+      std::vector<std::string> three = {t.slug, other.slug, leader->slug};
+      std::sort(three.begin(), three.end());
+      item.set("compare_path", "/compare/" + joined_slugs(three));
+      item.set("compare_label",
+               "Compare " + t.name + ", " + other.name + " and " + leader->name + " side by side");
+    }
     rows.push_back(item);
   }
   Data page;
