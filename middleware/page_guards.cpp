@@ -53,10 +53,13 @@ namespace {
 std::string page_cache_key(const Request &req) {
   const auto number = requested_page(req);
   if (!number) return {};
-  // A list's order and filters (the tools directory's) are part of what the page is; values a
-  // handler refuses are never kept, so only the choices it answers take places.
+  // The tools directory's order and filters are part of what its page is (domain/directory.h);
+  // values its handler refuses are never kept, so only the choices it answers take places.
+  // Every other page ignores them, and is kept under its path alone: a page that ignores a
+  // value must not take a place for each value sent.
   std::string key = req.path;
   char joiner = '?';
+  if (req.path != "/tools") return *number == 1 ? key : key + "?page=" + std::to_string(*number);
   for (const auto *field : {"sort", "category", "pricing"}) {
     if (req.get_param_value_count(field) > 1) return {}; // refused by the handler, never kept
     if (req.has_param(field)) {

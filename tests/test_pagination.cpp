@@ -458,4 +458,11 @@ TEST_CASE("pagination: the tools directory sorts by each lower bound and newest,
   CHECK(client.Get("/tools?pricing=Cheap")->status == 400);
   CHECK(client.Get("/tools?sort=panel&sort=name")->status == 400);
   CHECK(client.Get("/tools?category=no-such-category")->status == 404);
+
+  // A page that ignores these values is kept once, not once for each value sent.
+  REQUIRE(client.Get("/comparisons")->status == 200);
+  const auto reads = site.store().reads_taken();
+  for (int i = 0; i < 5; ++i)
+    CHECK(client.Get(("/comparisons?sort=s" + std::to_string(i)).c_str())->status == 200);
+  CHECK(site.store().reads_taken() == reads);
 }
