@@ -1,7 +1,6 @@
 #include "domain/directory.h"
 
 #include <algorithm>
-#include <cctype>
 #include <tuple>
 
 #include "domain/content.h"
@@ -20,23 +19,6 @@ constexpr SortName kSorts[] = {{DirectoryQuery::Sort::name, "name"},
                                {DirectoryQuery::Sort::panel, "panel"},
                                {DirectoryQuery::Sort::readers, "readers"},
                                {DirectoryQuery::Sort::newest, "newest"}};
-
-// A value of an address's query: letters and digits kept, a space as %20 (kEntryKinds have
-// one), anything else percent-encoded.
-std::string encoded(const std::string &value) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (const unsigned char c : value) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 0xf];
-    }
-  }
-  return out;
-}
 
 } // namespace
 
@@ -70,17 +52,6 @@ std::optional<DirectoryQuery> directory_query(const std::string &sort, const std
   }
   query.pricing = pricing;
   return query;
-}
-
-std::string query_string(const DirectoryQuery &query) {
-  std::string out;
-  const auto add = [&](const char *key, const std::string &value) {
-    out += (out.empty() ? "" : "&") + std::string(key) + "=" + encoded(value);
-  };
-  if (query.sort != DirectoryQuery::Sort::name) add("sort", sort_name(query.sort));
-  if (!query.category.empty()) add("category", query.category);
-  if (!query.pricing.empty()) add("pricing", query.pricing);
-  return out;
 }
 
 void order_directory(std::vector<DirectoryEntry> &entries, DirectoryQuery::Sort sort) {

@@ -29,10 +29,10 @@ struct DirectoryQuery {
 // ones gives nullopt and says why in `problem`.
 std::optional<DirectoryQuery> directory_query(const std::string &sort, const std::string &category,
                                               const std::string &pricing, std::string &problem);
-// "sort=panel&category=developer-tools&pricing=Open%20weights", without the defaults; "" when
-// all are. The one spelling of a choice: links, the page cache and page addresses use it.
-std::string query_string(const DirectoryQuery &query);
+// "panel" for Sort::panel: the value `sort=` takes in the address.
 const char *sort_name(DirectoryQuery::Sort sort);
+// The address's fields, as directory_query reads them and the page cache keys the page by.
+inline constexpr const char *kDirectoryFields[] = {"sort", "category", "pricing"};
 
 // One tool as the directory orders it.
 struct DirectoryEntry {

@@ -148,7 +148,7 @@ void pick_comparison(App &app, const Request &req, Response &res) {
 //   page=N                                          optional, from 1
 void show_tools(App &app, const Request &req, Response &res) {
   std::string problem;
-  for (const auto *field : {"sort", "category", "pricing"})
+  for (const auto *field : kDirectoryFields)
     if (req.get_param_value_count(field) > 1) problem = std::string(field) + " is given twice";
   const auto query = problem.empty() ? directory_query(req.get_param_value("sort"),
                                                        req.get_param_value("category"),

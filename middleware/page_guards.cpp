@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 
+#include "domain/directory.h"
 #include "domain/tallies.h"
 #include "middleware/page_answers.h"
 #include "middleware/responses.h"
@@ -58,9 +59,9 @@ std::string page_cache_key(const Request &req) {
   // Every other page ignores them, and is kept under its path alone: a page that ignores a
   // value must not take a place for each value sent.
   std::string key = req.path;
-  char joiner = '?';
   if (req.path != "/tools") return *number == 1 ? key : key + "?page=" + std::to_string(*number);
-  for (const auto *field : {"sort", "category", "pricing"}) {
+  char joiner = '?';
+  for (const auto *field : kDirectoryFields) {
     if (req.get_param_value_count(field) > 1) return {}; // refused by the handler, never kept
     if (req.has_param(field)) {
       key += joiner + std::string(field) + "=" + req.get_param_value(field);

@@ -79,9 +79,18 @@ std::string home(const Views &views, const HomeData &data) {
 
 std::string tools(const Views &views, const Paged<Tool> &tools, const DirectoryQuery &query,
                   const std::vector<CategoryListing> &categories, const SiteCopy &site) {
+  // "/tools?sort=panel&category=developer-tools&pricing=Open%20weights", without the defaults:
+  // the one spelling of a choice in every link and page address.
   const auto with = [](const DirectoryQuery &q) {
-    const auto kept = query_string(q);
-    return kept.empty() ? std::string("/tools") : "/tools?" + kept;
+    std::string path = "/tools";
+    const auto add = [&](const char *key, const std::string &value) {
+      path += (path.find('?') == std::string::npos ? "?" : "&") + std::string(key) + "=" +
+              query_value(value);
+    };
+    if (q.sort != DirectoryQuery::Sort::name) add("sort", sort_name(q.sort));
+    if (!q.category.empty()) add("category", q.category);
+    if (!q.pricing.empty()) add("pricing", q.pricing);
+    return path;
   };
   Data page;
   page.set("tool_table", tool_table(views, tools.items));

@@ -299,12 +299,16 @@ std::vector<ComparisonSummary> related_comparisons(sql::Db &db, const Comparison
   const auto asked = static_cast<int64_t>(kMostRelated + 1); // the pair itself may be among them
   for (const auto *tool : {&pair.a, &pair.b})
     add(queries::comparisons_with_tool(db, tool->id, {1, static_cast<int>(asked)}).items);
-  for (const auto *tool : {&pair.a, &pair.b})
-    if (related.size() < kMostRelated) {
-      auto category = db.cached("SELECT category_id FROM tools WHERE id = :tool");
-      category.bind(":tool", tool->id);
-      if (category.step()) add(queries::comparisons_in_category(db, category.int64(0), asked + 5));
-    }
+  // A category's list may repeat all those already found and the pair itself: asked for past
+  // them. Two tools of one category read it once.
+  for (const auto *tool : {&pair.a, &pair.b}) {
+    if (related.size() >= kMostRelated) break;
+    if (tool == &pair.b && pair.b.category.slug == pair.a.category.slug) break;
+    auto category = db.cached("SELECT category_id FROM tools WHERE id = :tool");
+    category.bind(":tool", tool->id);
+    if (category.step())
+      add(queries::comparisons_in_category(db, category.int64(0), asked + kMostRelated));
+  }
   return related;
 }
 

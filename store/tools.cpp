@@ -2,7 +2,6 @@
 // lists of them by name and by category, and the editor's changes to them in the content
 // file's terms, each written with its edit log entry.
 #include <algorithm>
-#include <set>
 
 #include "store/page_starts.h"
 #include "store/queries.h"
@@ -101,7 +100,6 @@ std::optional<AlternativesData> Store::alternatives(std::string_view slug, size_
     if (!tool) return std::nullopt;
     AlternativesData data;
     std::vector<int64_t> ids; // the candidates, the most telling first
-    std::set<int64_t> published_with;
     const auto add = [&](int64_t id) {
       if (id != tool->id && ids.size() < most && std::find(ids.begin(), ids.end(), id) == ids.end())
         ids.push_back(id);
@@ -121,10 +119,8 @@ std::optional<AlternativesData> Store::alternatives(std::string_view slug, size_
         " UNION SELECT tool_a_id FROM comparisons "
         "WHERE tool_b_id = :tool AND " PUBLISHED_BY_TODAY " ORDER BY 1");
     published.bind(":tool", tool->id);
-    while (published.step()) {
-      published_with.insert(published.int64(0));
+    while (published.step())
       add(published.int64(0));
-    }
 
     auto same_category = db.cached(
         "SELECT id FROM tools WHERE category_id = (SELECT category_id FROM tools WHERE id = :tool) "
@@ -137,10 +133,12 @@ std::optional<AlternativesData> Store::alternatives(std::string_view slug, size_
       auto found = queries::tool_by_id(db, id);
       if (!found) continue;
       auto candidate = std::move(*found);
-      // In the order its address has: the editor's when written up, else by slug.
-      const auto first = queries::named_first(queries::comparison_of_pair(db, tool->id, id),
-                                              tool->id, tool->slug, candidate.slug);
-      data.candidates.push_back({std::move(candidate), published_with.count(id) > 0, first});
+      // Published or not, and in the order its address has: the editor's when written up, else
+      // by slug.
+      const auto record = queries::comparison_of_pair(db, tool->id, id);
+      const bool compared = record && record->readers_see;
+      const auto first = queries::named_first(record, tool->id, tool->slug, candidate.slug);
+      data.candidates.push_back({std::move(candidate), compared, first});
     }
     // Every counted head-to-head among the tool and its candidates, each pair looked up by its
     // key: a bounded number of reads however many pairs a popular tool is in.
