@@ -59,17 +59,28 @@ int64_t stored_votes(const std::string &db) {
 }
 
 // The token of the vote form posting to `action` ("/tools/x/vote"), read from its page on the
-// running server as a reader loads it, returned once the page is old enough for a reader's
-// vote (kSecondsToReadAPage; the server's clock is the wall clock).
-std::string ripe_vote_token(httplib::Client &client, const std::string &action) {
+// running server as a reader loads it.
+std::string vote_token(httplib::Client &client, const std::string &action) {
   const auto page = client.Get(action.substr(0, action.size() - 5).c_str());
   REQUIRE(page);
   REQUIRE(page->status == 200);
   const auto token = test::vote_token_in(page->body, action);
   REQUIRE_FALSE(token.empty());
+  return token;
+}
+
+// Waits until the page that gave `token` is old enough for a reader's vote
+// (kSecondsToReadAPage; the server's clock is the wall clock).
+void wait_until_ripe(const std::string &token) {
   const auto made_at = std::atoll(token.substr(0, token.find('.')).c_str());
   while (unix_now() < made_at + kSecondsToReadAPage)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
+}
+
+// A vote form's token, returned once its page is old enough for a reader's vote.
+std::string ripe_vote_token(httplib::Client &client, const std::string &action) {
+  const auto token = vote_token(client, action);
+  wait_until_ripe(token);
   return token;
 }
 
@@ -78,8 +89,14 @@ class Voters {
 public:
   Voters(int port, int count) {
     httplib::Client client("127.0.0.1", port);
-    for (const auto &slug : kTools)
-      forms_[slug] = "verdict=ship&token=" + ripe_vote_token(client, "/tools/" + slug + "/vote");
+    // Every page read first, then one wait for the newest to be old enough: the readers read
+    // them all before they vote.
+    std::string newest;
+    for (const auto &slug : kTools) {
+      newest = vote_token(client, "/tools/" + slug + "/vote");
+      forms_[slug] = "verdict=ship&token=" + newest;
+    }
+    wait_until_ripe(newest);
     for (int i = 0; i < count; ++i)
       threads_.emplace_back([this, port] { vote_until_stopped(port); });
   }

@@ -2,9 +2,13 @@
 // way of tampering with the file after a checkpoint: a stored vote changed, one deleted, log
 // entries reordered, the checkpoints signed anew with another key. Each is done directly in the
 // SQLite file, as someone with the file would; verify must fail and say what is wrong.
-#include <catch2/catch.hpp>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -313,11 +317,20 @@ TEST_CASE(
     "site's is refused") {
   test::TempDir dir;
   std::string said;
-  // A port nothing listens on: bound, then closed.
+  // A port nothing listens on: bound, then closed, so a connection is refused at once (a port
+  // bound and left listening would hold the connection until verify's read timeout).
   int port = 0;
   {
-    httplib::Server probe;
-    port = probe.bind_to_any_port("127.0.0.1");
+    const int probe = socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(probe >= 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    REQUIRE(bind(probe, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0);
+    REQUIRE(getsockname(probe, reinterpret_cast<sockaddr *>(&address), &length) == 0);
+    port = ntohs(address.sin_port);
+    close(probe);
   }
   CHECK(test::run_binary({"verify", "http://127.0.0.1:" + std::to_string(port), "--state",
                           (dir.path / "seen.json").string()},
