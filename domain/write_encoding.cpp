@@ -1,0 +1,179 @@
+#include "domain/write_encoding.h"
+
+#include <array>
+#include <stdexcept>
+#include <utility>
+
+namespace verdict {
+
+using nlohmann::json;
+
+namespace {
+
+// Each kind's name, in the order of Write's alternatives.
+constexpr std::array<std::string_view, std::variant_size_v<Write>> kKindNames = {
+    "create_category",   "update_category",   "delete_category",  "create_tool",
+    "update_tool",       "delete_tool",       "create_reviewer",  "update_reviewer",
+    "delete_reviewer",   "create_review",     "update_review",    "delete_review",
+    "create_comparison", "update_comparison", "delete_comparison"};
+
+// The arguments' version this code writes, and the newest it reads.
+constexpr int kVersion = 1;
+
+// An item as the content file writes it (domain/content.h), and read back.
+template <class Item> json item_argument(const Item &item) {
+  return json::parse(item_json(item));
+}
+template <class Item> Item item_in(const json &arguments) {
+  Item item;
+  if (!read_item_json(arguments.at("item").dump(), item))
+    throw std::invalid_argument("its item is not one");
+  return item;
+}
+std::string text_in(const json &arguments, const char *key) {
+  const auto &value = arguments.at(key);
+  if (!value.is_string()) throw std::invalid_argument(std::string(key) + " is not a text");
+  return value.get<std::string>();
+}
+
+// Each kind's arguments, written.
+json encoded(const CreateCategory &w) {
+  return {{"item", item_argument(w.item)}, {"editor", w.editor}};
+}
+json encoded(const UpdateCategory &w) {
+  return {{"slug", w.slug}, {"item", item_argument(w.item)}, {"editor", w.editor}};
+}
+json encoded(const DeleteCategory &w) {
+  return {{"slug", w.slug}, {"editor", w.editor}};
+}
+json encoded(const CreateTool &w) {
+  return {{"item", item_argument(w.item)}, {"editor", w.editor}};
+}
+json encoded(const UpdateTool &w) {
+  return {{"slug", w.slug}, {"item", item_argument(w.item)}, {"editor", w.editor}};
+}
+json encoded(const DeleteTool &w) {
+  return {{"slug", w.slug}, {"editor", w.editor}};
+}
+json encoded(const CreateReviewer &w) {
+  return {{"item", item_argument(w.item)}, {"editor", w.editor}};
+}
+json encoded(const UpdateReviewer &w) {
+  return {{"slug", w.slug}, {"item", item_argument(w.item)}, {"editor", w.editor}};
+}
+json encoded(const DeleteReviewer &w) {
+  return {{"slug", w.slug}, {"editor", w.editor}};
+}
+json encoded(const CreateReview &w) {
+  return {{"item", item_argument(w.item)}, {"editor", w.editor}};
+}
+json encoded(const UpdateReview &w) {
+  return {{"tool", w.tool},
+          {"reviewer", w.reviewer},
+          {"item", item_argument(w.item)},
+          {"editor", w.editor}};
+}
+json encoded(const DeleteReview &w) {
+  return {{"tool", w.tool}, {"reviewer", w.reviewer}, {"editor", w.editor}};
+}
+json encoded(const CreateComparison &w) {
+  return {{"item", item_argument(w.item)}, {"editor", w.editor}};
+}
+json encoded(const UpdateComparison &w) {
+  return {{"pair", w.pair}, {"item", item_argument(w.item)}, {"editor", w.editor}};
+}
+json encoded(const DeleteComparison &w) {
+  return {{"pair", w.pair}, {"editor", w.editor}};
+}
+
+// Each kind's arguments, read.
+template <class Kind> Kind decoded(const json &a);
+template <> CreateCategory decoded(const json &a) {
+  return {item_in<ContentCategory>(a), text_in(a, "editor")};
+}
+template <> UpdateCategory decoded(const json &a) {
+  return {text_in(a, "slug"), item_in<ContentCategory>(a), text_in(a, "editor")};
+}
+template <> DeleteCategory decoded(const json &a) {
+  return {text_in(a, "slug"), text_in(a, "editor")};
+}
+template <> CreateTool decoded(const json &a) {
+  return {item_in<ContentTool>(a), text_in(a, "editor")};
+}
+template <> UpdateTool decoded(const json &a) {
+  return {text_in(a, "slug"), item_in<ContentTool>(a), text_in(a, "editor")};
+}
+template <> DeleteTool decoded(const json &a) {
+  return {text_in(a, "slug"), text_in(a, "editor")};
+}
+template <> CreateReviewer decoded(const json &a) {
+  return {item_in<ContentReviewer>(a), text_in(a, "editor")};
+}
+template <> UpdateReviewer decoded(const json &a) {
+  return {text_in(a, "slug"), item_in<ContentReviewer>(a), text_in(a, "editor")};
+}
+template <> DeleteReviewer decoded(const json &a) {
+  return {text_in(a, "slug"), text_in(a, "editor")};
+}
+template <> CreateReview decoded(const json &a) {
+  return {item_in<ContentReview>(a), text_in(a, "editor")};
+}
+template <> UpdateReview decoded(const json &a) {
+  return {text_in(a, "tool"), text_in(a, "reviewer"), item_in<ContentReview>(a),
+          text_in(a, "editor")};
+}
+template <> DeleteReview decoded(const json &a) {
+  return {text_in(a, "tool"), text_in(a, "reviewer"), text_in(a, "editor")};
+}
+template <> CreateComparison decoded(const json &a) {
+  return {item_in<ContentComparison>(a), text_in(a, "editor")};
+}
+template <> UpdateComparison decoded(const json &a) {
+  return {text_in(a, "pair"), item_in<ContentComparison>(a), text_in(a, "editor")};
+}
+template <> DeleteComparison decoded(const json &a) {
+  return {text_in(a, "pair"), text_in(a, "editor")};
+}
+
+// The alternative at `index`, read from `arguments`.
+template <size_t... I>
+Write decoded_at(size_t index, const json &arguments, std::index_sequence<I...>) {
+  std::optional<Write> write;
+  ((I == index ? (write.emplace(std::in_place_index<I>,
+                                decoded<std::variant_alternative_t<I, Write>>(arguments)),
+                  0)
+               : 0),
+   ...);
+  return std::move(*write);
+}
+
+} // namespace
+
+std::string_view kind_name(const Write &write) {
+  return kKindNames[write.index()];
+}
+
+json arguments_of(const Write &write) {
+  auto arguments = std::visit([](const auto &kind) { return encoded(kind); }, write);
+  arguments["v"] = kVersion;
+  return arguments;
+}
+
+std::optional<Write> write_from(std::string_view kind, const json &arguments) {
+  size_t index = 0;
+  while (index < kKindNames.size() && kKindNames[index] != kind)
+    ++index;
+  if (index == kKindNames.size()) return std::nullopt;
+  if (!arguments.is_object()) throw std::invalid_argument("its arguments are not an object");
+  try {
+    if (const auto version = arguments.value("v", 1); version > kVersion)
+      throw std::invalid_argument("its arguments are of version " + std::to_string(version) +
+                                  ", newer than " + std::to_string(kVersion));
+    return decoded_at(index, arguments, std::make_index_sequence<std::variant_size_v<Write>>());
+  } catch (const json::exception &e) {
+    throw std::invalid_argument(std::string("its arguments are not a ") + std::string(kind) +
+                                "'s: " + e.what());
+  }
+}
+
+} // namespace verdict

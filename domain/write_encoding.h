@@ -1,0 +1,25 @@
+// A Write (domain/writes.h) as the cluster's stream of writes carries it: its kind's name and
+// its arguments, one JSON object, in a ClusterWrite (domain/cluster_write.h). This is the one
+// encoding of every Write kind; each kind's arguments are at version 1 ("v", absent in entries
+// written before kinds were versioned). A node refuses a kind or a version it cannot read
+// (app/cluster_writes.h): an older node meets a newer write only while it is being upgraded.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string_view>
+
+#include "domain/writes.h"
+
+namespace verdict {
+
+// The kind's name on the stream ("update_tool").
+std::string_view kind_name(const Write &write);
+nlohmann::json arguments_of(const Write &write);
+
+// The Write of `kind` whose arguments arguments_of wrote; none when `kind` names no Write
+// (the stream's other kinds: app/cluster_writes.cpp reads them). Throws std::invalid_argument
+// for arguments that are not the kind's, or of a version newer than this code reads.
+std::optional<Write> write_from(std::string_view kind, const nlohmann::json &arguments);
+
+} // namespace verdict

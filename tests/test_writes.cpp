@@ -1,0 +1,142 @@
+// Writes as values (domain/writes.h): each kind's one encoding for the cluster's stream
+// (domain/write_encoding.h) gives back the same value, an older entry's shape is still read, a
+// newer version or a malformed one is refused where read; and the store's one apply
+// (store/apply_write.h) says how each ended, writing nothing unless it was done.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "domain/write_encoding.h"
+#include "store/apply_write.h"
+#include "store/site_writes.h"
+#include "test_support.h"
+
+namespace verdict {
+
+namespace {
+
+const ContentTool kWrittenTool{"tabby",
+                               "Tabby",
+                               "developer-tools",
+                               "Self-hosted completion, with a comma, and “quotes”",
+                               "A line.\nAnother line.",
+                               "Open weights",
+                               "TabbyML",
+                               "https://tabby.example",
+                               "Free to run",
+                               "2026-11-01",
+                               "https://tabby.example/pricing"};
+
+// Every kind, each field holding something of its own.
+std::vector<Write> every_kind() {
+  return {CreateCategory{{"agents", "Agents"}, "a@example.com"},
+          UpdateCategory{"agents", {"agents-2", "Agents, renamed"}, "b@example.com"},
+          DeleteCategory{"agents", "c@example.com"},
+          CreateTool{kWrittenTool, "d@example.com"},
+          UpdateTool{"tabby", kWrittenTool, "e@example.com"},
+          DeleteTool{"tabby", "f@example.com"},
+          CreateReviewer{{"auditor", "The Auditor", "Compliance", "Reads the terms.\nAll."},
+                         "g@example.com"},
+          UpdateReviewer{"auditor", {"auditor", "Auditor", "Law", ""}, "h@example.com"},
+          DeleteReviewer{"auditor", "i@example.com"},
+          CreateReview{{"tabby", "auditor", "ship", "Fine."}, "j@example.com"},
+          UpdateReview{"tabby", "auditor", {"tabby", "builder", "skip", "No."}, "k@example.com"},
+          DeleteReview{"tabby", "auditor", "l@example.com"},
+          CreateComparison{{"tabby", "codestral-2-1", "2026-12-01", "Intro.", "Ship with…"},
+                           "m@example.com"},
+          UpdateComparison{
+              "tabby-vs-codestral-2-1", {"tabby", "codestral-2-1", "", "", ""}, "n@example.com"},
+          DeleteComparison{"tabby-vs-codestral-2-1", "o@example.com"}};
+}
+
+// Two writes are the same value: the same kind and the same encoding of every field.
+bool same(const Write &left, const Write &right) {
+  return left.index() == right.index() && arguments_of(left) == arguments_of(right);
+}
+
+} // namespace
+
+TEST_CASE("writes: every kind encoded for the stream is read back as the same value, under a "
+          "name of its own") {
+  std::set<std::string_view> names;
+  for (const auto &write : every_kind()) {
+    const auto name = kind_name(write);
+    INFO(name);
+    CHECK(names.insert(name).second);
+    const auto arguments = arguments_of(write);
+    CHECK(arguments.at("v") == 1);
+    // Through its text, as the stream holds it.
+    const auto read = write_from(name, nlohmann::json::parse(arguments.dump()));
+    REQUIRE(read);
+    CHECK(same(*read, write));
+  }
+  CHECK(names.size() == std::variant_size_v<Write>);
+  // A field read back is the field written, not only its encoding.
+  const auto tool = write_from("update_tool", arguments_of(UpdateTool{"tabby", kWrittenTool, "e"}));
+  REQUIRE(tool);
+  CHECK(std::get<UpdateTool>(*tool).item.description == "A line.\nAnother line.");
+  CHECK(std::get<UpdateTool>(*tool).item.pricing_source == "https://tabby.example/pricing");
+  CHECK(std::get<UpdateTool>(*tool).slug == "tabby");
+}
+
+TEST_CASE("writes: an entry written before kinds were versioned is read as version 1, with the "
+          "fields it lacks empty") {
+  // As a node of the version before wrote a comparison's save: every field, no "v".
+  const auto older = nlohmann::json::parse(
+      R"({"pair":"a-vs-b","item":{"a":"a","b":"b","published_on":"","intro":"Hi."},)"
+      R"("editor":"e@example.com"})");
+  const auto read = write_from("update_comparison", older);
+  REQUIRE(read);
+  const auto &update = std::get<UpdateComparison>(*read);
+  CHECK(update.pair == "a-vs-b");
+  CHECK(update.item.intro == "Hi.");
+  CHECK(update.item.bottom_line.empty());
+  CHECK(update.editor == "e@example.com");
+}
+
+TEST_CASE("writes: a kind no Write names is left to the stream's other kinds, and a newer "
+          "version or arguments of the wrong shape are refused where read") {
+  CHECK_FALSE(write_from("tool_vote", nlohmann::json::object()));
+  CHECK_FALSE(write_from("no_such_kind", nlohmann::json::object()));
+  auto newer = arguments_of(DeleteTool{"tabby", "f@example.com"});
+  newer["v"] = 2;
+  CHECK_THROWS_WITH(write_from("delete_tool", newer), Catch::Contains("version 2"));
+  CHECK_THROWS_AS(write_from("delete_tool", nlohmann::json::parse(R"({"slug":"tabby"})")),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(write_from("delete_tool", nlohmann::json::parse(R"({"slug":7,"editor":"e"})")),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(write_from("create_tool", nlohmann::json::parse(R"({"item":[],"editor":"e"})")),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(write_from("create_tool", nlohmann::json::array()), std::invalid_argument);
+}
+
+TEST_CASE("writes: the store's apply says how each ended, and writes nothing unless done") {
+  auto store = test::seeded_store();
+  StoreWrites writes(*store);
+  const auto edits = [&store] { return store->edit_log(PageSpan{1, 100}).items.size(); };
+  using Ended = WriteResult::Ended;
+
+  CHECK(writes.submit(CreateCategory{{"agents", "Agents"}, "a@example.com"}).done());
+  CHECK(store->category("agents"));
+  const auto logged = edits();
+
+  const auto taken = writes.submit(CreateCategory{{"agents", "Agents again"}, "a@example.com"});
+  CHECK(taken.ended == Ended::already_exists);
+  CHECK_FALSE(taken.words.empty());
+  CHECK(store->category("agents")->name == "Agents");
+
+  const auto missing = writes.submit(UpdateTool{"no-such-tool", kWrittenTool, "a@example.com"});
+  CHECK(missing.ended == Ended::not_found);
+  CHECK_FALSE(store->tool_by_slug("tabby"));
+
+  const auto holding = writes.submit(DeleteCategory{"developer-tools", "a@example.com"});
+  CHECK(holding.ended == Ended::refused);
+  CHECK_FALSE(holding.words.empty());
+  CHECK(store->category("developer-tools"));
+
+  CHECK(edits() == logged);
+  CHECK(writes.submit(DeleteCategory{"agents", "a@example.com"}).done());
+  CHECK_FALSE(store->category("agents"));
+  CHECK(edits() == logged + 1);
+}
+
+} // namespace verdict
