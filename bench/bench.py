@@ -27,7 +27,11 @@ COMPARE = "/compare/" + PAIR
 # The tools vote.lua and paced_votes.py vote on, in turn, each with its page's token.
 VOTE_TOOLS = ["cursor-background-agent", "codestral-2-1", "mistral-small-3-1",
               "cursor-background-agents", "mistral-3-small", "code-llama-4"]
-PAGES = {"comparison": COMPARE, "tool": "/tools/codestral-2-1", "home": "/"}
+PAGES = {"comparison": COMPARE, "tool": "/tools/codestral-2-1", "home": "/",
+         "alternatives": "/tools/codestral-2-1/alternatives",
+         "four-way": "/compare/code-llama-4-vs-codestral-2-1-vs-cursor-background-agent-vs-mistral-small-3-1"}
+# The pages that show a voter their own votes: each is also measured as one voter sees it.
+VOTER_PAGES = {name: PAGES[name] for name in ("comparison", "tool", "home")}
 MANY_VOTERS_ROW = "verdict: 20,000 voters' comparison page, each request the next voter"
 WRK_TIMEOUT = "10s"  # a request slower than this counts as a socket error (timeout)
 # verdict as it ships (its default --threads) but for the write limit, which one loopback
@@ -216,7 +220,7 @@ http {{
     charset utf-8;
     location = / {{ try_files /index.html =404; }}
     location = /voter/ {{ try_files /voter/index.html =404; }}
-    location / {{ try_files $uri =404; }}
+    location / {{ try_files $uri.html =404; }}
   }}
 
   # deploy/nginx-verdict.conf, made plain HTTP on loopback (bench_site_conf).
@@ -281,8 +285,7 @@ class Bench:
         self.many_voters = os.path.join(self.work, "voters.txt")
         new_voters(self.port, MANY_VOTERS, self.many_voters, tokens["pair"])
         time.sleep(1.1)  # the shared pages count those votes once the page epoch moves
-        for sub in ("www/compare", "www/tools", "www/voter/compare", "www/voter/tools", "tmp",
-                    "cache"):
+        for sub in ("www/voter", "tmp", "cache"):
             os.makedirs(os.path.join(self.work, sub), exist_ok=True)
         self.static_port, self.proxy_port, h2o_port = free_ports(3)
         with open(os.path.join(ROOT, "deploy", "nginx-verdict.conf")) as f:
@@ -295,7 +298,7 @@ class Bench:
         # h2o on the same files, as many threads as nginx has workers, saying the same
         # Content-Type as nginx's static server (default_type text/html, charset utf-8).
         self.nginx_workers = h2o_static.nginx_worker_count(self.nginx_pid)
-        paths = [*PAGES.values(), *("/voter" + path for path in PAGES.values())]
+        paths = [*PAGES.values(), *("/voter" + path for path in VOTER_PAGES.values())]
         self.h2o = h2o_static.H2o(self.work, h2o_port, self.nginx_workers,
                                   {path: self.saved_file(path) for path in paths},
                                   "text/html; charset=utf-8")
@@ -320,8 +323,10 @@ class Bench:
         shutil.rmtree(self.work, ignore_errors=True)
 
     def saved_file(self, path):
-        """The file that holds the saved answer to `path` (nginx's and h2o's root is www/)."""
-        relative = path + "index.html" if path.endswith("/") else path
+        """The file that holds the saved answer to `path` (nginx's and h2o's root is www/):
+        PATH.html, so that a page (/tools/SLUG) and one below it (/tools/SLUG/alternatives)
+        are a file and a folder beside each other."""
+        relative = path + "index.html" if path.endswith("/") else path + ".html"
         return os.path.join(self.work, "www", relative.lstrip("/"))
 
     def save_pages(self):
@@ -333,16 +338,18 @@ class Bench:
             if status != 200 or not body:
                 raise SystemExit(f"verdict answered {status} for {path}")
             target = self.saved_file(path)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
             with open(target + ".tmp", "wb") as f:
                 f.write(body)
             os.replace(target + ".tmp", target)
             self.page_bytes[name] = body
         self.voter_bytes = {}
-        for name, path in PAGES.items():
+        for name, path in VOTER_PAGES.items():
             status, _, body = get(self.base + path, {"Cookie": "verdict_voter=" + self.voter})
             if status != 200 or not body or body == self.page_bytes[name] and name != "home":
                 raise SystemExit(f"verdict answered {status} for the voter's {path}")
             target = self.saved_file("/voter" + path)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
             with open(target + ".tmp", "wb") as f:
                 f.write(body)
             os.replace(target + ".tmp", target)
@@ -354,6 +361,7 @@ class Bench:
         (the same bytes from both, the same Content-Type, uncompressed); stops the run if not."""
         for name, path in PAGES.items():
             h2o_static.check_same_bytes(self.static_bases, path, self.page_bytes[name])
+        for name, path in VOTER_PAGES.items():
             h2o_static.check_same_bytes(self.static_bases, "/voter" + path, self.voter_bytes[name])
 
     def fetch_vote_tokens(self):
@@ -400,7 +408,7 @@ class Bench:
                     self.warm_proxy()
                     self.record("nginx proxy_cache → verdict: comparison", c,
                                 wrk(f"http://127.0.0.1:{self.proxy_port}{COMPARE}", c, d))
-            for name, path in PAGES.items():
+            for name, path in VOTER_PAGES.items():
                 for server, base in self.static_bases.items():
                     self.record(f"{server}: voter's {name} page bytes", c,
                                 wrk(base + "/voter" + path, c, d))
@@ -522,7 +530,7 @@ def report(bench, command, started):
         order.append(f"verdict: {name} page (warm)")
         if name == "comparison":
             order.append("nginx proxy_cache → verdict: comparison")
-    for name in PAGES:
+    for name in VOTER_PAGES:
         order += [f"{server}: voter's {name} page bytes" for server in STATIC_SERVERS]
         order.append(f"verdict: voter's {name} page")
     order += [MANY_VOTERS_ROW, "verdict: vote POST (303, durable)"]
@@ -627,7 +635,7 @@ def main():
     # Per connection count: each page, anonymous and a voter's, from every static server and
     # verdict; the proxy cache, the many voters, the votes. Then the mixed load, beside the
     # static servers at c=64 when c=64 is not among the counts.
-    per_count = len(PAGES) * 2 * (len(STATIC_SERVERS) + 1) + 3
+    per_count = (len(PAGES) + len(VOTER_PAGES)) * (len(STATIC_SERVERS) + 1) + 3
     runs = args.reps * (len(args.connections) * per_count + 1
                         + len(STATIC_SERVERS) * (64 not in args.connections))
     log(f"{command}: {runs} runs of {args.duration:g} s, about "

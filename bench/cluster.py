@@ -103,7 +103,8 @@ class Cluster:
         status, _, body = bench.get(f"http://127.0.0.1:{self.ports[NODES[0]]}{bench.COMPARE}")
         if status != 200:
             raise SystemExit(f"{NODES[0]} answered {status}")
-        with open(os.path.join(self.work, "www", bench.COMPARE.lstrip("/")), "wb") as f:
+        # PATH.html: where bench.nginx_conf's try_files looks
+        with open(os.path.join(self.work, "www", bench.COMPARE.lstrip("/") + ".html"), "wb") as f:
             f.write(body)
 
     def votes_in(self, name):
