@@ -7,48 +7,28 @@
 #include "auth/secrets.h"
 #include "auth/vote_tokens.h"
 #include "domain/vote_log.h"
+#include "domain/write_encoding.h"
+#include "store/apply_write.h"
 
 namespace verdict {
 
 using nlohmann::json;
 
-// Content items as a write carries them: every field by its content-file name.
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ContentCategory, slug, name)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ContentReviewer, slug, name, lens, bio)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ContentTool, slug, name, category, tagline, description, entry,
-                                   vendor, url, pricing_notes, pricing_checked_on, pricing_source)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ContentReview, tool, reviewer, verdict, quote)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ContentComparison, a, b, published_on, intro, bottom_line)
-
 namespace {
 
 using Outcome = ClusterWrites::Outcome;
 
-// The kinds of write, each one Store write (store/site_writes.h).
+// The stream's kinds that are not a Write (domain/write_encoding.h names those), each one Store
+// write (store/site_writes.h).
 namespace kind {
 constexpr auto tool_vote = "tool_vote", pair_vote = "pair_vote";
-constexpr auto create_category = "create_category", update_category = "update_category",
-               delete_category = "delete_category";
-constexpr auto create_tool = "create_tool", update_tool = "update_tool",
-               delete_tool = "delete_tool";
-constexpr auto create_review = "create_review", update_review = "update_review",
-               delete_review = "delete_review";
-constexpr auto create_reviewer = "create_reviewer", update_reviewer = "update_reviewer",
-               delete_reviewer = "delete_reviewer";
-constexpr auto create_comparison = "create_comparison", update_comparison = "update_comparison",
-               delete_comparison = "delete_comparison";
-constexpr auto erase_subscriber = "erase_subscriber";
 constexpr auto request_subscription = "request_subscription",
-               confirm_subscription = "confirm_subscription", unsubscribe = "unsubscribe",
-               resubscribe = "resubscribe";
-constexpr auto start_session = "start_session", end_session = "end_session",
-               set_editor_password = "set_editor_password";
+               confirm_subscription = "confirm_subscription", resubscribe = "resubscribe";
 constexpr auto claim_confirmation = "claim_confirmation", start_confirmation = "start_confirmation",
                confirmation_mailed = "confirmation_mailed",
                confirmation_failed = "confirmation_failed";
 constexpr auto make_checkpoint = "make_checkpoint";
-constexpr auto add_editor = "add_editor", remove_editor = "remove_editor",
-               import_content = "import_content";
+constexpr auto import_content = "import_content";
 constexpr auto record_digest = "record_digest", claim_digest_send = "claim_digest_send",
                digest_sent = "digest_sent", digest_send_failed = "digest_send_failed";
 } // namespace kind
@@ -84,11 +64,11 @@ Outcome refusal_of(std::exception_ptr error) {
   try {
     std::rethrow_exception(error);
   } catch (const NotFound &e) {
-    return {Outcome::Kind::not_found, e.what(), "null"};
+    return {WriteResult::Ended::not_found, e.what(), "null"};
   } catch (const AlreadyExists &e) {
-    return {Outcome::Kind::already_exists, e.what(), "null"};
+    return {WriteResult::Ended::already_exists, e.what(), "null"};
   } catch (const Refused &e) {
-    return {Outcome::Kind::refused, e.what(), "null"};
+    return {WriteResult::Ended::refused, e.what(), "null"};
   }
 }
 
@@ -104,16 +84,16 @@ json given_back(const std::string &result) {
 
 // A write's outcome raised in its caller as the store would raise it.
 std::string result_or_raise(const Outcome &outcome) {
-  switch (outcome.kind) {
-  case Outcome::Kind::written:
+  switch (outcome.ended) {
+  case WriteResult::Ended::done:
     return outcome.result;
-  case Outcome::Kind::not_found:
+  case WriteResult::Ended::not_found:
     throw NotFound(outcome.message);
-  case Outcome::Kind::already_exists:
+  case WriteResult::Ended::already_exists:
     throw AlreadyExists(outcome.message);
-  case Outcome::Kind::refused:
+  case WriteResult::Ended::refused:
     throw Refused(outcome.message);
-  case Outcome::Kind::unavailable:
+  case WriteResult::Ended::failed:
     break;
   }
   throw StoreUnavailable(outcome.message);
@@ -121,8 +101,8 @@ std::string result_or_raise(const Outcome &outcome) {
 
 // A queued write's outcome as its `done` hears it: the stream's refusal is the reader's to read.
 std::optional<std::string> failure_of(const Outcome &outcome) {
-  if (outcome.kind == Outcome::Kind::written) return std::nullopt;
-  if (outcome.kind == Outcome::Kind::unavailable)
+  if (outcome.ended == WriteResult::Ended::done) return std::nullopt;
+  if (outcome.ended == WriteResult::Ended::failed)
     return std::string(kForTheReader) + outcome.message;
   return outcome.message;
 }
@@ -224,7 +204,7 @@ void ClusterWrites::publish(const std::vector<ClusterWrite> &writes) {
       refusing_because_ = e.what();
     }
     for (const auto &write : writes)
-      tell(write.id, {Outcome::Kind::unavailable, kNotTaken, "null"});
+      tell(write.id, {WriteResult::Ended::failed, kNotTaken, "null"});
   }
 }
 
@@ -253,15 +233,19 @@ std::string ClusterWrites::problem() {
   return "the cluster's stream of writes does not take writes (" + refusing_because_ + ")";
 }
 
-std::string ClusterWrites::submit(ClusterWrite write) {
+ClusterWrites::Outcome ClusterWrites::outcome_of(ClusterWrite write) {
   std::promise<Outcome> told;
   auto outcome = told.get_future();
   expect(write.id, [&told](const Outcome &ended) { told.set_value(ended); });
   if (refusing_now())
-    tell(write.id, {Outcome::Kind::unavailable, kNotTaken, "null"});
+    tell(write.id, {WriteResult::Ended::failed, kNotTaken, "null"});
   else
     publish({write});
-  return result_or_raise(outcome.get());
+  return outcome.get();
+}
+
+std::string ClusterWrites::submit_raising(ClusterWrite write) {
+  return result_or_raise(outcome_of(std::move(write)));
 }
 
 void ClusterWrites::submit_then(ClusterWrite write, std::function<void(const Outcome &)> told) {
@@ -275,7 +259,7 @@ void ClusterWrites::submit_then(ClusterWrite write, std::function<void(const Out
     refused = to_publish_.size() >= settings_.most_queued;
     if (!refused) to_publish_.push_back({std::move(write), std::chrono::steady_clock::now()});
   }
-  if (refused) return tell(id, {Outcome::Kind::unavailable, kNotTaken, "null"});
+  if (refused) return tell(id, {WriteResult::Ended::failed, kNotTaken, "null"});
   queued_.notify_one();
 }
 
@@ -300,7 +284,7 @@ void ClusterWrites::run_publisher() {
       }
     }
     for (const auto &id : stale)
-      tell(id, {Outcome::Kind::unavailable, kNotTaken, "null"});
+      tell(id, {WriteResult::Ended::failed, kNotTaken, "null"});
     if (!writes.empty()) publish(writes);
   }
 }
@@ -320,7 +304,7 @@ void ClusterWrites::run_sweeper() {
     }
     lock.unlock(); // a caller told may queue a write meanwhile
     for (const auto &id : overdue)
-      tell(id, {Outcome::Kind::written, "", "null"});
+      tell(id, {WriteResult::Ended::done, "", "null"});
     lock.lock();
   }
 }
@@ -358,10 +342,10 @@ void ClusterWrites::apply_write(const Store::StreamApply &applying, uint64_t seq
   const auto &a = write.arguments;
   const auto vote_done = [this, id = write.id, sequence,
                           failed](std::optional<std::string> failure) {
-    if (!failure) return tell(id, {Outcome::Kind::written, "", "null"});
+    if (!failure) return tell(id, {WriteResult::Ended::done, "", "null"});
     // Refused as every node refuses it (its tool deleted meanwhile): applied as nothing.
     if (store_.applied_sequence() >= sequence)
-      return tell(id, {Outcome::Kind::refused, *failure, "null"});
+      return tell(id, {WriteResult::Ended::refused, *failure, "null"});
     // Not applied: the follower starts again from the file's place; the caller is told once
     // it is, or given up waiting for.
     failed();
@@ -381,42 +365,16 @@ void ClusterWrites::apply_write(const Store::StreamApply &applying, uint64_t seq
           judged_ballot(a.at("ballot"), auth::pair_vote_target(a_id, b_id), write), a_id, b_id,
           optional_int(a.at("pick")), vote_done);
     }
-    const auto editor = [&a] { return a.at("editor").get<std::string>(); };
+    // A write as a value: decoded by its one encoding, applied by the store's one apply.
+    if (const auto value = write_from(k, a)) {
+      const auto ended = verdict::apply(store_, *value);
+      // The file could not take it: the follower reads the stream again from the file's place.
+      if (ended.ended == WriteResult::Ended::failed) throw StoreUnavailable(ended.words);
+      if (!applying.made_a_write()) store_.apply_nothing(unless_written(failed));
+      return tell(write.id, {ended.ended, ended.words, "null"});
+    }
     const auto text = [&a](const char *key) { return a.at(key).get<std::string>(); };
-    if (k == kind::create_category)
-      local_.create_category(a.at("item").get<ContentCategory>(), editor());
-    else if (k == kind::update_category)
-      local_.update_category(text("slug"), a.at("item").get<ContentCategory>(), editor());
-    else if (k == kind::delete_category)
-      local_.delete_category(text("slug"), editor());
-    else if (k == kind::create_tool)
-      local_.create_tool(a.at("item").get<ContentTool>(), editor());
-    else if (k == kind::update_tool)
-      local_.update_tool(text("slug"), a.at("item").get<ContentTool>(), editor());
-    else if (k == kind::delete_tool)
-      local_.delete_tool(text("slug"), editor());
-    else if (k == kind::create_review)
-      local_.create_review(a.at("item").get<ContentReview>(), editor());
-    else if (k == kind::update_review)
-      local_.update_review(text("tool"), text("reviewer"), a.at("item").get<ContentReview>(),
-                           editor());
-    else if (k == kind::delete_review)
-      local_.delete_review(text("tool"), text("reviewer"), editor());
-    else if (k == kind::create_reviewer)
-      local_.create_reviewer(a.at("item").get<ContentReviewer>(), editor());
-    else if (k == kind::update_reviewer)
-      local_.update_reviewer(text("slug"), a.at("item").get<ContentReviewer>(), editor());
-    else if (k == kind::delete_reviewer)
-      local_.delete_reviewer(text("slug"), editor());
-    else if (k == kind::create_comparison)
-      local_.create_comparison(a.at("item").get<ContentComparison>(), editor());
-    else if (k == kind::update_comparison)
-      local_.update_comparison(text("pair"), a.at("item").get<ContentComparison>(), editor());
-    else if (k == kind::delete_comparison)
-      local_.delete_comparison(text("pair"), editor());
-    else if (k == kind::erase_subscriber)
-      result = local_.erase_subscriber(a.at("id").get<int64_t>(), editor());
-    else if (k == kind::request_subscription) {
+    if (k == kind::request_subscription) {
       // Whether a mail may go was asked where the sign-up was taken (its rations are that
       // node's): every node applies the same answer.
       const bool may_mail = a.at("may_mail").get<bool>();
@@ -425,17 +383,8 @@ void ClusterWrites::apply_write(const Store::StreamApply &applying, uint64_t seq
     } else if (k == kind::confirm_subscription)
       result = static_cast<int>(
           local_.confirm_subscription(text("token_hash"), a.at("now").get<int64_t>()));
-    else if (k == kind::unsubscribe)
-      result = local_.unsubscribe(a.at("id").get<int64_t>());
     else if (k == kind::resubscribe)
       result = static_cast<int>(local_.resubscribe(a.at("id").get<int64_t>()));
-    else if (k == kind::start_session)
-      local_.start_session(text("secret_hash"), a.at("editor_id").get<int64_t>(), text("csrf"),
-                           a.at("expires_at").get<int64_t>());
-    else if (k == kind::end_session)
-      local_.end_session(text("secret_hash"));
-    else if (k == kind::set_editor_password)
-      result = local_.set_editor_password(text("email"), text("password_hash"));
     else if (k == kind::claim_confirmation)
       result = local_.claim_confirmation(a.at("subscriber").get<int64_t>(),
                                          a.at("now").get<int64_t>(), a.at("lease").get<int64_t>());
@@ -454,11 +403,7 @@ void ClusterWrites::apply_write(const Store::StreamApply &applying, uint64_t seq
       const auto latest = store_.latest_checkpoint();
       if (!latest || now - latest->made_at >= kCheckpointEverySeconds / 2)
         local_.make_checkpoint(now);
-    } else if (k == kind::add_editor)
-      local_.add_editor(text("email"), text("password_hash"));
-    else if (k == kind::remove_editor)
-      result = local_.remove_editor(text("email"));
-    else if (k == kind::import_content) {
+    } else if (k == kind::import_content) {
       // The content as its file writes it: parsed here as `verdict import` parsed it there.
       const auto parsed = parse_content(text("content"));
       if (!parsed.errors.empty()) throw Refused("the content file is invalid: " + parsed.errors[0]);
@@ -482,7 +427,7 @@ void ClusterWrites::apply_write(const Store::StreamApply &applying, uint64_t seq
       throw std::runtime_error("the cluster's write " + std::to_string(sequence) + " is a " + k +
                                ", which this version of verdict cannot apply: upgrade it");
     if (!applying.made_a_write()) store_.apply_nothing(unless_written(failed));
-    tell(write.id, {Outcome::Kind::written, "", result.dump()});
+    tell(write.id, {WriteResult::Ended::done, "", result.dump()});
   } catch (const NotFound &) {
     refused_before_written(applying, write.id, failed);
   } catch (const AlreadyExists &) {
@@ -490,6 +435,10 @@ void ClusterWrites::apply_write(const Store::StreamApply &applying, uint64_t seq
   } catch (const Refused &) {
     refused_before_written(applying, write.id, failed);
   } catch (const json::exception &e) {
+    throw std::runtime_error("the cluster's write " + std::to_string(sequence) +
+                             " cannot be read by this version of verdict (" + e.what() +
+                             "): upgrade it");
+  } catch (const std::invalid_argument &e) {
     throw std::runtime_error("the cluster's write " + std::to_string(sequence) +
                              " cannot be read by this version of verdict (" + e.what() +
                              "): upgrade it");
@@ -530,150 +479,71 @@ void ClusterWrites::cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b
               [done = std::move(done)](const Outcome &outcome) { done(failure_of(outcome)); });
 }
 
-void ClusterWrites::create_category(const ContentCategory &category, std::string_view editor) {
-  submit(taken(kind::create_category, json{{"item", category}, {"editor", editor}}));
-}
-void ClusterWrites::update_category(std::string_view slug, const ContentCategory &category,
-                                    std::string_view editor) {
-  submit(
-      taken(kind::update_category, json{{"slug", slug}, {"item", category}, {"editor", editor}}));
-}
-void ClusterWrites::delete_category(std::string_view slug, std::string_view editor) {
-  submit(taken(kind::delete_category, json{{"slug", slug}, {"editor", editor}}));
-}
-void ClusterWrites::create_tool(const ContentTool &tool, std::string_view editor) {
-  submit(taken(kind::create_tool, json{{"item", tool}, {"editor", editor}}));
-}
-void ClusterWrites::update_tool(std::string_view slug, const ContentTool &tool,
-                                std::string_view editor) {
-  submit(taken(kind::update_tool, json{{"slug", slug}, {"item", tool}, {"editor", editor}}));
-}
-void ClusterWrites::delete_tool(std::string_view slug, std::string_view editor) {
-  submit(taken(kind::delete_tool, json{{"slug", slug}, {"editor", editor}}));
-}
-void ClusterWrites::create_review(const ContentReview &review, std::string_view editor) {
-  submit(taken(kind::create_review, json{{"item", review}, {"editor", editor}}));
-}
-void ClusterWrites::update_review(std::string_view tool, std::string_view reviewer,
-                                  const ContentReview &review, std::string_view editor) {
-  submit(taken(kind::update_review,
-               json{{"tool", tool}, {"reviewer", reviewer}, {"item", review}, {"editor", editor}}));
-}
-void ClusterWrites::delete_review(std::string_view tool, std::string_view reviewer,
-                                  std::string_view editor) {
-  submit(
-      taken(kind::delete_review, json{{"tool", tool}, {"reviewer", reviewer}, {"editor", editor}}));
-}
-void ClusterWrites::create_reviewer(const ContentReviewer &reviewer, std::string_view editor) {
-  submit(taken(kind::create_reviewer, json{{"item", reviewer}, {"editor", editor}}));
-}
-void ClusterWrites::update_reviewer(std::string_view slug, const ContentReviewer &reviewer,
-                                    std::string_view editor) {
-  submit(
-      taken(kind::update_reviewer, json{{"slug", slug}, {"item", reviewer}, {"editor", editor}}));
-}
-void ClusterWrites::delete_reviewer(std::string_view slug, std::string_view editor) {
-  submit(taken(kind::delete_reviewer, json{{"slug", slug}, {"editor", editor}}));
-}
-void ClusterWrites::create_comparison(const ContentComparison &comparison,
-                                      std::string_view editor) {
-  submit(taken(kind::create_comparison, json{{"item", comparison}, {"editor", editor}}));
-}
-void ClusterWrites::update_comparison(std::string_view pair, const ContentComparison &comparison,
-                                      std::string_view editor) {
-  submit(taken(kind::update_comparison,
-               json{{"pair", pair}, {"item", comparison}, {"editor", editor}}));
-}
-void ClusterWrites::delete_comparison(std::string_view pair, std::string_view editor) {
-  submit(taken(kind::delete_comparison, json{{"pair", pair}, {"editor", editor}}));
-}
-bool ClusterWrites::erase_subscriber(int64_t id, std::string_view editor) {
-  return given_back(submit(taken(kind::erase_subscriber, json{{"id", id}, {"editor", editor}})))
-      .get<bool>();
+WriteResult ClusterWrites::submit(const Write &write) {
+  const auto outcome = outcome_of(taken(std::string(kind_name(write)), arguments_of(write)));
+  return {outcome.ended, outcome.message};
 }
 
 SubscriptionRequest ClusterWrites::request_subscription(std::string_view email, int64_t now,
                                                         const std::function<bool()> &may_mail) {
   const bool mail_allowed = !may_mail || may_mail();
   const auto result =
-      submit(taken(kind::request_subscription,
-                   json{{"email", email}, {"now", now}, {"may_mail", mail_allowed}}));
+      submit_raising(taken(kind::request_subscription,
+                           json{{"email", email}, {"now", now}, {"may_mail", mail_allowed}}));
   return static_cast<SubscriptionRequest>(given_back(result).get<int>());
 }
 ConfirmationCheck ClusterWrites::confirm_subscription(std::string_view token_hash, int64_t now) {
-  const auto result =
-      submit(taken(kind::confirm_subscription, json{{"token_hash", token_hash}, {"now", now}}));
+  const auto result = submit_raising(
+      taken(kind::confirm_subscription, json{{"token_hash", token_hash}, {"now", now}}));
   return static_cast<ConfirmationCheck>(given_back(result).get<int>());
-}
-bool ClusterWrites::unsubscribe(int64_t id) {
-  return given_back(submit(taken(kind::unsubscribe, json{{"id", id}}))).get<bool>();
 }
 Resubscription ClusterWrites::resubscribe(int64_t id) {
   return static_cast<Resubscription>(
-      given_back(submit(taken(kind::resubscribe, json{{"id", id}}))).get<int>());
+      given_back(submit_raising(taken(kind::resubscribe, json{{"id", id}}))).get<int>());
 }
 
-void ClusterWrites::start_session(std::string_view secret_hash, int64_t editor_id,
-                                  std::string_view csrf_token, int64_t expires_at) {
-  submit(taken(kind::start_session, json{{"secret_hash", secret_hash},
-                                         {"editor_id", editor_id},
-                                         {"csrf", csrf_token},
-                                         {"expires_at", expires_at}}));
-}
-void ClusterWrites::end_session(std::string_view secret_hash) {
-  submit(taken(kind::end_session, json{{"secret_hash", secret_hash}}));
-}
-bool ClusterWrites::set_editor_password(std::string_view email, std::string_view password_hash) {
-  return given_back(submit(taken(kind::set_editor_password,
-                                 json{{"email", email}, {"password_hash", password_hash}})))
-      .get<bool>();
-}
 // The site's secrets are the cluster key's: the same on every node, and never an entry.
 std::string ClusterWrites::site_secret(std::string_view name, std::string_view) {
   return key_.secret(name);
 }
 
 bool ClusterWrites::claim_confirmation(int64_t subscriber_id, int64_t now, int64_t lease_seconds) {
-  return given_back(submit(taken(kind::claim_confirmation, json{{"subscriber", subscriber_id},
-                                                                {"now", now},
-                                                                {"lease", lease_seconds}})))
+  return given_back(
+             submit_raising(taken(
+                 kind::claim_confirmation,
+                 json{{"subscriber", subscriber_id}, {"now", now}, {"lease", lease_seconds}})))
       .get<bool>();
 }
 bool ClusterWrites::start_confirmation(int64_t subscriber_id, std::string_view token_hash,
                                        int64_t expires_at) {
-  return given_back(submit(taken(kind::start_confirmation, json{{"subscriber", subscriber_id},
-                                                                {"token_hash", token_hash},
-                                                                {"expires_at", expires_at}})))
+  return given_back(
+             submit_raising(taken(kind::start_confirmation, json{{"subscriber", subscriber_id},
+                                                                 {"token_hash", token_hash},
+                                                                 {"expires_at", expires_at}})))
       .get<bool>();
 }
 void ClusterWrites::confirmation_mailed(int64_t subscriber_id) {
-  submit(taken(kind::confirmation_mailed, json{{"subscriber", subscriber_id}}));
+  submit_raising(taken(kind::confirmation_mailed, json{{"subscriber", subscriber_id}}));
 }
 void ClusterWrites::confirmation_failed(int64_t subscriber_id,
                                         std::optional<int64_t> next_attempt_at,
                                         std::string_view error) {
-  submit(taken(kind::confirmation_failed, json{{"subscriber", subscriber_id},
-                                               {"next", optional_json(next_attempt_at)},
-                                               {"error", error}}));
+  submit_raising(taken(kind::confirmation_failed, json{{"subscriber", subscriber_id},
+                                                       {"next", optional_json(next_attempt_at)},
+                                                       {"error", error}}));
 }
 
-void ClusterWrites::add_editor(std::string_view email, std::string_view password_hash) {
-  submit(taken(kind::add_editor, json{{"email", email}, {"password_hash", password_hash}}));
-}
-bool ClusterWrites::remove_editor(std::string_view email) {
-  return given_back(submit(taken(kind::remove_editor, json{{"email", email}}))).get<bool>();
-}
 std::string ClusterWrites::log_signing_key() {
   return key_.secret("vote_log_signing");
 }
 
 void ClusterWrites::make_checkpoint(int64_t now) {
-  submit(taken(kind::make_checkpoint, json{{"now", now}}));
+  submit_raising(taken(kind::make_checkpoint, json{{"now", now}}));
 }
 
 ImportSummary ClusterWrites::import_content(const Content &content) {
-  const auto counted =
-      given_back(submit(taken(kind::import_content, json{{"content", content_to_json(content)}})));
+  const auto counted = given_back(
+      submit_raising(taken(kind::import_content, json{{"content", content_to_json(content)}})));
   ImportSummary summary;
   size_t i = 0;
   for (auto *counts : {&summary.site, &summary.categories, &summary.reviewers, &summary.tools,
@@ -685,24 +555,26 @@ ImportSummary ClusterWrites::import_content(const Content &content) {
 }
 
 Digest ClusterWrites::record_digest(std::string_view today, int days) {
-  submit(taken(kind::record_digest, json{{"today", today}, {"days", days}}));
+  submit_raising(taken(kind::record_digest, json{{"today", today}, {"days", days}}));
   // Recorded in this file now, whichever node's run made it: it is the digest owed.
   return store_.digest_to_send(today, days, false);
 }
 bool ClusterWrites::claim_digest_send(int64_t digest_id, int64_t subscriber_id) {
-  return given_back(submit(taken(kind::claim_digest_send,
-                                 json{{"digest", digest_id}, {"subscriber", subscriber_id}})))
+  return given_back(
+             submit_raising(taken(kind::claim_digest_send,
+                                  json{{"digest", digest_id}, {"subscriber", subscriber_id}})))
       .get<bool>();
 }
 void ClusterWrites::digest_sent(int64_t digest_id, int64_t subscriber_id) {
-  submit(taken(kind::digest_sent, json{{"digest", digest_id}, {"subscriber", subscriber_id}}));
+  submit_raising(
+      taken(kind::digest_sent, json{{"digest", digest_id}, {"subscriber", subscriber_id}}));
 }
 void ClusterWrites::digest_send_failed(int64_t digest_id, int64_t subscriber_id,
                                        SendFailure failure, std::string_view error) {
-  submit(taken(kind::digest_send_failed, json{{"digest", digest_id},
-                                              {"subscriber", subscriber_id},
-                                              {"failure", static_cast<int>(failure)},
-                                              {"error", error}}));
+  submit_raising(taken(kind::digest_send_failed, json{{"digest", digest_id},
+                                                      {"subscriber", subscriber_id},
+                                                      {"failure", static_cast<int>(failure)},
+                                                      {"error", error}}));
 }
 
 } // namespace verdict

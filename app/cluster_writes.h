@@ -74,32 +74,10 @@ public:
                       WriteDone done) override;
   void cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id, std::optional<int64_t> pick,
                       WriteDone done) override;
-  void create_category(const ContentCategory &category, std::string_view editor) override;
-  void update_category(std::string_view slug, const ContentCategory &category,
-                       std::string_view editor) override;
-  void delete_category(std::string_view slug, std::string_view editor) override;
-  void create_tool(const ContentTool &tool, std::string_view editor) override;
-  void update_tool(std::string_view slug, const ContentTool &tool,
-                   std::string_view editor) override;
-  void delete_tool(std::string_view slug, std::string_view editor) override;
-  void create_review(const ContentReview &review, std::string_view editor) override;
-  void update_review(std::string_view tool, std::string_view reviewer, const ContentReview &review,
-                     std::string_view editor) override;
-  void delete_review(std::string_view tool, std::string_view reviewer,
-                     std::string_view editor) override;
-  void create_reviewer(const ContentReviewer &reviewer, std::string_view editor) override;
-  void update_reviewer(std::string_view slug, const ContentReviewer &reviewer,
-                       std::string_view editor) override;
-  void delete_reviewer(std::string_view slug, std::string_view editor) override;
-  void create_comparison(const ContentComparison &comparison, std::string_view editor) override;
-  void update_comparison(std::string_view pair, const ContentComparison &comparison,
-                         std::string_view editor) override;
-  void delete_comparison(std::string_view pair, std::string_view editor) override;
-  bool erase_subscriber(int64_t id, std::string_view editor) override;
+  WriteResult submit(const Write &write) override;
   SubscriptionRequest request_subscription(std::string_view email, int64_t now,
                                            const std::function<bool()> &may_mail) override;
   ConfirmationCheck confirm_subscription(std::string_view token_hash, int64_t now) override;
-  bool unsubscribe(int64_t id) override;
   Resubscription resubscribe(int64_t id) override;
   bool claim_confirmation(int64_t subscriber_id, int64_t now, int64_t lease_seconds) override;
   bool start_confirmation(int64_t subscriber_id, std::string_view token_hash,
@@ -112,12 +90,6 @@ public:
   void digest_sent(int64_t digest_id, int64_t subscriber_id) override;
   void digest_send_failed(int64_t digest_id, int64_t subscriber_id, SendFailure failure,
                           std::string_view error) override;
-  void start_session(std::string_view secret_hash, int64_t editor_id, std::string_view csrf_token,
-                     int64_t expires_at) override;
-  void end_session(std::string_view secret_hash) override;
-  bool set_editor_password(std::string_view email, std::string_view password_hash) override;
-  void add_editor(std::string_view email, std::string_view password_hash) override;
-  bool remove_editor(std::string_view email) override;
   void make_checkpoint(int64_t now) override;
   ImportSummary import_content(const Content &content) override;
   std::string site_secret(std::string_view name, std::string_view if_new) override;
@@ -128,16 +100,18 @@ public:
 
   // How a write this node took ended, as its caller hears it.
   struct Outcome {
-    enum class Kind { written, not_found, already_exists, refused, unavailable };
-    Kind kind = Kind::written;
+    WriteResult::Ended ended = WriteResult::Ended::done;
     std::string message; // why not, when it was not written
     std::string result;  // what the write gives back, as JSON ("null" when nothing)
   };
 
 private:
   ClusterWrite taken(std::string kind, nlohmann::json arguments);
-  // Publishes `write` and waits for its outcome here; rethrows a refusal as the store would.
-  std::string submit(ClusterWrite write);
+  // Publishes `write` and waits for its outcome here.
+  Outcome outcome_of(ClusterWrite write);
+  // The same, for the kinds that are not values yet: what it gave back, or a refusal rethrown
+  // as the store would throw it.
+  std::string submit_raising(ClusterWrite write);
   // Publishes `write` from a publisher thread; `told` hears its outcome.
   void submit_then(ClusterWrite write, std::function<void(const Outcome &)> told);
   // Publishes `writes` as one entry of the stream; their callers hear if it was not taken.

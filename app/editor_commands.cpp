@@ -95,7 +95,11 @@ int run_user_command(const Options &options, std::istream &in, bool in_is_termin
     }
     const auto password = new_password(email, in, in_is_terminal, said);
     if (!password) return 1;
-    opened.writes().add_editor(email, auth::hash_password(*password));
+    if (const auto added = opened.writes().submit(AddEditor{email, auth::hash_password(*password)});
+        !added.done()) {
+      said << "verdict: " << email << " was not added: " << added.words << "\n";
+      return 1;
+    }
     said << "verdict: " << email << " may now sign in at /admin\n";
     return 0;
   }
@@ -105,13 +109,21 @@ int run_user_command(const Options &options, std::istream &in, bool in_is_termin
     return 1;
   }
   if (action == "remove") {
-    opened.writes().remove_editor(email);
+    if (const auto removed = opened.writes().submit(RemoveEditor{email}); !removed.done()) {
+      said << "verdict: " << email << " was not removed: " << removed.words << "\n";
+      return 1;
+    }
     said << "verdict: " << email << " is no longer an editor, and is signed out everywhere\n";
     return 0;
   }
   const auto password = new_password(email, in, in_is_terminal, said);
   if (!password) return 1;
-  opened.writes().set_editor_password(email, auth::hash_password(*password));
+  if (const auto changed =
+          opened.writes().submit(SetEditorPassword{email, auth::hash_password(*password)});
+      !changed.done()) {
+    said << "verdict: " << email << "'s password was not changed: " << changed.words << "\n";
+    return 1;
+  }
   said << "verdict: " << email << "'s password is changed, and they are signed out everywhere\n";
   return 0;
 }

@@ -445,6 +445,58 @@ std::string item_json(const ContentComparison &comparison) {
 
 namespace {
 
+// Reads an item_json text's fields into `fields` (name, where it goes), each one it lacks left
+// empty; false when the text is no JSON object or a field is no text.
+bool read_fields(std::string_view text,
+                 std::initializer_list<std::pair<const char *, std::string *>> fields) {
+  const auto object = json::parse(text, nullptr, false);
+  if (!object.is_object()) return false;
+  for (const auto &[name, value] : fields) {
+    const auto found = object.find(name);
+    if (found == object.end()) continue;
+    if (!found->is_string()) return false;
+    *value = found->get<std::string>();
+  }
+  return true;
+}
+
+} // namespace
+
+bool read_item_json(std::string_view text, ContentCategory &c) {
+  return read_fields(text, {{"slug", &c.slug}, {"name", &c.name}});
+}
+bool read_item_json(std::string_view text, ContentReviewer &r) {
+  return read_fields(text,
+                     {{"slug", &r.slug}, {"name", &r.name}, {"lens", &r.lens}, {"bio", &r.bio}});
+}
+bool read_item_json(std::string_view text, ContentTool &t) {
+  return read_fields(text, {{"slug", &t.slug},
+                            {"name", &t.name},
+                            {"category", &t.category},
+                            {"tagline", &t.tagline},
+                            {"description", &t.description},
+                            {"entry", &t.entry},
+                            {"vendor", &t.vendor},
+                            {"url", &t.url},
+                            {"pricing_notes", &t.pricing_notes},
+                            {"pricing_checked_on", &t.pricing_checked_on},
+                            {"pricing_source", &t.pricing_source}});
+}
+bool read_item_json(std::string_view text, ContentReview &r) {
+  return read_fields(
+      text,
+      {{"tool", &r.tool}, {"reviewer", &r.reviewer}, {"verdict", &r.verdict}, {"quote", &r.quote}});
+}
+bool read_item_json(std::string_view text, ContentComparison &c) {
+  return read_fields(text, {{"a", &c.a},
+                            {"b", &c.b},
+                            {"published_on", &c.published_on},
+                            {"intro", &c.intro},
+                            {"bottom_line", &c.bottom_line}});
+}
+
+namespace {
+
 // An item_json text as its fields in order, each value as text; empty when it is not one.
 std::vector<std::pair<std::string, std::string>> item_fields(std::string_view item) {
   std::vector<std::pair<std::string, std::string>> fields;

@@ -114,6 +114,13 @@ std::string item_json(const ContentReviewer &reviewer);
 std::string item_json(const ContentTool &tool);
 std::string item_json(const ContentReview &review);
 std::string item_json(const ContentComparison &comparison);
+// The item an item_json text holds, each field by its name (one it lacks is empty); false when
+// the text is not a JSON object or a field is not a text. Its fields are not judged here.
+bool read_item_json(std::string_view text, ContentCategory &category);
+bool read_item_json(std::string_view text, ContentReviewer &reviewer);
+bool read_item_json(std::string_view text, ContentTool &tool);
+bool read_item_json(std::string_view text, ContentReview &review);
+bool read_item_json(std::string_view text, ContentComparison &comparison);
 
 // One field an edit changed, by the content file's name for it ("tagline"): its value before
 // and after, each empty where the item had none (a creation's before, a deletion's after).

@@ -12,10 +12,12 @@ namespace {
 
 // Each kind's name, in the order of Write's alternatives.
 constexpr std::array<std::string_view, std::variant_size_v<Write>> kKindNames = {
-    "create_category",   "update_category",   "delete_category",  "create_tool",
-    "update_tool",       "delete_tool",       "create_reviewer",  "update_reviewer",
-    "delete_reviewer",   "create_review",     "update_review",    "delete_review",
-    "create_comparison", "update_comparison", "delete_comparison"};
+    "create_category",   "update_category",     "delete_category",   "create_tool",
+    "update_tool",       "delete_tool",         "create_reviewer",   "update_reviewer",
+    "delete_reviewer",   "create_review",       "update_review",     "delete_review",
+    "create_comparison", "update_comparison",   "delete_comparison", "add_editor",
+    "remove_editor",     "set_editor_password", "start_session",     "end_session",
+    "erase_subscriber",  "unsubscribe"};
 
 // The arguments' version this code writes, and the newest it reads.
 constexpr int kVersion = 1;
@@ -34,6 +36,13 @@ std::string text_in(const json &arguments, const char *key) {
   const auto &value = arguments.at(key);
   if (!value.is_string()) throw std::invalid_argument(std::string(key) + " is not a text");
   return value.get<std::string>();
+}
+
+int64_t number_in(const json &arguments, const char *key) {
+  const auto &value = arguments.at(key);
+  if (!value.is_number_integer())
+    throw std::invalid_argument(std::string(key) + " is not a whole number");
+  return value.get<int64_t>();
 }
 
 // Each kind's arguments, written.
@@ -86,6 +95,31 @@ json encoded(const DeleteComparison &w) {
   return {{"pair", w.pair}, {"editor", w.editor}};
 }
 
+json encoded(const AddEditor &w) {
+  return {{"email", w.email}, {"password_hash", w.password_hash}};
+}
+json encoded(const RemoveEditor &w) {
+  return {{"email", w.email}};
+}
+json encoded(const SetEditorPassword &w) {
+  return {{"email", w.email}, {"password_hash", w.password_hash}};
+}
+json encoded(const StartSession &w) {
+  return {{"secret_hash", w.secret_hash},
+          {"editor_id", w.editor_id},
+          {"csrf", w.csrf_token},
+          {"expires_at", w.expires_at}};
+}
+json encoded(const EndSession &w) {
+  return {{"secret_hash", w.secret_hash}};
+}
+json encoded(const EraseSubscriber &w) {
+  return {{"id", w.id}, {"editor", w.editor}};
+}
+json encoded(const Unsubscribe &w) {
+  return {{"id", w.id}};
+}
+
 // Each kind's arguments, read.
 template <class Kind> Kind decoded(const json &a);
 template <> CreateCategory decoded(const json &a) {
@@ -133,6 +167,29 @@ template <> UpdateComparison decoded(const json &a) {
 }
 template <> DeleteComparison decoded(const json &a) {
   return {text_in(a, "pair"), text_in(a, "editor")};
+}
+
+template <> AddEditor decoded(const json &a) {
+  return {text_in(a, "email"), text_in(a, "password_hash")};
+}
+template <> RemoveEditor decoded(const json &a) {
+  return {text_in(a, "email")};
+}
+template <> SetEditorPassword decoded(const json &a) {
+  return {text_in(a, "email"), text_in(a, "password_hash")};
+}
+template <> StartSession decoded(const json &a) {
+  return {text_in(a, "secret_hash"), number_in(a, "editor_id"), text_in(a, "csrf"),
+          number_in(a, "expires_at")};
+}
+template <> EndSession decoded(const json &a) {
+  return {text_in(a, "secret_hash")};
+}
+template <> EraseSubscriber decoded(const json &a) {
+  return {number_in(a, "id"), text_in(a, "editor")};
+}
+template <> Unsubscribe decoded(const json &a) {
+  return {number_in(a, "id")};
 }
 
 // The alternative at `index`, read from `arguments`.

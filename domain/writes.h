@@ -6,6 +6,7 @@
 // docs/ARCHITECTURE.md, "How to add a write", says what a new kind takes.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <variant>
 
@@ -81,10 +82,42 @@ struct DeleteComparison {
   std::string pair, editor;
 };
 
-using Write =
-    std::variant<CreateCategory, UpdateCategory, DeleteCategory, CreateTool, UpdateTool, DeleteTool,
-                 CreateReviewer, UpdateReviewer, DeleteReviewer, CreateReview, UpdateReview,
-                 DeleteReview, CreateComparison, UpdateComparison, DeleteComparison>;
+// Editors (`verdict user`) and their desk sessions. A password is carried as its hash
+// (auth/passwords.h), a session as its secret's hash: never the secret a browser holds.
+struct AddEditor {
+  std::string email, password_hash;
+};
+struct RemoveEditor { // and every session they hold
+  std::string email;
+};
+struct SetEditorPassword { // and ends every session they hold
+  std::string email, password_hash;
+};
+struct StartSession {
+  std::string secret_hash;
+  int64_t editor_id = 0;
+  std::string csrf_token;
+  int64_t expires_at = 0; // seconds since 1970
+};
+struct EndSession {
+  std::string secret_hash;
+};
+
+// The newsletter's list: a subscriber erased at the desk in `editor`'s name (the edit log
+// records that one was, not who), or unsubscribed by their own link.
+struct EraseSubscriber {
+  int64_t id = 0;
+  std::string editor;
+};
+struct Unsubscribe {
+  int64_t id = 0;
+};
+
+using Write = std::variant<CreateCategory, UpdateCategory, DeleteCategory, CreateTool, UpdateTool,
+                           DeleteTool, CreateReviewer, UpdateReviewer, DeleteReviewer, CreateReview,
+                           UpdateReview, DeleteReview, CreateComparison, UpdateComparison,
+                           DeleteComparison, AddEditor, RemoveEditor, SetEditorPassword,
+                           StartSession, EndSession, EraseSubscriber, Unsubscribe>;
 
 // How a write ended, as its caller hears it. Done: it is written (and, for a write that makes
 // something, `made` says what). Otherwise nothing of it was written, and `words` say why in
@@ -92,7 +125,7 @@ using Write =
 // take a name already taken (already_exists), breaks a rule of the site's (refused: deleting a
 // category that still holds tools), or the site could not take it now (failed: its file or its
 // cluster's stream; try again later).
-struct WriteResult {
+struct [[nodiscard]] WriteResult {
   enum class Ended { done, not_found, already_exists, refused, failed };
   Ended ended = Ended::done;
   std::string words;

@@ -20,14 +20,14 @@ const Section<ContentCategory> &categories() {
       category_faults,
       [](App &, const ContentCategory &c) { return c.name; },
       [](App &app, const std::string &key) { return app.store.category(key); },
-      [](App &app, const ContentCategory &c, const std::string &editor) {
-        app.writes->create_category(c, editor);
+      [](const ContentCategory &c, const std::string &editor) -> Write {
+        return CreateCategory{c, editor};
       },
-      [](App &app, const std::string &key, const ContentCategory &c, const std::string &editor) {
-        app.writes->update_category(key, c, editor);
+      [](const std::string &key, const ContentCategory &c, const std::string &editor) -> Write {
+        return UpdateCategory{key, c, editor};
       },
-      [](App &app, const std::string &key, const std::string &editor) {
-        app.writes->delete_category(key, editor);
+      [](const std::string &key, const std::string &editor) -> Write {
+        return DeleteCategory{key, editor};
       },
       [](App &, const ContentCategory &) { return std::string(); },
       [](const ContentCategory &c) { return c.slug; },

@@ -40,14 +40,14 @@ const Section<ContentComparison> &comparisons() {
       comparison_faults,
       comparison_name,
       [](App &app, const std::string &key) { return app.store.comparison_content(key); },
-      [](App &app, const ContentComparison &c, const std::string &editor) {
-        app.writes->create_comparison(c, editor);
+      [](const ContentComparison &c, const std::string &editor) -> Write {
+        return CreateComparison{c, editor};
       },
-      [](App &app, const std::string &key, const ContentComparison &c, const std::string &editor) {
-        app.writes->update_comparison(key, c, editor);
+      [](const std::string &key, const ContentComparison &c, const std::string &editor) -> Write {
+        return UpdateComparison{key, c, editor};
       },
-      [](App &app, const std::string &key, const std::string &editor) {
-        app.writes->delete_comparison(key, editor);
+      [](const std::string &key, const std::string &editor) -> Write {
+        return DeleteComparison{key, editor};
       },
       [](App &, const ContentComparison &) {
         return std::string(": its page stays, as a pair the editor has not picked");

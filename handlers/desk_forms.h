@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "domain/content.h"
+#include "domain/writes.h"
 #include "handlers/handlers.h"
 #include "middleware/request_parsing.h"
 #include "middleware/responses.h"
@@ -81,10 +82,11 @@ template <class Item> struct Section {
   std::function<FieldFaults(const Item &)> faults;
   std::function<std::string(App &, const Item &)> name_of; // as the desk says it
   std::function<std::optional<Item>(App &, const std::string &key)> read;
-  std::function<void(App &, const Item &, const std::string &editor)> create;
-  std::function<void(App &, const std::string &key, const Item &, const std::string &editor)>
-      update;
-  std::function<void(App &, const std::string &key, const std::string &editor)> remove;
+  // The writes (domain/writes.h) that create one, update the one at `key`, and delete it, each
+  // in `editor`'s name.
+  std::function<Write(const Item &, const std::string &editor)> create;
+  std::function<Write(const std::string &key, const Item &, const std::string &editor)> update;
+  std::function<Write(const std::string &key, const std::string &editor)> remove;
   // What deleting it takes with it, said on the confirm page.
   std::function<std::string(App &, const Item &)> deletion_note;
   std::function<std::string(const Item &)> key_of;
@@ -245,12 +247,12 @@ void save_item(App &app, const Request &req, Response &res, const EditorSession 
       return show_again(409);
     }
   }
-  try {
-    if (editing.empty())
-      section.create(app, item, session.email);
-    else
-      section.update(app, editing, item, session.email);
-  } catch (const AlreadyExists &e) {
+  using Ended = WriteResult::Ended;
+  const auto result =
+      app.writes->submit(editing.empty() ? section.create(item, session.email)
+                                         : section.update(editing, item, session.email));
+  if (result.ended == Ended::failed) return write_not_taken(app, res, result.words);
+  if (result.ended == Ended::already_exists) {
     // Beside the address when the form has one; else, at the top, what is there already and
     // what to do instead.
     const bool has_address =
@@ -260,9 +262,10 @@ void save_item(App &app, const Request &req, Response &res, const EditorSession 
       form.faults.emplace_back("slug", std::string("is taken: another ") + section.noun +
                                            " has this address");
     else
-      form.problem = "Not saved: " + std::string(e.what()) + ". " + section.conflict_advice;
+      form.problem = "Not saved: " + result.words + ". " + section.conflict_advice;
     return show_again(409);
-  } catch (const NotFound &e) {
+  }
+  if (result.ended == Ended::not_found) {
     if (!editing.empty() && !section.read(app, editing)) {
       // Deleted since the form was opened: what was typed is kept, to be created anew.
       form.editing.clear();
@@ -272,9 +275,13 @@ void save_item(App &app, const Request &req, Response &res, const EditorSession 
       return show_again(404);
     }
     // Something it names went after the form was opened (a category, a tool).
-    form.problem = "Not saved: " + std::string(e.what()) +
+    form.problem = "Not saved: " + result.words +
                    " any more; it may have been deleted after the form was opened. Pick another "
                    "and save again.";
+    return show_again(409);
+  }
+  if (result.ended == Ended::refused) {
+    form.problem = "Not saved: " + result.words + ".";
     return show_again(409);
   }
   show_change_now(app);
@@ -312,13 +319,16 @@ void delete_item(App &app, const Request &req, Response &res, const EditorSessio
   if (!parsed.ok()) return bad_form(app, res, parsed.error);
   const auto item = section.read(app, key);
   if (!item) return not_found_in(app, res, section);
-  try {
-    section.remove(app, key, session.email);
-  } catch (const Refused &e) {
+  const auto result = app.writes->submit(section.remove(key, session.email));
+  using Ended = WriteResult::Ended;
+  if (result.ended == Ended::failed) return write_not_taken(app, res, result.words);
+  // Deleted meanwhile, by another tab or another editor.
+  if (result.ended == Ended::not_found) return not_found_in(app, res, section);
+  if (!result.done()) {
     auto refused = deletion_of(app, section, key, *item);
     refused.question = "The " + std::string(section.noun) + " " + section.name_of(app, *item) +
                        " cannot be deleted yet.";
-    refused.problem = std::string(e.what()) + ".";
+    refused.problem = result.words + ".";
     return send_html(
         res,
         desk::confirm(app.views, app.store.site_copy(), bar_for(session, section.noun), refused),

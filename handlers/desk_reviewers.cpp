@@ -27,14 +27,14 @@ const Section<ContentReviewer> &reviewers() {
       reviewer_faults,
       [](App &, const ContentReviewer &r) { return r.name; },
       [](App &app, const std::string &key) { return app.store.reviewer_content(key); },
-      [](App &app, const ContentReviewer &r, const std::string &editor) {
-        app.writes->create_reviewer(r, editor);
+      [](const ContentReviewer &r, const std::string &editor) -> Write {
+        return CreateReviewer{r, editor};
       },
-      [](App &app, const std::string &key, const ContentReviewer &r, const std::string &editor) {
-        app.writes->update_reviewer(key, r, editor);
+      [](const std::string &key, const ContentReviewer &r, const std::string &editor) -> Write {
+        return UpdateReviewer{key, r, editor};
       },
-      [](App &app, const std::string &key, const std::string &editor) {
-        app.writes->delete_reviewer(key, editor);
+      [](const std::string &key, const std::string &editor) -> Write {
+        return DeleteReviewer{key, editor};
       },
       [](App &app, const ContentReviewer &r) {
         const auto reviewer = app.store.reviewer_by_slug(r.slug);

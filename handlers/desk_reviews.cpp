@@ -58,18 +58,17 @@ const Section<ContentReview> &reviews() {
         if (!parts) return std::nullopt;
         return app.store.review_content(parts->first, parts->second);
       },
-      [](App &app, const ContentReview &r, const std::string &editor) {
-        app.writes->create_review(r, editor);
+      [](const ContentReview &r, const std::string &editor) -> Write {
+        return CreateReview{r, editor};
       },
-      [](App &app, const std::string &key, const ContentReview &r, const std::string &editor) {
-        const auto parts = review_of_key(key);
-        if (!parts) throw NotFound("there is no such review");
-        app.writes->update_review(parts->first, parts->second, r, editor);
+      // A key that names no tool and reviewer names no review: the store finds none.
+      [](const std::string &key, const ContentReview &r, const std::string &editor) -> Write {
+        const auto parts = review_of_key(key).value_or(std::pair{key, std::string()});
+        return UpdateReview{parts.first, parts.second, r, editor};
       },
-      [](App &app, const std::string &key, const std::string &editor) {
-        const auto parts = review_of_key(key);
-        if (!parts) throw NotFound("there is no such review");
-        app.writes->delete_review(parts->first, parts->second, editor);
+      [](const std::string &key, const std::string &editor) -> Write {
+        const auto parts = review_of_key(key).value_or(std::pair{key, std::string()});
+        return DeleteReview{parts.first, parts.second, editor};
       },
       [](App &, const ContentReview &) { return std::string(); },
       review_key,

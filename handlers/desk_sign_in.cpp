@@ -90,17 +90,20 @@ void sign_in(App &app, const Request &req, Response &res) {
     return show_again(401, "That email address and password do not match an editor.");
   }
   app.sign_in_throttle.charged_succeeded(charge, network, again.email, device);
+  // A stronger hash when the rules grew: the sign-in goes on whether or not it was kept.
   if (auth::needs_rehash(editor->password_hash))
-    app.writes->set_editor_password(editor->email,
-                                    auth::hash_password(field_of(form.fields, "password")));
-  start_editor_session(app, req, res, *editor);
+    (void)app.writes->submit(
+        SetEditorPassword{editor->email, auth::hash_password(field_of(form.fields, "password"))});
+  if (const auto started = start_editor_session(app, req, res, *editor); !started.done())
+    return write_not_taken(app, res, "a desk session: " + started.words);
   remember_known_device(app, req, res, *editor);
   see_other(res, again.next);
 }
 
 // POST /admin/logout — end this browser's session.   csrf
 void sign_out(App &app, const Request &req, Response &res, const EditorSession &) {
-  end_editor_session(app, req, res);
+  if (const auto ended = end_editor_session(app, req, res); !ended.done())
+    return write_not_taken(app, res, "a desk session's end: " + ended.words);
   see_other(res, "/admin/login");
 }
 

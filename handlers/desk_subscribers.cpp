@@ -99,7 +99,10 @@ void erase_subscriber(App &app, const Request &req, Response &res, const EditorS
   if (!parsed.ok()) return bad_form(app, res, parsed.error);
   const auto subscriber = subscriber_at(app, req, res);
   if (!subscriber) return;
-  app.writes->erase_subscriber(subscriber->id, session.email);
+  const auto erased = app.writes->submit(EraseSubscriber{subscriber->id, session.email});
+  if (erased.ended == WriteResult::Ended::failed)
+    return write_not_taken(app, res, "an erasure: " + erased.words);
+  // Erased meanwhile (another tab, another editor) is erased all the same.
   see_other(res, "/admin/subscribers?erased=1");
 }
 

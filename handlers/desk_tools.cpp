@@ -51,14 +51,14 @@ const Section<ContentTool> &tools() {
       tool_faults,
       [](App &app, const ContentTool &t) { return tool_said(app, t.name, t.tagline); },
       [](App &app, const std::string &key) { return app.store.tool_content(key); },
-      [](App &app, const ContentTool &t, const std::string &editor) {
-        app.writes->create_tool(t, editor);
+      [](const ContentTool &t, const std::string &editor) -> Write {
+        return CreateTool{t, editor};
       },
-      [](App &app, const std::string &key, const ContentTool &t, const std::string &editor) {
-        app.writes->update_tool(key, t, editor);
+      [](const std::string &key, const ContentTool &t, const std::string &editor) -> Write {
+        return UpdateTool{key, t, editor};
       },
-      [](App &app, const std::string &key, const std::string &editor) {
-        app.writes->delete_tool(key, editor);
+      [](const std::string &key, const std::string &editor) -> Write {
+        return DeleteTool{key, editor};
       },
       [](App &app, const ContentTool &t) {
         const auto tool = app.store.tool_by_slug(t.slug);

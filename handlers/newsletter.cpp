@@ -193,7 +193,9 @@ void unsubscribe_by_link(App &app, const Request &req, Response &res) {
   const std::string token = req.matches[1];
   const auto subscriber = subscriber_of_token(app, token);
   if (!subscriber) return unknown_unsubscribe_link(app, res);
-  if (req.method != "HEAD") app.writes->unsubscribe(subscriber->id);
+  if (req.method != "HEAD")
+    if (const auto left = app.writes->submit(Unsubscribe{subscriber->id}); !left.done())
+      return write_not_taken(app, res, "an unsubscription: " + left.words);
   say_unsubscribed(app, res, token);
 }
 
@@ -213,7 +215,8 @@ void unsubscribe_one_click(App &app, const Request &req, Response &res, std::str
                       "List-Unsubscribe=One-Click. To unsubscribe in a browser, open the link.");
   const auto subscriber = subscriber_of_token(app, std::string(token));
   if (!subscriber) return unknown_unsubscribe_link(app, res);
-  app.writes->unsubscribe(subscriber->id);
+  if (const auto left = app.writes->submit(Unsubscribe{subscriber->id}); !left.done())
+    return write_not_taken(app, res, "an unsubscription: " + left.words);
   say_unsubscribed(app, res, std::string(token));
 }
 

@@ -105,16 +105,12 @@ void install_guards(httplib::Server &server, App &app, const RouteMethods &route
     try {
       std::rethrow_exception(ep);
     } catch (const StoreUnavailable &e) {
+      if (req.method == "POST") return write_not_taken(app, res, req.path + ": " + e.what());
       std::cerr << "refused: " << req.method << " " << req.path << ": " << e.what() << "\n";
       res.headers.clear();
-      if (req.method == "POST")
-        send_error_without_fail(app, res, 503, "Not taking votes right now",
-                                "The site cannot save anything at the moment. Nothing was "
-                                "changed; please try again later.");
-      else
-        send_error_without_fail(app, res, 503, "Cannot show this page right now",
-                                "The site cannot read its data at the moment. Please try again "
-                                "in a minute.");
+      send_error_without_fail(app, res, 503, "Cannot show this page right now",
+                              "The site cannot read its data at the moment. Please try again "
+                              "in a minute.");
       res.set_header("Retry-After", "60");
       return;
     } catch (const std::exception &e) {

@@ -129,6 +129,15 @@ std::string refusal_page_in_layout(const App &app, int status, const std::string
 }
 } // namespace
 
+void write_not_taken(const App &app, httplib::Response &res, const std::string &why) {
+  std::cerr << "refused: a write: " << why << "\n";
+  res.headers.clear();
+  send_error_without_fail(app, res, 503, "Not saved right now",
+                          "The site cannot save anything at the moment. Nothing was changed; "
+                          "please try again later.");
+  res.set_header("Retry-After", "60");
+}
+
 void answer_once_written(const std::function<void(WriteDone)> &write) {
   static constexpr auto kNothingSaved = "The site cannot save anything at the moment. Nothing "
                                         "was changed; please try again later.";
@@ -187,16 +196,18 @@ std::optional<EditorSession> signed_in_editor(App &app, const httplib::Request &
   return app.store.session(auth::secret_hash(secret), app.clock());
 }
 
-void start_editor_session(App &app, const httplib::Request &req, httplib::Response &res,
-                          const Editor &editor) {
+WriteResult start_editor_session(App &app, const httplib::Request &req, httplib::Response &res,
+                                 const Editor &editor) {
   const auto secret = auth::random_secret();
   const int64_t lifetime = int64_t{kSessionHours} * 3600;
-  app.writes->start_session(auth::secret_hash(secret), editor.id, auth::random_secret(16),
-                            app.clock() + lifetime);
+  auto started = app.writes->submit(StartSession{auth::secret_hash(secret), editor.id,
+                                                 auth::random_secret(16), app.clock() + lifetime});
+  if (!started.done()) return started;
   res.set_header("Set-Cookie", std::string(cookies::kSession.name) + "=" + secret +
                                    "; Path=/admin; Max-Age=" + std::to_string(lifetime) +
                                    "; HttpOnly; SameSite=Strict" +
                                    (came_over_https(app, req) ? "; Secure" : ""));
+  return started;
 }
 
 void remember_known_device(const App &app, const httplib::Request &req, httplib::Response &res,
@@ -209,12 +220,15 @@ void remember_known_device(const App &app, const httplib::Request &req, httplib:
                      "; HttpOnly; SameSite=Strict" + (came_over_https(app, req) ? "; Secure" : ""));
 }
 
-void end_editor_session(App &app, const httplib::Request &req, httplib::Response &res) {
+WriteResult end_editor_session(App &app, const httplib::Request &req, httplib::Response &res) {
   const auto secret = session_secret_from_cookie(req.get_header_value("Cookie"));
-  if (!secret.empty()) app.writes->end_session(auth::secret_hash(secret));
+  if (!secret.empty())
+    if (auto ended = app.writes->submit(EndSession{auth::secret_hash(secret)}); !ended.done())
+      return ended;
   res.set_header("Set-Cookie", std::string(cookies::kSession.name) +
                                    "=; Path=/admin; Max-Age=0; HttpOnly; SameSite=Strict" +
                                    (came_over_https(app, req) ? "; Secure" : ""));
+  return WriteResult::written();
 }
 
 std::string sign_in_path_back_to(const std::string &path) {

@@ -34,6 +34,10 @@ void send_error(const App &app, httplib::Response &res, int status, const std::s
                 const std::string &message, const std::string &link, const std::string &link_label);
 // The page for a request the transport refused before routing (malformed, too large…).
 std::string refusal_page(const App &app, int status, const std::string &reason);
+// The 503 for a write the site could not take now (its file or its cluster's stream): nothing
+// was changed, try again later; `why` goes to the owner's log. A POST whose write threw
+// StoreUnavailable gets the same page (middleware/guards.cpp).
+void write_not_taken(const App &app, httplib::Response &res, const std::string &why);
 void see_other(httplib::Response &res, const std::string &location);         // 303
 void moved_permanently(httplib::Response &res, const std::string &location); // 301
 // Sends the answer the handler made once `write`, a store write queued with its continuation,
@@ -55,11 +59,13 @@ std::string voter_for_write(const App &app, const httplib::Request &req, httplib
 // The editor signed in on this browser (the session cookie names a live session), if any.
 std::optional<EditorSession> signed_in_editor(App &app, const httplib::Request &req);
 // Signs `editor` in on this browser: a new session, its secret in an HttpOnly, SameSite=Strict
-// cookie for /admin only (Secure when the request came over HTTPS), for kSessionHours.
-void start_editor_session(App &app, const httplib::Request &req, httplib::Response &res,
-                          const Editor &editor);
-// Ends this browser's session, if any, and clears its cookie.
-void end_editor_session(App &app, const httplib::Request &req, httplib::Response &res);
+// cookie for /admin only (Secure when the request came over HTTPS), for kSessionHours. No
+// cookie unless the session's write was done.
+WriteResult start_editor_session(App &app, const httplib::Request &req, httplib::Response &res,
+                                 const Editor &editor);
+// Ends this browser's session, if any, and clears its cookie (once the session's end is
+// written).
+WriteResult end_editor_session(App &app, const httplib::Request &req, httplib::Response &res);
 constexpr int kSessionHours = 12;
 // Marks this browser as one `editor` signed in from (auth/sign_in_throttle.h): a cookie for the
 // sign-in form only, HttpOnly, SameSite=Strict (Secure over HTTPS), for kKnownDeviceSeconds.

@@ -13,6 +13,7 @@
 
 #include "domain/content.h"
 #include "domain/model.h"
+#include "domain/writes.h"
 #include "store/store.h"
 
 namespace verdict {
@@ -31,35 +32,14 @@ public:
   virtual void cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id,
                               std::optional<int64_t> pick, WriteDone done) = 0;
 
-  // The desk's saves and deletions, each in `editor`'s name.
-  virtual void create_category(const ContentCategory &category, std::string_view editor) = 0;
-  virtual void update_category(std::string_view slug, const ContentCategory &category,
-                               std::string_view editor) = 0;
-  virtual void delete_category(std::string_view slug, std::string_view editor) = 0;
-  virtual void create_tool(const ContentTool &tool, std::string_view editor) = 0;
-  virtual void update_tool(std::string_view slug, const ContentTool &tool,
-                           std::string_view editor) = 0;
-  virtual void delete_tool(std::string_view slug, std::string_view editor) = 0;
-  virtual void create_review(const ContentReview &review, std::string_view editor) = 0;
-  virtual void update_review(std::string_view tool, std::string_view reviewer,
-                             const ContentReview &review, std::string_view editor) = 0;
-  virtual void delete_review(std::string_view tool, std::string_view reviewer,
-                             std::string_view editor) = 0;
-  virtual void create_reviewer(const ContentReviewer &reviewer, std::string_view editor) = 0;
-  virtual void update_reviewer(std::string_view slug, const ContentReviewer &reviewer,
-                               std::string_view editor) = 0;
-  virtual void delete_reviewer(std::string_view slug, std::string_view editor) = 0;
-  virtual void create_comparison(const ContentComparison &comparison, std::string_view editor) = 0;
-  virtual void update_comparison(std::string_view pair, const ContentComparison &comparison,
-                                 std::string_view editor) = 0;
-  virtual void delete_comparison(std::string_view pair, std::string_view editor) = 0;
-  virtual bool erase_subscriber(int64_t id, std::string_view editor) = 0;
+  // A write as a value (domain/writes.h): how it ended. Applied at once on a lone server; on a
+  // cluster node, published to the stream and applied from it on every node.
+  virtual WriteResult submit(const Write &write) = 0;
 
   // The digest's sign-ups.
   virtual SubscriptionRequest request_subscription(std::string_view email, int64_t now,
                                                    const std::function<bool()> &may_mail) = 0;
   virtual ConfirmationCheck confirm_subscription(std::string_view token_hash, int64_t now) = 0;
-  virtual bool unsubscribe(int64_t id) = 0;
   virtual Resubscription resubscribe(int64_t id) = 0;
 
   // Confirmation mails, as the mailer sends them (app/confirmation_mailer.h).
@@ -78,17 +58,11 @@ public:
   virtual void digest_send_failed(int64_t digest_id, int64_t subscriber_id, SendFailure failure,
                                   std::string_view error) = 0;
 
-  // Editors' sessions and passwords, and the site's secrets.
-  virtual void start_session(std::string_view secret_hash, int64_t editor_id,
-                             std::string_view csrf_token, int64_t expires_at) = 0;
-  virtual void end_session(std::string_view secret_hash) = 0;
-  virtual bool set_editor_password(std::string_view email, std::string_view password_hash) = 0;
-  virtual void add_editor(std::string_view email, std::string_view password_hash) = 0;
-  virtual bool remove_editor(std::string_view email) = 0;
   // A checkpoint of the vote log, signed with the site's key, made at `now` (seconds).
   virtual void make_checkpoint(int64_t now) = 0;
   // Content as a file (`verdict import`).
   virtual ImportSummary import_content(const Content &content) = 0;
+  // The site's secrets (store/store.h site_secret), and the vote log's signing key.
   virtual std::string site_secret(std::string_view name, std::string_view if_new) = 0;
   virtual std::string log_signing_key() = 0;
 };
@@ -102,32 +76,10 @@ public:
                       WriteDone done) override;
   void cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id, std::optional<int64_t> pick,
                       WriteDone done) override;
-  void create_category(const ContentCategory &category, std::string_view editor) override;
-  void update_category(std::string_view slug, const ContentCategory &category,
-                       std::string_view editor) override;
-  void delete_category(std::string_view slug, std::string_view editor) override;
-  void create_tool(const ContentTool &tool, std::string_view editor) override;
-  void update_tool(std::string_view slug, const ContentTool &tool,
-                   std::string_view editor) override;
-  void delete_tool(std::string_view slug, std::string_view editor) override;
-  void create_review(const ContentReview &review, std::string_view editor) override;
-  void update_review(std::string_view tool, std::string_view reviewer, const ContentReview &review,
-                     std::string_view editor) override;
-  void delete_review(std::string_view tool, std::string_view reviewer,
-                     std::string_view editor) override;
-  void create_reviewer(const ContentReviewer &reviewer, std::string_view editor) override;
-  void update_reviewer(std::string_view slug, const ContentReviewer &reviewer,
-                       std::string_view editor) override;
-  void delete_reviewer(std::string_view slug, std::string_view editor) override;
-  void create_comparison(const ContentComparison &comparison, std::string_view editor) override;
-  void update_comparison(std::string_view pair, const ContentComparison &comparison,
-                         std::string_view editor) override;
-  void delete_comparison(std::string_view pair, std::string_view editor) override;
-  bool erase_subscriber(int64_t id, std::string_view editor) override;
+  WriteResult submit(const Write &write) override;
   SubscriptionRequest request_subscription(std::string_view email, int64_t now,
                                            const std::function<bool()> &may_mail) override;
   ConfirmationCheck confirm_subscription(std::string_view token_hash, int64_t now) override;
-  bool unsubscribe(int64_t id) override;
   Resubscription resubscribe(int64_t id) override;
   bool claim_confirmation(int64_t subscriber_id, int64_t now, int64_t lease_seconds) override;
   bool start_confirmation(int64_t subscriber_id, std::string_view token_hash,
@@ -140,12 +92,6 @@ public:
   void digest_sent(int64_t digest_id, int64_t subscriber_id) override;
   void digest_send_failed(int64_t digest_id, int64_t subscriber_id, SendFailure failure,
                           std::string_view error) override;
-  void start_session(std::string_view secret_hash, int64_t editor_id, std::string_view csrf_token,
-                     int64_t expires_at) override;
-  void end_session(std::string_view secret_hash) override;
-  bool set_editor_password(std::string_view email, std::string_view password_hash) override;
-  void add_editor(std::string_view email, std::string_view password_hash) override;
-  bool remove_editor(std::string_view email) override;
   void make_checkpoint(int64_t now) override;
   ImportSummary import_content(const Content &content) override;
   std::string site_secret(std::string_view name, std::string_view if_new) override;

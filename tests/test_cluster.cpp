@@ -605,16 +605,20 @@ TEST_CASE("cluster: two nodes' writes go through the stream to both files alike:
     CHECK_FALSE(vote_through(a, std::string(32, '2'), "codestral-2-1", std::nullopt));
 
     // The desk's saves, and a save refused on one node is refused as such (and on every node).
-    a.writes.create_category({"agents", "Agents"}, "editor@example.com");
+    CHECK(a.writes.submit(CreateCategory{{"agents", "Agents"}, "editor@example.com"}).done());
     CHECK(a.store.category("agents"));
-    CHECK_THROWS_AS(b.writes.create_category({"agents", "Agents again"}, "editor@example.com"),
-                    AlreadyExists);
+    const auto again =
+        b.writes.submit(CreateCategory{{"agents", "Agents again"}, "editor@example.com"});
+    CHECK(again.ended == WriteResult::Ended::already_exists);
+    CHECK_THAT(again.words, Catch::Contains("agents"));
+    CHECK(b.store.category("agents")->name == "Agents");
 
     // A session started through one node holds on the other; the site's secrets are one.
     const auto editor = a.store.editor_by_email("editor@example.com")->id;
-    a.writes.start_session("secret-hash", editor, "csrf", 4102444800);
+    CHECK(a.writes.submit(StartSession{"secret-hash", editor, "csrf", 4102444800}).done());
     // One that no longer fits when applied (its editor removed meanwhile) is refused alike.
-    CHECK_THROWS_AS(b.writes.start_session("other-hash", editor + 1, "csrf", 4102444800), Refused);
+    CHECK(b.writes.submit(StartSession{"other-hash", editor + 1, "csrf", 4102444800}).ended ==
+          WriteResult::Ended::refused);
     // The site's secrets are the cluster key's: one on both nodes, in both files, and never an
     // entry of the stream.
     const auto entries_before = a.stream.last_sequence();
@@ -1287,8 +1291,9 @@ TEST_CASE("cluster: whoever reaches the NATS servers without the cluster's key c
   // it can be read off the stream by a process holding the broker's credentials.
   CHECK(a.writes.request_subscription("reader@example.com", unix_now(), {}) ==
         SubscriptionRequest::mail_queued);
-  CHECK(a.writes.set_editor_password("editor@example.com", password_hash + "2"));
-  a.writes.start_session("session-secret-hash", editor, "csrf-token", 4102444800);
+  CHECK(a.writes.submit(SetEditorPassword{"editor@example.com", password_hash + "2"}).done());
+  CHECK(a.writes.submit(StartSession{"session-secret-hash", editor, "csrf-token", 4102444800})
+            .done());
   std::string everything;
   for (uint64_t sequence = 1; auto entry = intruder.entry_at(sequence); ++sequence)
     if (entry->id.rfind("x-", 0) != 0) everything += entry->payload;

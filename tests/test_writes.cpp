@@ -45,7 +45,14 @@ std::vector<Write> every_kind() {
                            "m@example.com"},
           UpdateComparison{
               "tabby-vs-codestral-2-1", {"tabby", "codestral-2-1", "", "", ""}, "n@example.com"},
-          DeleteComparison{"tabby-vs-codestral-2-1", "o@example.com"}};
+          DeleteComparison{"tabby-vs-codestral-2-1", "o@example.com"},
+          AddEditor{"p@example.com", "$argon2id$v=19$m=65536,t=3,p=1$salt$hash"},
+          RemoveEditor{"q@example.com"},
+          SetEditorPassword{"r@example.com", "$argon2id$another"},
+          StartSession{"session-hash", 7, "csrf-token", 4102444800},
+          EndSession{"session-hash-2"},
+          EraseSubscriber{42, "s@example.com"},
+          Unsubscribe{43}};
 }
 
 // Two writes are the same value: the same kind and the same encoding of every field.
@@ -76,6 +83,19 @@ TEST_CASE("writes: every kind encoded for the stream is read back as the same va
   CHECK(std::get<UpdateTool>(*tool).item.description == "A line.\nAnother line.");
   CHECK(std::get<UpdateTool>(*tool).item.pricing_source == "https://tabby.example/pricing");
   CHECK(std::get<UpdateTool>(*tool).slug == "tabby");
+}
+
+TEST_CASE("writes: a session's and a subscriber's numbers are read back as the numbers written") {
+  const auto session = write_from("start_session", arguments_of(StartSession{"h", 7, "c", 41}));
+  REQUIRE(session);
+  CHECK(std::get<StartSession>(*session).editor_id == 7);
+  CHECK(std::get<StartSession>(*session).expires_at == 41);
+  CHECK(std::get<StartSession>(*session).csrf_token == "c");
+  const auto erased = write_from("erase_subscriber", arguments_of(EraseSubscriber{42, "e"}));
+  REQUIRE(erased);
+  CHECK(std::get<EraseSubscriber>(*erased).id == 42);
+  CHECK_THROWS_AS(write_from("unsubscribe", nlohmann::json::parse(R"({"id":"43"})")),
+                  std::invalid_argument);
 }
 
 TEST_CASE("writes: an entry written before kinds were versioned is read as version 1, with the "
@@ -137,6 +157,25 @@ TEST_CASE("writes: the store's apply says how each ended, and writes nothing unl
   CHECK(writes.submit(DeleteCategory{"agents", "a@example.com"}).done());
   CHECK_FALSE(store->category("agents"));
   CHECK(edits() == logged + 1);
+
+  // An editor: added once, a second time refused; a password or a removal for an address that
+  // is no editor's is not found, and adds no one.
+  CHECK(writes.submit(AddEditor{"new@example.com", "$argon2id$one"}).done());
+  CHECK(writes.submit(AddEditor{"new@example.com", "$argon2id$two"}).ended ==
+        Ended::already_exists);
+  CHECK(store->editor_by_email("new@example.com")->password_hash == "$argon2id$one");
+  CHECK(writes.submit(SetEditorPassword{"nobody@example.com", "$argon2id$three"}).ended ==
+        Ended::not_found);
+  CHECK(writes.submit(RemoveEditor{"nobody@example.com"}).ended == Ended::not_found);
+  CHECK_FALSE(store->editor_by_email("nobody@example.com"));
+  const auto editor = store->editor_by_email("new@example.com")->id;
+  CHECK(writes.submit(StartSession{"session", editor, "csrf", 4102444800}).done());
+  CHECK(store->session("session", 0));
+  CHECK(writes.submit(EndSession{"session"}).done());
+  CHECK_FALSE(store->session("session", 0));
+  CHECK(writes.submit(RemoveEditor{"new@example.com"}).done());
+  CHECK_FALSE(store->editor_by_email("new@example.com"));
+  CHECK(writes.submit(EraseSubscriber{987654321, "a@example.com"}).ended == Ended::not_found);
 }
 
 } // namespace verdict
