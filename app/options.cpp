@@ -1,3 +1,7 @@
+// The command line and the environment: every command, every flag and its variable, each
+// checked once into Options with the words a mistake gets. Over 500 lines because the
+// commands' table (commands()) is the binary's whole usage text, kept beside the checks that
+// hold it to its word; each flag's parser is a short function above it.
 #include "app/options.h"
 
 #include "base/addresses.h"

@@ -1,3 +1,7 @@
+// The content file format (domain/content.h): parsing with every fault named by its place,
+// each kind's field rules, writing it back, and one item as JSON. Over 500 lines because the
+// format is one contract, read and written here only, and its rules are checked field by
+// field with the words an editor or an importer sees.
 #include "domain/content.h"
 
 #include <nlohmann/json.hpp>

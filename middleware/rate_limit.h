@@ -18,7 +18,6 @@ public:
   // Counts one write by `client`; returns 0 when allowed, otherwise the seconds to wait.
   int take(const std::string &client,
            std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());
-  int per_minute() const { return per_minute_; }
 
 private:
   struct Window {
