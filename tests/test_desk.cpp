@@ -1340,3 +1340,29 @@ TEST_CASE("desk: a burst of simultaneous sign-in guesses checks no more password
   std::cerr << "sign-in burst: " << first_checked << " of 64 and " << checked
             << " of 200 checked\n";
 }
+
+TEST_CASE("desk: a save or a deletion the site's file cannot take is a 503 that says nothing was "
+          "saved, and writes nothing") {
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  test::SiteServer site(db);
+  add_editor(site.store());
+  auto client = site.client();
+  const auto session = test::sign_in_at_desk(client, test::kEditorEmail, test::kEditorPassword);
+  REQUIRE(site.store().category("developer-tools"));
+  const auto edits_before = site.store().edit_log(PageSpan{1, 100}).items.size();
+  std::filesystem::remove(db); // deleted under the running site, as an owner's tool might
+  for (const auto &[path, body] :
+       {std::pair<std::string, std::string>{"/admin/categories", "name=Agents&slug=agents"},
+        {"/admin/categories/developer-tools/delete", ""}}) {
+    INFO(path);
+    const auto answer = test::post_at_desk(client, session, path, body);
+    REQUIRE(answer);
+    CHECK(answer->status == 503);
+    CHECK(answer->get_header_value("Retry-After") == "60");
+    CHECK_THAT(test::visible_text(answer->body), Catch::Contains("Nothing was changed"));
+  }
+  CHECK_FALSE(site.store().category("agents"));
+  CHECK(site.store().category("developer-tools"));
+  CHECK(site.store().edit_log(PageSpan{1, 100}).items.size() == edits_before);
+}
