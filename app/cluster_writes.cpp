@@ -1,8 +1,8 @@
 // A cluster node's writes (app/cluster_writes.h): publishing, the queue of votes and its
 // publishers, waiting for a write's outcome, and applying each entry of the stream. Over 500
 // lines because the stream's kinds that are not yet Write values (votes, sign-ups, the mailer's
-// and the digest's writes) each still have an encoder here and a decoder in apply_write; as
-// each becomes a value (domain/writes.h) its two leave this file.
+// and the digest's writes) each still have an encoder here and a decoder in
+// ClusterWrites::apply_write; as each becomes a value (domain/writes.h) its two leave this file.
 #include "app/cluster_writes.h"
 
 #include <future>

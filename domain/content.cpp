@@ -7,7 +7,10 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <concepts>
 #include <set>
+#include <type_traits>
+#include <utility>
 
 #include "domain/model.h"
 #include "domain/slugs.h"
@@ -380,31 +383,59 @@ namespace {
 
 using ordered = nlohmann::ordered_json;
 
-ordered to_json(const ContentCategory &c) {
-  return {{"slug", c.slug}, {"name", c.name}};
+// Each kind's fields by their content-file names, in the file's order: the one list an item is
+// written to JSON from (to_json) and read back from (read_item_json). `T` is the kind, const
+// when it is only read.
+template <class T>
+using FieldList = std::vector<std::pair<
+    const char *, std::conditional_t<std::is_const_v<T>, const std::string, std::string> *>>;
+
+template <class T>
+requires std::same_as<std::remove_const_t<T>, ContentCategory> FieldList<T> fields_of(T &c) {
+  return {{"slug", &c.slug}, {"name", &c.name}};
 }
-ordered to_json(const ContentReviewer &r) {
-  return {{"slug", r.slug}, {"name", r.name}, {"lens", r.lens}, {"bio", r.bio}};
+template <class T>
+requires std::same_as<std::remove_const_t<T>, ContentReviewer> FieldList<T> fields_of(T &r) {
+  return {{"slug", &r.slug}, {"name", &r.name}, {"lens", &r.lens}, {"bio", &r.bio}};
 }
-ordered to_json(const ContentTool &t) {
-  return {{"slug", t.slug},
-          {"name", t.name},
-          {"category", t.category},
-          {"tagline", t.tagline},
-          {"description", t.description},
-          {"entry", t.entry},
-          {"vendor", t.vendor},
-          {"url", t.url},
-          {"pricing_notes", t.pricing_notes},
-          {"pricing_checked_on", t.pricing_checked_on},
-          {"pricing_source", t.pricing_source}};
+template <class T>
+requires std::same_as<std::remove_const_t<T>, ContentTool> FieldList<T> fields_of(T &t) {
+  return {{"slug", &t.slug},
+          {"name", &t.name},
+          {"category", &t.category},
+          {"tagline", &t.tagline},
+          {"description", &t.description},
+          {"entry", &t.entry},
+          {"vendor", &t.vendor},
+          {"url", &t.url},
+          {"pricing_notes", &t.pricing_notes},
+          {"pricing_checked_on", &t.pricing_checked_on},
+          {"pricing_source", &t.pricing_source}};
 }
-ordered to_json(const ContentReview &r) {
-  return {{"tool", r.tool}, {"reviewer", r.reviewer}, {"verdict", r.verdict}, {"quote", r.quote}};
+template <class T>
+requires std::same_as<std::remove_const_t<T>, ContentReview> FieldList<T> fields_of(T &r) {
+  return {
+      {"tool", &r.tool}, {"reviewer", &r.reviewer}, {"verdict", &r.verdict}, {"quote", &r.quote}};
 }
-ordered to_json(const ContentComparison &c) {
-  ordered object = {{"a", c.a}, {"b", c.b}, {"published_on", c.published_on}, {"intro", c.intro}};
-  if (!c.bottom_line.empty()) object["bottom_line"] = c.bottom_line;
+template <class T>
+requires std::same_as<std::remove_const_t<T>, ContentComparison> FieldList<T> fields_of(T &c) {
+  return {{"a", &c.a},
+          {"b", &c.b},
+          {"published_on", &c.published_on},
+          {"intro", &c.intro},
+          {"bottom_line", &c.bottom_line}};
+}
+
+template <class Item> ordered to_json(const Item &item) {
+  ordered object = ordered::object();
+  for (const auto &[name, value] : fields_of(item))
+    object[name] = *value;
+  return object;
+}
+// A comparison's bottom line is written only when there is one.
+ordered to_json(const ContentComparison &comparison) {
+  auto object = to_json<ContentComparison>(comparison);
+  if (comparison.bottom_line.empty()) object.erase("bottom_line");
   return object;
 }
 
@@ -449,54 +480,36 @@ std::string item_json(const ContentComparison &comparison) {
 
 namespace {
 
-// Reads an item_json text's fields into `fields` (name, where it goes), each one it lacks left
-// empty; false when the text is no JSON object or a field is no text.
-bool read_fields(std::string_view text,
-                 std::initializer_list<std::pair<const char *, std::string *>> fields) {
+// Reads an item_json text's fields into `item` (fields_of), each one it lacks left empty; false
+// when the text is no JSON object or a field is no text.
+template <class Item> bool read_fields(std::string_view text, Item &item) {
   const auto object = json::parse(text, nullptr, false);
   if (!object.is_object()) return false;
-  for (const auto &[name, value] : fields) {
+  for (const auto &[name, value] : fields_of(item)) {
     const auto found = object.find(name);
     if (found == object.end()) continue;
     if (!found->is_string()) return false;
-    *value = found->get<std::string>();
+    *value = found->template get<std::string>();
   }
   return true;
 }
 
 } // namespace
 
-bool read_item_json(std::string_view text, ContentCategory &c) {
-  return read_fields(text, {{"slug", &c.slug}, {"name", &c.name}});
+bool read_item_json(std::string_view text, ContentCategory &category) {
+  return read_fields(text, category);
 }
-bool read_item_json(std::string_view text, ContentReviewer &r) {
-  return read_fields(text,
-                     {{"slug", &r.slug}, {"name", &r.name}, {"lens", &r.lens}, {"bio", &r.bio}});
+bool read_item_json(std::string_view text, ContentReviewer &reviewer) {
+  return read_fields(text, reviewer);
 }
-bool read_item_json(std::string_view text, ContentTool &t) {
-  return read_fields(text, {{"slug", &t.slug},
-                            {"name", &t.name},
-                            {"category", &t.category},
-                            {"tagline", &t.tagline},
-                            {"description", &t.description},
-                            {"entry", &t.entry},
-                            {"vendor", &t.vendor},
-                            {"url", &t.url},
-                            {"pricing_notes", &t.pricing_notes},
-                            {"pricing_checked_on", &t.pricing_checked_on},
-                            {"pricing_source", &t.pricing_source}});
+bool read_item_json(std::string_view text, ContentTool &tool) {
+  return read_fields(text, tool);
 }
-bool read_item_json(std::string_view text, ContentReview &r) {
-  return read_fields(
-      text,
-      {{"tool", &r.tool}, {"reviewer", &r.reviewer}, {"verdict", &r.verdict}, {"quote", &r.quote}});
+bool read_item_json(std::string_view text, ContentReview &review) {
+  return read_fields(text, review);
 }
-bool read_item_json(std::string_view text, ContentComparison &c) {
-  return read_fields(text, {{"a", &c.a},
-                            {"b", &c.b},
-                            {"published_on", &c.published_on},
-                            {"intro", &c.intro},
-                            {"bottom_line", &c.bottom_line}});
+bool read_item_json(std::string_view text, ContentComparison &comparison) {
+  return read_fields(text, comparison);
 }
 
 namespace {

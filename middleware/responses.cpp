@@ -129,18 +129,18 @@ std::string refusal_page_in_layout(const App &app, int status, const std::string
 }
 } // namespace
 
+// What a reader is told of a write the site could not take, whichever way it failed.
+constexpr auto kNothingSaved =
+    "The site cannot save anything at the moment. Nothing was changed; please try again later.";
+
 void write_not_taken(const App &app, httplib::Response &res, const std::string &why) {
   std::cerr << "refused: a write: " << why << "\n";
   res.headers.clear();
-  send_error_without_fail(app, res, 503, "Not saved right now",
-                          "The site cannot save anything at the moment. Nothing was changed; "
-                          "please try again later.");
+  send_error_without_fail(app, res, 503, "Not saved right now", kNothingSaved);
   res.set_header("Retry-After", "60");
 }
 
 void answer_once_written(const std::function<void(WriteDone)> &write) {
-  static constexpr auto kNothingSaved = "The site cannot save anything at the moment. Nothing "
-                                        "was changed; please try again later.";
   const bool held = transport::answer_after([write](transport::AnswerRelease release) {
     write([release = std::move(release)](std::optional<std::string> failure) {
       if (!failure) return release(std::nullopt);
