@@ -60,7 +60,8 @@ int run_import(const Options &options) {
   }
   // Into a new database: a site of the file's content alone, not the bundled demo as well.
   const bool fresh = !exists(options.db);
-  const auto summary = CommandWrites(options, "import").writes().import_content(parsed.content);
+  const auto summary =
+      CommandWrites(options, "import").writes().submit_or_throw(ImportContent{parsed.content});
   std::cerr << "verdict: " << (fresh ? "created " + options.db + " and imported " : "imported ")
             << options.files[0] << ": " << describe(summary) << "\n";
   return 0;

@@ -25,7 +25,7 @@ void Checkpointer::run() {
       const auto latest = store_.latest_checkpoint();
       const auto now = clock_();
       if (!latest || now - latest->made_at >= kCheckpointEverySeconds)
-        writes_.make_checkpoint(now);
+        writes_.submit_or_throw(MakeCheckpoint{now});
       else
         wait = latest->made_at + kCheckpointEverySeconds - now;
     } catch (const std::exception &e) {

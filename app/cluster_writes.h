@@ -24,7 +24,6 @@
 #include <deque>
 #include <functional>
 #include <mutex>
-#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -70,70 +69,45 @@ public:
   // its file cannot take a write (then nothing of it was applied).
   void apply(const cluster::StreamEntry &entry, const std::function<void()> &failed);
 
-  void cast_tool_vote(const Ballot &ballot, int64_t tool_id, std::optional<Verdict> verdict,
-                      WriteDone done) override;
-  void cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id, std::optional<int64_t> pick,
-                      WriteDone done) override;
+  // A write that makes something (its kind's Made) and that the stream took but this node has
+  // not applied yet is answered `unavailable`: what it made is not known here.
   WriteResult submit(const Write &write) override;
-  SubscriptionRequest request_subscription(std::string_view email, int64_t now,
-                                           const std::function<bool()> &may_mail) override;
-  ConfirmationCheck confirm_subscription(std::string_view token_hash, int64_t now) override;
-  Resubscription resubscribe(int64_t id) override;
-  bool claim_confirmation(int64_t subscriber_id, int64_t now, int64_t lease_seconds) override;
-  bool start_confirmation(int64_t subscriber_id, std::string_view token_hash,
-                          int64_t expires_at) override;
-  void confirmation_mailed(int64_t subscriber_id) override;
-  void confirmation_failed(int64_t subscriber_id, std::optional<int64_t> next_attempt_at,
-                           std::string_view error) override;
-  Digest record_digest(std::string_view today, int days) override;
-  bool claim_digest_send(int64_t digest_id, int64_t subscriber_id) override;
-  void digest_sent(int64_t digest_id, int64_t subscriber_id) override;
-  void digest_send_failed(int64_t digest_id, int64_t subscriber_id, SendFailure failure,
-                          std::string_view error) override;
-  void make_checkpoint(int64_t now) override;
-  ImportSummary import_content(const Content &content) override;
+  void submit_queued(const Write &write, WriteDone done) override;
+  // The cluster key's: the same on every node, and never an entry.
   std::string site_secret(std::string_view name, std::string_view if_new) override;
   std::string log_signing_key() override;
 
   // Why this node cannot take writes now (the stream refused the last one), or empty.
   std::string problem();
 
-  // How a write this node took ended, as its caller hears it.
-  struct Outcome {
-    WriteResult::Ended ended = WriteResult::Ended::done;
-    std::string message; // why not, when it was not written
-    std::string result;  // what the write gives back, as JSON ("null" when nothing)
-  };
-
 private:
-  ClusterWrite taken(std::string kind, nlohmann::json arguments);
-  // Publishes `write` and waits for its outcome here.
-  Outcome outcome_of(ClusterWrite write);
-  // The same, for the kinds that are not values yet: what it gave back, or a refusal rethrown
-  // as the store would throw it.
-  std::string submit_raising(ClusterWrite write);
-  // Publishes `write` from a publisher thread; `told` hears its outcome.
-  void submit_then(ClusterWrite write, std::function<void(const Outcome &)> told);
+  ClusterWrite taken(const Write &write);
+  // Publishes `write` and waits for how it ended here.
+  WriteResult outcome_of(ClusterWrite write);
+  // Publishes `write` from a publisher thread; `told` hears how it ended.
+  void submit_then(ClusterWrite write, WriteDone told);
   // Publishes `writes` as one entry of the stream; their callers hear if it was not taken.
   void publish(const std::vector<ClusterWrite> &writes);
-  void apply_write(const Store::StreamApply &applying, uint64_t sequence, const ClusterWrite &write,
-                   const std::function<void()> &failed);
-  // The vote's ballot as the stream carries it, judged here: its token must be one this site
-  // made for `target` before the vote was taken, and gives the time on page. Refused if not.
-  Ballot judged_ballot(const nlohmann::json &ballot, const std::string &target,
-                       const ClusterWrite &write) const;
+  void apply_write(const Store::StreamApply &applying, uint64_t sequence, const ClusterWrite &taken,
+                   const Write &write, const std::function<void()> &failed);
+  // A vote's ballot as the stream carries it, judged here: its token must be one this site
+  // made for `target` before the vote was taken, and gives the time on page; its day is the
+  // day the vote was taken. None when the token does not hold.
+  std::optional<Ballot> judged(Ballot ballot, const std::string &target,
+                               const ClusterWrite &taken) const;
   // Whether writes are refused at once now, a publish having just failed.
   bool refusing_now();
-  void expect(const std::string &id, std::function<void(const Outcome &)> told);
+  void expect(const std::string &id, WriteDone told);
   void acknowledged(const std::string &id);
-  void tell(const std::string &id, const Outcome &outcome);
+  void tell(const std::string &id, const WriteResult &ended);
+  // A write refused before anything of it was written: applied as nothing (its sequence
+  // recorded, if no write of the entry did that), and its caller told.
   void refused_before_written(const Store::StreamApply &applying, const std::string &id,
-                              const std::function<void()> &failed);
+                              const WriteResult &refusal, const std::function<void()> &failed);
   void run_publisher();
   void run_sweeper();
 
   Store &store_;
-  StoreWrites local_;
   cluster::WriteStream &stream_;
   const cluster::ClusterKey &key_;
   std::string token_key_; // the key's vote-token key, to judge each vote's token
@@ -142,7 +116,7 @@ private:
   std::atomic<uint64_t> count_{0};
 
   struct Expected {
-    std::function<void(const Outcome &)> told;
+    WriteDone told;
     // Once acknowledged, the time after which the caller is told "written" without waiting
     // longer for this node's file.
     std::optional<std::chrono::steady_clock::time_point> given_up_waiting_at;

@@ -79,16 +79,16 @@ void ConfirmationMailer::send_due(SmtpClient &smtp) {
   for (const auto &due : store_.confirmations_due(clock_(), kBatch)) {
     if (stopping_) return;
     const auto now = clock_();
-    if (!writes_.claim_confirmation(due.subscriber_id, now, kClaimSeconds))
+    if (!writes_.submit_or_throw(ClaimConfirmation{due.subscriber_id, now, kClaimSeconds}))
       continue; // another server's mailer has it
     const auto failed = [&](const std::string &error, bool for_good) {
       const bool give_up = for_good || due.attempts + 1 >= kConfirmationAttempts;
       std::cerr << "verdict: a confirmation mail could not be sent (" << error << "); "
                 << (give_up ? "given up\n" : "trying again later\n");
-      writes_.confirmation_failed(due.subscriber_id,
-                                  give_up ? std::optional<int64_t>()
-                                          : std::optional(now + retry_delay(due.attempts + 1)),
-                                  error);
+      writes_.submit_or_throw(ConfirmationFailed{
+          due.subscriber_id,
+          give_up ? std::optional<int64_t>() : std::optional(now + retry_delay(due.attempts + 1)),
+          error});
     };
     // A token of its own for this mail; only its hash is kept. It replaces any earlier
     // link, so only the newest mail's link confirms. The mail is made before the link is
@@ -101,12 +101,12 @@ void ConfirmationMailer::send_due(SmtpClient &smtp) {
       failed(std::string("the mail could not be made: ") + e.what(), false);
       continue;
     }
-    if (!writes_.start_confirmation(due.subscriber_id, auth::secret_hash(token),
-                                    now + kConfirmationLifetimeSeconds))
+    if (!writes_.submit_or_throw(StartConfirmation{due.subscriber_id, auth::secret_hash(token),
+                                                   now + kConfirmationLifetimeSeconds}))
       continue; // confirmed or gone meanwhile
     const auto result = smtp.send(setup_.from, due.email, message);
     if (result.sent()) {
-      writes_.confirmation_mailed(due.subscriber_id);
+      writes_.submit_or_throw(ConfirmationMailed{due.subscriber_id});
       continue;
     }
     failed(result.error, result.refused_for_good());

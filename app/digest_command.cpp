@@ -66,8 +66,14 @@ int run_digest(const Options &options, std::ostream &out, std::ostream &progress
 
   // Which digest this run sends, the rule store/digests.cpp states: the latest one while
   // anyone confirmed is still owed it, as it was made; else a new one of what no digest held.
-  const auto digest = dry_run ? store.digest_to_send(utc_today(), options.since_days, false)
-                              : writes.record_digest(utc_today(), options.since_days);
+  // A real run records it first (on a cluster, whichever node's run comes first makes it), then
+  // reads it back as this file holds it: the digest owed. It resumes an earlier run's only if
+  // one was owed before this run recorded.
+  const auto today = utc_today();
+  const bool resumes = store.digest_to_send(today, options.since_days, false).resumed;
+  if (!dry_run) writes.submit_or_throw(RecordDigest{today, options.since_days});
+  auto digest = store.digest_to_send(today, options.since_days, false);
+  digest.resumed = digest.resumed && resumes;
   const auto &recipients = digest.recipients;
   const auto comparisons =
       count_phrase(static_cast<int64_t>(digest.items.size()), "comparison", "comparisons");
@@ -136,14 +142,15 @@ int run_digest(const Options &options, std::ostream &out, std::ostream &progress
       message = mail_for(subscriber);
     } catch (const std::exception &e) {
       last_failure = std::string("the mail could not be made: ") + e.what();
-      writes.digest_send_failed(digest.id, subscriber.id, SendFailure::refused, last_failure);
+      writes.submit_or_throw(
+          DigestSendFailed{digest.id, subscriber.id, SendFailure::refused, last_failure});
       ++failed;
       ++in_a_row;
       shown.show(done, sent, failed + unknown);
       continue;
     }
     // Claimed before it goes out: a run that dies now leaves a claim, never a second mail.
-    if (!writes.claim_digest_send(digest.id, subscriber.id)) {
+    if (!writes.submit_or_throw(ClaimDigestSend{digest.id, subscriber.id})) {
       ++skipped; // unsubscribed since, or another run has it
       shown.show(done, sent, failed + unknown);
       continue;
@@ -151,16 +158,17 @@ int run_digest(const Options &options, std::ostream &out, std::ostream &progress
     const auto result = smtp.send(setup.from, subscriber.email, message);
     switch (result.outcome) {
     case SmtpOutcome::accepted:
-      writes.digest_sent(digest.id, subscriber.id);
+      writes.submit_or_throw(DigestSent{digest.id, subscriber.id});
       ++sent;
       in_a_row = 0;
       break;
     case SmtpOutcome::refused: // certainly not delivered: owed again, or given up
-      writes.digest_send_failed(digest.id, subscriber.id,
-                                result.refused_for_good() ? SendFailure::refused_for_good
-                                : result.unreached()      ? SendFailure::unreached
-                                                          : SendFailure::refused,
-                                result.error);
+      writes.submit_or_throw(DigestSendFailed{digest.id, subscriber.id,
+                                              result.refused_for_good()
+                                                  ? SendFailure::refused_for_good
+                                              : result.unreached() ? SendFailure::unreached
+                                                                   : SendFailure::refused,
+                                              result.error});
       last_failure = result.error;
       ++failed;
       ++in_a_row;

@@ -65,8 +65,8 @@ void StreamFollower::skip(const cluster::StreamEntry &entry, const std::string &
                             std::chrono::system_clock::now().time_since_epoch())
                             .count();
     Store::StreamApply applying(entry.sequence, now_ms, store_.today());
-    store_.apply_nothing([this](const std::optional<std::string> &failure) {
-      if (failure) start_again_ = true;
+    store_.apply_nothing([this](const WriteResult &ended) {
+      if (!ended.done()) start_again_ = true;
     });
   }
   ++skipped_;

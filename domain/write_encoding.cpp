@@ -12,12 +12,16 @@ namespace {
 
 // Each kind's name, in the order of Write's alternatives.
 constexpr std::array<std::string_view, std::variant_size_v<Write>> kKindNames = {
-    "create_category",   "update_category",     "delete_category",   "create_tool",
-    "update_tool",       "delete_tool",         "create_reviewer",   "update_reviewer",
-    "delete_reviewer",   "create_review",       "update_review",     "delete_review",
-    "create_comparison", "update_comparison",   "delete_comparison", "add_editor",
-    "remove_editor",     "set_editor_password", "start_session",     "end_session",
-    "erase_subscriber",  "unsubscribe"};
+    "create_category",      "update_category",      "delete_category",     "create_tool",
+    "update_tool",          "delete_tool",          "create_reviewer",     "update_reviewer",
+    "delete_reviewer",      "create_review",        "update_review",       "delete_review",
+    "create_comparison",    "update_comparison",    "delete_comparison",   "add_editor",
+    "remove_editor",        "set_editor_password",  "start_session",       "end_session",
+    "erase_subscriber",     "unsubscribe",          "tool_vote",           "pair_vote",
+    "request_subscription", "confirm_subscription", "resubscribe",         "claim_confirmation",
+    "start_confirmation",   "confirmation_mailed",  "confirmation_failed", "record_digest",
+    "claim_digest_send",    "digest_sent",          "digest_send_failed",  "make_checkpoint",
+    "import_content"};
 
 // The arguments' version this code writes, and the newest it reads.
 constexpr int kVersion = 1;
@@ -43,6 +47,39 @@ int64_t number_in(const json &arguments, const char *key) {
   if (!value.is_number_integer())
     throw std::invalid_argument(std::string(key) + " is not a whole number");
   return value.get<int64_t>();
+}
+
+bool flag_in(const json &arguments, const char *key) {
+  const auto &value = arguments.at(key);
+  if (!value.is_boolean()) throw std::invalid_argument(std::string(key) + " is not true or false");
+  return value.get<bool>();
+}
+json optional_number(const std::optional<int64_t> &value) {
+  return value ? json(*value) : json(nullptr);
+}
+std::optional<int64_t> optional_number_in(const json &arguments, const char *key) {
+  if (arguments.at(key).is_null()) return std::nullopt;
+  return number_in(arguments, key);
+}
+
+// A ballot as the stream carries it: what the taking node saw, never how long the page was
+// open (judged from the token where the vote is applied: read back as 0 until it is).
+json ballot_argument(const Ballot &ballot) {
+  return {{"voter", ballot.voter},
+          {"network", ballot.network},
+          {"wider", ballot.wider},
+          {"day", ballot.day},
+          {"token", ballot.token}};
+}
+Ballot ballot_in(const json &arguments) {
+  const auto &ballot = arguments.at("ballot");
+  // "wider" from a node of this version on; an older node's vote meets no wider quota.
+  return {text_in(ballot, "voter"),
+          text_in(ballot, "network"),
+          text_in(ballot, "day"),
+          0,
+          text_in(ballot, "token"),
+          ballot.contains("wider") ? text_in(ballot, "wider") : std::string()};
 }
 
 // Each kind's arguments, written.
@@ -120,6 +157,63 @@ json encoded(const Unsubscribe &w) {
   return {{"id", w.id}};
 }
 
+json encoded(const CastToolVote &w) {
+  return {{"ballot", ballot_argument(w.ballot)},
+          {"tool", w.tool},
+          {"verdict", w.verdict ? json(verdict_word(*w.verdict)) : json(nullptr)}};
+}
+json encoded(const CastPairVote &w) {
+  return {{"ballot", ballot_argument(w.ballot)},
+          {"a", w.a},
+          {"b", w.b},
+          {"pick", optional_number(w.pick)}};
+}
+json encoded(const RequestSubscription &w) {
+  return {{"email", w.email}, {"now", w.now}, {"may_mail", w.may_mail}};
+}
+json encoded(const ConfirmSubscription &w) {
+  return {{"token_hash", w.token_hash}, {"now", w.now}};
+}
+json encoded(const Resubscribe &w) {
+  return {{"id", w.id}};
+}
+json encoded(const ClaimConfirmation &w) {
+  return {{"subscriber", w.subscriber}, {"now", w.now}, {"lease", w.lease_seconds}};
+}
+json encoded(const StartConfirmation &w) {
+  return {{"subscriber", w.subscriber}, {"token_hash", w.token_hash}, {"expires_at", w.expires_at}};
+}
+json encoded(const ConfirmationMailed &w) {
+  return {{"subscriber", w.subscriber}};
+}
+json encoded(const ConfirmationFailed &w) {
+  return {{"subscriber", w.subscriber},
+          {"next", optional_number(w.next_attempt_at)},
+          {"error", w.error}};
+}
+json encoded(const RecordDigest &w) {
+  return {{"today", w.today}, {"days", w.days}};
+}
+json encoded(const ClaimDigestSend &w) {
+  return {{"digest", w.digest}, {"subscriber", w.subscriber}};
+}
+json encoded(const DigestSent &w) {
+  return {{"digest", w.digest}, {"subscriber", w.subscriber}};
+}
+json encoded(const DigestSendFailed &w) {
+  return {{"digest", w.digest},
+          {"subscriber", w.subscriber},
+          {"failure", static_cast<int>(w.failure)},
+          {"error", w.error}};
+}
+json encoded(const MakeCheckpoint &w) {
+  return {{"now", w.now}};
+}
+// The content as its file writes it, as one text (read as `verdict import` reads a file).
+json encoded(const ImportContent &w) {
+  return {{"content", content_to_json(w.content)}};
+}
+
 // Each kind's arguments, read.
 template <class Kind> Kind decoded(const json &a);
 template <> CreateCategory decoded(const json &a) {
@@ -190,6 +284,65 @@ template <> EraseSubscriber decoded(const json &a) {
 }
 template <> Unsubscribe decoded(const json &a) {
   return {number_in(a, "id")};
+}
+
+template <> CastToolVote decoded(const json &a) {
+  std::optional<Verdict> verdict;
+  if (!a.at("verdict").is_null()) {
+    verdict = verdict_from_word(text_in(a, "verdict"));
+    if (!verdict) throw std::invalid_argument("its verdict is not ship or skip");
+  }
+  return {ballot_in(a), number_in(a, "tool"), verdict};
+}
+template <> CastPairVote decoded(const json &a) {
+  return {ballot_in(a), number_in(a, "a"), number_in(a, "b"), optional_number_in(a, "pick")};
+}
+template <> RequestSubscription decoded(const json &a) {
+  return {text_in(a, "email"), number_in(a, "now"), flag_in(a, "may_mail")};
+}
+template <> ConfirmSubscription decoded(const json &a) {
+  return {text_in(a, "token_hash"), number_in(a, "now")};
+}
+template <> Resubscribe decoded(const json &a) {
+  return {number_in(a, "id")};
+}
+template <> ClaimConfirmation decoded(const json &a) {
+  return {number_in(a, "subscriber"), number_in(a, "now"), number_in(a, "lease")};
+}
+template <> StartConfirmation decoded(const json &a) {
+  return {number_in(a, "subscriber"), text_in(a, "token_hash"), number_in(a, "expires_at")};
+}
+template <> ConfirmationMailed decoded(const json &a) {
+  return {number_in(a, "subscriber")};
+}
+template <> ConfirmationFailed decoded(const json &a) {
+  return {number_in(a, "subscriber"), optional_number_in(a, "next"), text_in(a, "error")};
+}
+template <> RecordDigest decoded(const json &a) {
+  return {text_in(a, "today"), static_cast<int>(number_in(a, "days"))};
+}
+template <> ClaimDigestSend decoded(const json &a) {
+  return {number_in(a, "digest"), number_in(a, "subscriber")};
+}
+template <> DigestSent decoded(const json &a) {
+  return {number_in(a, "digest"), number_in(a, "subscriber")};
+}
+template <> DigestSendFailed decoded(const json &a) {
+  const auto failure = number_in(a, "failure");
+  if (failure < 0 || failure > static_cast<int64_t>(SendFailure::refused_for_good))
+    throw std::invalid_argument("its failure is not one this version knows");
+  return {number_in(a, "digest"), number_in(a, "subscriber"), static_cast<SendFailure>(failure),
+          text_in(a, "error")};
+}
+template <> MakeCheckpoint decoded(const json &a) {
+  return {number_in(a, "now")};
+}
+// Content this version's rules refuse came from a newer version's: read as one it cannot.
+template <> ImportContent decoded(const json &a) {
+  auto parsed = parse_content(text_in(a, "content"));
+  if (!parsed.errors.empty())
+    throw std::invalid_argument("its content is not valid here: " + parsed.errors[0]);
+  return {std::move(parsed.content)};
 }
 
 // The alternative at `index`, read from `arguments`.

@@ -17,9 +17,10 @@ namespace verdict {
 std::string_view kind_name(const Write &write);
 nlohmann::json arguments_of(const Write &write);
 
-// The Write of `kind` whose arguments arguments_of wrote; none when `kind` names no Write
-// (the stream's other kinds: app/cluster_writes.cpp reads them). Throws std::invalid_argument
-// for arguments that are not the kind's, or of a version newer than this code reads.
+// The Write of `kind` whose arguments arguments_of wrote; none when `kind` names no Write this
+// version knows. Throws std::invalid_argument for arguments that are not the kind's, or of a
+// version newer than this code reads. A vote's ballot is read with 0 seconds on its page: the
+// node applying it judges that from its token (app/cluster_writes.cpp).
 std::optional<Write> write_from(std::string_view kind, const nlohmann::json &arguments);
 
 } // namespace verdict

@@ -7,10 +7,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <variant>
 
 #include "domain/content.h"
+#include "domain/model.h"
 
 namespace verdict {
 
@@ -113,26 +116,143 @@ struct Unsubscribe {
   int64_t id = 0;
 };
 
-using Write = std::variant<CreateCategory, UpdateCategory, DeleteCategory, CreateTool, UpdateTool,
-                           DeleteTool, CreateReviewer, UpdateReviewer, DeleteReviewer, CreateReview,
-                           UpdateReview, DeleteReview, CreateComparison, UpdateComparison,
-                           DeleteComparison, AddEditor, RemoveEditor, SetEditorPassword,
-                           StartSession, EndSession, EraseSubscriber, Unsubscribe>;
+// A reader's votes, each with the ballot the taking node saw (domain/model.h). A node
+// applying one from the cluster's stream judges its time on page from its token itself
+// (app/cluster_writes.cpp); no verdict or pick withdraws the vote.
+struct CastToolVote {
+  Ballot ballot;
+  int64_t tool = 0;
+  std::optional<Verdict> verdict;
+};
+struct CastPairVote {
+  Ballot ballot;
+  int64_t a = 0, b = 0;
+  std::optional<int64_t> pick;
+};
 
-// How a write ended, as its caller hears it. Done: it is written (and, for a write that makes
-// something, `made` says what). Otherwise nothing of it was written, and `words` say why in
-// words for the reader or the editor: it names something that is not there (not_found), would
-// take a name already taken (already_exists), breaks a rule of the site's (refused: deleting a
-// category that still holds tools), or the site could not take it now (failed: its file or its
-// cluster's stream; try again later).
+// The newsletter's sign-ups (store/subscribers.cpp). Whether a confirmation mail may go is
+// decided where the sign-up is taken (the mail rations, auth/confirmation_rations.h), so every
+// node applies the same answer. Each answers with what it did (Made).
+struct RequestSubscription {
+  using Made = SubscriptionRequest;
+  std::string email;
+  int64_t now = 0;
+  bool may_mail = true;
+};
+struct ConfirmSubscription {
+  using Made = ConfirmationCheck;
+  std::string token_hash;
+  int64_t now = 0;
+};
+struct Resubscribe {
+  using Made = Resubscription;
+  int64_t id = 0;
+};
+
+// The confirmation mailer's steps (app/confirmation_mailer.h): a mail claimed for a while
+// (Made: whether this claim holds), its token kept (Made: whether the address still waits for
+// it), and how the send ended.
+struct ClaimConfirmation {
+  using Made = bool;
+  int64_t subscriber = 0, now = 0, lease_seconds = 0;
+};
+struct StartConfirmation {
+  using Made = bool;
+  int64_t subscriber = 0;
+  std::string token_hash;
+  int64_t expires_at = 0;
+};
+struct ConfirmationMailed {
+  int64_t subscriber = 0;
+};
+struct ConfirmationFailed {
+  int64_t subscriber = 0;
+  std::optional<int64_t> next_attempt_at;
+  std::string error;
+};
+
+// A run of the weekly digest (app/digest_command.cpp): the digest it sends, recorded (or the
+// one an earlier run left owed), each send claimed before it goes (Made: whether the claim
+// holds), and how it ended.
+struct RecordDigest {
+  std::string today;
+  int days = 0;
+};
+struct ClaimDigestSend {
+  using Made = bool;
+  int64_t digest = 0, subscriber = 0;
+};
+struct DigestSent {
+  int64_t digest = 0, subscriber = 0;
+};
+struct DigestSendFailed {
+  int64_t digest = 0, subscriber = 0;
+  SendFailure failure = SendFailure::refused;
+  std::string error;
+};
+
+// A checkpoint of the vote log, signed with the site's key, made at `now` (seconds); none
+// when one younger than half a day is there (every node's checkpointer asks once a day).
+struct MakeCheckpoint {
+  int64_t now = 0;
+};
+// Content as a file (`verdict import`): Made says what it created and changed.
+struct ImportContent {
+  using Made = ImportSummary;
+  Content content;
+};
+
+using Write =
+    std::variant<CreateCategory, UpdateCategory, DeleteCategory, CreateTool, UpdateTool, DeleteTool,
+                 CreateReviewer, UpdateReviewer, DeleteReviewer, CreateReview, UpdateReview,
+                 DeleteReview, CreateComparison, UpdateComparison, DeleteComparison, AddEditor,
+                 RemoveEditor, SetEditorPassword, StartSession, EndSession, EraseSubscriber,
+                 Unsubscribe, CastToolVote, CastPairVote, RequestSubscription, ConfirmSubscription,
+                 Resubscribe, ClaimConfirmation, StartConfirmation, ConfirmationMailed,
+                 ConfirmationFailed, RecordDigest, ClaimDigestSend, DigestSent, DigestSendFailed,
+                 MakeCheckpoint, ImportContent>;
+
+// What a write made, for the kinds that answer with something (their `Made`).
+using Made = std::variant<std::monostate, bool, SubscriptionRequest, ConfirmationCheck,
+                          Resubscription, ImportSummary>;
+
+// How a write ended, as its caller hears it. Done: it is written, and `made` says what it made
+// for a kind that answers with something (none when a cluster node has not applied it yet:
+// then only the stream holds it). Otherwise nothing of it was written, and `words` say why: it
+// names something that is not there (not_found), would take a name already taken
+// (already_exists), breaks a rule of the site's (refused: deleting a category that still holds
+// tools), the site takes no writes now (unavailable: its file is read-only or not the one it
+// opened, its cluster's stream does not answer; the words are for the reader), or writing it
+// failed (failed: the words are the error, for the owner's log, never a reader's page).
 struct [[nodiscard]] WriteResult {
-  enum class Ended { done, not_found, already_exists, refused, failed };
+  enum class Ended { done, not_found, already_exists, refused, unavailable, failed };
   Ended ended = Ended::done;
   std::string words;
+  Made made;
 
   bool done() const { return ended == Ended::done; }
-  static WriteResult written() { return {}; }
-  static WriteResult not_done(Ended ended, std::string words) { return {ended, std::move(words)}; }
+  // The site could not take it now (unavailable or failed): nothing was saved, try again later.
+  bool not_taken() const { return ended == Ended::unavailable || ended == Ended::failed; }
+  // What a done write of kind W made (W::Made), if this node knows it yet.
+  template <class W> std::optional<typename W::Made> made_by() const {
+    if (const auto *made_here = std::get_if<typename W::Made>(&made)) return *made_here;
+    return std::nullopt;
+  }
+  static WriteResult written(Made made = {}) { return {Ended::done, {}, std::move(made)}; }
+  static WriteResult not_done(Ended ended, std::string words) {
+    return {ended, std::move(words), {}};
+  }
 };
+
+// Whether a write of this kind answers with something it made (its struct's `Made`).
+inline bool makes_something(const Write &write) {
+  return std::visit(
+      [](const auto &kind) {
+        return requires {
+          typename std::decay_t<decltype(kind)>::Made;
+        };
+      },
+      write);
+}
 
 } // namespace verdict

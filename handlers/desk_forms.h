@@ -251,7 +251,7 @@ void save_item(App &app, const Request &req, Response &res, const EditorSession 
   const auto result =
       app.writes->submit(editing.empty() ? section.create(item, session.email)
                                          : section.update(editing, item, session.email));
-  if (result.ended == Ended::failed) return write_not_taken(app, res, result.words);
+  if (result.not_taken()) return write_not_taken(app, res, result.words);
   if (result.ended == Ended::already_exists) {
     // Beside the address when the form has one; else, at the top, what is there already and
     // what to do instead.
@@ -321,7 +321,7 @@ void delete_item(App &app, const Request &req, Response &res, const EditorSessio
   if (!item) return not_found_in(app, res, section);
   const auto result = app.writes->submit(section.remove(key, session.email));
   using Ended = WriteResult::Ended;
-  if (result.ended == Ended::failed) return write_not_taken(app, res, result.words);
+  if (result.not_taken()) return write_not_taken(app, res, result.words);
   // Deleted meanwhile, by another tab or another editor.
   if (result.ended == Ended::not_found) return not_found_in(app, res, section);
   if (!result.done()) {

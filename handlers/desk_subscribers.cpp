@@ -100,8 +100,7 @@ void erase_subscriber(App &app, const Request &req, Response &res, const EditorS
   const auto subscriber = subscriber_at(app, req, res);
   if (!subscriber) return;
   const auto erased = app.writes->submit(EraseSubscriber{subscriber->id, session.email});
-  if (erased.ended == WriteResult::Ended::failed)
-    return write_not_taken(app, res, "an erasure: " + erased.words);
+  if (erased.not_taken()) return write_not_taken(app, res, "an erasure: " + erased.words);
   // Erased meanwhile (another tab, another editor) is erased all the same.
   see_other(res, "/admin/subscribers?erased=1");
 }

@@ -94,11 +94,11 @@ void subscribe(App &app, const Request &req, Response &res) {
                              400);
   const auto now = app.clock();
   const auto network = network_of(client_of(app, req));
-  auth::ConfirmationRations::Taken ration;
-  const auto outcome = app.writes->request_subscription(email, now, [&] {
-    ration = app.confirmation_rations.take(email, network, now);
-    return ration.mail();
-  });
+  // The rations are taken before the write, so every node of a cluster applies one answer.
+  const auto ration = app.confirmation_rations.take(email, network, now);
+  const auto requested = app.writes->submit(RequestSubscription{email, now, ration.mail()});
+  if (!requested.done()) return write_not_taken(app, res, "a sign-up: " + requested.words);
+  const auto outcome = *requested.made_by<RequestSubscription>();
   // Held back by the sender's own network's share: they are told so, and when to try again.
   if (outcome == SubscriptionRequest::mail_rationed && ration.held_by_senders_share()) {
     const auto domain = ration.held_by == auth::ConfirmationRations::HeldBy::domain_from_network
@@ -179,7 +179,10 @@ void show_confirmation(App &app, const Request &req, Response &res) {
 void confirm_subscription(App &app, const Request &req, Response &res, std::string_view token) {
   const auto form = parse_form(req.body, {});
   if (!form.ok()) return send_error(app, res, 400, "That request could not be used", form.error);
-  const auto check = app.writes->confirm_subscription(auth::secret_hash(token), app.clock());
+  const auto confirmed =
+      app.writes->submit(ConfirmSubscription{auth::secret_hash(token), app.clock()});
+  if (!confirmed.done()) return write_not_taken(app, res, "a confirmation: " + confirmed.words);
+  const auto check = *confirmed.made_by<ConfirmSubscription>();
   if (check != ConfirmationCheck::confirmable) return confirmation_refused(app, res, check);
   send_message(app, res, 200, "You're on the list",
                "The address is confirmed. The next weekly digest will reach your inbox; every "
@@ -230,7 +233,9 @@ void undo_unsubscribe(App &app, const Request &req, Response &res, std::string_v
   if (!form.ok()) return send_error(app, res, 400, "That request could not be used", form.error);
   const auto subscriber = subscriber_of_token(app, std::string(token));
   if (!subscriber) return unknown_unsubscribe_link(app, res);
-  switch (app.writes->resubscribe(subscriber->id)) {
+  const auto undone = app.writes->submit(Resubscribe{subscriber->id});
+  if (!undone.done()) return write_not_taken(app, res, "an undone unsubscription: " + undone.words);
+  switch (*undone.made_by<Resubscribe>()) {
   case Resubscription::confirmed:
     return send_private_html(res, pages::unsubscribed(app.views, app.store.site_copy(),
                                                       "You're back on the list",

@@ -94,9 +94,7 @@ void vote_on_tool(App &app, const Request &req, Response &res, std::string_view 
   const auto choice = verdict_from_word(verdict); // none: withdraw
   app.recent_writers.note(ballot.voter);
   see_other(res, page + "#tool-" + tool->slug);
-  answer_once_written([&app, ballot, tool_id = tool->id, choice](WriteDone done) {
-    app.writes->cast_tool_vote(ballot, tool_id, choice, std::move(done));
-  });
+  answer_once_written(*app.writes, CastToolVote{ballot, tool->id, choice});
 }
 
 // POST /compare/:pair/vote — the reader's head-to-head pick between the pair's two tools.
@@ -129,9 +127,7 @@ void vote_on_pair(App &app, const Request &req, Response &res, std::string_view 
   const auto ballot = ballot_for(app, req, res, form, *on_page);
   app.recent_writers.note(ballot.voter);
   see_other(res, page + "#community");
-  answer_once_written([&app, ballot, a_id = c.a.id, b_id = c.b.id, picked](WriteDone done) {
-    app.writes->cast_pair_vote(ballot, a_id, b_id, picked, std::move(done));
-  });
+  answer_once_written(*app.writes, CastPairVote{ballot, c.a.id, c.b.id, picked});
 }
 
 } // namespace verdict::handlers

@@ -140,21 +140,27 @@ void write_not_taken(const App &app, httplib::Response &res, const std::string &
   res.set_header("Retry-After", "60");
 }
 
-void answer_once_written(const std::function<void(WriteDone)> &write) {
-  const bool held = transport::answer_after([write](transport::AnswerRelease release) {
-    write([release = std::move(release)](std::optional<std::string> failure) {
-      if (!failure) return release(std::nullopt);
-      std::cerr << "refused: a write: " << *failure << "\n";
-      release(failure->starts_with(kForTheReader) ? failure->substr(kForTheReader.size())
-                                                  : std::string(kNothingSaved));
+namespace {
+// What a reader is told of a write not written: the site's own words when it takes no writes
+// now, else that nothing was saved (a refusal's or an error's words are the owner's).
+std::string words_for_the_reader(const WriteResult &ended) {
+  return ended.ended == WriteResult::Ended::unavailable ? ended.words : kNothingSaved;
+}
+} // namespace
+
+void answer_once_written(SiteWrites &writes, const Write &write) {
+  const bool held = transport::answer_after([&writes, write](transport::AnswerRelease release) {
+    writes.submit_queued(write, [release = std::move(release)](const WriteResult &ended) {
+      if (ended.done()) return release(std::nullopt);
+      std::cerr << "refused: a write: " << ended.words << "\n";
+      release(words_for_the_reader(ended));
     });
   });
   if (held) return;
-  std::promise<std::optional<std::string>> told;
-  write([&told](std::optional<std::string> failure) { told.set_value(std::move(failure)); });
-  if (auto failure = told.get_future().get())
-    throw StoreUnavailable(
-        failure->starts_with(kForTheReader) ? failure->substr(kForTheReader.size()) : *failure);
+  std::promise<WriteResult> told;
+  writes.submit_queued(write, [&told](const WriteResult &ended) { told.set_value(ended); });
+  if (const auto ended = told.get_future().get(); !ended.done())
+    throw StoreUnavailable(words_for_the_reader(ended));
 }
 
 void see_other(httplib::Response &res, const std::string &location) {

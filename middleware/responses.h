@@ -40,11 +40,12 @@ std::string refusal_page(const App &app, int status, const std::string &reason);
 void write_not_taken(const App &app, httplib::Response &res, const std::string &why);
 void see_other(httplib::Response &res, const std::string &location);         // 303
 void moved_permanently(httplib::Response &res, const std::string &location); // 301
-// Sends the answer the handler made once `write`, a store write queued with its continuation,
-// is durable; the worker does not wait for it (transport/answer_hold.h). When the write fails,
-// the reader gets instead a 503 page saying nothing was saved, and the owner the reason in
-// the log. Outside the connection server it waits for the write itself.
-void answer_once_written(const std::function<void(WriteDone)> &write);
+// Sends the answer the handler made once `write`, submitted queued (SiteWrites::submit_queued),
+// is durable; the worker does not wait for it (transport/answer_hold.h). When it is not
+// written, the reader gets instead a 503 page saying why (the site takes no writes now) or
+// that nothing was saved, and the owner the reason in the log. Outside the connection server
+// it waits for the write itself.
+void answer_once_written(SiteWrites &writes, const Write &write);
 
 // The tokens the vote forms of a page about this comparison or tool carry, made now.
 pages::VoteTokens vote_tokens_for(const App &app, const Comparison &comparison);

@@ -20,11 +20,11 @@
 
 #include "assets/embedded.h"
 #include "domain/clock.h"
+#include "store/apply_write.h"
 #include "store/database_file.h"
 #include "store/maintenance.h"
 #include "store/page_starts.h"
 #include "store/queries.h"
-#include "store/site_writes.h"
 #include "store/sqlite.h"
 #include "store/vote_log.h"
 #include "store/vote_targets.h"
@@ -169,40 +169,24 @@ Store::OneRead *Store::open_read_on_this_thread() {
   return open_read && &open_read->store_ == this ? open_read : nullptr;
 }
 
-// How a write ended, told back as a value: the caller's thread raises the matching exception
-// itself, so no exception object is ever shared between threads.
-struct Store::WriteOutcome {
-  enum class Kind { written, not_found, already_exists, refused, unavailable, failed };
-  Kind kind = Kind::written;
-  std::string message;
-};
-
 // The one writer. Writes queue up while a commit is in flight; the next transaction takes all
 // of them, each in its own savepoint, and one fsync makes the whole batch durable before any
 // of its callers hears back.
+// What a write is told while the file is not the one the site opened (deleted, moved or
+// replaced under it): for the reader, so without the path; the owner's log names the file.
+constexpr auto kFileNotTheOneOpened =
+    "The site cannot save anything at the moment: its database file was moved or replaced. "
+    "Nothing was changed; please try again later.";
+
+// How a write ended is told back as a value (WriteResult, store/apply_write.h result_of): the
+// caller's thread raises the matching exception itself, so no exception object is ever shared
+// between threads.
 struct Store::Writer {
-  using Outcome = WriteOutcome;
   struct Job {
     std::function<void(sql::Db &)> change;
-    std::function<void(const Outcome &)> done; // told once the batch is durable, or failed
+    WriteDone done; // told once the batch is durable, or failed
     Changes changes = Changes::anything;
   };
-
-  static Outcome outcome_of(std::exception_ptr error) {
-    try {
-      std::rethrow_exception(error);
-    } catch (const NotFound &e) {
-      return {Outcome::Kind::not_found, e.what()};
-    } catch (const AlreadyExists &e) {
-      return {Outcome::Kind::already_exists, e.what()};
-    } catch (const Refused &e) {
-      return {Outcome::Kind::refused, e.what()};
-    } catch (const std::exception &e) {
-      return {Outcome::Kind::failed, e.what()};
-    } catch (...) {
-      return {Outcome::Kind::failed, "unknown error"};
-    }
-  }
 
   explicit Writer(const std::string &path, std::atomic<uint64_t> &generation,
                   std::atomic<uint64_t> &catalogue_generation, bool in_memory,
@@ -301,7 +285,7 @@ struct Store::Writer {
 
   // Queues `change` for the next transaction; `done` hears how it ended, on the writer's
   // thread, once the batch is durable (or failed), so it must only hand the outcome on.
-  void queue(std::function<void(sql::Db &)> change, std::function<void(const Outcome &)> done,
+  void queue(std::function<void(sql::Db &)> change, WriteDone done,
              Changes changes = Changes::anything) {
     {
       std::lock_guard lock(mutex);
@@ -322,36 +306,19 @@ struct Store::Writer {
           for (auto &job : *together)
             job.change(connection);
         },
-        [together](const Outcome &outcome) {
+        [together](const WriteResult &ended) {
           for (auto &job : *together)
-            job.done(outcome);
+            job.done(ended);
         },
         votes_only ? Changes::votes_only : Changes::anything);
   }
 
   // Queues `change` and waits until it is durable; rethrows what it threw.
   void submit(std::function<void(sql::Db &)> change) {
-    std::promise<Outcome> told;
+    std::promise<WriteResult> told;
     auto outcome_told = told.get_future();
-    queue(std::move(change), [&told](const Outcome &outcome) { told.set_value(outcome); });
-    raise_unless_written(outcome_told.get());
-  }
-
-  static void raise_unless_written(const Outcome &outcome) {
-    switch (outcome.kind) {
-    case Outcome::Kind::written:
-      return;
-    case Outcome::Kind::not_found:
-      throw NotFound(outcome.message);
-    case Outcome::Kind::already_exists:
-      throw AlreadyExists(outcome.message);
-    case Outcome::Kind::refused:
-      throw Refused(outcome.message);
-    case Outcome::Kind::unavailable:
-      throw StoreUnavailable(outcome.message);
-    case Outcome::Kind::failed:
-      throw std::runtime_error(outcome.message);
-    }
+    queue(std::move(change), [&told](const WriteResult &ended) { told.set_value(ended); });
+    raise_unless_done(outcome_told.get());
   }
 
   void run() {
@@ -397,7 +364,7 @@ struct Store::Writer {
     if (auto problem = file_problem_(); !problem.empty()) {
       keep_acknowledged_writes_in_the_served_file(problem);
       for (auto &job : batch)
-        job.done({Outcome::Kind::unavailable, problem});
+        job.done(WriteResult::not_done(WriteResult::Ended::unavailable, kFileNotTheOneOpened));
       return;
     }
     std::vector<std::exception_ptr> failures(batch.size());
@@ -418,7 +385,7 @@ struct Store::Writer {
         }
       tx.commit();
     } catch (...) {
-      const auto failed = outcome_of(std::current_exception());
+      const auto failed = result_of(std::current_exception());
       for (auto &job : batch)
         job.done(failed);
       return;
@@ -429,7 +396,7 @@ struct Store::Writer {
       catalogue_generation_.fetch_add(1, std::memory_order_release);
     generation_.fetch_add(1, std::memory_order_release);
     for (size_t i = 0; i < batch.size(); ++i)
-      batch[i].done(failures[i] ? outcome_of(failures[i]) : Outcome{});
+      batch[i].done(failures[i] ? result_of(failures[i]) : WriteResult::written());
     // After the answers: the batch is durable already, and its writers need not wait for it.
     if (log_frames_ >= kCheckpointFrames) checkpoint("PASSIVE");
   }
@@ -680,7 +647,8 @@ Store::StreamApply::~StreamApply() {
   // an exception is on its way, so what a caller's `done` throws goes no further.
   for (auto &job : held_->jobs)
     try {
-      job.done({Writer::Outcome::Kind::failed, "the cluster's write was not applied"});
+      job.done(
+          WriteResult::not_done(WriteResult::Ended::failed, "the cluster's write was not applied"));
     } catch (...) {
     }
 }
@@ -694,7 +662,8 @@ void Store::StreamApply::hand_over() {
   if (held_->jobs.empty()) return;
   if (!held_->store->writer_) { // a read-only file applies nothing
     for (auto &job : held_->jobs)
-      job.done({Writer::Outcome::Kind::failed, held_->store->read_only_refusal()});
+      job.done(WriteResult::not_done(WriteResult::Ended::unavailable,
+                                     held_->store->read_only_refusal()));
     held_->jobs.clear();
     return;
   }
@@ -702,20 +671,8 @@ void Store::StreamApply::hand_over() {
   held_->jobs.clear();
 }
 
-// How the store refused a write applied from the stream, as the writer's outcome kinds.
-struct Store::Refusal {
-  enum class Kind { none, not_found, already_exists, refused } kind = Kind::none;
-  std::string message;
-
-  [[noreturn]] void raise() const {
-    if (kind == Kind::not_found) throw NotFound(message);
-    if (kind == Kind::already_exists) throw AlreadyExists(message);
-    throw Refused(message);
-  }
-};
-
 std::function<void(sql::Db &)> Store::as_stream_write(std::function<void(sql::Db &)> change,
-                                                      const std::shared_ptr<Refusal> &refusal) {
+                                                      const std::shared_ptr<WriteResult> &refusal) {
   const bool first = !open_apply->first_write_made_;
   open_apply->first_write_made_ = true;
   return [sequence = open_apply->sequence_, at = open_apply->taken_at_ms_,
@@ -743,12 +700,12 @@ std::function<void(sql::Db &)> Store::as_stream_write(std::function<void(sql::Db
     try {
       change(db);
       own.release();
-    } catch (const NotFound &e) {
-      *refusal = {Refusal::Kind::not_found, e.what()};
-    } catch (const AlreadyExists &e) {
-      *refusal = {Refusal::Kind::already_exists, e.what()};
-    } catch (const Refused &e) {
-      *refusal = {Refusal::Kind::refused, e.what()};
+    } catch (const NotFound &) {
+      *refusal = result_of(std::current_exception());
+    } catch (const AlreadyExists &) {
+      *refusal = result_of(std::current_exception());
+    } catch (const Refused &) {
+      *refusal = result_of(std::current_exception());
     } catch (const sql::Error &e) {
       // A key the write names that is gone by the time it is applied (an editor removed on
       // another node before their session began here): refused alike on every node. Trouble
@@ -757,8 +714,9 @@ std::function<void(sql::Db &)> Store::as_stream_write(std::function<void(sql::Db
         applying_today = nullptr;
         throw;
       }
-      *refusal = {Refusal::Kind::refused,
-                  "the write no longer fits the site: " + std::string(e.what())};
+      *refusal =
+          WriteResult::not_done(WriteResult::Ended::refused,
+                                "the write no longer fits the site: " + std::string(e.what()));
     } catch (...) {
       applying_today = nullptr;
       throw;
@@ -774,19 +732,18 @@ void Store::write(std::function<void(sql::Db &)> change) {
   if (!writer_) throw StoreUnavailable(read_only_refusal());
   if (!open_apply) return writer_->submit(std::move(change));
   // In the same transaction as the writes held for the entry before it.
-  const auto refusal = std::make_shared<Refusal>();
-  std::promise<Writer::Outcome> told;
+  const auto refusal = std::make_shared<WriteResult>();
+  std::promise<WriteResult> told;
   auto outcome = told.get_future();
   hold(
       as_stream_write(std::move(change), refusal),
-      [&told](const Writer::Outcome &ended) { told.set_value(ended); }, Changes::anything);
+      [&told](const WriteResult &ended) { told.set_value(ended); }, Changes::anything);
   open_apply->hand_over();
-  Writer::raise_unless_written(outcome.get());
-  if (refusal->kind != Refusal::Kind::none) refusal->raise();
+  raise_unless_done(outcome.get());
+  raise_unless_done(*refusal);
 }
 
-void Store::hold(std::function<void(sql::Db &)> change,
-                 std::function<void(const WriteOutcome &)> done, Changes changes) {
+void Store::hold(std::function<void(sql::Db &)> change, WriteDone done, Changes changes) {
   auto &held = *open_apply->held_;
   if (held.store != this) { // one entry's writes go to one file; a second file's wait for theirs
     open_apply->hand_over();
@@ -797,22 +754,14 @@ void Store::hold(std::function<void(sql::Db &)> change,
 
 void Store::write_then(std::function<void(sql::Db &)> change, WriteDone done, Changes changes) {
   if (auto *open = open_read_on_this_thread()) open->moment_.reset();
-  if (!writer_) return done(std::string(kForTheReader) + read_only_refusal());
-  if (!open_apply)
-    return writer_->queue(
-        std::move(change),
-        [done = std::move(done)](const Writer::Outcome &outcome) {
-          done(outcome.kind == Writer::Outcome::Kind::written ? std::nullopt
-                                                              : std::optional(outcome.message));
-        },
-        changes);
-  const auto refusal = std::make_shared<Refusal>();
+  if (!writer_)
+    return done(WriteResult::not_done(WriteResult::Ended::unavailable, read_only_refusal()));
+  if (!open_apply) return writer_->queue(std::move(change), std::move(done), changes);
+  const auto refusal = std::make_shared<WriteResult>();
   hold(
       as_stream_write(std::move(change), refusal),
-      [refusal, done = std::move(done)](const Writer::Outcome &outcome) {
-        if (outcome.kind != Writer::Outcome::Kind::written) return done(outcome.message);
-        if (refusal->kind != Refusal::Kind::none) return done(refusal->message);
-        done(std::nullopt);
+      [refusal, done = std::move(done)](const WriteResult &ended) {
+        done(ended.done() ? *refusal : ended);
       },
       changes);
 }

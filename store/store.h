@@ -23,6 +23,7 @@
 #include "domain/model.h"
 #include "domain/tallies.h"
 #include "domain/vote_log.h"
+#include "domain/writes.h"
 #include "store/vote_log.h"
 
 namespace verdict {
@@ -49,9 +50,8 @@ struct StoreUnavailable : std::runtime_error {
 // was.
 enum class Changes { anything, votes_only };
 
-// How a queued write ended (Store::write_then): nothing when it is durable, else what went
-// wrong, and then nothing of it was written.
-using WriteDone = std::function<void(std::optional<std::string> failure)>;
+// How a queued write ended (Store::write_then), heard once it is durable or not written.
+using WriteDone = std::function<void(const WriteResult &)>;
 
 // Thrown by a write that would take a name already taken (an editor's address, a slug).
 struct AlreadyExists : std::runtime_error {
@@ -464,16 +464,13 @@ private:
   void open_read_only();
   std::string read_only_refusal() const;
   // `change` as the open StreamApply's write; `refusal` hears how the store refused it, when it
-  // did.
-  struct Refusal;
+  // did (a refusal is the write's outcome, not the entry's failure: every node refuses alike).
   std::function<void(sql::Db &)> as_stream_write(std::function<void(sql::Db &)> change,
-                                                 const std::shared_ptr<Refusal> &refusal);
+                                                 const std::shared_ptr<WriteResult> &refusal);
   struct ReaderPool;
   struct Writer;
-  struct WriteOutcome; // how one of the writer's writes ended
   // Holds `change` for the open StreamApply's transaction; `done` hears how it ended.
-  void hold(std::function<void(sql::Db &)> change, std::function<void(const WriteOutcome &)> done,
-            Changes changes);
+  void hold(std::function<void(sql::Db &)> change, WriteDone done, Changes changes);
   mutable std::mutex today_mutex_;
   std::function<std::string()> today_;
   struct ReaderLease {

@@ -448,8 +448,9 @@ TEST_CASE("cluster: the votes of one entry of the stream are written together or
   const auto queue_vote = [&](char voter) {
     auto told = std::make_shared<std::promise<std::optional<std::string>>>();
     heard.push_back(told->get_future());
-    store.cast_tool_vote(test::ballot_of(std::string(32, voter)), tool.id, Verdict::ship,
-                         [told](std::optional<std::string> failure) { told->set_value(failure); });
+    store.cast_tool_vote(
+        test::ballot_of(std::string(32, voter)), tool.id, Verdict::ship,
+        [told](const WriteResult &ended) { told->set_value(test::failure_of(ended)); });
   };
   {
     Store::StreamApply applying(1, unix_ms(1700000000), "2023-11-14");
@@ -479,7 +480,7 @@ TEST_CASE("cluster: the votes of one entry of the stream are written together or
   heard.clear();
   {
     Store::StreamApply applying(2, unix_ms(1700000200), "2023-11-14");
-    store.apply_nothing([](const std::optional<std::string> &) {});
+    store.apply_nothing([](const WriteResult &) {});
     queue_vote('c');
     CHECK(heard[0].wait_for(200ms) == std::future_status::timeout);
     CHECK(store.applied_sequence() == 1);
@@ -496,8 +497,9 @@ TEST_CASE("cluster: the votes of one entry of the stream are written together or
     queue_vote('d');
     auto told = std::make_shared<std::promise<std::optional<std::string>>>();
     heard.push_back(told->get_future());
-    store.write_then([](sql::Db &) { throw std::runtime_error("the file's trouble"); },
-                     [told](std::optional<std::string> failure) { told->set_value(failure); });
+    store.write_then(
+        [](sql::Db &) { throw std::runtime_error("the file's trouble"); },
+        [told](const WriteResult &ended) { told->set_value(test::failure_of(ended)); });
   }
   CHECK(heard[0].get());
   CHECK(heard[1].get());
@@ -547,9 +549,9 @@ std::optional<std::string> vote_through(Node &node, const std::string &voter,
   const auto tool_id = node.store.tool_by_slug(tool)->id;
   // The token of the tool's page as a reader loaded it a minute ago: the node judges it.
   const auto ballot = ballot_with_token(voter, auth::tool_vote_target(tool_id));
-  node.writes.cast_tool_vote(ballot, tool_id, verdict, [&told](std::optional<std::string> failure) {
-    told.set_value(std::move(failure));
-  });
+  node.writes.submit_queued(
+      CastToolVote{ballot, tool_id, verdict},
+      [&told](const WriteResult &ended) { told.set_value(test::failure_of(ended)); });
   return told.get_future().get();
 }
 
@@ -603,7 +605,6 @@ TEST_CASE("cluster: two nodes' writes go through the stream to both files alike:
     CHECK_FALSE(vote_through(b, std::string(32, '2'), "codestral-2-1", Verdict::skip));
     CHECK(b.community("codestral-2-1").total == 2);
     CHECK_FALSE(vote_through(a, std::string(32, '2'), "codestral-2-1", std::nullopt));
-
     // The desk's saves, and a save refused on one node is refused as such (and on every node).
     CHECK(a.writes.submit(CreateCategory{{"agents", "Agents"}, "editor@example.com"}).done());
     CHECK(a.store.category("agents"));
@@ -632,13 +633,14 @@ TEST_CASE("cluster: two nodes' writes go through the stream to both files alike:
     CHECK(a.stream.last_sequence() == entries_before);
 
     // A sign-up taken by one node owes one confirmation mail: one node's mailer claims it.
-    CHECK(a.writes.request_subscription("reader@example.com", 1800000000, {}) ==
+    CHECK(a.writes.submit_or_throw(RequestSubscription{"reader@example.com", 1800000000}) ==
           SubscriptionRequest::mail_queued);
     REQUIRE(b.follower.wait_for(a.stream.last_sequence(), 10s));
     const auto owed = b.store.confirmations_due(1800000000, 10);
     REQUIRE(owed.size() == 1);
-    CHECK(b.writes.claim_confirmation(owed[0].subscriber_id, 1800000000, 600));
-    CHECK_FALSE(a.writes.claim_confirmation(owed[0].subscriber_id, 1800000000, 600));
+    CHECK(b.writes.submit_or_throw(ClaimConfirmation{owed[0].subscriber_id, 1800000000, 600}));
+    CHECK_FALSE(
+        a.writes.submit_or_throw(ClaimConfirmation{owed[0].subscriber_id, 1800000000, 600}));
 
     const auto last = a.stream.last_sequence();
     CHECK(last == 10);
@@ -673,15 +675,25 @@ TEST_CASE("cluster: two nodes' writes go through the stream to both files alike:
   CHECK(again.store.applied_sequence() == 11);
 }
 
-TEST_CASE("cluster: votes taken at once through a node share entries of the stream, and each is "
-          "counted once on every node") {
+namespace {
+// Two nodes of one site's copies, each following the stream, as the vote tests start them.
+struct TwoFollowingNodes {
+  TwoFollowingNodes() {
+    for (auto *node : {&a, &b})
+      node->follower.start();
+  }
   NatsCluster nats;
   test::TempDir dir;
-  one_site_as(dir.path, {"a.db", "b.db"});
-  Node a(dir.path / "a.db", nats, "node-a");
-  Node b(dir.path / "b.db", nats, "node-b");
-  for (auto *node : {&a, &b})
-    node->follower.start();
+  bool copied = (one_site_as(dir.path, {"a.db", "b.db"}), true); // before the nodes open them
+  Node a{dir.path / "a.db", nats, "node-a"};
+  Node b{dir.path / "b.db", nats, "node-b"};
+};
+} // namespace
+
+TEST_CASE("cluster: votes taken at once through a node share entries of the stream, and each is "
+          "counted once on every node") {
+  TwoFollowingNodes nodes;
+  auto &a = nodes.a, &b = nodes.b;
   const auto tool = a.store.tool_by_slug("codestral-2-1")->id;
   constexpr int kVotes = 50;
   std::vector<std::future<std::optional<std::string>>> heard;
@@ -690,9 +702,9 @@ TEST_CASE("cluster: votes taken at once through a node share entries of the stre
     heard.push_back(told->get_future());
     char voter[33];
     std::snprintf(voter, sizeof voter, "%032d", i);
-    a.writes.cast_tool_vote(
-        ballot_with_token(voter, auth::tool_vote_target(tool)), tool, Verdict::ship,
-        [told](std::optional<std::string> failure) { told->set_value(failure); });
+    a.writes.submit_queued(
+        CastToolVote{ballot_with_token(voter, auth::tool_vote_target(tool)), tool, Verdict::ship},
+        [told](const WriteResult &ended) { told->set_value(test::failure_of(ended)); });
   }
   for (auto &told : heard)
     CHECK_FALSE(told.get());
@@ -703,7 +715,8 @@ TEST_CASE("cluster: votes taken at once through a node share entries of the stre
     CHECK(node->community("codestral-2-1").total == kVotes);
   }
   // The same votes and the same vote log on both: no vote of an entry written twice.
-  CHECK(votes_held((dir.path / "a.db").string()) == votes_held((dir.path / "b.db").string()));
+  CHECK(votes_held((nodes.dir.path / "a.db").string()) ==
+        votes_held((nodes.dir.path / "b.db").string()));
 
   // An entry of votes with one this version cannot read stops the node there, saying so:
   // none of its votes is applied, not even those before the one it cannot read.
@@ -726,6 +739,27 @@ TEST_CASE("cluster: votes taken at once through a node share entries of the stre
   b.store.write([](sql::Db &) {}); // whatever was handed to the writer is in the file now
   CHECK(b.community("codestral-2-1").total == kVotes);
   CHECK(b.store.applied_sequence() == entries);
+}
+
+TEST_CASE("cluster: a vote whose token was made for another vote is judged where it is "
+          "applied: refused, and in no file, not even set aside") {
+  TwoFollowingNodes nodes;
+  auto &a = nodes.a, &b = nodes.b;
+  const auto tool = a.store.tool_by_slug("codestral-2-1")->id;
+  // Sealed with the cluster's key and published like any vote: only its token is wrong.
+  std::promise<std::optional<std::string>> told;
+  a.writes.submit_queued(
+      CastToolVote{ballot_with_token(std::string(32, 'f'), auth::tool_vote_target(tool + 1)), tool,
+                   Verdict::ship},
+      [&told](const WriteResult &ended) { told.set_value(test::failure_of(ended)); });
+  const auto refused = told.get_future().get();
+  REQUIRE(refused);
+  CHECK_THAT(*refused, Catch::Contains("not made by this site for this vote"));
+  for (auto *node : {&a, &b}) {
+    REQUIRE(node->follower.wait_for(a.stream.last_sequence(), 10s));
+    CHECK(node->community("codestral-2-1").total == 0);
+    CHECK(node->store.tool_by_slug("codestral-2-1")->community_set_aside.total() == 0);
+  }
 }
 
 namespace {
@@ -1289,7 +1323,7 @@ TEST_CASE("cluster: whoever reaches the NATS servers without the cluster's key c
 
   // What the nodes publish (a sign-up, a password set, a session) and what they keep: none of
   // it can be read off the stream by a process holding the broker's credentials.
-  CHECK(a.writes.request_subscription("reader@example.com", unix_now(), {}) ==
+  CHECK(a.writes.submit_or_throw(RequestSubscription{"reader@example.com", unix_now()}) ==
         SubscriptionRequest::mail_queued);
   CHECK(a.writes.submit(SetEditorPassword{"editor@example.com", password_hash + "2"}).done());
   CHECK(a.writes.submit(StartSession{"session-secret-hash", editor, "csrf-token", 4102444800})

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,6 +23,11 @@ namespace verdict::test {
 
 // What many tests name: the bundled comparison, the site's address in feeds and mail, the
 // desk's editor as tests sign in, and two voters' cookies.
+// How a queued write ended, as the tests read it: nothing when it was written, else why not.
+inline std::optional<std::string> failure_of(const WriteResult &ended) {
+  return ended.done() ? std::nullopt : std::optional(ended.words);
+}
+
 inline const std::string kBundledPair = "cursor-background-agent-vs-codestral-2-1";
 inline const std::string kBundledComparison = "/compare/" + kBundledPair;
 inline const std::string kSiteBase = "https://verdict.example";

@@ -26,6 +26,10 @@ const ContentTool kWrittenTool{"tabby",
                                "2026-11-01",
                                "https://tabby.example/pricing"};
 
+// A ballot as a taking node saw it; its seconds on page are never on the stream.
+const Ballot kWrittenBallot{"voter-hash",     "network-hash", "2026-11-27", 0,
+                            "the-form-token", "wider-hash"};
+
 // Every kind, each field holding something of its own.
 std::vector<Write> every_kind() {
   return {CreateCategory{{"agents", "Agents"}, "a@example.com"},
@@ -52,7 +56,22 @@ std::vector<Write> every_kind() {
           StartSession{"session-hash", 7, "csrf-token", 4102444800},
           EndSession{"session-hash-2"},
           EraseSubscriber{42, "s@example.com"},
-          Unsubscribe{43}};
+          Unsubscribe{43},
+          CastToolVote{kWrittenBallot, 5, Verdict::skip},
+          CastPairVote{kWrittenBallot, 5, 9, 9},
+          RequestSubscription{"t@example.com", 1800000000, false},
+          ConfirmSubscription{"confirm-hash", 1800000001},
+          Resubscribe{44},
+          ClaimConfirmation{45, 1800000002, 600},
+          StartConfirmation{46, "token-hash", 1800086400},
+          ConfirmationMailed{47},
+          ConfirmationFailed{48, 1800003600, "421 try later"},
+          RecordDigest{"2026-11-27", 8},
+          ClaimDigestSend{49, 50},
+          DigestSent{51, 52},
+          DigestSendFailed{53, 54, SendFailure::refused_for_good, "550 no such user"},
+          MakeCheckpoint{1800000003},
+          ImportContent{test::seeded_store()->export_content()}};
 }
 
 // Two writes are the same value: the same kind and the same encoding of every field.
@@ -113,10 +132,48 @@ TEST_CASE("writes: an entry written before kinds were versioned is read as versi
   CHECK(update.editor == "e@example.com");
 }
 
+TEST_CASE("writes: a vote as a node of the version before wrote it is read, its ballot whole "
+          "but for the seconds on page, which the applying node judges") {
+  // tool_vote and pair_vote entries as landed nodes publish them: no "v", no "wider" before
+  // the wider quota was kept.
+  const auto tool_vote =
+      write_from("tool_vote",
+                 nlohmann::json::parse(R"({"ballot":{"voter":"v1","network":"n1","day":)"
+                                       R"("2026-11-01","token":"t1"},"tool":3,"verdict":"ship"})"));
+  REQUIRE(tool_vote);
+  const auto &cast = std::get<CastToolVote>(*tool_vote);
+  CHECK(cast.ballot.voter == "v1");
+  CHECK(cast.ballot.network == "n1");
+  CHECK(cast.ballot.token == "t1");
+  CHECK(cast.ballot.wider.empty());
+  CHECK(cast.ballot.seconds_on_page == 0);
+  CHECK(cast.tool == 3);
+  CHECK(cast.verdict == Verdict::ship);
+  const auto withdrawn = write_from(
+      "pair_vote", nlohmann::json::parse(R"({"ballot":{"voter":"v2","network":"n2","wider":"w2",)"
+                                         R"("day":"2026-11-01","token":"t2"},"a":4,"b":7,)"
+                                         R"("pick":null,"v":1})"));
+  REQUIRE(withdrawn);
+  const auto &pick = std::get<CastPairVote>(*withdrawn);
+  CHECK(pick.ballot.wider == "w2");
+  CHECK(pick.a == 4);
+  CHECK(pick.b == 7);
+  CHECK_FALSE(pick.pick);
+  // A verdict this version does not know, or content its rules refuse, is a newer version's.
+  CHECK_THROWS_AS(
+      write_from("tool_vote", nlohmann::json::parse(R"({"ballot":{"voter":"v","network":"n",)"
+                                                    R"("day":"d","token":"t"},"tool":3,)"
+                                                    R"("verdict":"maybe"})")),
+      std::invalid_argument);
+  CHECK_THROWS_AS(
+      write_from("import_content", nlohmann::json::parse(R"({"content":"{\"tools\":7}"})")),
+      std::invalid_argument);
+}
+
 TEST_CASE("writes: a kind no Write names is left to the stream's other kinds, and a newer "
           "version or arguments of the wrong shape are refused where read") {
-  CHECK_FALSE(write_from("tool_vote", nlohmann::json::object()));
   CHECK_FALSE(write_from("no_such_kind", nlohmann::json::object()));
+  CHECK_THROWS_AS(write_from("tool_vote", nlohmann::json::object()), std::invalid_argument);
   auto newer = arguments_of(DeleteTool{"tabby", "f@example.com"});
   newer["v"] = 2;
   CHECK_THROWS_WITH(write_from("delete_tool", newer), Catch::Contains("version 2"));
@@ -176,6 +233,63 @@ TEST_CASE("writes: the store's apply says how each ended, and writes nothing unl
   CHECK(writes.submit(RemoveEditor{"new@example.com"}).done());
   CHECK_FALSE(store->editor_by_email("new@example.com"));
   CHECK(writes.submit(EraseSubscriber{987654321, "a@example.com"}).ended == Ended::not_found);
+}
+
+TEST_CASE("writes: the kinds that make something answer with what they made") {
+  auto store = test::seeded_store();
+  StoreWrites writes(*store);
+  const int64_t now = 1800000000;
+
+  const auto asked = writes.submit(RequestSubscription{"reader@example.com", now, true});
+  REQUIRE(asked.done());
+  CHECK(asked.made_by<RequestSubscription>() == SubscriptionRequest::mail_queued);
+  // Rationed where it was taken: nothing kept for a new address.
+  const auto rationed = writes.submit(RequestSubscription{"other@example.com", now, false});
+  CHECK(rationed.made_by<RequestSubscription>() == SubscriptionRequest::mail_rationed);
+  CHECK(store->all_subscribers().size() == 1);
+
+  const auto owed = store->confirmations_due(now, 10);
+  REQUIRE(owed.size() == 1);
+  const auto id = owed[0].subscriber_id;
+  CHECK(writes.submit_or_throw(ClaimConfirmation{id, now, 600}));
+  CHECK_FALSE(writes.submit_or_throw(ClaimConfirmation{id, now, 600})); // one claim stands
+  CHECK(writes.submit_or_throw(StartConfirmation{id, "token-hash", now + 86400}));
+  CHECK(writes.submit(ConfirmationMailed{id}).done());
+  CHECK(writes.submit_or_throw(ConfirmSubscription{"token-hash", now + 60}) ==
+        ConfirmationCheck::confirmable);
+  CHECK(store->subscriber(id)->status == "confirmed");
+  CHECK(writes.submit_or_throw(Resubscribe{id}) == Resubscription::unchanged);
+
+  // One checkpoint for two nodes' asks within half a day.
+  const auto checkpoints = [&] { return store->latest_checkpoints(10).size(); };
+  const auto before = checkpoints();
+  CHECK(writes.submit(MakeCheckpoint{now}).done());
+  CHECK(writes.submit(MakeCheckpoint{now + 3600}).done());
+  CHECK(checkpoints() == before + 1);
+  CHECK(writes.submit(MakeCheckpoint{now + kCheckpointEverySeconds}).done());
+  CHECK(checkpoints() == before + 2);
+
+  auto content = store->export_content();
+  content.tools.at(0).tagline = "A tagline changed by a file";
+  const auto imported = writes.submit_or_throw(ImportContent{content});
+  CHECK(imported.tools.updated == 1);
+  CHECK(imported.tools.created == 0);
+
+  // The one place between the store's exceptions and a result, both ways.
+  for (const auto ended :
+       {WriteResult::Ended::not_found, WriteResult::Ended::already_exists,
+        WriteResult::Ended::refused, WriteResult::Ended::unavailable, WriteResult::Ended::failed}) {
+    const auto round = result_of([&] {
+      try {
+        raise_unless_done(WriteResult::not_done(ended, "why"));
+      } catch (...) {
+        return std::current_exception();
+      }
+      return std::exception_ptr();
+    }());
+    CHECK(round.ended == ended);
+    CHECK(round.words == "why");
+  }
 }
 
 } // namespace verdict
