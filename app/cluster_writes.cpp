@@ -261,26 +261,19 @@ void ClusterWrites::apply(const cluster::StreamEntry &entry, const std::function
   for (size_t i = 0; i < writes.size(); ++i) {
     const auto &taken = (*taken_writes)[i];
     applying.next_writes_taken(taken.taken_at_ms, taken.today);
-    apply_write(applying, entry.sequence, taken, writes[i], failed);
+    apply_write(applying, entry.sequence, taken, std::move(writes[i]), failed);
   }
 }
 
 void ClusterWrites::apply_write(const Store::StreamApply &applying, uint64_t sequence,
-                                const ClusterWrite &taken, const Write &write,
+                                const ClusterWrite &taken, Write write,
                                 const std::function<void()> &failed) {
   if (is_vote(write)) {
-    auto vote = write;
-    const auto judged_here = [&](Ballot &ballot, const std::string &target) {
-      auto ballot_judged = judged(std::move(ballot), target, taken);
-      if (ballot_judged) ballot = std::move(*ballot_judged);
-      return ballot_judged.has_value();
-    };
-    const bool holds = std::holds_alternative<CastToolVote>(vote)
-                           ? judged_here(std::get<CastToolVote>(vote).ballot,
-                                         auth::tool_vote_target(std::get<CastToolVote>(vote).tool))
-                           : judged_here(std::get<CastPairVote>(vote).ballot,
-                                         auth::pair_vote_target(std::get<CastPairVote>(vote).a,
-                                                                std::get<CastPairVote>(vote).b));
+    bool holds = false;
+    if (auto *vote = std::get_if<CastToolVote>(&write))
+      holds = judge(vote->ballot, auth::tool_vote_target(vote->tool), taken);
+    if (auto *pick = std::get_if<CastPairVote>(&write))
+      holds = judge(pick->ballot, auth::pair_vote_target(pick->a, pick->b), taken);
     if (!holds)
       return refused_before_written(
           applying, taken.id,
@@ -288,7 +281,7 @@ void ClusterWrites::apply_write(const Store::StreamApply &applying, uint64_t seq
                                 "The vote's token was not made by this site for this vote: it "
                                 "was not taken."),
           failed);
-    return apply_queued(store_, vote,
+    return apply_queued(store_, write,
                         [this, id = taken.id, sequence, failed](const WriteResult &ended) {
                           if (ended.done()) return tell(id, ended);
                           // Refused as every node refuses it (its tool deleted meanwhile): applied
@@ -309,14 +302,14 @@ void ClusterWrites::apply_write(const Store::StreamApply &applying, uint64_t seq
   tell(taken.id, ended);
 }
 
-std::optional<Ballot> ClusterWrites::judged(Ballot ballot, const std::string &target,
-                                            const ClusterWrite &taken) const {
+bool ClusterWrites::judge(Ballot &ballot, const std::string &target,
+                          const ClusterWrite &taken) const {
   const auto check =
       auth::check_vote_token(token_key_, ballot.token, target, taken.taken_at_ms / 1000);
-  if (check.fault) return std::nullopt;
+  if (check.fault) return false;
   ballot.day = taken.today;
   ballot.seconds_on_page = check.seconds_on_page;
-  return ballot;
+  return true;
 }
 
 WriteResult ClusterWrites::submit(const Write &write) {

@@ -89,12 +89,12 @@ private:
   // Publishes `writes` as one entry of the stream; their callers hear if it was not taken.
   void publish(const std::vector<ClusterWrite> &writes);
   void apply_write(const Store::StreamApply &applying, uint64_t sequence, const ClusterWrite &taken,
-                   const Write &write, const std::function<void()> &failed);
+                   Write write, const std::function<void()> &failed);
   // A vote's ballot as the stream carries it, judged here: its token must be one this site
   // made for `target` before the vote was taken, and gives the time on page; its day is the
-  // day the vote was taken. None when the token does not hold.
-  std::optional<Ballot> judged(Ballot ballot, const std::string &target,
-                               const ClusterWrite &taken) const;
+  // day the vote was taken. False, and the ballot left as it came, when the token does not
+  // hold.
+  bool judge(Ballot &ballot, const std::string &target, const ClusterWrite &taken) const;
   // Whether writes are refused at once now, a publish having just failed.
   bool refusing_now();
   void expect(const std::string &id, WriteDone told);

@@ -5,6 +5,7 @@
 #include "auth/secrets.h"
 #include "domain/counting.h"
 #include "handlers/desk_forms.h"
+#include "transport/cache_policy.h"
 
 namespace verdict::handlers {
 
@@ -41,7 +42,7 @@ std::string throttled_message(auth::SignInThrottle::HeldBy held_by, std::chrono:
 // GET /admin/login — the sign-in form, or the desk for an editor already signed in.
 //   next=/admin/…   where to go once signed in
 void show_sign_in(App &app, const Request &req, Response &res) {
-  set_single_header(res, "Cache-Control", "no-store");
+  set_cache_policy(res, CachePolicy::never_kept);
   if (signed_in_editor(app, req)) return see_other(res, "/admin");
   desk::SignInForm form;
   form.next = desk_path_or_front(req.get_param_value("next"));
@@ -51,7 +52,7 @@ void show_sign_in(App &app, const Request &req, Response &res) {
 // POST /admin/login — sign an editor in (auth/sign_in_throttle.h slows failures).
 //   email=…   password=…   next=/admin/…   (a known-device cookie skips the account's limits)
 void sign_in(App &app, const Request &req, Response &res) {
-  set_single_header(res, "Cache-Control", "no-store");
+  set_cache_policy(res, CachePolicy::never_kept);
   const auto form = parse_form(req.body, {"email", "password", "next"});
   if (!form.ok()) return bad_form(app, res, form.error);
   desk::SignInForm again{field_of(form.fields, "email"),

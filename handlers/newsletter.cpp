@@ -13,6 +13,7 @@
 #include "middleware/request_parsing.h"
 #include "middleware/responses.h"
 #include "render/pages.h"
+#include "transport/cache_policy.h"
 
 namespace verdict::handlers {
 
@@ -22,7 +23,7 @@ namespace {
 constexpr int64_t kMarkerSeconds = 10 * 60;
 
 void no_store(Response &res) {
-  set_single_header(res, "Cache-Control", "no-store");
+  set_cache_policy(res, CachePolicy::never_kept);
 }
 
 // A page about one sign-up, never kept by any cache.

@@ -10,6 +10,7 @@
 #include "middleware/request_parsing.h"
 #include "middleware/responses.h"
 #include "render/feeds.h"
+#include "transport/cache_policy.h"
 
 namespace verdict::handlers {
 
@@ -222,7 +223,7 @@ void show_receipts(App &app, const Request &req, Response &res) {
   send_html(res, pages::receipts(app.views, receipts, app.store.latest_checkpoint(),
                                  app.store.site_copy()));
   res.set_header("Vary", "Cookie");
-  set_single_header(res, "Cache-Control", guards::kPersonalCaching);
+  set_cache_policy(res, CachePolicy::personal_page);
 }
 
 // GET /categories — every category, with how many tools each holds.
@@ -281,7 +282,7 @@ void show_search(App &app, const Request &req, Response &res) {
   const auto search = parse_search_text(param_values(req, "q"));
   if (!search.ok()) return send_error(app, res, 400, "Search text refused", search.error);
   // The same for every reader (no Vary: Cookie) and as fresh as the other pages.
-  set_single_header(res, "Cache-Control", guards::kAnonymousCaching);
+  set_cache_policy(res, CachePolicy::anonymous_page);
   // Kept for the page epoch: asking again what anyone asked costs no search.
   const auto key = std::to_string(span->number) + " " + search.text;
   send_kept_html(app, app.search_pages, key, res, [&]() -> std::optional<std::string> {
@@ -302,7 +303,7 @@ void show_subscribe_form(App &app, const Request &req, Response &res) {
 // cluster, the stream takes writes and the node keeps up with it); otherwise 503 and what is
 // wrong, for the owner's monitor and a balancer.
 void show_health(App &app, const Request &, Response &res) {
-  set_single_header(res, "Cache-Control", "no-store");
+  set_cache_policy(res, CachePolicy::never_kept);
   app.store.schema_version();
   auto problem = app.store.health_problem();
   if (problem.empty() && app.cluster_problem) problem = app.cluster_problem();
@@ -317,7 +318,7 @@ void show_health(App &app, const Request &, Response &res) {
 void show_static(App &app, const Request &req, Response &res) {
   const auto *asset = app.views.asset_at(req.path);
   if (!asset) return page_not_found(app, res, "There is no such file.");
-  set_single_header(res, "Cache-Control", "public, max-age=31536000, immutable");
+  set_cache_policy(res, CachePolicy::immutable);
   res.set_content(std::string(asset->bytes), asset->content_type.c_str());
 }
 
@@ -335,7 +336,7 @@ std::string public_base(App &app, const Request &req) {
 
 // GET /robots.txt — everything but the desk may be crawled; where the sitemap is.
 void show_robots(App &app, const Request &req, Response &res) {
-  set_single_header(res, "Cache-Control", "no-cache");
+  set_cache_policy(res, CachePolicy::revalidated);
   res.set_content("User-agent: *\nDisallow: /admin\n\nSitemap: " + public_base(app, req) +
                       "/sitemap.xml\n",
                   "text/plain; charset=utf-8");
@@ -343,7 +344,7 @@ void show_robots(App &app, const Request &req, Response &res) {
 
 // GET /sitemap.xml — every published comparison, tool and reviewer, and the lists.
 void show_sitemap(App &app, const Request &req, Response &res) {
-  set_single_header(res, "Cache-Control", "no-cache");
+  set_cache_policy(res, CachePolicy::revalidated);
   res.set_content(pages::sitemap(app.views, public_base(app, req), app.store.sitemap_entries()),
                   "application/xml; charset=utf-8");
 }
@@ -403,7 +404,7 @@ void show_favicon(App &app, const Request &, Response &res) {
 // desk's routes only for the owner (metrics_audience); a wrong bearer token is a 401.
 //   Authorization: Bearer TOKEN   OPTIONAL
 void show_metrics(App &app, const Request &req, Response &res) {
-  set_single_header(res, "Cache-Control", "no-store");
+  set_cache_policy(res, CachePolicy::never_kept);
   const auto audience = metrics_audience(app, req);
   if (!audience) {
     res.status = 401;

@@ -8,6 +8,7 @@
 #include "middleware/request_parsing.h"
 #include "middleware/responses.h"
 #include "render/api.h"
+#include "transport/cache_policy.h"
 
 namespace verdict::handlers {
 
@@ -19,7 +20,7 @@ constexpr size_t kLogPageSize = 1000;
 // For an answer that can never change: a full page of the log (entries are only ever added
 // after it) and a proof between sizes a checkpoint has sealed.
 void mark_unchanging(Response &res) {
-  res.set_header("Cache-Control", "public, max-age=31536000, immutable");
+  set_cache_policy(res, CachePolicy::immutable);
 }
 
 bool present(const Request &req, const char *name) {

@@ -11,6 +11,7 @@
 #include "domain/tallies.h"
 #include "middleware/page_answers.h"
 #include "middleware/responses.h"
+#include "transport/cache_policy.h"
 #include "transport/negotiation.h"
 
 namespace verdict::guards {
@@ -104,7 +105,7 @@ void serve_page(App &app, const Request &req, Response &res, const Render &rende
   const auto key = page_cache_key(req);
   if (key.empty()) { // not a page number: the handler refuses it, and nothing is kept
     render(res);
-    set_single_header(res, "Cache-Control", kPersonalCaching);
+    set_cache_policy(res, CachePolicy::personal_page);
     return;
   }
   const auto voter = voter_of(app, req);
@@ -134,7 +135,7 @@ void serve_page(App &app, const Request &req, Response &res, const Render &rende
   res.status = page->status;
   if (!voter.empty()) return send_own_page(app, req, res, voter, *page);
   res.set_content(page->body, page->content_type.c_str());
-  set_single_header(res, "Cache-Control", kAnonymousCaching);
+  set_cache_policy(res, CachePolicy::anonymous_page);
   answer_not_modified_if_matching(req, res, page->etag);
 }
 
@@ -144,7 +145,7 @@ void serve_absolute(App &app, const Request &req, Response &res, const Render &r
   res.status = 200;
   render(res);
   if (res.status != 200) return;
-  set_single_header(res, "Cache-Control", "no-cache");
+  set_cache_policy(res, CachePolicy::revalidated);
   answer_not_modified_if_matching(req, res, etag_of(res.body));
 }
 
@@ -214,7 +215,7 @@ httplib::Server::Handler api_query_read(App &app, Page handler) {
     if (res.status != 200) return;
     // Any cache may keep the answer and ask again with its ETag, unless the handler said the
     // answer can never change (a full page of the log, a proof).
-    if (!res.has_header("Cache-Control")) res.set_header("Cache-Control", "public, no-cache");
+    if (!res.has_header("Cache-Control")) set_cache_policy(res, CachePolicy::shared_revalidated);
     answer_not_modified_if_matching(req, res, etag_of(res.body));
   });
 }

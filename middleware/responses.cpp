@@ -14,6 +14,7 @@
 #include "middleware/request_parsing.h"
 #include "render/pages.h"
 #include "transport/answer_hold.h"
+#include "transport/cache_policy.h"
 
 namespace verdict {
 
@@ -63,7 +64,7 @@ void send_error(const App &app, httplib::Response &res, int status, const std::s
   std::string eyebrow = "Error " + std::to_string(status);
   send_html(res, pages::message(app.views, app.store.site_copy(), eyebrow, heading, message),
             status);
-  set_single_header(res, "Cache-Control", "no-store");
+  set_cache_policy(res, CachePolicy::never_kept);
 }
 
 void send_error_without_fail(const App &app, httplib::Response &res, int status,
@@ -74,7 +75,7 @@ void send_error_without_fail(const App &app, httplib::Response &res, int status,
     try {
       res.status = status;
       res.set_content(heading + "\n\n" + message + "\n", "text/plain; charset=utf-8");
-      set_single_header(res, "Cache-Control", "no-store");
+      set_cache_policy(res, CachePolicy::never_kept);
     } catch (...) {
       res.status = status; // out of memory: the status alone
     }
@@ -89,7 +90,7 @@ void send_error(const App &app, httplib::Response &res, int status, const std::s
       res,
       pages::message(app.views, app.store.site_copy(), eyebrow, heading, message, link, link_label),
       status);
-  set_single_header(res, "Cache-Control", "no-store");
+  set_cache_policy(res, CachePolicy::never_kept);
 }
 
 pages::VoteTokens vote_tokens_for(const App &app, const Comparison &comparison) {
@@ -166,13 +167,13 @@ void answer_once_written(SiteWrites &writes, const Write &write) {
 void see_other(httplib::Response &res, const std::string &location) {
   res.status = 303;
   res.set_header("Location", location);
-  set_single_header(res, "Cache-Control", "no-store");
+  set_cache_policy(res, CachePolicy::never_kept);
 }
 
 void moved_permanently(httplib::Response &res, const std::string &location) {
   res.status = 301;
   res.set_header("Location", location);
-  set_single_header(res, "Cache-Control", "public, max-age=86400");
+  set_cache_policy(res, CachePolicy::moved_for_a_day);
 }
 
 std::string App::voter_as_kept(std::string cookie_voter) const {

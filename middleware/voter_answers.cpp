@@ -10,6 +10,7 @@
 #include "middleware/page_answers.h"
 #include "middleware/request_parsing.h"
 #include "middleware/responses.h"
+#include "transport/cache_policy.h"
 #include "transport/security_headers.h"
 
 namespace verdict::guards {
@@ -67,9 +68,10 @@ OwnPage own_page(App &app, const std::string &voter, const CachedPage &shared) {
 
 // The headers of a voter's page but its length and ETag.
 transport::Headers voter_headers(const CachedPage &shared) {
-  transport::Headers headers = {{"Vary", vary_for("Cookie", shared.content_type)},
-                                {"Content-Type", shared.content_type},
-                                {"Cache-Control", kPersonalCaching}};
+  transport::Headers headers = {
+      {"Vary", vary_for("Cookie", shared.content_type)},
+      {"Content-Type", shared.content_type},
+      {"Cache-Control", std::string(cache_control_of(CachePolicy::personal_page))}};
   for (const auto &[name, value] : security_headers())
     headers.emplace_back(name, value);
   return headers;
@@ -82,7 +84,7 @@ void send_own_page(App &app, const Request &req, Response &res, const std::strin
   auto own = own_page(app, voter, shared);
   res.status = 200;
   res.set_content(std::move(own.body), shared.content_type.c_str());
-  set_single_header(res, "Cache-Control", kPersonalCaching);
+  set_cache_policy(res, CachePolicy::personal_page);
   answer_not_modified_if_matching(req, res, own.etag);
 }
 

@@ -11,6 +11,7 @@
 #include "domain/counting.h"
 #include "middleware/request_parsing.h"
 #include "middleware/responses.h"
+#include "transport/cache_policy.h"
 
 namespace verdict::guards {
 
@@ -52,7 +53,7 @@ bool refuse_over_limit(App &app, const Request &req, Response &res, const char *
 
 // What every desk answer says: for this browser only, never stored, never indexed.
 void keep_private(Response &res) {
-  set_single_header(res, "Cache-Control", "no-store");
+  set_cache_policy(res, CachePolicy::never_kept);
   set_single_header(res, "X-Robots-Tag", "noindex");
 }
 
@@ -129,7 +130,7 @@ httplib::Server::Handler costly(App &app, httplib::Server::Handler inner, const 
                           : std::string("Too many ") + what + " from your network. Please wait " +
                                 wait + " seconds and try again.\n",
                       "text/plain; charset=utf-8");
-      set_single_header(res, "Cache-Control", "no-store");
+      set_cache_policy(res, CachePolicy::never_kept);
       res.set_header("Retry-After", wait);
       return;
     }
@@ -146,7 +147,7 @@ httplib::Server::Handler costly(App &app, httplib::Server::Handler inner, const 
 
 httplib::Server::Handler one_click_write(App &app, SlugPage handler) {
   return [&app, handler](const Request &req, Response &res) {
-    set_single_header(res, "Cache-Control", "no-store");
+    set_cache_policy(res, CachePolicy::never_kept);
     if (!is_multipart_form_content_type(req.get_header_value("Content-Type")) &&
         refuse_unless_form(app, req, res))
       return;

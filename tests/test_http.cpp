@@ -2,9 +2,12 @@
 #include <catch2/catch.hpp>
 
 #include <regex>
+#include <set>
+#include <tuple>
 
 #include "domain/numbers.h"
 #include "test_support.h"
+#include "transport/cache_policy.h"
 
 using namespace verdict;
 
@@ -611,3 +614,51 @@ TEST_CASE("http: a page asked for in ranges is sent whole, never larger than it 
     CHECK(res->body == whole->body);
   }
 }
+
+namespace verdict {
+
+TEST_CASE("http: every answer's Cache-Control is one of the site's caching policies, and each "
+          "kind of answer gets its own") {
+  test::SiteServer site;
+  auto client = site.client();
+  std::set<std::string> policies;
+  for (const auto policy :
+       {CachePolicy::never_kept, CachePolicy::revalidated, CachePolicy::shared_revalidated,
+        CachePolicy::anonymous_page, CachePolicy::personal_page, CachePolicy::immutable,
+        CachePolicy::moved_for_a_day})
+    policies.insert(std::string(cache_control_of(policy)));
+  CHECK(policies.size() == 7); // each its own value
+  const auto home = client.Get("/");
+  REQUIRE(home);
+  std::smatch stylesheet;
+  REQUIRE(std::regex_search(home->body, stylesheet, std::regex(R"rx(/static/[^"]+\.css)rx")));
+  const std::string voter = "Cookie", voter_cookie = "verdict_voter=" + test::kVoter1;
+  // Each path, with the policy its answer must carry.
+  const std::vector<std::tuple<std::string, bool, CachePolicy>> answers = {
+      {"/", false, CachePolicy::anonymous_page},
+      {test::kBundledComparison, false, CachePolicy::anonymous_page},
+      {test::kBundledComparison, true, CachePolicy::personal_page},
+      {"/tools/codestral-2-1", true, CachePolicy::personal_page},
+      {"/compare/codestral-2-1-vs-cursor-background-agent", false, CachePolicy::moved_for_a_day},
+      {"/no-such-page", false, CachePolicy::never_kept},
+      {"/healthz", false, CachePolicy::never_kept},
+      {"/admin", false, CachePolicy::never_kept},
+      {"/robots.txt", false, CachePolicy::revalidated},
+      {"/sitemap.xml", false, CachePolicy::revalidated},
+      {"/transparency/log?start=0&end=0", false, CachePolicy::shared_revalidated},
+      {stylesheet.str(), false, CachePolicy::immutable},
+      {"/feed.xml", false, CachePolicy::revalidated},
+      {"/api/tools", false, CachePolicy::anonymous_page},
+  };
+  for (const auto &[path, as_voter, policy] : answers) {
+    INFO(path << (as_voter ? " as a voter" : ""));
+    const auto res = as_voter ? client.Get(path, {{voter, voter_cookie}}) : client.Get(path);
+    REQUIRE(res);
+    CHECK(res->get_header_value_count("Cache-Control") == 1);
+    const auto value = res->get_header_value("Cache-Control");
+    CHECK(policies.count(value) == 1);
+    CHECK(value == cache_control_of(policy));
+  }
+}
+
+} // namespace verdict

@@ -7,6 +7,7 @@
 
 #include <cstring>
 
+#include "transport/cache_policy.h"
 #include "transport/security_headers.h"
 
 namespace verdict::transport {
@@ -63,9 +64,10 @@ std::string refusal_response(int status, const std::string &html) {
     response += name + ": " + value + "\r\n";
   // A 503 is a moment's trouble (the disk, the cluster's stream): say when to try again.
   if (status == 503) response += "Retry-After: 10\r\n";
-  response += "Content-Type: text/html; charset=utf-8\r\nCache-Control: no-store\r\n"
-              "Connection: close\r\nContent-Length: " +
-              std::to_string(html.size()) + "\r\n\r\n" + html;
+  response += "Content-Type: text/html; charset=utf-8\r\nCache-Control: " +
+              std::string(cache_control_of(CachePolicy::never_kept)) +
+              "\r\nConnection: close\r\nContent-Length: " + std::to_string(html.size()) +
+              "\r\n\r\n" + html;
   return response;
 }
 
