@@ -32,6 +32,7 @@
 #include <string>
 #include <string_view>
 
+#include "domain/cookies.h"
 #include "domain/recent_events.h"
 
 namespace verdict::auth {
@@ -110,8 +111,8 @@ private:
   RecentEvents<Clock::time_point> by_account_from_network_, by_network_, by_account_, by_device_;
 };
 
-// How long a browser stays known to an account after signing in to it.
-constexpr int64_t kKnownDeviceSeconds = 90 * 24 * 3600;
+// How long a browser stays known to an account after signing in to it: its cookie's lifetime.
+constexpr int64_t kKnownDeviceSeconds = cookies::kKnownDevice.max_age_seconds;
 // A cookie value that says this browser signed in to `account` (case-blind), good until
 // `expires_at` (seconds since 1970): 16 hex digits of that time, then a keyed MAC of it and
 // the account (48 lowercase hex digits in all). `key` is a secret from random_secret().

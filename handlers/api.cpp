@@ -1,8 +1,9 @@
 // The read-only JSON API (render/api.h). Kept and given again like the pages (transport's
 // page cache, ETags and 304s), readable from any site (CORS), never a write.
-#include "render/api.h"
 #include "handlers/handlers.h"
+#include "middleware/request_reading.h"
 #include "middleware/responses.h"
+#include "render/api.h"
 
 namespace verdict::handlers {
 

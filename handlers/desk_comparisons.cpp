@@ -4,6 +4,7 @@
 #include "domain/dates.h"
 #include "domain/slugs.h"
 #include "handlers/desk_forms.h"
+#include "middleware/sessions.h"
 #include "render/pages.h"
 
 namespace verdict::handlers {

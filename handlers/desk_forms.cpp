@@ -6,6 +6,7 @@
 
 #include "domain/slugs.h"
 #include "domain/utf8.h"
+#include "middleware/request_reading.h"
 
 namespace verdict::handlers {
 

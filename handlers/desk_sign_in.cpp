@@ -5,6 +5,8 @@
 #include "auth/secrets.h"
 #include "domain/counting.h"
 #include "handlers/desk_forms.h"
+#include "middleware/request_reading.h"
+#include "middleware/sessions.h"
 #include "transport/cache_policy.h"
 
 namespace verdict::handlers {

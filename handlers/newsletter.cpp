@@ -11,6 +11,7 @@
 #include "domain/subscription.h"
 #include "handlers/handlers.h"
 #include "middleware/request_parsing.h"
+#include "middleware/request_reading.h"
 #include "middleware/responses.h"
 #include "render/pages.h"
 #include "transport/cache_policy.h"

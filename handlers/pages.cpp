@@ -8,7 +8,9 @@
 #include "handlers/handlers.h"
 #include "middleware/page_answers.h"
 #include "middleware/request_parsing.h"
+#include "middleware/request_reading.h"
 #include "middleware/responses.h"
+#include "middleware/sessions.h"
 #include "render/feeds.h"
 #include "transport/cache_policy.h"
 

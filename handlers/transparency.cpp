@@ -2,12 +2,13 @@
 // anyone else reads to check that the published numbers are what the votes say. The
 // checkpoint is kept and given again like the API (api_read); entries and proofs, whose
 // answers depend on their whole query, are made for each request (api_query_read).
-#include "render/transparency.h"
 #include "auth/log_signing.h"
 #include "handlers/handlers.h"
 #include "middleware/request_parsing.h"
+#include "middleware/request_reading.h"
 #include "middleware/responses.h"
 #include "render/api.h"
+#include "render/transparency.h"
 #include "transport/cache_policy.h"
 
 namespace verdict::handlers {

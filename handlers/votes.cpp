@@ -10,7 +10,9 @@
 #include "domain/slugs.h"
 #include "handlers/handlers.h"
 #include "middleware/request_parsing.h"
+#include "middleware/request_reading.h"
 #include "middleware/responses.h"
+#include "middleware/sessions.h"
 
 namespace verdict::handlers {
 

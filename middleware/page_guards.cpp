@@ -10,7 +10,9 @@
 #include "domain/directory.h"
 #include "domain/tallies.h"
 #include "middleware/page_answers.h"
+#include "middleware/request_reading.h"
 #include "middleware/responses.h"
+#include "middleware/sessions.h"
 #include "transport/cache_policy.h"
 #include "transport/negotiation.h"
 

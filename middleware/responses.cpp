@@ -12,30 +12,12 @@
 #include "domain/text.h"
 #include "middleware/rate_limit.h"
 #include "middleware/request_parsing.h"
+#include "middleware/request_reading.h"
 #include "render/pages.h"
 #include "transport/answer_hold.h"
 #include "transport/cache_policy.h"
 
 namespace verdict {
-
-App::App(Store &store_, const Views &views_, int writes_per_minute, std::string trusted_proxy_,
-         SiteWrites *site_writes)
-    : store(store_), writes(site_writes ? site_writes : &local_writes), views(views_),
-      // The date, and the hour: pages with vote forms are made again at least that often, so
-      // a kept page never hands out an old vote token (domain/counting.h).
-      page_epoch(
-          [this] { return store.generation(); },
-          [this] { return today() + " " + std::to_string(clock() / kVotePageRenewalSeconds); },
-          std::chrono::milliseconds(0)),
-      write_limit(writes_per_minute), clock(unix_now), trusted_proxies(trusted_proxy_) {
-  // The database's key, so links in mails sent by `verdict digest` work here too.
-  newsletter.unsubscribe_key = writes->site_secret("unsubscribe", auth::random_secret());
-  newsletter.marker_key = auth::random_secret();
-  votes.token_key = writes->site_secret("vote_tokens", auth::random_secret());
-  votes.network_key = writes->site_secret("voter_networks", auth::random_secret());
-  known_device_key = writes->site_secret("known_devices", auth::random_secret());
-  log_signing_key = writes->log_signing_key();
-}
 
 void send_html(httplib::Response &res, std::string html, int status) {
   res.status = status;
@@ -91,18 +73,6 @@ void send_error(const App &app, httplib::Response &res, int status, const std::s
       pages::message(app.views, app.store.site_copy(), eyebrow, heading, message, link, link_label),
       status);
   set_cache_policy(res, CachePolicy::never_kept);
-}
-
-pages::VoteTokens vote_tokens_for(const App &app, const Comparison &comparison) {
-  const auto now = app.clock();
-  const auto &key = app.votes.token_key;
-  return {auth::vote_token(key, auth::tool_vote_target(comparison.a.id), now),
-          auth::vote_token(key, auth::tool_vote_target(comparison.b.id), now),
-          auth::vote_token(key, auth::pair_vote_target(comparison.a.id, comparison.b.id), now)};
-}
-
-std::string vote_token_for(const App &app, const Tool &tool) {
-  return auth::vote_token(app.votes.token_key, auth::tool_vote_target(tool.id), app.clock());
 }
 
 namespace {
@@ -176,113 +146,9 @@ void moved_permanently(httplib::Response &res, const std::string &location) {
   set_cache_policy(res, CachePolicy::moved_for_a_day);
 }
 
-std::string App::voter_as_kept(std::string cookie_voter) const {
-  if (voter_key.empty() || cookie_voter.empty()) return cookie_voter;
-  // The cookie's first 12 hex digits (when it was issued: ids issued together still sort
-  // together, store/votes.cpp) and 80 bits of its keyed hash, the length a voter id has.
-  return cookie_voter.substr(0, 12) + auth::keyed_hash(voter_key, cookie_voter).substr(0, 20);
-}
-
-std::string voter_of(const App &app, const httplib::Request &req) {
-  return app.voter_as_kept(voter_from_cookie(req.get_header_value("Cookie")));
-}
-
-std::string voter_for_write(const App &app, const httplib::Request &req, httplib::Response &res) {
-  auto voter = voter_of(app, req);
-  if (!voter.empty()) return voter;
-  voter = new_voter_id();
-  res.set_header("Set-Cookie",
-                 std::string(cookies::kVoter.name) + "=" + voter + "; Path=/; Max-Age=" +
-                     std::to_string(cookies::kVoter.max_age_seconds) + "; HttpOnly; SameSite=Lax");
-  return app.voter_as_kept(voter);
-}
-
-std::optional<EditorSession> signed_in_editor(App &app, const httplib::Request &req) {
-  const auto secret = session_secret_from_cookie(req.get_header_value("Cookie"));
-  if (secret.empty()) return std::nullopt;
-  return app.store.session(auth::secret_hash(secret), app.clock());
-}
-
-WriteResult start_editor_session(App &app, const httplib::Request &req, httplib::Response &res,
-                                 const Editor &editor) {
-  const auto secret = auth::random_secret();
-  const int64_t lifetime = int64_t{kSessionHours} * 3600;
-  auto started = app.writes->submit(StartSession{auth::secret_hash(secret), editor.id,
-                                                 auth::random_secret(16), app.clock() + lifetime});
-  if (!started.done()) return started;
-  res.set_header("Set-Cookie", std::string(cookies::kSession.name) + "=" + secret +
-                                   "; Path=/admin; Max-Age=" + std::to_string(lifetime) +
-                                   "; HttpOnly; SameSite=Strict" +
-                                   (came_over_https(app, req) ? "; Secure" : ""));
-  return started;
-}
-
-void remember_known_device(const App &app, const httplib::Request &req, httplib::Response &res,
-                           const Editor &editor) {
-  const auto token = auth::known_device_token(app.known_device_key, editor.email,
-                                              app.clock() + auth::kKnownDeviceSeconds);
-  res.set_header("Set-Cookie",
-                 std::string(cookies::kKnownDevice.name) + "=" + token +
-                     "; Path=/admin/login; Max-Age=" + std::to_string(auth::kKnownDeviceSeconds) +
-                     "; HttpOnly; SameSite=Strict" + (came_over_https(app, req) ? "; Secure" : ""));
-}
-
-WriteResult end_editor_session(App &app, const httplib::Request &req, httplib::Response &res) {
-  const auto secret = session_secret_from_cookie(req.get_header_value("Cookie"));
-  if (!secret.empty())
-    if (auto ended = app.writes->submit(EndSession{auth::secret_hash(secret)}); !ended.done())
-      return ended;
-  res.set_header("Set-Cookie", std::string(cookies::kSession.name) +
-                                   "=; Path=/admin; Max-Age=0; HttpOnly; SameSite=Strict" +
-                                   (came_over_https(app, req) ? "; Secure" : ""));
-  return WriteResult::written();
-}
-
-std::string sign_in_path_back_to(const std::string &path) {
-  return path == "/admin" ? "/admin/login" : "/admin/login?next=" + path;
-}
-
-std::string client_of(const App &app, const httplib::Request &req) {
-  // The proxy appends the address it saw to the last X-Forwarded-For line; lines before it
-  // are the client's own words.
-  const auto lines = req.get_header_value_count("X-Forwarded-For");
-  const auto forwarded =
-      lines == 0 ? std::string() : req.get_header_value("X-Forwarded-For", lines - 1);
-  return client_address(req.remote_addr, forwarded, app.trusted_proxies);
-}
-
-bool came_over_https(const App &app, const httplib::Request &req) {
-  return app.trusted_proxies.contains(req.remote_addr) &&
-         req.get_header_value("X-Forwarded-Proto") == "https";
-}
-
-std::optional<Audience> metrics_audience(const App &app, const httplib::Request &req) {
-  // RFC 9110: the scheme is case-blind; "Bearer" with no token is a wrong token too.
-  const auto authorization = req.get_header_value("Authorization");
-  const auto space = authorization.find(' ');
-  if (ascii_lowercase(authorization.substr(0, space)) == "bearer") {
-    const auto token = space == std::string::npos ? "" : authorization.substr(space + 1);
-    if (!auth::same_secret(token, app.metrics_token)) return std::nullopt;
-    return Audience::desk;
-  }
-  const bool forwarded = req.has_header("X-Forwarded-For") || req.has_header("Forwarded");
-  return is_loopback_address(req.remote_addr) && !forwarded ? Audience::desk : Audience::everyone;
-}
-
-std::vector<std::string> param_values(const httplib::Request &req, const char *name) {
-  std::vector<std::string> values;
-  for (size_t i = 0; i < req.get_param_value_count(name); ++i)
-    values.push_back(req.get_param_value(name, i));
-  return values;
-}
-
 void send_json(httplib::Response &res, std::string json, int status) {
   res.status = status;
   res.set_content(std::move(json), "application/json; charset=utf-8");
-}
-
-std::optional<int> requested_page(const httplib::Request &req) {
-  return parse_page_number(param_values(req, "page"));
 }
 
 std::optional<PageSpan> list_page(const App &app, const httplib::Request &req,

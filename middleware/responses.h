@@ -47,53 +47,8 @@ void moved_permanently(httplib::Response &res, const std::string &location); // 
 // it waits for the write itself.
 void answer_once_written(SiteWrites &writes, const Write &write);
 
-// The tokens the vote forms of a page about this comparison or tool carry, made now.
-pages::VoteTokens vote_tokens_for(const App &app, const Comparison &comparison);
-std::string vote_token_for(const App &app, const Tool &tool);
-
-// The voter id from the request's cookie as the site keeps it (App::voter_as_kept), or empty.
-std::string voter_of(const App &app, const httplib::Request &req);
-// The request's voter id as kept, minting one (and setting its cookie on `res`) for a first
-// vote.
-std::string voter_for_write(const App &app, const httplib::Request &req, httplib::Response &res);
-
-// The editor signed in on this browser (the session cookie names a live session), if any.
-std::optional<EditorSession> signed_in_editor(App &app, const httplib::Request &req);
-// Signs `editor` in on this browser: a new session, its secret in an HttpOnly, SameSite=Strict
-// cookie for /admin only (Secure when the request came over HTTPS), for kSessionHours. No
-// cookie unless the session's write was done.
-WriteResult start_editor_session(App &app, const httplib::Request &req, httplib::Response &res,
-                                 const Editor &editor);
-// Ends this browser's session, if any, and clears its cookie (once the session's end is
-// written).
-WriteResult end_editor_session(App &app, const httplib::Request &req, httplib::Response &res);
-constexpr int kSessionHours = 12;
-// Marks this browser as one `editor` signed in from (auth/sign_in_throttle.h): a cookie for the
-// sign-in form only, HttpOnly, SameSite=Strict (Secure over HTTPS), for kKnownDeviceSeconds.
-void remember_known_device(const App &app, const httplib::Request &req, httplib::Response &res,
-                           const Editor &editor);
-// The sign-in page's address that brings the editor back to `path` (a desk page) after.
-std::string sign_in_path_back_to(const std::string &path);
-// The address the request comes from (middleware/rate_limit.h's client_address).
-std::string client_of(const App &app, const httplib::Request &req);
-// Whether the request reached the site over HTTPS: only the trusted proxy can say so.
-bool came_over_https(const App &app, const httplib::Request &req);
-// Whose figures /metrics may show this request. The desk's go to a request from this machine
-// straight to the server (its TCP peer is loopback and no proxy forwarded it: a request
-// through the trusted proxy on loopback carries X-Forwarded-For, and is anyone's), or to one
-// carrying `Authorization: Bearer <--metrics-token>`. Anyone else gets readers' figures; a
-// bearer token that is not the site's gets none (empty), so a misconfigured scraper is told
-// rather than quietly shown less.
-std::optional<Audience> metrics_audience(const App &app, const httplib::Request &req);
-
-// Every value the request's query gives parameter `name`, in order.
-std::vector<std::string> param_values(const httplib::Request &req, const char *name);
 // A JSON answer (the API's and the vote log's).
 void send_json(httplib::Response &res, std::string json, int status = 200);
-
-// The page of a list the request asks for with `?page=N` (1 when absent); empty when the
-// parameter is not a page number.
-std::optional<int> requested_page(const httplib::Request &req);
 
 // The page of a list the address asks for, `size` items long; empty (and a 400 sent) when
 // `?page=` is not a page number.

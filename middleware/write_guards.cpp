@@ -10,7 +10,9 @@
 #include "auth/secrets.h"
 #include "domain/counting.h"
 #include "middleware/request_parsing.h"
+#include "middleware/request_reading.h"
 #include "middleware/responses.h"
+#include "middleware/sessions.h"
 #include "transport/cache_policy.h"
 
 namespace verdict::guards {

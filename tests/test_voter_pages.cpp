@@ -8,6 +8,7 @@
 #include "middleware/page_cache.h"
 #include "middleware/request_parsing.h"
 #include "middleware/responses.h"
+#include "middleware/sessions.h"
 #include "render/pages.h"
 #include "test_support.h"
 
