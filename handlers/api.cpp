@@ -1,9 +1,9 @@
 // The read-only JSON API (render/api.h). Kept and given again like the pages (transport's
 // page cache, ETags and 304s), readable from any site (CORS), never a write.
+#include "render/api.h"
 #include "handlers/handlers.h"
 #include "middleware/request_reading.h"
 #include "middleware/responses.h"
-#include "render/api.h"
 
 namespace verdict::handlers {
 
@@ -18,7 +18,7 @@ void json_not_found(Response &res, const std::string &message) {
 } // namespace
 
 // GET /api/tools — every tool by name, 100 a page.   page=N
-void api_tools(App &app, const Request &req, Response &res) {
+void api_tools(App &app, const Request &req, Response &res, const UrlCaptures &) {
   const auto number = requested_page(req);
   if (!number) return send_json(res, api::error("page must be a whole number from 1"), 400);
   const auto tools = app.store.tools_by_name({*number, kApiPageSize});
@@ -27,7 +27,7 @@ void api_tools(App &app, const Request &req, Response &res) {
 }
 
 // GET /api/comparisons — the published comparisons, newest first, 100 a page.   page=N
-void api_comparisons(App &app, const Request &req, Response &res) {
+void api_comparisons(App &app, const Request &req, Response &res, const UrlCaptures &) {
   const auto number = requested_page(req);
   if (!number) return send_json(res, api::error("page must be a whole number from 1"), 400);
   const auto comparisons = app.store.published_comparisons({*number, kApiPageSize});
@@ -36,7 +36,8 @@ void api_comparisons(App &app, const Request &req, Response &res) {
 }
 
 // GET /api/tools/:slug — one tool, its pricing read and its first page of reviews.
-void api_tool(App &app, const Request &, Response &res, std::string_view slug) {
+void api_tool(App &app, const Request &, Response &res, const UrlCaptures &url) {
+  const std::string &slug = url[0];
   const auto detail = app.store.tool_detail(slug, {1, kApiPageSize}, 0);
   if (!detail) {
     // Every address of a renamed tool follows it, the API's as its pages'.
@@ -48,14 +49,16 @@ void api_tool(App &app, const Request &, Response &res, std::string_view slug) {
 }
 
 // GET /api/tools/:slug/alternatives — the alternatives page's ranking, as JSON.
-void api_alternatives(App &app, const Request &, Response &res, std::string_view slug) {
+void api_alternatives(App &app, const Request &, Response &res, const UrlCaptures &url) {
+  const std::string &slug = url[0];
   const auto data = app.store.alternatives(slug, kMostAlternatives);
   if (!data) return json_not_found(res, "there is no tool with this address");
   send_json(res, api::alternatives(rank_alternatives(*data)));
 }
 
 // GET /api/compare/:pair — a pair, in the order its address names them.
-void api_comparison(App &app, const Request &, Response &res, std::string_view pair) {
+void api_comparison(App &app, const Request &, Response &res, const UrlCaptures &url) {
+  const std::string &pair = url[0];
   const auto detail = app.store.comparison_detail(pair, {1, kApiPageSize});
   if (!detail) {
     if (const auto renamed = app.store.pair_after_renames(pair))

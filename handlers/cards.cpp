@@ -53,14 +53,16 @@ std::optional<Comparison> comparison_of_card(App &app, const Request &req, Respo
 } // namespace
 
 // GET /compare/:pair/card.svg — a published comparison's share card, 1200×630.
-void show_comparison_card(App &app, const Request &req, Response &res, std::string_view pair) {
+void show_comparison_card(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+  const std::string &pair = url[0];
   const auto comparison = comparison_of_card(app, req, res, pair, "/card.svg");
   if (!comparison) return;
   res.set_content(cards::comparison_card(app.views, *comparison, app.store.site_copy()), kSvg);
 }
 
 // GET /compare/:pair/card.png — the same card drawn as PNG: the page's og:image.
-void show_comparison_card_png(App &app, const Request &req, Response &res, std::string_view pair) {
+void show_comparison_card_png(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+  const std::string &pair = url[0];
   const auto comparison = comparison_of_card(app, req, res, pair, "/card.png");
   if (!comparison) return;
   const auto svg = cards::comparison_card(app.views, *comparison, app.store.site_copy());
@@ -68,7 +70,8 @@ void show_comparison_card_png(App &app, const Request &req, Response &res, std::
 }
 
 // GET /tools/:slug/badge.svg — the tool's panel ship rate as a badge to embed.
-void show_tool_badge(App &app, const Request &req, Response &res, std::string_view slug) {
+void show_tool_badge(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+  const std::string &slug = url[0];
   if (refuse_other_pages(app, req, res)) return;
   const auto tool = app.store.tool_by_slug(slug);
   if (!tool) return answer_unknown_tool(app, res, slug, "/badge.svg");
@@ -77,7 +80,8 @@ void show_tool_badge(App &app, const Request &req, Response &res, std::string_vi
 }
 
 // GET /compare/:pair/badge.svg — whom the panel and the readers favour, as a badge to embed.
-void show_pair_badge(App &app, const Request &req, Response &res, std::string_view pair) {
+void show_pair_badge(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+  const std::string &pair = url[0];
   const auto comparison = pair_of_image(app, req, res, pair, "/badge.svg");
   if (!comparison) return;
   res.set_content(cards::badge_svg(app.views, cards::pair_badge(*comparison)), kSvg);

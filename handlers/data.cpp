@@ -24,7 +24,7 @@ open_data::PublishedTallies published_tallies(App &app) {
 } // namespace
 
 // GET /data/tallies.csv — one line per target per UTC day with a vote event.
-void data_tallies_csv(App &app, const Request &, Response &res) {
+void data_tallies_csv(App &app, const Request &, Response &res, const UrlCaptures &) {
   // Written as the rows are read: the file of a large site is tens of thousands of them.
   open_data::TalliesCsv csv(app.store.tool_slugs());
   app.store.each_tally_day(
@@ -34,7 +34,7 @@ void data_tallies_csv(App &app, const Request &, Response &res) {
 }
 
 // GET /data/tallies.json — the same figures by target, with the licence and the definition.
-void data_tallies_json(App &app, const Request &, Response &res) {
+void data_tallies_json(App &app, const Request &, Response &res, const UrlCaptures &) {
   res.set_content(open_data::tallies_json(published_tallies(app)),
                   "application/json; charset=utf-8");
 }

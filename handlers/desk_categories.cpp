@@ -53,7 +53,8 @@ const Section<ContentCategory> &category_section() {
 }
 
 // GET /admin/categories — every category, with how many tools each holds.
-void show_categories(App &app, const Request &req, Response &res, const EditorSession &session) {
+void show_categories(App &app, const Request &req, Response &res, const UrlCaptures &,
+                     const EditorSession &session) {
   desk::ItemList list;
   list.plural = "Categories";
   list.list_path = "/admin/categories";
@@ -71,21 +72,25 @@ void show_categories(App &app, const Request &req, Response &res, const EditorSe
 // GET /admin/categories/new, /admin/categories/:slug; POST /admin/categories (create),
 // /admin/categories/:slug (save)   name, slug   csrf
 // GET and POST /admin/categories/:slug/delete   csrf
-void new_category(App &app, const Request &, Response &res, const EditorSession &session) {
+void new_category(App &app, const Request &, Response &res, const UrlCaptures &,
+                  const EditorSession &session) {
   show_new_item(app, res, session, categories());
 }
-void edit_category(App &app, const Request &req, Response &res, const EditorSession &session) {
-  show_item(app, req, res, session, categories());
+void edit_category(App &app, const Request &, Response &res, const UrlCaptures &url,
+                   const EditorSession &session) {
+  show_item(app, res, url, session, categories());
 }
-void save_category(App &app, const Request &req, Response &res, const EditorSession &session) {
-  save_item(app, req, res, session, categories());
+void save_category(App &app, const Request &req, Response &res, const UrlCaptures &url,
+                   const EditorSession &session) {
+  save_item(app, req, res, url, session, categories());
 }
-void confirm_category_deletion(App &app, const Request &req, Response &res,
+void confirm_category_deletion(App &app, const Request &, Response &res, const UrlCaptures &url,
                                const EditorSession &session) {
-  confirm_item_deletion(app, req, res, session, categories());
+  confirm_item_deletion(app, res, url, session, categories());
 }
-void delete_category(App &app, const Request &req, Response &res, const EditorSession &session) {
-  delete_item(app, req, res, session, categories());
+void delete_category(App &app, const Request &req, Response &res, const UrlCaptures &url,
+                     const EditorSession &session) {
+  delete_item(app, req, res, url, session, categories());
 }
 
 } // namespace verdict::handlers

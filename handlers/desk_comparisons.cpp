@@ -71,7 +71,7 @@ const Section<ContentComparison> &comparison_section() {
 
 // GET /admin/comparisons — drafts first, then the published, newest first.   page=N
 //   q=words to narrow to
-void show_comparisons_at_desk(App &app, const Request &req, Response &res,
+void show_comparisons_at_desk(App &app, const Request &req, Response &res, const UrlCaptures &,
                               const EditorSession &session) {
   const auto span = list_page(app, req, res, kDeskListPageSize);
   if (!span) return;
@@ -101,21 +101,25 @@ void show_comparisons_at_desk(App &app, const Request &req, Response &res,
 // GET /admin/comparisons/new, /admin/comparisons/:pair; POST /admin/comparisons (create),
 // /admin/comparisons/:pair (save)   a, b, published_on, intro, bottom_line   csrf
 // GET and POST /admin/comparisons/:pair/delete   csrf
-void new_comparison(App &app, const Request &, Response &res, const EditorSession &session) {
+void new_comparison(App &app, const Request &, Response &res, const UrlCaptures &,
+                    const EditorSession &session) {
   show_new_item(app, res, session, comparisons());
 }
-void edit_comparison(App &app, const Request &req, Response &res, const EditorSession &session) {
-  show_item(app, req, res, session, comparisons());
+void edit_comparison(App &app, const Request &, Response &res, const UrlCaptures &url,
+                     const EditorSession &session) {
+  show_item(app, res, url, session, comparisons());
 }
-void save_comparison(App &app, const Request &req, Response &res, const EditorSession &session) {
-  save_item(app, req, res, session, comparisons());
+void save_comparison(App &app, const Request &req, Response &res, const UrlCaptures &url,
+                     const EditorSession &session) {
+  save_item(app, req, res, url, session, comparisons());
 }
-void confirm_comparison_deletion(App &app, const Request &req, Response &res,
+void confirm_comparison_deletion(App &app, const Request &, Response &res, const UrlCaptures &url,
                                  const EditorSession &session) {
-  confirm_item_deletion(app, req, res, session, comparisons());
+  confirm_item_deletion(app, res, url, session, comparisons());
 }
-void delete_comparison(App &app, const Request &req, Response &res, const EditorSession &session) {
-  delete_item(app, req, res, session, comparisons());
+void delete_comparison(App &app, const Request &req, Response &res, const UrlCaptures &url,
+                       const EditorSession &session) {
+  delete_item(app, req, res, url, session, comparisons());
 }
 
 namespace {
@@ -152,8 +156,9 @@ void send_preview(App &app, Response &res, ComparisonDetail &detail, bool unsave
 
 // GET /admin/comparisons/:pair/preview — the comparison's page as readers will see it with its
 // text as saved, under a banner saying whether they see it yet, with nobody's votes pressed.
-void preview_comparison(App &app, const Request &req, Response &res, const EditorSession &) {
-  const std::string pair = req.matches[1];
+void preview_comparison(App &app, const Request &, Response &res, const UrlCaptures &url,
+                        const EditorSession &) {
+  const std::string &pair = url[0];
   const auto record = app.store.comparison_content(pair);
   auto detail = record ? app.store.comparison_detail(pair, {}, Drafts::shown) : std::nullopt;
   if (!detail)
@@ -164,7 +169,7 @@ void preview_comparison(App &app, const Request &req, Response &res, const Edito
 // POST /admin/preview/comparison — the same for the comparison form's fields as they are in
 // the form, saved or not (its Preview button opens it beside the form). Nothing is written.
 //   a, b, published_on, intro, bottom_line   csrf
-void preview_unsaved_comparison(App &app, const Request &req, Response &res,
+void preview_unsaved_comparison(App &app, const Request &req, Response &res, const UrlCaptures &,
                                 const EditorSession &session) {
   const auto &section = comparisons();
   const auto sent = sent_values(app, req, res, section);

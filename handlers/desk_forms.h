@@ -198,9 +198,9 @@ FieldFaults faults_in(const Section<Item> &section, const Item &item, const Sent
 }
 
 template <class Item>
-void show_item(App &app, const Request &req, Response &res, const EditorSession &session,
+void show_item(App &app, Response &res, const UrlCaptures &url, const EditorSession &session,
                const Section<Item> &section) {
-  const std::string key = req.matches[1];
+  const std::string &key = url[0];
   const auto item = section.read(app, key);
   if (!item) return not_found_in(app, res, section);
   auto form = form_for(app, section, key, values_of(*item));
@@ -213,9 +213,9 @@ void show_item(App &app, const Request &req, Response &res, const EditorSession 
 // POST to the list's address (a new item) or to an item's (its changes): the form's fields by
 // the content file's rules, written with an edit log entry, or the form again with each fault.
 template <class Item>
-void save_item(App &app, const Request &req, Response &res, const EditorSession &session,
-               const Section<Item> &section) {
-  const std::string editing = req.matches.size() > 1 ? std::string(req.matches[1]) : "";
+void save_item(App &app, const Request &req, Response &res, const UrlCaptures &url,
+               const EditorSession &session, const Section<Item> &section) {
+  const std::string &editing = url[0]; // empty for a new item
   const auto sent = sent_values(app, req, res, section);
   if (!sent) return;
   const auto *values = &sent->values;
@@ -302,9 +302,9 @@ desk::Confirmation deletion_of(App &app, const Section<Item> &section, const std
 }
 
 template <class Item>
-void confirm_item_deletion(App &app, const Request &req, Response &res,
+void confirm_item_deletion(App &app, Response &res, const UrlCaptures &url,
                            const EditorSession &session, const Section<Item> &section) {
-  const std::string key = req.matches[1];
+  const std::string &key = url[0];
   const auto item = section.read(app, key);
   if (!item) return not_found_in(app, res, section);
   send_html(res, desk::confirm(app.views, app.store.site_copy(), bar_for(session, section.noun),
@@ -312,9 +312,9 @@ void confirm_item_deletion(App &app, const Request &req, Response &res,
 }
 
 template <class Item>
-void delete_item(App &app, const Request &req, Response &res, const EditorSession &session,
-                 const Section<Item> &section) {
-  const std::string key = req.matches[1];
+void delete_item(App &app, const Request &req, Response &res, const UrlCaptures &url,
+                 const EditorSession &session, const Section<Item> &section) {
+  const std::string &key = url[0];
   const auto parsed = parse_form(req.body, {"csrf"});
   if (!parsed.ok()) return bad_form(app, res, parsed.error);
   const auto item = section.read(app, key);

@@ -69,7 +69,8 @@ std::vector<desk::LoggedChange> logged_changes(App &app, const std::vector<EditE
 }
 
 // GET /admin/log — the edit log, a page at a time.   page=N   q=words to narrow to
-void show_edit_log(App &app, const Request &req, Response &res, const EditorSession &session) {
+void show_edit_log(App &app, const Request &req, Response &res, const UrlCaptures &,
+                   const EditorSession &session) {
   const auto span = list_page(app, req, res, kDeskListPageSize);
   if (!span) return;
   const auto filter = list_filter(app, req, res);

@@ -64,7 +64,7 @@ const Section<ContentReviewer> &reviewer_section() {
 }
 
 // GET /admin/reviewers — the panel, in panel order.
-void show_reviewers_at_desk(App &app, const Request &req, Response &res,
+void show_reviewers_at_desk(App &app, const Request &req, Response &res, const UrlCaptures &,
                             const EditorSession &session) {
   desk::ItemList list;
   list.plural = "Reviewers";
@@ -82,21 +82,25 @@ void show_reviewers_at_desk(App &app, const Request &req, Response &res,
 // GET /admin/reviewers/new, /admin/reviewers/:slug; POST /admin/reviewers (create),
 // /admin/reviewers/:slug (save)   name, slug, lens, bio   csrf
 // GET and POST /admin/reviewers/:slug/delete   csrf
-void new_reviewer(App &app, const Request &, Response &res, const EditorSession &session) {
+void new_reviewer(App &app, const Request &, Response &res, const UrlCaptures &,
+                  const EditorSession &session) {
   show_new_item(app, res, session, reviewers());
 }
-void edit_reviewer(App &app, const Request &req, Response &res, const EditorSession &session) {
-  show_item(app, req, res, session, reviewers());
+void edit_reviewer(App &app, const Request &, Response &res, const UrlCaptures &url,
+                   const EditorSession &session) {
+  show_item(app, res, url, session, reviewers());
 }
-void save_reviewer(App &app, const Request &req, Response &res, const EditorSession &session) {
-  save_item(app, req, res, session, reviewers());
+void save_reviewer(App &app, const Request &req, Response &res, const UrlCaptures &url,
+                   const EditorSession &session) {
+  save_item(app, req, res, url, session, reviewers());
 }
-void confirm_reviewer_deletion(App &app, const Request &req, Response &res,
+void confirm_reviewer_deletion(App &app, const Request &, Response &res, const UrlCaptures &url,
                                const EditorSession &session) {
-  confirm_item_deletion(app, req, res, session, reviewers());
+  confirm_item_deletion(app, res, url, session, reviewers());
 }
-void delete_reviewer(App &app, const Request &req, Response &res, const EditorSession &session) {
-  delete_item(app, req, res, session, reviewers());
+void delete_reviewer(App &app, const Request &req, Response &res, const UrlCaptures &url,
+                     const EditorSession &session) {
+  delete_item(app, req, res, url, session, reviewers());
 }
 
 } // namespace verdict::handlers

@@ -86,7 +86,7 @@ const Section<ContentReview> &review_section() {
 
 // GET /admin/reviews — every review, newest first, a page at a time.   page=N   q=words to
 // narrow to
-void show_reviews_at_desk(App &app, const Request &req, Response &res,
+void show_reviews_at_desk(App &app, const Request &req, Response &res, const UrlCaptures &,
                           const EditorSession &session) {
   const auto span = list_page(app, req, res, kDeskListPageSize);
   if (!span) return;
@@ -113,21 +113,25 @@ void show_reviews_at_desk(App &app, const Request &req, Response &res,
 // GET /admin/reviews/new, /admin/reviews/:tool--:reviewer; POST /admin/reviews (create),
 // /admin/reviews/:tool--:reviewer (save)   tool, reviewer, verdict, quote   csrf
 // GET and POST /admin/reviews/:tool--:reviewer/delete   csrf
-void new_review(App &app, const Request &, Response &res, const EditorSession &session) {
+void new_review(App &app, const Request &, Response &res, const UrlCaptures &,
+                const EditorSession &session) {
   show_new_item(app, res, session, reviews());
 }
-void edit_review(App &app, const Request &req, Response &res, const EditorSession &session) {
-  show_item(app, req, res, session, reviews());
+void edit_review(App &app, const Request &, Response &res, const UrlCaptures &url,
+                 const EditorSession &session) {
+  show_item(app, res, url, session, reviews());
 }
-void save_review(App &app, const Request &req, Response &res, const EditorSession &session) {
-  save_item(app, req, res, session, reviews());
+void save_review(App &app, const Request &req, Response &res, const UrlCaptures &url,
+                 const EditorSession &session) {
+  save_item(app, req, res, url, session, reviews());
 }
-void confirm_review_deletion(App &app, const Request &req, Response &res,
+void confirm_review_deletion(App &app, const Request &, Response &res, const UrlCaptures &url,
                              const EditorSession &session) {
-  confirm_item_deletion(app, req, res, session, reviews());
+  confirm_item_deletion(app, res, url, session, reviews());
 }
-void delete_review(App &app, const Request &req, Response &res, const EditorSession &session) {
-  delete_item(app, req, res, session, reviews());
+void delete_review(App &app, const Request &req, Response &res, const UrlCaptures &url,
+                   const EditorSession &session) {
+  delete_item(app, req, res, url, session, reviews());
 }
 
 } // namespace verdict::handlers

@@ -43,7 +43,7 @@ std::string throttled_message(auth::SignInThrottle::HeldBy held_by, std::chrono:
 
 // GET /admin/login — the sign-in form, or the desk for an editor already signed in.
 //   next=/admin/…   where to go once signed in
-void show_sign_in(App &app, const Request &req, Response &res) {
+void show_sign_in(App &app, const Request &req, Response &res, const UrlCaptures &) {
   set_cache_policy(res, CachePolicy::never_kept);
   if (signed_in_editor(app, req)) return see_other(res, "/admin");
   desk::SignInForm form;
@@ -53,7 +53,7 @@ void show_sign_in(App &app, const Request &req, Response &res) {
 
 // POST /admin/login — sign an editor in (auth/sign_in_throttle.h slows failures).
 //   email=…   password=…   next=/admin/…   (a known-device cookie skips the account's limits)
-void sign_in(App &app, const Request &req, Response &res) {
+void sign_in(App &app, const Request &req, Response &res, const UrlCaptures &) {
   set_cache_policy(res, CachePolicy::never_kept);
   const auto form = parse_form(req.body, {"email", "password", "next"});
   if (!form.ok()) return bad_form(app, res, form.error);
@@ -104,14 +104,16 @@ void sign_in(App &app, const Request &req, Response &res) {
 }
 
 // POST /admin/logout — end this browser's session.   csrf
-void sign_out(App &app, const Request &req, Response &res, const EditorSession &) {
+void sign_out(App &app, const Request &req, Response &res, const UrlCaptures &,
+              const EditorSession &) {
   if (const auto ended = end_editor_session(app, req, res); !ended.done())
     return write_not_taken(app, res, "a desk session's end: " + ended.words);
   see_other(res, "/admin/login");
 }
 
 // GET /admin — the desk's front page: how much of each kind there is, and the latest changes.
-void show_desk(App &app, const Request &, Response &res, const EditorSession &session) {
+void show_desk(App &app, const Request &, Response &res, const UrlCaptures &,
+               const EditorSession &session) {
   send_html(res, desk::front(app.views, app.store.site_copy(), bar_for(session, "desk"),
                              app.store.desk_counts(),
                              logged_changes(app, app.store.edit_log({1, 10}).items)));

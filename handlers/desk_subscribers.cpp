@@ -23,7 +23,8 @@ std::string held_back_text(const auth::ConfirmationRations::HeldBack &held) {
 } // namespace
 
 // GET /admin/subscribers — how many, and who, newest first.   page=N   q=words to narrow to
-void show_subscribers(App &app, const Request &req, Response &res, const EditorSession &session) {
+void show_subscribers(App &app, const Request &req, Response &res, const UrlCaptures &,
+                      const EditorSession &session) {
   const auto span = list_page(app, req, res, kDeskListPageSize);
   if (!span) return;
   const auto filter = list_filter(app, req, res);
@@ -61,15 +62,15 @@ void show_subscribers(App &app, const Request &req, Response &res, const EditorS
 }
 
 // GET /admin/subscribers.csv — the whole list as a spreadsheet opens it.
-void export_subscribers(App &app, const Request &, Response &res, const EditorSession &) {
+void export_subscribers(App &app, const Request &, Response &res, const UrlCaptures &,
+                        const EditorSession &) {
   res.set_content(subscribers_csv(app.store.all_subscribers()), "text/csv; charset=utf-8");
   res.set_header("Content-Disposition", "attachment; filename=\"subscribers.csv\"");
 }
 
 namespace {
 
-std::optional<Subscriber> subscriber_at(App &app, const Request &req, Response &res) {
-  const std::string id = req.matches[1];
+std::optional<Subscriber> subscriber_at(App &app, Response &res, const std::string &id) {
   const auto subscriber =
       id.size() <= 18 ? app.store.subscriber(std::stoll(id)) : std::optional<Subscriber>();
   if (!subscriber)
@@ -80,9 +81,9 @@ std::optional<Subscriber> subscriber_at(App &app, const Request &req, Response &
 } // namespace
 
 // GET /admin/subscribers/:id/delete — are you sure?
-void confirm_subscriber_erasure(App &app, const Request &req, Response &res,
+void confirm_subscriber_erasure(App &app, const Request &, Response &res, const UrlCaptures &url,
                                 const EditorSession &session) {
-  const auto subscriber = subscriber_at(app, req, res);
+  const auto subscriber = subscriber_at(app, res, url[0]);
   if (!subscriber) return;
   const auto id = std::to_string(subscriber->id);
   send_html(res, desk::confirm(app.views, app.store.site_copy(), bar_for(session, "subscriber"),
@@ -94,10 +95,11 @@ void confirm_subscriber_erasure(App &app, const Request &req, Response &res,
 }
 
 // POST /admin/subscribers/:id/delete   csrf
-void erase_subscriber(App &app, const Request &req, Response &res, const EditorSession &session) {
+void erase_subscriber(App &app, const Request &req, Response &res, const UrlCaptures &url,
+                      const EditorSession &session) {
   const auto parsed = parse_form(req.body, {"csrf"});
   if (!parsed.ok()) return bad_form(app, res, parsed.error);
-  const auto subscriber = subscriber_at(app, req, res);
+  const auto subscriber = subscriber_at(app, res, url[0]);
   if (!subscriber) return;
   const auto erased = app.writes->submit(EraseSubscriber{subscriber->id, session.email});
   if (erased.not_taken()) return write_not_taken(app, res, "an erasure: " + erased.words);

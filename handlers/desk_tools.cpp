@@ -90,7 +90,8 @@ const Section<ContentTool> &tool_section() {
 }
 
 // GET /admin/tools — every tool by name, a page at a time.   page=N   q=words to narrow to
-void show_tools_at_desk(App &app, const Request &req, Response &res, const EditorSession &session) {
+void show_tools_at_desk(App &app, const Request &req, Response &res, const UrlCaptures &,
+                        const EditorSession &session) {
   const auto span = list_page(app, req, res, kDeskListPageSize);
   if (!span) return;
   const auto filter = list_filter(app, req, res);
@@ -118,21 +119,25 @@ void show_tools_at_desk(App &app, const Request &req, Response &res, const Edito
 // (save)   name, slug, category, tagline, description, entry, vendor, url, pricing_notes,
 // pricing_checked_on, pricing_source   csrf
 // GET and POST /admin/tools/:slug/delete   csrf
-void new_tool(App &app, const Request &, Response &res, const EditorSession &session) {
+void new_tool(App &app, const Request &, Response &res, const UrlCaptures &,
+              const EditorSession &session) {
   show_new_item(app, res, session, tools());
 }
-void edit_tool(App &app, const Request &req, Response &res, const EditorSession &session) {
-  show_item(app, req, res, session, tools());
+void edit_tool(App &app, const Request &, Response &res, const UrlCaptures &url,
+               const EditorSession &session) {
+  show_item(app, res, url, session, tools());
 }
-void save_tool(App &app, const Request &req, Response &res, const EditorSession &session) {
-  save_item(app, req, res, session, tools());
+void save_tool(App &app, const Request &req, Response &res, const UrlCaptures &url,
+               const EditorSession &session) {
+  save_item(app, req, res, url, session, tools());
 }
-void confirm_tool_deletion(App &app, const Request &req, Response &res,
+void confirm_tool_deletion(App &app, const Request &, Response &res, const UrlCaptures &url,
                            const EditorSession &session) {
-  confirm_item_deletion(app, req, res, session, tools());
+  confirm_item_deletion(app, res, url, session, tools());
 }
-void delete_tool(App &app, const Request &req, Response &res, const EditorSession &session) {
-  delete_item(app, req, res, session, tools());
+void delete_tool(App &app, const Request &req, Response &res, const UrlCaptures &url,
+                 const EditorSession &session) {
+  delete_item(app, req, res, url, session, tools());
 }
 
 } // namespace verdict::handlers

@@ -84,7 +84,7 @@ void say_unsubscribed(App &app, Response &res, const std::string &token) {
 // confirmation mail, within the rations of domain/subscription.h. Answers 303 to /subscribed
 // with a marker that only a sign-up gets.
 //   email=…   REQUIRED
-void subscribe(App &app, const Request &req, Response &res) {
+void subscribe(App &app, const Request &req, Response &res, const UrlCaptures &) {
   const auto form = parse_form(req.body, {"email"});
   if (!form.ok()) return send_error(app, res, 400, "That request could not be used", form.error);
   const auto email = form.fields.count("email") ? form.fields.at("email") : "";
@@ -121,7 +121,7 @@ void subscribe(App &app, const Request &req, Response &res) {
 
 // GET /subscribed?m=MARKER — where a sign-up lands; without a fresh marker from one, there is
 // nothing to show.
-void show_subscribed(App &app, const Request &req, Response &res) {
+void show_subscribed(App &app, const Request &req, Response &res, const UrlCaptures &) {
   if (!auth::subscribed_marker_holds(app.newsletter.marker_key, req.get_param_value("m"),
                                      app.clock()))
     return send_message(app, res, 404, "Nothing to show here",
@@ -168,8 +168,8 @@ void confirmation_refused(App &app, Response &res, ConfirmationCheck check) {
 } // namespace
 
 // GET /confirm/:token — the confirmation mail's link: a page whose one button confirms.
-void show_confirmation(App &app, const Request &req, Response &res) {
-  const std::string token = req.matches[1];
+void show_confirmation(App &app, const Request &, Response &res, const UrlCaptures &url) {
+  const std::string &token = url[0];
   const auto check = app.store.confirmation(auth::secret_hash(token), app.clock());
   if (check != ConfirmationCheck::confirmable) return confirmation_refused(app, res, check);
   send_private_html(res, pages::confirm(app.views, app.store.site_copy(), token));
@@ -178,7 +178,8 @@ void show_confirmation(App &app, const Request &req, Response &res) {
 // POST /confirm/:token — confirms the address. Answered with the page itself rather than a
 // redirect: the outcome belongs to this one request, and sending it again only hears that
 // the link was used.
-void confirm_subscription(App &app, const Request &req, Response &res, std::string_view token) {
+void confirm_subscription(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+  const std::string &token = url[0];
   const auto form = parse_form(req.body, {});
   if (!form.ok()) return send_error(app, res, 400, "That request could not be used", form.error);
   const auto confirmed =
@@ -194,8 +195,8 @@ void confirm_subscription(App &app, const Request &req, Response &res, std::stri
 
 // GET /unsubscribe/:token — the link in every mail: unsubscribes in this one request. Mail
 // scanners open links too, so the page offers to undo it; a HEAD changes nothing.
-void unsubscribe_by_link(App &app, const Request &req, Response &res) {
-  const std::string token = req.matches[1];
+void unsubscribe_by_link(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+  const std::string &token = url[0];
   const auto subscriber = subscriber_of_token(app, token);
   if (!subscriber) return unknown_unsubscribe_link(app, res);
   if (req.method != "HEAD")
@@ -207,7 +208,8 @@ void unsubscribe_by_link(App &app, const Request &req, Response &res) {
 // POST /unsubscribe/:token — RFC 8058's one-click unsubscribe, sent by the reader's mail
 // program from List-Unsubscribe; the token in the address is the authority.
 //   List-Unsubscribe=One-Click   REQUIRED (as a form or multipart/form-data)
-void unsubscribe_one_click(App &app, const Request &req, Response &res, std::string_view token) {
+void unsubscribe_one_click(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+  const std::string &token = url[0];
   // Read as a form, as mail programs send it: other fields and a line end after the value
   // (some senders end the body with CRLF) do not matter, only List-Unsubscribe's value.
   const auto value = req.has_file("List-Unsubscribe")
@@ -230,7 +232,8 @@ void unsubscribe_one_click(App &app, const Request &req, Response &res, std::str
 // and pressing the button proves the reader holds the mailbox, which is all a confirmation
 // proves. One that never confirmed waits for confirmation again; the token only says a mail
 // went to the address, not that its owner asked for the digest.
-void undo_unsubscribe(App &app, const Request &req, Response &res, std::string_view token) {
+void undo_unsubscribe(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+  const std::string &token = url[0];
   const auto form = parse_form(req.body, {});
   if (!form.ok()) return send_error(app, res, 400, "That request could not be used", form.error);
   const auto subscriber = subscriber_of_token(app, std::string(token));

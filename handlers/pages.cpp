@@ -42,7 +42,7 @@ void show_directory(App &app, const Request &req, Response &res, Read read, Rend
 
 // GET / — latest published comparisons, the first tools, the panel and the newsletter form;
 // each list links to its directory when it holds more.
-void show_home(App &app, const Request &req, Response &res) {
+void show_home(App &app, const Request &req, Response &res, const UrlCaptures &) {
   if (refuse_other_pages(app, req, res)) return;
   pages::HomeData data{app.store.site_copy(), app.store.published_comparisons({1, kFrontPageItems}),
                        app.store.tools_by_name({1, kFrontPageItems}),
@@ -52,7 +52,7 @@ void show_home(App &app, const Request &req, Response &res) {
 
 // GET /comparisons — every published comparison, newest first.
 //   page=N   optional, from 1
-void show_comparisons(App &app, const Request &req, Response &res) {
+void show_comparisons(App &app, const Request &req, Response &res, const UrlCaptures &) {
   show_directory(
       app, req, res, [&](PageSpan span) { return app.store.published_comparisons(span); },
       [&](const auto &list) { return pages::comparisons(app.views, list, app.store.site_copy()); });
@@ -104,7 +104,8 @@ bool answer_side_by_side(App &app, Response &res, std::string_view address) {
 //   answers 301 to the one canonical address.
 //   page=N   optional: the scorecard's page when the tools have many reviews
 std::optional<pages::PersonalPage> show_comparison(App &app, const Request &req, Response &res,
-                                                   std::string_view pair) {
+                                                   const UrlCaptures &url) {
+  const std::string &pair = url[0];
   const auto span = list_page(app, req, res, kItemsPageSize);
   if (!span) return std::nullopt;
   const auto detail = app.store.comparison_detail(pair, *span);
@@ -125,7 +126,7 @@ std::optional<pages::PersonalPage> show_comparison(App &app, const Request &req,
 
 // GET /compare?a=:slug&b=:slug[&c=:slug[&d=:slug]] — the "compare with…" form; redirects to
 // the pair's page, or to the three or four side by side (an empty c or d is none).
-void pick_comparison(App &app, const Request &req, Response &res) {
+void pick_comparison(App &app, const Request &req, Response &res, const UrlCaptures &) {
   std::vector<std::string> slugs;
   for (const auto *field : {"a", "b", "c", "d"}) {
     const auto slug = req.get_param_value(field);
@@ -149,7 +150,7 @@ void pick_comparison(App &app, const Request &req, Response &res) {
 //   sort=name|panel|readers|newest                  optional, by name when absent
 //   category=SLUG, pricing=Free|Paid|Freemium|Open weights   optional filters
 //   page=N                                          optional, from 1
-void show_tools(App &app, const Request &req, Response &res) {
+void show_tools(App &app, const Request &req, Response &res, const UrlCaptures &) {
   std::string problem;
   for (const auto *field : kDirectoryFields)
     if (req.get_param_value_count(field) > 1) problem = std::string(field) + " is given twice";
@@ -180,7 +181,8 @@ void show_tools(App &app, const Request &req, Response &res) {
 // GET /tools/:slug — one tool: its card, pricing, its reviews and its comparisons.
 //   page=N   optional: pages the reviews and the comparisons together
 std::optional<pages::PersonalPage> show_tool(App &app, const Request &req, Response &res,
-                                             std::string_view slug) {
+                                             const UrlCaptures &url) {
+  const std::string &slug = url[0];
   const auto span = list_page(app, req, res, kItemsPageSize);
   if (!span) return std::nullopt;
   const auto detail = app.store.tool_detail(slug, *span, kPickerLimit);
@@ -197,7 +199,8 @@ std::optional<pages::PersonalPage> show_tool(App &app, const Request &req, Respo
 
 // GET /tools/:slug/alternatives — the tools it has been compared with or shares a category
 // with, ranked by readers' head-to-head picks (domain/alternatives.h).
-void show_alternatives(App &app, const Request &req, Response &res, std::string_view slug) {
+void show_alternatives(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+  const std::string &slug = url[0];
   if (refuse_other_pages(app, req, res)) return;
   const auto data = app.store.alternatives(slug, kMostAlternatives);
   if (!data) return answer_unknown_tool(app, res, slug, "/alternatives");
@@ -205,13 +208,13 @@ void show_alternatives(App &app, const Request &req, Response &res, std::string_
 }
 
 // GET /methodology — how the numbers are made, each persona's ship rate, what the site never does.
-void show_methodology(App &app, const Request &req, Response &res) {
+void show_methodology(App &app, const Request &req, Response &res, const UrlCaptures &) {
   if (refuse_other_pages(app, req, res)) return;
   send_html(res, pages::methodology(app.views, app.store.reviewers(), app.store.site_copy()));
 }
 
 // GET /transparency — the vote log's latest checkpoint, its public key and how to check.
-void show_transparency(App &app, const Request &req, Response &res) {
+void show_transparency(App &app, const Request &req, Response &res, const UrlCaptures &) {
   if (refuse_other_pages(app, req, res)) return;
   send_html(res,
             pages::transparency(app.views, app.store.latest_checkpoint(), app.store.vote_log_size(),
@@ -219,7 +222,7 @@ void show_transparency(App &app, const Request &req, Response &res) {
 }
 
 // GET /receipts — the reader's own votes' receipts, from their voter cookie: private to them.
-void show_receipts(App &app, const Request &req, Response &res) {
+void show_receipts(App &app, const Request &req, Response &res, const UrlCaptures &) {
   const auto voter = voter_of(app, req);
   const auto receipts = voter.empty() ? std::vector<VoteReceipt>{} : app.store.vote_receipts(voter);
   send_html(res, pages::receipts(app.views, receipts, app.store.latest_checkpoint(),
@@ -229,7 +232,7 @@ void show_receipts(App &app, const Request &req, Response &res) {
 }
 
 // GET /categories — every category, with how many tools each holds.
-void show_categories_page(App &app, const Request &req, Response &res) {
+void show_categories_page(App &app, const Request &req, Response &res, const UrlCaptures &) {
   if (refuse_other_pages(app, req, res)) return;
   send_html(res, pages::categories(app.views, app.store.categories_with_tool_counts(),
                                    app.store.site_copy()));
@@ -237,7 +240,8 @@ void show_categories_page(App &app, const Request &req, Response &res) {
 
 // GET /categories/:slug — the newest comparisons of its tools, then the tools, by name.
 //   page=N   optional, from 1
-void show_category(App &app, const Request &req, Response &res, std::string_view slug) {
+void show_category(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+  const std::string &slug = url[0];
   const auto span = list_page(app, req, res, kDirectoryPageSize);
   if (!span) return;
   const auto category = app.store.category_by_slug(slug);
@@ -255,7 +259,7 @@ void show_category(App &app, const Request &req, Response &res, std::string_view
 
 // GET /reviewers — the panel, in panel order.
 //   page=N   optional, from 1
-void show_reviewers(App &app, const Request &req, Response &res) {
+void show_reviewers(App &app, const Request &req, Response &res, const UrlCaptures &) {
   show_directory(
       app, req, res, [&](PageSpan span) { return app.store.reviewers(span); },
       [&](const auto &list) { return pages::reviewers(app.views, list, app.store.site_copy()); });
@@ -263,7 +267,8 @@ void show_reviewers(App &app, const Request &req, Response &res) {
 
 // GET /reviewers/:slug — one reviewer persona, their ship rate and their reviews by tool name.
 //   page=N   optional, from 1
-void show_reviewer(App &app, const Request &req, Response &res, std::string_view slug) {
+void show_reviewer(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+  const std::string &slug = url[0];
   const auto span = list_page(app, req, res, kItemsPageSize);
   if (!span) return;
   const auto reviewer = app.store.reviewer_by_slug(slug);
@@ -278,7 +283,7 @@ void show_reviewer(App &app, const Request &req, Response &res, std::string_view
 // by path and page: there a key for every text anyone sends would push out every page.
 //   q=TEXT   optional: the words to find, at most 200 characters
 //   page=N   optional, from 1
-void show_search(App &app, const Request &req, Response &res) {
+void show_search(App &app, const Request &req, Response &res, const UrlCaptures &) {
   const auto span = list_page(app, req, res, kItemsPageSize);
   if (!span) return;
   const auto search = parse_search_text(param_values(req, "q"));
@@ -296,7 +301,7 @@ void show_search(App &app, const Request &req, Response &res) {
 
 // GET /subscribe — the weekly digest's sign-up form on a page of its own (handlers/newsletter.cpp
 // takes what it sends).
-void show_subscribe_form(App &app, const Request &req, Response &res) {
+void show_subscribe_form(App &app, const Request &req, Response &res, const UrlCaptures &) {
   if (refuse_other_pages(app, req, res)) return;
   send_html(res, pages::subscribe(app.views, app.store.site_copy()));
 }
@@ -304,7 +309,7 @@ void show_subscribe_form(App &app, const Request &req, Response &res) {
 // GET /healthz — 200 "ok" when the database answers and can take a write (and, on a node of a
 // cluster, the stream takes writes and the node keeps up with it); otherwise 503 and what is
 // wrong, for the owner's monitor and a balancer.
-void show_health(App &app, const Request &, Response &res) {
+void show_health(App &app, const Request &, Response &res, const UrlCaptures &) {
   set_cache_policy(res, CachePolicy::never_kept);
   app.store.schema_version();
   auto problem = app.store.health_problem();
@@ -317,7 +322,7 @@ void show_health(App &app, const Request &, Response &res) {
 }
 
 // GET /static/:file — compiled-in files under content-hashed names, cacheable forever.
-void show_static(App &app, const Request &req, Response &res) {
+void show_static(App &app, const Request &req, Response &res, const UrlCaptures &) {
   const auto *asset = app.views.asset_at(req.path);
   if (!asset) return page_not_found(app, res, "There is no such file.");
   set_cache_policy(res, CachePolicy::immutable);
@@ -337,7 +342,7 @@ std::string public_base(App &app, const Request &req) {
 } // namespace
 
 // GET /robots.txt — everything but the desk may be crawled; where the sitemap is.
-void show_robots(App &app, const Request &req, Response &res) {
+void show_robots(App &app, const Request &req, Response &res, const UrlCaptures &) {
   set_cache_policy(res, CachePolicy::revalidated);
   res.set_content("User-agent: *\nDisallow: /admin\n\nSitemap: " + public_base(app, req) +
                       "/sitemap.xml\n",
@@ -345,7 +350,7 @@ void show_robots(App &app, const Request &req, Response &res) {
 }
 
 // GET /sitemap.xml — every published comparison, tool and reviewer, and the lists.
-void show_sitemap(App &app, const Request &req, Response &res) {
+void show_sitemap(App &app, const Request &req, Response &res, const UrlCaptures &) {
   set_cache_policy(res, CachePolicy::revalidated);
   res.set_content(pages::sitemap(app.views, public_base(app, req), app.store.sitemap_entries()),
                   "application/xml; charset=utf-8");
@@ -363,7 +368,7 @@ void send_feed(Response &res, std::string xml) {
 } // namespace
 
 // GET /feed.xml — the newest published comparisons, as an Atom feed.
-void show_feed(App &app, const Request &req, Response &res) {
+void show_feed(App &app, const Request &req, Response &res, const UrlCaptures &) {
   if (refuse_other_pages(app, req, res)) return;
   send_feed(res, feeds::site_feed(app.views, public_base(app, req),
                                   app.store.latest_comparisons_feed(kFeedEntries),
@@ -371,7 +376,7 @@ void show_feed(App &app, const Request &req, Response &res) {
 }
 
 // GET /transparency/feed.xml — the vote log's latest checkpoints, as an Atom feed.
-void show_checkpoint_feed(App &app, const Request &req, Response &res) {
+void show_checkpoint_feed(App &app, const Request &req, Response &res, const UrlCaptures &) {
   send_feed(res, feeds::checkpoint_feed(
                      app.views, public_base(app, req), app.store.latest_checkpoints(kFeedEntries),
                      auth::public_key_of(app.log_signing_key), app.store.site_copy()));
@@ -379,7 +384,8 @@ void show_checkpoint_feed(App &app, const Request &req, Response &res) {
 
 // GET /tools/:slug/feed.xml — the newest published comparisons the tool is in, as an Atom
 // feed. Reviews carry no date, so they are not entries of their own.
-void show_tool_feed(App &app, const Request &req, Response &res, std::string_view slug) {
+void show_tool_feed(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+  const std::string &slug = url[0];
   if (refuse_other_pages(app, req, res)) return;
   const auto feed = app.store.tool_feed(slug, kFeedEntries);
   if (!feed) return answer_unknown_tool(app, res, slug, "/feed.xml");
@@ -388,7 +394,8 @@ void show_tool_feed(App &app, const Request &req, Response &res, std::string_vie
 
 // GET /reviewers/:slug/feed.xml — the newest published comparisons of a tool the reviewer
 // reviewed, each with what they said of its two tools, as an Atom feed.
-void show_reviewer_feed(App &app, const Request &req, Response &res, std::string_view slug) {
+void show_reviewer_feed(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+  const std::string &slug = url[0];
   if (refuse_other_pages(app, req, res)) return;
   const auto feed = app.store.reviewer_feed(slug, kFeedEntries);
   if (!feed) return answer_unknown_reviewer(app, res, slug, "/feed.xml");
@@ -397,7 +404,7 @@ void show_reviewer_feed(App &app, const Request &req, Response &res, std::string
 }
 
 // GET /favicon.ico — browsers ask for it by that name; the icon is the site's SVG.
-void show_favicon(App &app, const Request &, Response &res) {
+void show_favicon(App &app, const Request &, Response &res, const UrlCaptures &) {
   moved_permanently(res, app.views.public_path("favicon.svg"));
 }
 
@@ -405,7 +412,7 @@ void show_favicon(App &app, const Request &, Response &res) {
 // the reactors' own answers, votes standing, the page cache and the database's size. The
 // desk's routes only for the owner (metrics_audience); a wrong bearer token is a 401.
 //   Authorization: Bearer TOKEN   OPTIONAL
-void show_metrics(App &app, const Request &req, Response &res) {
+void show_metrics(App &app, const Request &req, Response &res, const UrlCaptures &) {
   set_cache_policy(res, CachePolicy::never_kept);
   const auto audience = metrics_audience(app, req);
   if (!audience) {

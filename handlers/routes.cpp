@@ -45,9 +45,10 @@ std::vector<Route> route_table(App &app) {
   // The weekly digest's links (auth/mail_tokens.h): a confirmation token, an unsubscribe one.
   const std::string confirm_token = "([0-9a-f]{64})";
   const std::string unsubscribe_token = "([1-9][0-9]{0,17}-[0-9a-f]{32})";
-  const auto plain = [&app](void (*handler)(App &, const httplib::Request &, httplib::Response &)) {
+  // A route no guard wraps: the handler sees the request as it came.
+  const auto plain = [&app](Page handler) {
     return [&app, handler](const httplib::Request &req, httplib::Response &res) {
-      handler(app, req, res);
+      handler(app, req, res, UrlCaptures(req));
     };
   };
   return {
@@ -56,37 +57,35 @@ std::vector<Route> route_table(App &app) {
       {"GET", "/comparisons", page(app, show_comparisons)},
       {"GET", "/compare", plain(pick_comparison)},
       {"GET", "/compare/" + compared, voter_page(app, show_comparison)},
-      {"POST", "/compare/" + pair + "/vote", slug_form_write(app, vote_on_pair, "votes"),
+      {"POST", "/compare/" + pair + "/vote", form_write(app, vote_on_pair, "votes"),
        RunBy::reactor},
-      {"GET", "/compare/" + pair + "/card\\.svg", slug_page(app, show_comparison_card)},
+      {"GET", "/compare/" + pair + "/card\\.svg", page(app, show_comparison_card)},
       {"GET", "/compare/" + pair + "/card\\.png",
-       costly(app, slug_page(app, show_comparison_card_png), "card images")},
-      {"GET", "/compare/" + pair + "/badge\\.svg", slug_page(app, show_pair_badge)},
+       costly(app, page(app, show_comparison_card_png), "card images")},
+      {"GET", "/compare/" + pair + "/badge\\.svg", page(app, show_pair_badge)},
       {"GET", "/tools", page(app, show_tools)},
       {"GET", "/tools/" + slug, voter_page(app, show_tool)},
-      {"POST", "/tools/" + slug + "/vote", slug_form_write(app, vote_on_tool, "votes"),
-       RunBy::reactor},
-      {"GET", "/tools/" + slug + "/feed\\.xml", absolute_slug_page(app, show_tool_feed)},
-      {"GET", "/tools/" + slug + "/badge\\.svg", slug_page(app, show_tool_badge)},
-      {"GET", "/tools/" + slug + "/alternatives", slug_page(app, show_alternatives)},
+      {"POST", "/tools/" + slug + "/vote", form_write(app, vote_on_tool, "votes"), RunBy::reactor},
+      {"GET", "/tools/" + slug + "/feed\\.xml", absolute_page(app, show_tool_feed)},
+      {"GET", "/tools/" + slug + "/badge\\.svg", page(app, show_tool_badge)},
+      {"GET", "/tools/" + slug + "/alternatives", page(app, show_alternatives)},
       {"GET", "/methodology", page(app, show_methodology)},
       {"GET", "/categories", page(app, show_categories_page)},
-      {"GET", "/categories/" + slug, slug_page(app, show_category)},
+      {"GET", "/categories/" + slug, page(app, show_category)},
       {"GET", "/reviewers", page(app, show_reviewers)},
-      {"GET", "/reviewers/" + slug, slug_page(app, show_reviewer)},
-      {"GET", "/reviewers/" + slug + "/feed\\.xml", absolute_slug_page(app, show_reviewer_feed)},
+      {"GET", "/reviewers/" + slug, page(app, show_reviewer)},
+      {"GET", "/reviewers/" + slug + "/feed\\.xml", absolute_page(app, show_reviewer_feed)},
       // Searches bypass the shared page cache (handlers/pages.cpp says why).
       {"GET", "/search", costly(app, plain(show_search), "searches")},
       {"GET", "/subscribe", page(app, show_subscribe_form)},
       {"POST", "/subscribe", form_write(app, subscribe, "sign-ups")},
       {"GET", "/subscribed", plain(show_subscribed)},
       {"GET", "/confirm/" + confirm_token, plain(show_confirmation)},
-      {"POST", "/confirm/" + confirm_token,
-       slug_form_write(app, confirm_subscription, "confirmations")},
+      {"POST", "/confirm/" + confirm_token, form_write(app, confirm_subscription, "confirmations")},
       {"GET", "/unsubscribe/" + unsubscribe_token, plain(unsubscribe_by_link)},
       {"POST", "/unsubscribe/" + unsubscribe_token, one_click_write(app, unsubscribe_one_click)},
       {"POST", "/unsubscribe/" + unsubscribe_token + "/undo",
-       slug_form_write(app, undo_unsubscribe, "undo requests")},
+       form_write(app, undo_unsubscribe, "undo requests")},
       {"GET", "/admin/login", plain(show_sign_in)},
       {"POST", "/admin/login", form_write(app, sign_in, "sign-in attempts")},
       {"POST", "/admin/logout", admin_write(app, sign_out)},
@@ -136,10 +135,10 @@ std::vector<Route> route_table(App &app) {
        admin_page(app, confirm_subscriber_erasure)},
       {"POST", "/admin/subscribers/([0-9]{1,18})/delete", admin_write(app, erase_subscriber)},
       {"GET", "/api/tools", api_read(app, api_tools)},
-      {"GET", "/api/tools/" + slug, api_slug_read(app, api_tool)},
-      {"GET", "/api/tools/" + slug + "/alternatives", api_slug_read(app, api_alternatives)},
+      {"GET", "/api/tools/" + slug, api_read(app, api_tool)},
+      {"GET", "/api/tools/" + slug + "/alternatives", api_read(app, api_alternatives)},
       {"GET", "/api/comparisons", api_read(app, api_comparisons)},
-      {"GET", "/api/compare/" + pair, api_slug_read(app, api_comparison)},
+      {"GET", "/api/compare/" + pair, api_read(app, api_comparison)},
       {"GET", "/transparency", page(app, show_transparency)},
       {"GET", "/transparency/feed\\.xml", absolute_page(app, show_checkpoint_feed)},
       {"GET", "/receipts", plain(show_receipts)},

@@ -2,13 +2,13 @@
 // anyone else reads to check that the published numbers are what the votes say. The
 // checkpoint is kept and given again like the API (api_read); entries and proofs, whose
 // answers depend on their whole query, are made for each request (api_query_read).
+#include "render/transparency.h"
 #include "auth/log_signing.h"
 #include "handlers/handlers.h"
 #include "middleware/request_parsing.h"
 #include "middleware/request_reading.h"
 #include "middleware/responses.h"
 #include "render/api.h"
-#include "render/transparency.h"
 #include "transport/cache_policy.h"
 
 namespace verdict::handlers {
@@ -31,7 +31,7 @@ bool present(const Request &req, const char *name) {
 } // namespace
 
 // GET /transparency/checkpoint — the latest signed checkpoint and the key that signed it.
-void transparency_checkpoint(App &app, const Request &, Response &res) {
+void transparency_checkpoint(App &app, const Request &, Response &res, const UrlCaptures &) {
   const auto checkpoint = app.store.latest_checkpoint();
   if (!checkpoint)
     return send_json(res, api::error("the site has made no checkpoint of its vote log yet"), 404);
@@ -39,7 +39,7 @@ void transparency_checkpoint(App &app, const Request &, Response &res) {
 }
 
 // GET /transparency/log — entries from leaf `from` (0 when absent), 1,000 at a time.   from=N
-void transparency_log(App &app, const Request &req, Response &res) {
+void transparency_log(App &app, const Request &req, Response &res, const UrlCaptures &) {
   const auto from = present(req, "from") ? parse_log_number(param_values(req, "from"))
                                          : std::optional<uint64_t>(0);
   if (!from)
@@ -54,7 +54,7 @@ void transparency_log(App &app, const Request &req, Response &res) {
 // GET /transparency/proof — leaf=N&size=M: that leaf's inclusion in the tree of M leaves;
 // from=M&size=N: the tree of M leaves is the start of the tree of N. Sizes up to the latest
 // checkpoint's.
-void transparency_proof(App &app, const Request &req, Response &res) {
+void transparency_proof(App &app, const Request &req, Response &res, const UrlCaptures &) {
   const auto size = parse_log_number(param_values(req, "size"));
   const bool inclusion = present(req, "leaf"), consistency = present(req, "from");
   const auto first = parse_log_number(param_values(req, inclusion ? "leaf" : "from"));

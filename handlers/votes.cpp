@@ -76,7 +76,8 @@ Ballot ballot_for(App &app, const Request &req, Response &res, const FormParse &
 //   verdict=ship|skip|withdraw   REQUIRED
 //   token=…                      REQUIRED  the vote token of the page the form is on
 //   back=/local/path             OPTIONAL  where to return (default: the tool's page)
-void vote_on_tool(App &app, const Request &req, Response &res, std::string_view slug) {
+void vote_on_tool(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+  const std::string &slug = url[0];
   const auto form = parse_form(req.body, {"verdict", "token", "back"});
   if (!form.ok()) return bad_request(app, res, form.error);
   const auto verdict = form.fields.count("verdict") ? form.fields.at("verdict") : "";
@@ -102,7 +103,8 @@ void vote_on_tool(App &app, const Request &req, Response &res, std::string_view 
 // POST /compare/:pair/vote — the reader's head-to-head pick between the pair's two tools.
 //   pick=a|b|withdraw   REQUIRED   a and b in the order of the address
 //   token=…             REQUIRED   the vote token of the comparison's page
-void vote_on_pair(App &app, const Request &req, Response &res, std::string_view pair) {
+void vote_on_pair(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+  const std::string &pair = url[0];
   const auto form = parse_form(req.body, {"pick", "token"});
   if (!form.ok()) return bad_request(app, res, form.error);
   const auto pick = form.fields.count("pick") ? form.fields.at("pick") : "";

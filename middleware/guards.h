@@ -15,38 +15,37 @@
 #include <vector>
 
 #include "middleware/app.h"
+#include "middleware/url_captures.h"
 #include "transport/connection_server.h"
 
 namespace verdict::guards {
 
-using Page = void (*)(App &, const httplib::Request &, httplib::Response &);
-using SlugPage = void (*)(App &, const httplib::Request &, httplib::Response &, std::string_view);
+// A handler: given the request, the answer to make, and what its address captured (a slug,
+// a pair, a token: middleware/url_captures.h).
+using Page = void (*)(App &, const httplib::Request &, httplib::Response &, const UrlCaptures &);
 
 // A GET page. Visitors without a voter cookie all get the same bytes, rendered once per write
 // generation and day and kept; visitors with one see their own votes. Both get ETags and 304s.
 httplib::Server::Handler page(App &app, Page handler);
-// The same for an address whose first capture group is a slug.
-httplib::Server::Handler slug_page(App &app, SlugPage handler);
 // A page whose addresses are absolute, as a feed's must be. Under the site's configured
 // address (--base-url) it is kept and shared like any page. Without one its addresses name the
 // host the request was sent to, so it is rendered for each request (still with an ETag and
 // 304s) and no shared cache keeps it: a cache keyed by path alone would hand one host's
 // addresses to readers of another.
 httplib::Server::Handler absolute_page(App &app, Page handler);
-httplib::Server::Handler absolute_slug_page(App &app, SlugPage handler);
 // A page that shows a reader's own votes (a comparison, a tool): the handler returns it with
 // those places cut out, or nothing when it answered otherwise. Every reader gets the shared
 // page; a voter gets it with their own votes put in.
-using VoterSlugPage = std::optional<pages::PersonalPage> (*)(App &, const httplib::Request &,
-                                                             httplib::Response &, std::string_view);
-httplib::Server::Handler voter_page(App &app, VoterSlugPage handler);
+using VoterPage = std::optional<pages::PersonalPage> (*)(App &, const httplib::Request &,
+                                                         httplib::Response &, const UrlCaptures &);
+httplib::Server::Handler voter_page(App &app, VoterPage handler);
 // Voters' pages as the reactor gives them (transport/connection_server.h): the page kept for
 // this epoch with the voter's own votes put in, the same bytes httplib would send.
 transport::CookieAnswers voter_answers(App &app, const transport::TransportLimits &limits);
 // The editor's desk. A page for a signed-in editor only: anyone else is sent to sign in and
 // brought back. Never cached, never indexed.
 using AdminPage = void (*)(App &, const httplib::Request &, httplib::Response &,
-                           const EditorSession &);
+                           const UrlCaptures &, const EditorSession &);
 httplib::Server::Handler admin_page(App &app, AdminPage handler);
 // A desk form: refused unless it comes from this site, as a form, from a signed-in editor,
 // carrying that editor's session's CSRF token.
@@ -54,7 +53,6 @@ httplib::Server::Handler admin_write(App &app, AdminPage handler);
 // The JSON API: kept and answered like a page (ETags, 304s, the shared cache), readable from
 // any site (Access-Control-Allow-Origin: *, reads only).
 httplib::Server::Handler api_read(App &app, Page handler);
-httplib::Server::Handler api_slug_read(App &app, SlugPage handler);
 // The same for an answer that depends on its whole query string (the vote log's entries and
 // proofs): readable from any site, rendered for each request, never kept in the page cache,
 // whose key is a path and a page number; answered with an ETag (and 304) and `public,
@@ -67,7 +65,6 @@ httplib::Server::Handler open_data_read(App &app, Page handler);
 // client's writes per minute; `what` names what the form sends, for the refusal ("Too many
 // votes from your address in a minute").
 httplib::Server::Handler form_write(App &app, Page handler, const char *what);
-httplib::Server::Handler slug_form_write(App &app, SlugPage handler, const char *what);
 
 // An answer that can cost a core real time (a search over a large site, a share card drawn):
 // refused with 429 (or 503 when the whole site's budget is spent) once the client's network
@@ -80,7 +77,7 @@ httplib::Server::Handler costly(App &app, httplib::Server::Handler inner, const 
 // can apply; the secret token in the address is what authorizes it. Refused unless it is a
 // form (urlencoded or multipart/form-data, as RFC 8058 allows). Not rate-limited per client:
 // a mail provider sends every reader's unsubscribe from a few addresses of its own.
-httplib::Server::Handler one_click_write(App &app, SlugPage handler);
+httplib::Server::Handler one_click_write(App &app, Page handler);
 
 // (method, path pattern) of every route, for 405 answers that say what is allowed.
 using RouteMethods = std::vector<std::pair<std::string, std::string>>;

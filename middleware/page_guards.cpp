@@ -157,17 +157,7 @@ using Serve = void (*)(App &, const Request &, Response &, const Render &);
 httplib::Server::Handler served_by(Serve serve, App &app, Page handler) {
   return [serve, &app, handler](const Request &req, Response &res) {
     serve(app, req, res, [&](Response &out) {
-      handler(app, req, out);
-      return nullptr;
-    });
-  };
-}
-
-httplib::Server::Handler slug_served_by(Serve serve, App &app, SlugPage handler) {
-  return [serve, &app, handler](const Request &req, Response &res) {
-    const std::string slug = req.matches[1];
-    serve(app, req, res, [&](Response &out) {
-      handler(app, req, out, slug);
+      handler(app, req, out, UrlCaptures(req));
       return nullptr;
     });
   };
@@ -179,16 +169,8 @@ httplib::Server::Handler page(App &app, Page handler) {
   return served_by(serve_page, app, handler);
 }
 
-httplib::Server::Handler slug_page(App &app, SlugPage handler) {
-  return slug_served_by(serve_page, app, handler);
-}
-
 httplib::Server::Handler absolute_page(App &app, Page handler) {
   return served_by(serve_absolute, app, handler);
-}
-
-httplib::Server::Handler absolute_slug_page(App &app, SlugPage handler) {
-  return slug_served_by(serve_absolute, app, handler);
 }
 
 namespace {
@@ -207,13 +189,9 @@ httplib::Server::Handler api_read(App &app, Page handler) {
   return readable_anywhere(page(app, handler));
 }
 
-httplib::Server::Handler api_slug_read(App &app, SlugPage handler) {
-  return readable_anywhere(slug_page(app, handler));
-}
-
 httplib::Server::Handler api_query_read(App &app, Page handler) {
   return readable_anywhere([&app, handler](const Request &req, Response &res) {
-    handler(app, req, res);
+    handler(app, req, res, UrlCaptures(req));
     if (res.status != 200) return;
     // Any cache may keep the answer and ask again with its ETag, unless the handler said the
     // answer can never change (a full page of the log, a proof).
@@ -229,11 +207,10 @@ httplib::Server::Handler open_data_read(App &app, Page handler) {
   };
 }
 
-httplib::Server::Handler voter_page(App &app, VoterSlugPage handler) {
+httplib::Server::Handler voter_page(App &app, VoterPage handler) {
   return [&app, handler](const Request &req, Response &res) {
-    const std::string slug = req.matches[1];
     serve_page(app, req, res, [&](Response &out) -> std::shared_ptr<const pages::PersonalPage> {
-      auto personal = handler(app, req, out, slug);
+      auto personal = handler(app, req, out, UrlCaptures(req));
       if (!personal) return nullptr;
       send_html(out, pages::page_for(*personal, VoterChoices{}));
       return std::make_shared<const pages::PersonalPage>(std::move(*personal));

@@ -66,7 +66,7 @@ httplib::Server::Handler admin_page(App &app, AdminPage handler) {
     keep_private(res);
     const auto session = signed_in_editor(app, req);
     if (!session) return see_other(res, sign_in_path_back_to(req.path));
-    handler(app, req, res, *session);
+    handler(app, req, res, UrlCaptures(req), *session);
     keep_private(res); // whatever the handler set
   };
 }
@@ -84,7 +84,7 @@ httplib::Server::Handler admin_write(App &app, AdminPage handler) {
       return send_error(app, res, 403, "Form refused",
                         "This form did not come from your own desk (its security token is "
                         "missing or old), so nothing was saved. Reload the page and try again.");
-    handler(app, req, res, *session);
+    handler(app, req, res, UrlCaptures(req), *session);
     keep_private(res);
   };
 }
@@ -94,16 +94,7 @@ httplib::Server::Handler form_write(App &app, Page handler, const char *what) {
     if (refuse_cross_site(app, req, res) || refuse_unless_form(app, req, res) ||
         refuse_over_limit(app, req, res, what))
       return;
-    handler(app, req, res);
-  };
-}
-
-httplib::Server::Handler slug_form_write(App &app, SlugPage handler, const char *what) {
-  return [&app, handler, what](const Request &req, Response &res) {
-    if (refuse_cross_site(app, req, res) || refuse_unless_form(app, req, res) ||
-        refuse_over_limit(app, req, res, what))
-      return;
-    handler(app, req, res, std::string(req.matches[1]));
+    handler(app, req, res, UrlCaptures(req));
   };
 }
 
@@ -147,13 +138,13 @@ httplib::Server::Handler costly(App &app, httplib::Server::Handler inner, const 
   };
 }
 
-httplib::Server::Handler one_click_write(App &app, SlugPage handler) {
+httplib::Server::Handler one_click_write(App &app, Page handler) {
   return [&app, handler](const Request &req, Response &res) {
     set_cache_policy(res, CachePolicy::never_kept);
     if (!is_multipart_form_content_type(req.get_header_value("Content-Type")) &&
         refuse_unless_form(app, req, res))
       return;
-    handler(app, req, res, std::string(req.matches[1]));
+    handler(app, req, res, UrlCaptures(req));
   };
 }
 
