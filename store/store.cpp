@@ -1,6 +1,6 @@
 // The store's engine room: opening the file (schema and upgrades), the reader pool, the one
 // writer thread with its group commit, the watcher of the file's identity, and the site's SQL
-// functions. Longer than the other store files (about 840 lines) because these share one
+// functions. Longer than the other store files (about 780 lines) because these share one
 // lifecycle and one rule — every write through the writer, on the file that was opened — and
 // reading them side by side is how that rule is checked; each aggregate's own reads and writes
 // are in the files beside it.
