@@ -23,7 +23,6 @@ public:
   // network (ADDRESS/PREFIX, the prefix within the address's bits).
   explicit TrustedProxies(std::string_view list);
 
-  bool empty() const { return networks_.empty(); }
   bool contains(std::string_view address) const;
 
 private:

@@ -49,7 +49,6 @@ public:
 
   // The bytes of the keys and values kept now.
   size_t bytes() const { return bytes_; }
-  size_t max_bytes() const { return max_bytes_; }
 
 private:
   struct Kept {

@@ -50,7 +50,6 @@ public:
   }
 
   void forget(const std::string &key) { events_.erase(key); }
-  size_t keys() const { return events_.size(); }
 
   void set_window(Duration window, size_t kept_per_key) {
     window_ = window;

@@ -34,10 +34,6 @@ public:
   // second), and if every window is still open the oldest memory goes: 100,000 addresses
   // writing within one minute is a flood, not readers.
   static constexpr size_t kMaxClients = 100000;
-  size_t clients() {
-    std::lock_guard lock(mutex_);
-    return windows_.size();
-  }
 };
 
 // The address a request comes from: the socket's peer, or — only when that peer is a

@@ -77,8 +77,8 @@ public:
   Store &operator=(const Store &) = delete;
 
   // The site's date (YYYY-MM-DD) as the store reads it: a comparison published on a later
-  // date is scheduled, and readers see it from that day on. UTC today unless set; the site
-  // (App) sets its own clock's, and a test a fake one.
+  // date is scheduled, and readers see it from that day on. UTC today unless set: a test sets
+  // a fake one (the site runs on UTC).
   void set_today(std::function<std::string()> today);
   std::string today() const;
 
