@@ -36,7 +36,7 @@
 
 namespace verdict {
 
-class ClusterWrites : public SiteWrites {
+class ClusterWrites : public SiteWrites, public SiteKeys {
 public:
   struct Settings {
     std::string node; // this node's name, in each write's id

@@ -38,6 +38,7 @@ CommandWrites::CommandWrites(const Options &options, const std::string &command,
   if (options.cluster.empty()) {
     store_ = create ? open_site_database(options.db) : std::make_unique<Store>(options.db);
     own_ = std::make_unique<StoreWrites>(*store_);
+    own_keys_ = std::make_unique<StoreKeys>(*store_);
     return;
   }
   if (!std::filesystem::exists(options.db))
@@ -52,6 +53,7 @@ CommandWrites::CommandWrites(const Options &options, const std::string &command,
 CommandWrites::~CommandWrites() {
   node_.reset();
   own_.reset();
+  own_keys_.reset();
   store_.reset();
   if (copy_.empty()) return;
   for (const auto *suffix : {"", "-wal", "-shm"})
@@ -61,6 +63,11 @@ CommandWrites::~CommandWrites() {
 SiteWrites &CommandWrites::writes() {
   if (node_) return node_->writes;
   return *own_;
+}
+
+SiteKeys &CommandWrites::keys() {
+  if (node_) return node_->writes;
+  return *own_keys_;
 }
 
 } // namespace verdict

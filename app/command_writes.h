@@ -25,12 +25,14 @@ public:
 
   Store &store() { return *store_; } // reads: the copy's, in a cluster
   SiteWrites &writes();
+  SiteKeys &keys();
 
 private:
   struct Node;
   std::string copy_; // the copy of the node's file, in a cluster
   std::unique_ptr<Store> store_;
   std::unique_ptr<StoreWrites> own_;
+  std::unique_ptr<StoreKeys> own_keys_;
   std::unique_ptr<Node> node_;
 };
 

@@ -60,7 +60,7 @@ int run_digest(const Options &options, std::ostream &out, std::ostream &progress
   const Views views;
   const auto setup = setup_of(options);
   // The server's key, so the links work there (made here if no server has run yet).
-  const auto key = writes.site_secret("unsubscribe", auth::random_secret());
+  const auto key = opened.keys().site_secret("unsubscribe", auth::random_secret());
   const auto site = store.site_copy();
   const bool dry_run = !options.dry_run_dir.empty();
 

@@ -299,6 +299,7 @@ int serve(const Options &options) {
   Views views;
   views.set_base_url(options.base_url);
   App app(*store, views, options.rate_limit, options.trusted_proxy,
+          cluster_node ? &cluster_node->writes : nullptr,
           cluster_node ? &cluster_node->writes : nullptr);
   if (cluster_node) {
     share_sign_ins(app.sign_in_throttle, cluster_node->stream, cluster_node->key);

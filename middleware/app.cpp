@@ -8,7 +8,7 @@
 namespace verdict {
 
 App::App(Store &store_, const Views &views_, int writes_per_minute, std::string trusted_proxy_,
-         SiteWrites *site_writes)
+         SiteWrites *site_writes, SiteKeys *site_keys)
     : store(store_), writes(site_writes ? site_writes : &local_writes), views(views_),
       // The date, and the hour: pages with vote forms are made again at least that often, so
       // a kept page never hands out an old vote token (domain/counting.h).
@@ -18,12 +18,13 @@ App::App(Store &store_, const Views &views_, int writes_per_minute, std::string 
           std::chrono::milliseconds(0)),
       write_limit(writes_per_minute), clock(unix_now), trusted_proxies(trusted_proxy_) {
   // The database's key, so links in mails sent by `verdict digest` work here too.
-  newsletter.unsubscribe_key = writes->site_secret("unsubscribe", auth::random_secret());
+  SiteKeys &keys = site_keys ? *site_keys : local_keys;
+  newsletter.unsubscribe_key = keys.site_secret("unsubscribe", auth::random_secret());
   newsletter.marker_key = auth::random_secret();
-  votes.token_key = writes->site_secret("vote_tokens", auth::random_secret());
-  votes.network_key = writes->site_secret("voter_networks", auth::random_secret());
-  known_device_key = writes->site_secret("known_devices", auth::random_secret());
-  log_signing_key = writes->log_signing_key();
+  votes.token_key = keys.site_secret("vote_tokens", auth::random_secret());
+  votes.network_key = keys.site_secret("voter_networks", auth::random_secret());
+  known_device_key = keys.site_secret("known_devices", auth::random_secret());
+  log_signing_key = keys.log_signing_key();
 }
 
 std::string App::voter_as_kept(std::string cookie_voter) const {

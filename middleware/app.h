@@ -26,6 +26,7 @@ struct App {
   // Every write: the store's own, or a cluster's (app/cluster_writes.h).
   StoreWrites local_writes{store};
   SiteWrites *writes;
+  StoreKeys local_keys{store}; // the site's secrets, when no cluster's key gives them
   const Views &views;
   // The site's date (YYYY-MM-DD): the store's (Store::set_today), so pages and the store's
   // reads (which comparisons are out yet) agree on it.
@@ -83,10 +84,10 @@ struct App {
   bool access_log = false;        // a line per routed request on stderr
   TrustedProxies trusted_proxies; // whose X-Forwarded-For is believed (base/addresses.h)
 
-  // `site_writes`: a cluster's (app/cluster_writes.h), through which the site's secrets are
-  // settled too; none: the store's own.
+  // `site_writes` and `site_keys`: a cluster's (app/cluster_writes.h); none: the store's own.
   App(Store &store_, const Views &views_, int writes_per_minute = 0,
-      std::string trusted_proxy_ = "", SiteWrites *site_writes = nullptr);
+      std::string trusted_proxy_ = "", SiteWrites *site_writes = nullptr,
+      SiteKeys *site_keys = nullptr);
   App(const App &) = delete;
   App &operator=(const App &) = delete;
 };

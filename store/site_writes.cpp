@@ -12,11 +12,11 @@ void StoreWrites::submit_queued(const Write &write, WriteDone done) {
   apply_queued(store_, write, std::move(done));
 }
 
-std::string StoreWrites::site_secret(std::string_view name, std::string_view if_new) {
+std::string StoreKeys::site_secret(std::string_view name, std::string_view if_new) {
   return store_.site_secret(name, if_new);
 }
 
-std::string StoreWrites::log_signing_key() {
+std::string StoreKeys::log_signing_key() {
   return store_.log_signing_key();
 }
 

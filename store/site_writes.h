@@ -25,12 +25,6 @@ public:
   // group commit, a cluster node's entry of many votes); a reader's answer waits for `done`.
   virtual void submit_queued(const Write &write, WriteDone done) = 0;
 
-  // The site's secrets (store/store.h site_secret), and the vote log's signing key: kept in a
-  // lone server's file, derived from the cluster's key on a cluster node. Not writes: never an
-  // entry of the stream.
-  virtual std::string site_secret(std::string_view name, std::string_view if_new) = 0;
-  virtual std::string log_signing_key() = 0;
-
   // For the site's own tasks (the confirmation mailer, a digest run, the checkpointer), which
   // stop at a write not done: `write` submitted, thrown as the store throws unless it was done
   // (store/apply_write.h raise_unless_done), and what it made for a kind that makes something.
@@ -48,6 +42,26 @@ public:
 
   WriteResult submit(const Write &write) override;
   void submit_queued(const Write &write, WriteDone done) override;
+
+private:
+  Store &store_;
+};
+
+// The site's secrets (store/store.h site_secret) and the vote log's signing key: kept in a
+// lone server's file (StoreKeys), derived from the cluster's key on a cluster node
+// (app/cluster_writes.h). Not writes: never an entry of the stream.
+class SiteKeys {
+public:
+  virtual ~SiteKeys() = default;
+  // The secret of `name`; `if_new` is kept as it when the site has none yet (a lone server).
+  virtual std::string site_secret(std::string_view name, std::string_view if_new) = 0;
+  virtual std::string log_signing_key() = 0;
+};
+
+class StoreKeys : public SiteKeys {
+public:
+  explicit StoreKeys(Store &store) : store_(store) {}
+
   std::string site_secret(std::string_view name, std::string_view if_new) override;
   std::string log_signing_key() override;
 
