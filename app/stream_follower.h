@@ -68,7 +68,8 @@ public:
   // follower only: it checks once a second).
   std::string problem() const;
   static constexpr auto kMostLag = std::chrono::seconds(5);
-  // Entries skipped as not the cluster's (see above), and the sequence of the last.
+  // Entries skipped as not the cluster's (see above), and the sequence of the last: tests ask
+  // here; `verdict cluster status` reads them from the place the node reports.
   uint64_t skipped() const { return skipped_; }
   uint64_t last_skipped() const { return last_skipped_; }
 

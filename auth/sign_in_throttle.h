@@ -55,8 +55,10 @@ public:
 
   SignInThrottle() : SignInThrottle(Limits{}) {}
   explicit SignInThrottle(Limits limits);
-  void set_limits(Limits limits);
+  void set_limits(Limits limits); // a test's seam: the site runs on the defaults
 
+  // The check-then-record pair, which the throttle's own tests drive; the desk charges a try
+  // before checking it (charge() below), which a burst of parallel tries cannot slip past.
   // How long before a client of `network` may try `account` again; zero when it may now.
   // `device`: the browser's known-device token when it holds for this account, else empty.
   Wait wait(std::string_view network, std::string_view account, std::string_view device = {},

@@ -90,7 +90,8 @@ public:
   // settles it.
   uint64_t publish(std::string_view payload, const std::string &id);
 
-  // The entry at `sequence`, or nothing when the stream holds none there yet.
+  // The entry at `sequence`, or nothing when the stream holds none there yet (tests read the
+  // stream with it; a node follows it with read_from).
   std::optional<StreamEntry> entry_at(uint64_t sequence);
   // The sequence of the last write the stream holds (0 when it holds none), and of the first
   // it still holds (older ones may be gone under a retention limit; 0 when it holds none).

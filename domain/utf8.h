@@ -33,7 +33,8 @@ size_t character_count(std::string_view text);
 // so a cut never leaves half a character behind.
 std::string_view cut_to_whole_characters(std::string_view text, size_t max_bytes);
 
-// `bytes` made valid UTF-8: each byte of a broken sequence becomes U+FFFD.
+// `bytes` made valid UTF-8: each byte of a broken sequence becomes U+FFFD (the tests and the
+// fuzz target use it; the site shows text through reflectable_text below).
 std::string with_invalid_replaced(std::string_view bytes);
 
 // Whatever bytes a request carried, fit to say back in a page or a message: each byte of a

@@ -33,7 +33,7 @@ public:
       std::chrono::milliseconds(500), std::chrono::milliseconds(2000)};
 
   explicit CostBudget(Rates rates = kDefaultRates) : rates_(rates) {}
-  // New rates, every bucket full again (for tests, and for an owner's settings).
+  // New rates, every bucket full again: a test's seam (the site runs on kDefaultRates).
   void set_rates(Rates rates);
 
   static constexpr size_t kAtOncePerClient = 4;

@@ -90,7 +90,7 @@ public:
   // most). Past them a voter's votes are read from the database each time they ask.
   static constexpr size_t kMaxPerPage = 4096;
   static constexpr size_t kMaxOverall = 65536;
-  static size_t kept_overall();
+  static size_t kept_overall(); // tests' check of the bound
 
 private:
   mutable std::shared_mutex mutex_;

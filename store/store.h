@@ -120,7 +120,7 @@ public:
 
   // Tools (store/tools.cpp)
   std::optional<Tool> tool_by_slug(std::string_view slug);
-  std::vector<Tool> tools_by_name(); // every tool
+  std::vector<Tool> tools_by_name(); // every tool (tests' check; pages read a page at a time)
   // Every tool's slug, by id: read again only when the tools' list has changed (a tool added,
   // removed or renamed), so a large site's open data does not read ten thousand rows for it.
   std::shared_ptr<const ToolSlugs> tool_slugs();
@@ -288,7 +288,7 @@ public:
   // The vote log (store/vote_log.h): its entries from leaf `from` on, at most `limit`, and its
   // size and root now.
   std::vector<VoteLogEntry> vote_log(uint64_t from, size_t limit);
-  VoteLogHead vote_log_head();
+  VoteLogHead vote_log_head(); // from every row: tests' check of the log the site keeps
   uint64_t vote_log_size();
   // Seals the log as it stands (hashes its new leaves and the subtrees they complete) and
   // keeps a checkpoint of it, signed with `signing_key` (auth/log_signing.h), made at `now`.

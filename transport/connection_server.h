@@ -83,7 +83,7 @@ public:
   // hand-over to a worker and back (two thread switches, most of a vote's cost). Call before
   // listening.
   void answer_on_reactor(AnsweredAtOnce at_once);
-  // Whether a reactor answers a request to `path` with `method` itself.
+  // Whether a reactor answers a request to `path` with `method` itself (tests ask it).
   bool answers_on_reactor(std::string_view method, std::string_view path) const;
 
   // As httplib's, with the backlog raised and without SO_REUSEPORT: false (port) or -1 when

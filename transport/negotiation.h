@@ -41,7 +41,8 @@ private:
   int brotli_ = kUnnamed, gzip_ = kUnnamed, identity_ = kUnnamed, any_ = kUnnamed;
 };
 
-// The coding for a request with this one Accept-Encoding value.
+// The coding for a request with this one Accept-Encoding value (tests' shorthand for
+// AcceptEncoding).
 ContentCoding choose_coding(std::string_view accept_encoding);
 
 // The Accept-Encoding value that makes httplib compress in `coding` and in nothing else
