@@ -2,8 +2,8 @@
 // writes (cluster/write_stream.h) and applied from it, in the stream's order, by every node,
 // this one included (app/stream_follower.h). Its caller hears back only once JetStream holds
 // the write on a majority of its servers, and, for a bounded while, once this node's own file
-// has it too, so the reader's next page here shows it. A write the stream cannot take is
-// refused with StoreUnavailable (a 503 that says why); nothing is acknowledged that the stream
+// has it too, so the reader's next page here shows it. A write the stream cannot take ends
+// `unavailable` (WriteResult: a 503 that says why); nothing is acknowledged that the stream
 // does not hold.
 //
 // Every entry is sealed with the cluster's key (cluster/cluster_key.h) before it leaves the
