@@ -178,11 +178,26 @@ uint64_t WriteStream::publish(std::string_view payload, const std::string &id) {
   }
 }
 
+namespace {
+
+// Servers just come together, or busy, may let one question time out: asked again, a few
+// times, before the stream is called unreadable.
+template <class Ask> natsStatus asked_again_on_timeout(Ask ask) {
+  auto got = NATS_TIMEOUT;
+  for (int tries = 0; tries < 3 && got == NATS_TIMEOUT; ++tries)
+    got = ask();
+  return got;
+}
+
+} // namespace
+
 std::optional<StreamEntry> WriteStream::entry_at(uint64_t sequence) {
   natsMsg *message = nullptr;
   jsErrCode error = static_cast<jsErrCode>(0);
-  const auto got =
-      js_GetMsg(&message, nats_->jetstream, settings_.stream.c_str(), sequence, nullptr, &error);
+  const auto got = asked_again_on_timeout([&] {
+    return js_GetMsg(&message, nats_->jetstream, settings_.stream.c_str(), sequence, nullptr,
+                     &error);
+  });
   if (got == NATS_NOT_FOUND) return std::nullopt;
   if (got != NATS_OK) throw StreamUnavailable("the stream cannot be read: " + said(got, error));
   auto entry = entry_of(message, sequence, natsMsg_GetTime(message));
@@ -199,11 +214,8 @@ struct StreamState {
 StreamState state_of(jsCtx *jetstream, const std::string &stream) {
   jsStreamInfo *info = nullptr;
   jsErrCode error = static_cast<jsErrCode>(0);
-  // Servers just come together, or busy, may let one question time out: asked again, a few
-  // times, before the stream is called unreadable.
-  auto got = NATS_TIMEOUT;
-  for (int tries = 0; tries < 3 && got == NATS_TIMEOUT; ++tries)
-    got = js_GetStreamInfo(&info, jetstream, stream.c_str(), nullptr, &error);
+  const auto got = asked_again_on_timeout(
+      [&] { return js_GetStreamInfo(&info, jetstream, stream.c_str(), nullptr, &error); });
   if (got != NATS_OK) throw StreamUnavailable("the stream cannot be read: " + said(got, error));
   const StreamState state{info->State.FirstSeq, info->State.LastSeq};
   jsStreamInfo_Destroy(info);
@@ -268,8 +280,10 @@ private:
     options.Config.DeliverPolicy = js_DeliverByStartSequence;
     options.Config.OptStartSeq = next_;
     jsErrCode error = static_cast<jsErrCode>(0);
-    const auto made =
-        js_SubscribeSync(&subscription_, jetstream_, subject_.c_str(), nullptr, &options, &error);
+    const auto made = asked_again_on_timeout([&] {
+      return js_SubscribeSync(&subscription_, jetstream_, subject_.c_str(), nullptr, &options,
+                              &error);
+    });
     if (made != NATS_OK) {
       subscription_ = nullptr;
       throw StreamUnavailable("the stream cannot be read: " + said(made, error));
