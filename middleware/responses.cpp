@@ -4,14 +4,6 @@
 #include <future>
 #include <iostream>
 
-#include "auth/secrets.h"
-#include "auth/vote_tokens.h"
-#include "domain/clock.h"
-#include "domain/cookies.h"
-#include "domain/counting.h"
-#include "domain/text.h"
-#include "middleware/rate_limit.h"
-#include "middleware/request_parsing.h"
 #include "middleware/request_reading.h"
 #include "render/pages.h"
 #include "transport/answer_hold.h"
