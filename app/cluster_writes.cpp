@@ -17,14 +17,6 @@ namespace verdict {
 
 namespace {
 
-// A write's `done` that calls `failed` when the file did not take it: the follower then reads
-// the stream again from the file's place.
-WriteDone unless_written(const std::function<void()> &failed) {
-  return [failed](const WriteResult &ended) {
-    if (!ended.done()) failed();
-  };
-}
-
 // How long after a refused write /healthz keeps saying so without asking the stream again.
 constexpr auto kRefusalHeld = std::chrono::seconds(10);
 
@@ -229,17 +221,10 @@ void ClusterWrites::run_sweeper() {
   }
 }
 
-void ClusterWrites::refused_before_written(const Store::StreamApply &applying,
-                                           const std::string &id, const WriteResult &refusal,
-                                           const std::function<void()> &failed) {
-  if (!applying.made_a_write()) store_.apply_nothing(unless_written(failed));
-  tell(id, refusal);
-}
-
 void ClusterWrites::apply(const cluster::StreamEntry &entry, const std::function<void()> &failed) {
   const auto taken_writes = decoded_cluster_writes(entry.payload);
   if (!taken_writes) throw unreadable(entry.sequence, "not an entry of writes");
-  std::vector<Write> writes;
+  std::vector<Write> decoded;
   for (const auto &taken : *taken_writes) {
     std::optional<Write> write;
     try {
@@ -251,55 +236,40 @@ void ClusterWrites::apply(const cluster::StreamEntry &entry, const std::function
       throw std::runtime_error("the cluster's write " + std::to_string(entry.sequence) + " is a " +
                                taken.kind +
                                ", which this version of verdict cannot apply: upgrade it");
-    // Only votes are published together: each is queued, and the entry's written at once.
+    // Only votes are published together: an entry is one transaction, one write or many votes.
     if (taken_writes->size() > 1 && !is_vote(*write))
       throw unreadable(entry.sequence, "a " + taken.kind + " among other writes");
-    writes.push_back(std::move(*write));
+    decoded.push_back(std::move(*write));
   }
-  const auto &first = taken_writes->front();
-  Store::StreamApply applying(entry.sequence, first.taken_at_ms, first.today);
-  for (size_t i = 0; i < writes.size(); ++i) {
+  std::vector<EntryWrite> writes;
+  for (size_t i = 0; i < decoded.size(); ++i) {
     const auto &taken = (*taken_writes)[i];
-    applying.next_writes_taken(taken.taken_at_ms, taken.today);
-    apply_write(applying, entry.sequence, taken, std::move(writes[i]), failed);
+    // A vote whose token does not hold is refused before it is written, as on every node.
+    if (is_vote(decoded[i]) && !judge(decoded[i], taken)) {
+      tell(taken.id, WriteResult::not_done(WriteResult::Ended::refused,
+                                           "The vote's token was not made by this site for this "
+                                           "vote: it was not taken."));
+      continue;
+    }
+    // Applied at the time and on the date it was taken, wherever and whenever that is.
+    writes.push_back({std::move(decoded[i]), WriteContext{taken.taken_at_ms, taken.today},
+                      [this, id = taken.id](const WriteResult &ended) {
+                        // Not written (the file's trouble): the entry is read again, and its
+                        // caller told once it is applied, or given up waiting for.
+                        if (!ended.not_taken()) tell(id, ended);
+                      }});
   }
+  apply_entry(store_, entry.sequence, std::move(writes), [failed](const WriteResult &ended) {
+    if (!ended.done()) failed(); // the follower reads the stream again from the file's place
+  });
 }
 
-void ClusterWrites::apply_write(const Store::StreamApply &applying, uint64_t sequence,
-                                const ClusterWrite &taken, Write write,
-                                const std::function<void()> &failed) {
-  if (is_vote(write)) {
-    bool holds = false;
-    if (auto *vote = std::get_if<CastToolVote>(&write))
-      holds = judge(vote->ballot, auth::tool_vote_target(vote->tool), taken);
-    if (auto *pick = std::get_if<CastPairVote>(&write))
-      holds = judge(pick->ballot, auth::pair_vote_target(pick->a, pick->b), taken);
-    if (!holds)
-      return refused_before_written(
-          applying, taken.id,
-          WriteResult::not_done(WriteResult::Ended::refused,
-                                "The vote's token was not made by this site for this vote: it "
-                                "was not taken."),
-          failed);
-    return apply_queued(store_, write,
-                        [this, id = taken.id, sequence, failed](const WriteResult &ended) {
-                          if (ended.done()) return tell(id, ended);
-                          // Refused as every node refuses it (its tool deleted meanwhile): applied
-                          // as nothing.
-                          if (store_.applied_sequence() >= sequence) return tell(id, ended);
-                          // Not applied: the follower starts again from the file's place; the
-                          // caller is told once it is, or given up waiting for.
-                          failed();
-                        });
-  }
-  const auto ended = verdict::apply(store_, write);
-  // The file could not take it: nothing of the entry is applied, and the follower reads the
-  // stream again from the file's place.
-  if (ended.ended == WriteResult::Ended::failed || ended.ended == WriteResult::Ended::unavailable)
-    raise_unless_done(ended);
-  if (!ended.done()) return refused_before_written(applying, taken.id, ended, failed);
-  if (!applying.made_a_write()) store_.apply_nothing(unless_written(failed));
-  tell(taken.id, ended);
+bool ClusterWrites::judge(Write &vote, const ClusterWrite &taken) const {
+  if (auto *cast = std::get_if<CastToolVote>(&vote))
+    return judge(cast->ballot, auth::tool_vote_target(cast->tool), taken);
+  if (auto *pick = std::get_if<CastPairVote>(&vote))
+    return judge(pick->ballot, auth::pair_vote_target(pick->a, pick->b), taken);
+  return false;
 }
 
 bool ClusterWrites::judge(Ballot &ballot, const std::string &target,

@@ -62,11 +62,11 @@ public:
   ClusterWrites(const ClusterWrites &) = delete;
   ClusterWrites &operator=(const ClusterWrites &) = delete;
 
-  // Applies the write the stream holds at `entry` to this node's file; if this node took it,
-  // its caller hears how it ended. Votes are queued to the store's writer and this returns at
-  // once (`failed` hears if the file could not take one); the rest return once written. Throws
-  // std::runtime_error for a write this version cannot read, and what the store throws when
-  // its file cannot take a write (then nothing of it was applied).
+  // Applies the writes the stream holds at `entry` to this node's file (store/apply_write.h
+  // apply_entry), each with the time and date it was taken; if this node took one, its caller
+  // hears how it ended. Queued to the store's writer: this returns at once, and `failed`
+  // hears if the file could not take the entry (then nothing of it was applied). Throws
+  // std::runtime_error for a write this version cannot read.
   void apply(const cluster::StreamEntry &entry, const std::function<void()> &failed);
 
   // A write that makes something (its kind's Made) and that the stream took but this node has
@@ -88,22 +88,17 @@ private:
   void submit_then(ClusterWrite write, WriteDone told);
   // Publishes `writes` as one entry of the stream; their callers hear if it was not taken.
   void publish(const std::vector<ClusterWrite> &writes);
-  void apply_write(const Store::StreamApply &applying, uint64_t sequence, const ClusterWrite &taken,
-                   Write write, const std::function<void()> &failed);
   // A vote's ballot as the stream carries it, judged here: its token must be one this site
   // made for `target` before the vote was taken, and gives the time on page; its day is the
   // day the vote was taken. False, and the ballot left as it came, when the token does not
   // hold.
   bool judge(Ballot &ballot, const std::string &target, const ClusterWrite &taken) const;
+  bool judge(Write &vote, const ClusterWrite &taken) const; // the same, for a vote of either kind
   // Whether writes are refused at once now, a publish having just failed.
   bool refusing_now();
   void expect(const std::string &id, WriteDone told);
   void acknowledged(const std::string &id);
   void tell(const std::string &id, const WriteResult &ended);
-  // A write refused before anything of it was written: applied as nothing (its sequence
-  // recorded, if no write of the entry did that), and its caller told.
-  void refused_before_written(const Store::StreamApply &applying, const std::string &id,
-                              const WriteResult &refusal, const std::function<void()> &failed);
   void run_publisher();
   void run_sweeper();
 

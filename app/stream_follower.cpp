@@ -3,6 +3,8 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "store/apply_write.h"
+
 namespace verdict {
 
 StreamFollower::StreamFollower(Store &store, cluster::WriteStream &stream,
@@ -60,15 +62,9 @@ void StreamFollower::apply_authentic(const cluster::StreamEntry &entry) {
 
 void StreamFollower::skip(const cluster::StreamEntry &entry, const std::string &why) {
   // Its sequence is this file's place all the same, so the node goes on past it.
-  {
-    const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count();
-    Store::StreamApply applying(entry.sequence, now_ms, store_.today());
-    store_.apply_nothing([this](const WriteResult &ended) {
-      if (!ended.done()) start_again_ = true;
-    });
-  }
+  apply_entry(store_, entry.sequence, {}, [this](const WriteResult &ended) {
+    if (!ended.done()) start_again_ = true;
+  });
   ++skipped_;
   last_skipped_ = entry.sequence;
   std::cerr << "verdict: skipped the cluster's entry " << entry.sequence << ": " << why << "\n";

@@ -1,7 +1,7 @@
 // A node of a cluster follows the cluster's stream of writes (cluster/write_stream.h) and
 // applies each one to its own file, in the stream's order, exactly once: the file keeps the
-// sequence it has applied in the same transaction as each write (Store::StreamApply), so a
-// node that stops anywhere, or starts from another node's backup, goes on from its file's
+// sequence it has applied in the same transaction as each write (store/apply_write.h apply_entry),
+// so a node that stops anywhere, or starts from another node's backup, goes on from its file's
 // place. Every node applies every write, its own too: what a node shows is always its file.
 //
 // The follower is the stream's edge: an entry is applied only if it opens with the cluster's

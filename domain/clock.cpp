@@ -20,4 +20,10 @@ int64_t unix_now() {
       .count();
 }
 
+int64_t unix_now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 } // namespace verdict

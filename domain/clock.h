@@ -12,5 +12,7 @@ namespace verdict {
 std::string utc_today();
 // The time now in seconds since 1970.
 int64_t unix_now();
+// The same in milliseconds (the time a write is taken at: domain/writes.h WriteContext).
+int64_t unix_now_ms();
 
 } // namespace verdict

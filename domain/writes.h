@@ -120,11 +120,13 @@ struct Unsubscribe {
 // applying one from the cluster's stream judges its time on page from its token itself
 // (app/cluster_writes.cpp); no verdict or pick withdraws the vote.
 struct CastToolVote {
+  using Made = VoteStanding; // counted, or set aside and why
   Ballot ballot;
   int64_t tool = 0;
   std::optional<Verdict> verdict;
 };
 struct CastPairVote {
+  using Made = VoteStanding;
   Ballot ballot;
   int64_t a = 0, b = 0;
   std::optional<int64_t> pick;
@@ -174,7 +176,13 @@ struct ConfirmationFailed {
 // A run of the weekly digest (app/digest_command.cpp): the digest it sends, recorded (or the
 // one an earlier run left owed), each send claimed before it goes (Made: whether the claim
 // holds), and how it ended.
+struct RecordedDigest {
+  int64_t id = 0; // none: nothing new, or nobody to send it to
+  int days = 0;
+  bool resumed = false; // an earlier run's, still owed
+};
 struct RecordDigest {
+  using Made = RecordedDigest;
   std::string today;
   int days = 0;
 };
@@ -213,8 +221,18 @@ using Write =
                  MakeCheckpoint, ImportContent>;
 
 // What a write made, for the kinds that answer with something (their `Made`).
-using Made = std::variant<std::monostate, bool, SubscriptionRequest, ConfirmationCheck,
-                          Resubscription, ImportSummary>;
+using Made = std::variant<std::monostate, bool, VoteStanding, SubscriptionRequest,
+                          ConfirmationCheck, Resubscription, RecordedDigest, ImportSummary>;
+
+// When a write was taken: the moment, and the site's date then. It is applied with it wherever
+// and whenever it is applied (a cluster node catching up an hour later, a restart replaying
+// the stream), so every time it stamps and every date it judges by is the same on every node:
+// the store binds these into its statements and never asks the clock.
+struct WriteContext {
+  int64_t at_ms = 0; // milliseconds since 1970
+  std::string today; // YYYY-MM-DD, the site's date at that moment
+  int64_t seconds() const { return at_ms / 1000; }
+};
 
 // How a write ended, as its caller hears it. Done: it is written, and `made` says what it made
 // for a kind that answers with something (none when a cluster node has not applied it yet:

@@ -97,7 +97,7 @@ void vote_on_tool(App &app, const Request &req, Response &res, const UrlCaptures
   const auto choice = verdict_from_word(verdict); // none: withdraw
   app.recent_writers.note(ballot.voter);
   see_other(res, page + "#tool-" + tool->slug);
-  answer_once_written(*app.writes, CastToolVote{ballot, tool->id, choice});
+  answer_once_written(req, *app.writes, CastToolVote{ballot, tool->id, choice});
 }
 
 // POST /compare/:pair/vote — the reader's head-to-head pick between the pair's two tools.
@@ -131,7 +131,7 @@ void vote_on_pair(App &app, const Request &req, Response &res, const UrlCaptures
   const auto ballot = ballot_for(app, req, res, form, *on_page);
   app.recent_writers.note(ballot.voter);
   see_other(res, page + "#community");
-  answer_once_written(*app.writes, CastPairVote{ballot, c.a.id, c.b.id, picked});
+  answer_once_written(req, *app.writes, CastPairVote{ballot, c.a.id, c.b.id, picked});
 }
 
 } // namespace verdict::handlers

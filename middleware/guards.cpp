@@ -42,7 +42,7 @@ void method_not_allowed(App &app, Response &res, const std::string &allow) {
 
 void install_guards(httplib::Server &server, App &app, const RouteMethods &routes) {
   server.set_logger([&app](const Request &req, const Response &res) {
-    app.request_metrics.observe_unrouted(res.status);
+    app.request_metrics.observe_unrouted(req, res.status);
     if (!app.access_log) return;
     std::string path = req.path;
     for (auto &c : path)
@@ -66,7 +66,6 @@ void install_guards(httplib::Server &server, App &app, const RouteMethods &route
   // Only GET, HEAD and POST mean anything here; an address that exists answers any other
   // method with 405 and what it allows.
   server.set_pre_routing_handler([&app, patterns](const Request &req, Response &res) {
-    RequestMetrics::begin_request();
     if (req.method == "GET" || req.method == "HEAD" || req.method == "POST")
       return httplib::Server::HandlerResponse::Unhandled;
     const auto allow = allowed_methods(*patterns, req.path);

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <memory>
 
+#include "transport/answer_hold.h"
+
 namespace verdict {
 
 namespace {
@@ -19,11 +21,6 @@ std::string label_of(const std::string &pattern) {
   return label;
 }
 
-// The request this worker thread is answering (one at a time): when it started, and whether
-// a route answered it.
-thread_local std::chrono::steady_clock::time_point request_started;
-thread_local bool routed = false;
-
 std::string number(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.17g", value);
@@ -38,22 +35,20 @@ httplib::Server::Handler RequestMetrics::named(const std::string &pattern,
   auto &series = audience == Audience::desk ? desk_ : public_;
   return [this, &series, label = label_of(pattern),
           handler = std::move(handler)](const httplib::Request &req, httplib::Response &res) {
+    auto *context = transport::context_of(req);
+    const auto started = context ? context->started : std::chrono::steady_clock::now();
     handler(req, res);
-    routed = true; // a handler that threw leaves its 500 to be counted as "other"
+    if (context) context->routed = true; // one that threw leaves its 500 counted as "other"
     // httplib makes a status a handler left unset 200 after routing.
     observe(series, label, res.status == -1 ? 200 : res.status,
-            std::chrono::steady_clock::now() - request_started);
+            std::chrono::steady_clock::now() - started);
   };
 }
 
-void RequestMetrics::begin_request() {
-  request_started = std::chrono::steady_clock::now();
-  routed = false;
-}
-
-void RequestMetrics::observe_unrouted(int status) {
-  if (!routed)
-    observe(public_, "other", status, std::chrono::steady_clock::now() - request_started);
+void RequestMetrics::observe_unrouted(const httplib::Request &req, int status) {
+  auto *context = transport::context_of(req);
+  if (context && !context->routed)
+    observe(public_, "other", status, std::chrono::steady_clock::now() - context->started);
 }
 
 void RequestMetrics::observe(Series &series, const std::string &route, int status,

@@ -35,11 +35,10 @@ public:
   // its answer arrived finds its request counted.
   httplib::Server::Handler named(const std::string &pattern, httplib::Server::Handler handler,
                                  Audience audience = Audience::everyone);
-  // Before routing: this thread's next request starts now and has no route yet.
-  static void begin_request();
-  // After answering: counts the request as "other" when no route answered it (a 404 for an
-  // unknown address, a 405).
-  void observe_unrouted(int status);
+  // After answering `req`: counts it as "other" when no route answered it (a 404 for an
+  // unknown address, a 405). Each request's start, and whether a route took it, are the
+  // connection server's (transport/answer_hold.h RequestContext).
+  void observe_unrouted(const httplib::Request &req, int status);
   // Counters and the histogram, as lines of the text format (HELP, TYPE, samples): the
   // public routes', and with `audience` desk the desk's too (its own histogram).
   std::string prometheus_text(Audience audience = Audience::everyone) const;

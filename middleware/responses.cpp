@@ -111,14 +111,15 @@ std::string words_for_the_reader(const WriteResult &ended) {
 }
 } // namespace
 
-void answer_once_written(SiteWrites &writes, const Write &write) {
-  const bool held = transport::answer_after([&writes, write](transport::AnswerRelease release) {
-    writes.submit_queued(write, [release = std::move(release)](const WriteResult &ended) {
-      if (ended.done()) return release(std::nullopt);
-      std::cerr << "refused: a write: " << ended.words << "\n";
-      release(words_for_the_reader(ended));
-    });
-  });
+void answer_once_written(const httplib::Request &req, SiteWrites &writes, const Write &write) {
+  const bool held =
+      transport::answer_after(req, [&writes, write](transport::AnswerRelease release) {
+        writes.submit_queued(write, [release = std::move(release)](const WriteResult &ended) {
+          if (ended.done()) return release(std::nullopt);
+          std::cerr << "refused: a write: " << ended.words << "\n";
+          release(words_for_the_reader(ended));
+        });
+      });
   if (held) return;
   std::promise<WriteResult> told;
   writes.submit_queued(write, [&told](const WriteResult &ended) { told.set_value(ended); });

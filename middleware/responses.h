@@ -45,7 +45,7 @@ void moved_permanently(httplib::Response &res, const std::string &location); // 
 // written, the reader gets instead a 503 page saying why (the site takes no writes now) or
 // that nothing was saved, and the owner the reason in the log. Outside the connection server
 // it waits for the write itself.
-void answer_once_written(SiteWrites &writes, const Write &write);
+void answer_once_written(const httplib::Request &req, SiteWrites &writes, const Write &write);
 
 // A JSON answer (the API's and the vote log's).
 void send_json(httplib::Response &res, std::string json, int status = 200);

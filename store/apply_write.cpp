@@ -1,179 +1,109 @@
 #include "store/apply_write.h"
 
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <future>
+#include <memory>
+
+#include "domain/clock.h"
+#include "store/aggregate_writes.h"
+#include "store/sqlite.h"
+
 namespace verdict {
 
-namespace {
-
-// Each kind, as the Store calls that make it.
-WriteResult apply_kind(Store &store, const CreateCategory &w) {
-  store.create_category(w.item, w.editor);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const UpdateCategory &w) {
-  store.update_category(w.slug, w.item, w.editor);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const DeleteCategory &w) {
-  store.delete_category(w.slug, w.editor);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const CreateTool &w) {
-  store.create_tool(w.item, w.editor);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const UpdateTool &w) {
-  store.update_tool(w.slug, w.item, w.editor);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const DeleteTool &w) {
-  store.delete_tool(w.slug, w.editor);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const CreateReviewer &w) {
-  store.create_reviewer(w.item, w.editor);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const UpdateReviewer &w) {
-  store.update_reviewer(w.slug, w.item, w.editor);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const DeleteReviewer &w) {
-  store.delete_reviewer(w.slug, w.editor);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const CreateReview &w) {
-  store.create_review(w.item, w.editor);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const UpdateReview &w) {
-  store.update_review(w.tool, w.reviewer, w.item, w.editor);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const DeleteReview &w) {
-  store.delete_review(w.tool, w.reviewer, w.editor);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const CreateComparison &w) {
-  store.create_comparison(w.item, w.editor);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const UpdateComparison &w) {
-  store.update_comparison(w.pair, w.item, w.editor);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const DeleteComparison &w) {
-  store.delete_comparison(w.pair, w.editor);
-  return WriteResult::written();
-}
-
-WriteResult apply_kind(Store &store, const AddEditor &w) {
-  store.add_editor(w.email, w.password_hash);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const RemoveEditor &w) {
-  if (store.remove_editor(w.email)) return WriteResult::written();
-  return WriteResult::not_done(WriteResult::Ended::not_found, w.email + " is not an editor");
-}
-WriteResult apply_kind(Store &store, const SetEditorPassword &w) {
-  if (store.set_editor_password(w.email, w.password_hash)) return WriteResult::written();
-  return WriteResult::not_done(WriteResult::Ended::not_found, w.email + " is not an editor");
-}
-WriteResult apply_kind(Store &store, const StartSession &w) {
-  store.start_session(w.secret_hash, w.editor_id, w.csrf_token, w.expires_at);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const EndSession &w) {
-  store.end_session(w.secret_hash);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const EraseSubscriber &w) {
-  if (store.erase_subscriber(w.id, w.editor)) return WriteResult::written();
-  return WriteResult::not_done(WriteResult::Ended::not_found, "that subscriber is not on the list");
-}
-// Done whether it left now or had left before: either way the address is off the list.
-WriteResult apply_kind(Store &store, const Unsubscribe &w) {
-  store.unsubscribe(w.id);
-  return WriteResult::written();
-}
-
-WriteResult apply_kind(Store &store, const CastToolVote &w) {
-  (void)store.cast_tool_vote(w.ballot, w.tool, w.verdict);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const CastPairVote &w) {
-  (void)store.cast_pair_vote(w.ballot, w.a, w.b, w.pick);
-  return WriteResult::written();
-}
-
-WriteResult apply_kind(Store &store, const RequestSubscription &w) {
-  return WriteResult::written(
-      store.request_subscription(w.email, w.now, [may = w.may_mail] { return may; }));
-}
-WriteResult apply_kind(Store &store, const ConfirmSubscription &w) {
-  return WriteResult::written(store.confirm_subscription(w.token_hash, w.now));
-}
-WriteResult apply_kind(Store &store, const Resubscribe &w) {
-  return WriteResult::written(store.resubscribe(w.id));
-}
-WriteResult apply_kind(Store &store, const ClaimConfirmation &w) {
-  return WriteResult::written(store.claim_confirmation(w.subscriber, w.now, w.lease_seconds));
-}
-WriteResult apply_kind(Store &store, const StartConfirmation &w) {
-  return WriteResult::written(store.start_confirmation(w.subscriber, w.token_hash, w.expires_at));
-}
-WriteResult apply_kind(Store &store, const ConfirmationMailed &w) {
-  store.confirmation_mailed(w.subscriber);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const ConfirmationFailed &w) {
-  store.confirmation_failed(w.subscriber, w.next_attempt_at, w.error);
-  return WriteResult::written();
-}
-
-WriteResult apply_kind(Store &store, const RecordDigest &w) {
-  (void)store.digest_to_send(w.today, w.days, true);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const ClaimDigestSend &w) {
-  return WriteResult::written(store.claim_digest_send(w.digest, w.subscriber));
-}
-WriteResult apply_kind(Store &store, const DigestSent &w) {
-  store.digest_sent(w.digest, w.subscriber);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const DigestSendFailed &w) {
-  store.digest_send_failed(w.digest, w.subscriber, w.failure, w.error);
-  return WriteResult::written();
-}
-
-// Every node's checkpointer asks once a day: the first asked is made, and the others, finding
-// one younger than half a day, add none.
-WriteResult apply_kind(Store &store, const MakeCheckpoint &w) {
-  const auto latest = store.latest_checkpoint();
-  if (!latest || w.now - latest->made_at >= kCheckpointEverySeconds / 2)
-    (void)store.make_checkpoint(store.log_signing_key(), w.now);
-  return WriteResult::written();
-}
-WriteResult apply_kind(Store &store, const ImportContent &w) {
-  return WriteResult::written(store.import_content(w.content));
-}
-
-} // namespace
-
-WriteResult apply(Store &store, const Write &write) {
+WriteResult apply_in(sql::Db &db, const Write &write, const WriteContext &at) {
+  sql::Savepoint own(db);
   try {
-    return std::visit([&store](const auto &kind) { return apply_kind(store, kind); }, write);
-  } catch (...) {
+    auto ended =
+        std::visit([&](const auto &kind) { return aggregates::apply_in(db, at, kind); }, write);
+    if (ended.done()) own.release(); // otherwise undone with the savepoint: nothing of it stays
+    return ended;
+  } catch (const NotFound &) {
+    return result_of(std::current_exception());
+  } catch (const AlreadyExists &) {
+    return result_of(std::current_exception());
+  } catch (const Refused &) {
     return result_of(std::current_exception());
   }
 }
 
-void apply_queued(Store &store, const Write &write, WriteDone done) {
-  if (const auto *vote = std::get_if<CastToolVote>(&write))
-    return store.cast_tool_vote(vote->ballot, vote->tool, vote->verdict, std::move(done));
-  if (const auto *vote = std::get_if<CastPairVote>(&write))
-    return store.cast_pair_vote(vote->ballot, vote->a, vote->b, vote->pick, std::move(done));
-  done(apply(store, write));
+namespace {
+
+// Votes leave the catalogue as it was, so pages kept for it stay (Store::catalogue_generation).
+Changes changes_of(const Write &write) {
+  return std::holds_alternative<CastToolVote>(write) || std::holds_alternative<CastPairVote>(write)
+             ? Changes::votes_only
+             : Changes::anything;
+}
+
+} // namespace
+
+WriteResult apply(Store &store, const Write &write, const WriteContext &at) {
+  std::promise<WriteResult> told;
+  auto ended = told.get_future();
+  apply_queued(store, write, at, [&told](const WriteResult &result) { told.set_value(result); });
+  return ended.get();
+}
+
+void apply_queued(Store &store, const Write &write, const WriteContext &at, WriteDone done) {
+  auto applied = std::make_shared<WriteResult>();
+  store.write_then([applied, write, at](sql::Db &db) { *applied = apply_in(db, write, at); },
+                   [applied, done = std::move(done)](const WriteResult &transaction) {
+                     done(transaction.done() ? *applied : transaction);
+                   },
+                   changes_of(write));
+}
+
+void apply_entry(Store &store, uint64_t sequence, std::vector<EntryWrite> writes,
+                 WriteDone entry_done) {
+  struct Entry {
+    std::vector<EntryWrite> writes;
+    std::vector<WriteResult> applied;
+    WriteDone done;
+  };
+  auto entry = std::make_shared<Entry>();
+  entry->applied.resize(writes.size());
+  const bool votes_only = std::all_of(writes.begin(), writes.end(), [](const EntryWrite &each) {
+    return changes_of(each.write) == Changes::votes_only;
+  });
+  entry->writes = std::move(writes);
+  entry->done = std::move(entry_done);
+  store.write_then(
+      [entry, sequence](sql::Db &db) {
+        auto place = db.cached("SELECT sequence FROM cluster_applied WHERE only_row = 1");
+        const uint64_t applied = place.step() ? static_cast<uint64_t>(place.int64(0)) : 0;
+        if (sequence <= applied) return; // applied before: once is all
+        if (sequence != applied + 1)
+          throw std::runtime_error("the cluster's write " + std::to_string(sequence) +
+                                   " came before " + std::to_string(applied + 1) +
+                                   " was applied: the stream is applied in order");
+        db.cached("INSERT INTO cluster_applied (only_row, sequence) VALUES (1, :sequence) "
+                  "ON CONFLICT (only_row) DO UPDATE SET sequence = excluded.sequence")
+            .bind(":sequence", static_cast<int64_t>(sequence))
+            .run();
+        for (size_t i = 0; i < entry->writes.size(); ++i) {
+          const auto &each = entry->writes[i];
+          try {
+            entry->applied[i] = apply_in(db, each.write, each.at);
+          } catch (const sql::Error &e) {
+            // A key the write names that is gone by the time it is applied (an editor removed
+            // on another node before their session began here): refused alike on every node.
+            // Trouble with the file itself is not the write's, and none of the entry is
+            // written: the node reads it again.
+            if ((e.code & 0xff) != SQLITE_CONSTRAINT) throw;
+            entry->applied[i] = WriteResult::not_done(WriteResult::Ended::refused,
+                                                      "the write no longer fits the site: " +
+                                                          std::string(e.what()));
+          }
+        }
+      },
+      [entry](const WriteResult &transaction) {
+        for (size_t i = 0; i < entry->writes.size(); ++i)
+          entry->writes[i].done(transaction.done() ? entry->applied[i] : transaction);
+        entry->done(transaction);
+      },
+      votes_only ? Changes::votes_only : Changes::anything);
 }
 
 WriteResult result_of(std::exception_ptr thrown) {
@@ -211,6 +141,177 @@ void raise_unless_done(const WriteResult &result) {
     break;
   }
   throw std::runtime_error(result.words);
+}
+
+} // namespace verdict
+
+// The Store's short ways to each write: applied now, at once, by the commands that run on
+// the file itself and by the tests. The site's handlers never call these: they submit a
+// Write (store/site_writes.h), which a cluster node publishes before it is applied.
+namespace verdict {
+
+namespace {
+
+template <class W> WriteResult applied_now(Store &store, W write) {
+  return apply(store, Write(std::move(write)), store.context_now());
+}
+
+template <class W> auto applied_or_thrown(Store &store, W write) {
+  const auto ended = applied_now(store, std::move(write));
+  raise_unless_done(ended);
+  if constexpr (requires { typename W::Made; }) return *ended.template made_by<W>();
+}
+
+} // namespace
+
+WriteContext Store::context_now() const {
+  return {unix_now_ms(), today()};
+}
+
+void Store::create_category(const ContentCategory &category, std::string_view editor) {
+  applied_or_thrown(*this, CreateCategory{category, std::string(editor)});
+}
+void Store::update_category(std::string_view slug, const ContentCategory &category,
+                            std::string_view editor) {
+  applied_or_thrown(*this, UpdateCategory{std::string(slug), category, std::string(editor)});
+}
+void Store::delete_category(std::string_view slug, std::string_view editor) {
+  applied_or_thrown(*this, DeleteCategory{std::string(slug), std::string(editor)});
+}
+void Store::create_tool(const ContentTool &tool, std::string_view editor) {
+  applied_or_thrown(*this, CreateTool{tool, std::string(editor)});
+}
+void Store::update_tool(std::string_view slug, const ContentTool &tool, std::string_view editor) {
+  applied_or_thrown(*this, UpdateTool{std::string(slug), tool, std::string(editor)});
+}
+void Store::delete_tool(std::string_view slug, std::string_view editor) {
+  applied_or_thrown(*this, DeleteTool{std::string(slug), std::string(editor)});
+}
+void Store::create_reviewer(const ContentReviewer &reviewer, std::string_view editor) {
+  applied_or_thrown(*this, CreateReviewer{reviewer, std::string(editor)});
+}
+void Store::update_reviewer(std::string_view slug, const ContentReviewer &reviewer,
+                            std::string_view editor) {
+  applied_or_thrown(*this, UpdateReviewer{std::string(slug), reviewer, std::string(editor)});
+}
+void Store::delete_reviewer(std::string_view slug, std::string_view editor) {
+  applied_or_thrown(*this, DeleteReviewer{std::string(slug), std::string(editor)});
+}
+void Store::create_review(const ContentReview &review, std::string_view editor) {
+  applied_or_thrown(*this, CreateReview{review, std::string(editor)});
+}
+void Store::update_review(std::string_view tool, std::string_view reviewer,
+                          const ContentReview &review, std::string_view editor) {
+  applied_or_thrown(
+      *this, UpdateReview{std::string(tool), std::string(reviewer), review, std::string(editor)});
+}
+void Store::delete_review(std::string_view tool, std::string_view reviewer,
+                          std::string_view editor) {
+  applied_or_thrown(*this,
+                    DeleteReview{std::string(tool), std::string(reviewer), std::string(editor)});
+}
+void Store::create_comparison(const ContentComparison &comparison, std::string_view editor) {
+  applied_or_thrown(*this, CreateComparison{comparison, std::string(editor)});
+}
+void Store::update_comparison(std::string_view pair, const ContentComparison &comparison,
+                              std::string_view editor) {
+  applied_or_thrown(*this, UpdateComparison{std::string(pair), comparison, std::string(editor)});
+}
+void Store::delete_comparison(std::string_view pair, std::string_view editor) {
+  applied_or_thrown(*this, DeleteComparison{std::string(pair), std::string(editor)});
+}
+
+void Store::add_editor(std::string_view email, std::string_view password_hash) {
+  applied_or_thrown(*this, AddEditor{std::string(email), std::string(password_hash)});
+}
+bool Store::remove_editor(std::string_view email) {
+  const auto ended = applied_now(*this, RemoveEditor{std::string(email)});
+  if (ended.ended == WriteResult::Ended::not_found) return false;
+  raise_unless_done(ended);
+  return true;
+}
+bool Store::set_editor_password(std::string_view email, std::string_view password_hash) {
+  const auto ended =
+      applied_now(*this, SetEditorPassword{std::string(email), std::string(password_hash)});
+  if (ended.ended == WriteResult::Ended::not_found) return false;
+  raise_unless_done(ended);
+  return true;
+}
+void Store::start_session(std::string_view secret_hash, int64_t editor_id,
+                          std::string_view csrf_token, int64_t expires_at) {
+  applied_or_thrown(*this, StartSession{std::string(secret_hash), editor_id,
+                                        std::string(csrf_token), expires_at});
+}
+void Store::end_session(std::string_view secret_hash) {
+  applied_or_thrown(*this, EndSession{std::string(secret_hash)});
+}
+
+VoteStanding Store::cast_tool_vote(const Ballot &ballot, int64_t tool_id,
+                                   std::optional<Verdict> verdict) {
+  return applied_or_thrown(*this, CastToolVote{ballot, tool_id, verdict});
+}
+VoteStanding Store::cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id,
+                                   std::optional<int64_t> pick) {
+  return applied_or_thrown(*this, CastPairVote{ballot, a_id, b_id, pick});
+}
+void Store::cast_tool_vote(const Ballot &ballot, int64_t tool_id, std::optional<Verdict> verdict,
+                           WriteDone done) {
+  apply_queued(*this, CastToolVote{ballot, tool_id, verdict}, context_now(), std::move(done));
+}
+void Store::cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id,
+                           std::optional<int64_t> pick, WriteDone done) {
+  apply_queued(*this, CastPairVote{ballot, a_id, b_id, pick}, context_now(), std::move(done));
+}
+
+SubscriptionRequest Store::request_subscription(std::string_view email, int64_t now) {
+  return applied_or_thrown(*this, RequestSubscription{std::string(email), now, true});
+}
+ConfirmationCheck Store::confirm_subscription(std::string_view token_hash, int64_t now) {
+  return applied_or_thrown(*this, ConfirmSubscription{std::string(token_hash), now});
+}
+bool Store::unsubscribe(int64_t id) {
+  const auto before = subscriber(id);
+  applied_or_thrown(*this, Unsubscribe{id});
+  return before && before->status != "unsubscribed";
+}
+Resubscription Store::resubscribe(int64_t id) {
+  return applied_or_thrown(*this, Resubscribe{id});
+}
+bool Store::claim_confirmation(int64_t subscriber_id, int64_t now, int64_t lease_seconds) {
+  return applied_or_thrown(*this, ClaimConfirmation{subscriber_id, now, lease_seconds});
+}
+bool Store::start_confirmation(int64_t subscriber_id, std::string_view token_hash,
+                               int64_t expires_at) {
+  return applied_or_thrown(*this,
+                           StartConfirmation{subscriber_id, std::string(token_hash), expires_at});
+}
+void Store::confirmation_mailed(int64_t subscriber_id) {
+  applied_or_thrown(*this, ConfirmationMailed{subscriber_id});
+}
+void Store::confirmation_failed(int64_t subscriber_id, std::optional<int64_t> next_attempt_at,
+                                std::string_view error) {
+  applied_or_thrown(*this, ConfirmationFailed{subscriber_id, next_attempt_at, std::string(error)});
+}
+bool Store::erase_subscriber(int64_t id, std::string_view editor) {
+  const auto ended = applied_now(*this, EraseSubscriber{id, std::string(editor)});
+  if (ended.ended == WriteResult::Ended::not_found) return false;
+  raise_unless_done(ended);
+  return true;
+}
+
+bool Store::claim_digest_send(int64_t digest_id, int64_t subscriber_id) {
+  return applied_or_thrown(*this, ClaimDigestSend{digest_id, subscriber_id});
+}
+void Store::digest_sent(int64_t digest_id, int64_t subscriber_id) {
+  applied_or_thrown(*this, DigestSent{digest_id, subscriber_id});
+}
+void Store::digest_send_failed(int64_t digest_id, int64_t subscriber_id, SendFailure failure,
+                               std::string_view error) {
+  applied_or_thrown(*this, DigestSendFailed{digest_id, subscriber_id, failure, std::string(error)});
+}
+
+ImportSummary Store::import_content(const Content &content) {
+  return applied_or_thrown(*this, ImportContent{content});
 }
 
 } // namespace verdict

@@ -1,27 +1,51 @@
-// A Write (domain/writes.h) applied to the store's file: the one place each kind becomes the
-// Store calls that make it. A lone server's writes come here at once (store/site_writes.h), a
-// cluster node's once the stream of writes holds them (app/cluster_writes.h), so a write
-// ends alike on every node.
+// A Write (domain/writes.h) applied to the store's file: each kind by its aggregate
+// (store/aggregate_writes.h), at the moment and on the date of its WriteContext, inside the
+// writer's transaction. A lone server's writes come here as they are taken
+// (store/site_writes.h), a cluster node's once the stream of writes holds them
+// (app/cluster_writes.h), with the context they were taken with: so a write ends alike on
+// every node, whenever it is applied.
 #pragma once
 
 #include <exception>
+#include <vector>
 
 #include "domain/writes.h"
 #include "store/store.h"
 
 namespace verdict {
 
-// Applies `write`; how it ended. Nothing of it is written unless it ended done.
-WriteResult apply(Store &store, const Write &write);
+// Applies `write` inside the writer's open transaction on `db`, in a savepoint of its own: a
+// refusal (not found, already exists, refused) is its result and leaves nothing of it; trouble
+// with the file is thrown, for the transaction to end with.
+WriteResult apply_in(sql::Db &db, const Write &write, const WriteContext &at);
 
-// The same, `done` hearing how it ended. A vote is queued for the writer's next batch and
-// `done` hears once it is durable, on the writer's thread, so it must only hand the result
-// on; every other kind is applied at once, as `apply`.
-void apply_queued(Store &store, const Write &write, WriteDone done);
+// Applies `write` in the writer's next transaction and waits until it is durable; how it ended.
+WriteResult apply(Store &store, const Write &write, const WriteContext &at);
 
-// The Store's writes say why they wrote nothing by what they throw: NotFound, AlreadyExists,
-// Refused, StoreUnavailable (unavailable), anything else (failed). These two are the one
-// place between those exceptions and a WriteResult, either way.
+// The same without waiting: `done` hears how it ended once it is durable, on the writer's
+// thread, so it must only hand the result on.
+void apply_queued(Store &store, const Write &write, const WriteContext &at, WriteDone done);
+
+// One write of an entry of the cluster's stream, with the context it was taken with; `done`
+// hears how it ended (on the writer's thread).
+struct EntryWrite {
+  Write write;
+  WriteContext at;
+  WriteDone done;
+};
+// Applies the entry at `sequence` of the cluster's stream: its writes, and the sequence as
+// this file's place, in one transaction, so each entry is applied once whatever stops when,
+// and in order (an entry past the next is not applied: the transaction fails). An entry
+// applied before writes nothing again. A write the site refuses is applied as nothing, as on
+// every node, its caller told why; trouble with the file writes none of the entry, and each
+// write's `done`, then `entry_done`, hear so. An entry with no writes (one skipped, or refused
+// before it was written) records its sequence alone.
+void apply_entry(Store &store, uint64_t sequence, std::vector<EntryWrite> writes,
+                 WriteDone entry_done);
+
+// The Store's own reads and writes say why they did nothing by what they throw: NotFound,
+// AlreadyExists, Refused, StoreUnavailable (unavailable), anything else (failed). These two
+// are the one place between those exceptions and a WriteResult, either way.
 WriteResult result_of(std::exception_ptr thrown);
 // Throws what `result` ended with; returns when it is done.
 void raise_unless_done(const WriteResult &result);

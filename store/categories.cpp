@@ -1,5 +1,6 @@
 // Categories: the desk's list of them with their tool counts, one category as a page shows
 // it, and the editor's changes to them, each written with its edit log entry.
+#include "store/aggregate_writes.h"
 #include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -52,48 +53,50 @@ std::optional<ContentCategory> Store::category(std::string_view slug) {
   return read([&](sql::Db &db) { return category_at(db, slug); });
 }
 
-void Store::create_category(const ContentCategory &category, std::string_view editor) {
-  write([&](sql::Db &db) {
-    refuse_taken_category_slug(db, category.slug);
-    auto stmt = db.cached("INSERT INTO categories (slug, name) VALUES (:slug, :name)");
-    stmt.bind(":slug", category.slug).bind(":name", category.name).run();
-    queries::log_change<ContentCategory>(db, editor, "category", category.slug, std::nullopt,
-                                         category);
-  });
+namespace aggregates {
+
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const CreateCategory &write) {
+  const auto &category = write.item;
+  refuse_taken_category_slug(db, category.slug);
+  auto stmt = db.cached("INSERT INTO categories (slug, name) VALUES (:slug, :name)");
+  stmt.bind(":slug", category.slug).bind(":name", category.name).run();
+  queries::log_change<ContentCategory>(db, at, write.editor, "category", category.slug,
+                                       std::nullopt, category);
+  return WriteResult::written();
 }
 
-void Store::update_category(std::string_view slug, const ContentCategory &category,
-                            std::string_view editor) {
-  write([&](sql::Db &db) {
-    const auto before = category_at(db, slug);
-    if (!before) throw NotFound("no category has the address " + std::string(slug));
-    if (category.slug != slug) refuse_taken_category_slug(db, category.slug);
-    auto stmt = db.cached("UPDATE categories SET slug = :new_slug, name = :name "
-                          "WHERE slug = :slug");
-    stmt.bind(":new_slug", category.slug).bind(":name", category.name).bind(":slug", slug).run();
-    if (category.slug != slug) queries::record_rename(db, "category", before->slug, category.slug);
-    queries::log_change<ContentCategory>(db, editor, "category", category.slug, before, category);
-  });
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const UpdateCategory &write) {
+  const auto &[slug, category, editor] = write;
+  const auto before = category_at(db, slug);
+  if (!before) throw NotFound("no category has the address " + slug);
+  if (category.slug != slug) refuse_taken_category_slug(db, category.slug);
+  auto stmt = db.cached("UPDATE categories SET slug = :new_slug, name = :name "
+                        "WHERE slug = :slug");
+  stmt.bind(":new_slug", category.slug).bind(":name", category.name).bind(":slug", slug).run();
+  if (category.slug != slug) queries::record_rename(db, "category", before->slug, category.slug);
+  queries::log_change<ContentCategory>(db, at, editor, "category", category.slug, before, category);
+  return WriteResult::written();
 }
 
-void Store::delete_category(std::string_view slug, std::string_view editor) {
-  write([&](sql::Db &db) {
-    const auto before = category_at(db, slug);
-    if (!before) throw NotFound("no category has the address " + std::string(slug));
-    auto used = db.cached("SELECT count(*) FROM tools WHERE category_id = "
-                          "(SELECT id FROM categories WHERE slug = :slug)");
-    used.bind(":slug", slug);
-    used.step();
-    if (const auto tools = used.int64(0); tools > 0)
-      throw Refused(std::to_string(tools) + (tools == 1 ? " tool is" : " tools are") +
-                    " in this category: move " + (tools == 1 ? "it" : "them") +
-                    " to another category first");
-    auto stmt = db.cached("DELETE FROM categories WHERE slug = :slug");
-    stmt.bind(":slug", slug).run();
-    queries::forget_renames(db, "category", before->slug);
-    queries::log_change<ContentCategory>(db, editor, "category", before->slug, before,
-                                         std::nullopt);
-  });
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const DeleteCategory &write) {
+  const auto before = category_at(db, write.slug);
+  if (!before) throw NotFound("no category has the address " + write.slug);
+  auto used = db.cached("SELECT count(*) FROM tools WHERE category_id = "
+                        "(SELECT id FROM categories WHERE slug = :slug)");
+  used.bind(":slug", write.slug);
+  used.step();
+  if (const auto tools = used.int64(0); tools > 0)
+    throw Refused(std::to_string(tools) + (tools == 1 ? " tool is" : " tools are") +
+                  " in this category: move " + (tools == 1 ? "it" : "them") +
+                  " to another category first");
+  auto stmt = db.cached("DELETE FROM categories WHERE slug = :slug");
+  stmt.bind(":slug", write.slug).run();
+  queries::forget_renames(db, "category", before->slug);
+  queries::log_change<ContentCategory>(db, at, write.editor, "category", before->slug, before,
+                                       std::nullopt);
+  return WriteResult::written();
 }
+
+} // namespace aggregates
 
 } // namespace verdict

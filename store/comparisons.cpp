@@ -5,6 +5,7 @@
 
 #include "domain/dates.h"
 #include "domain/slugs.h"
+#include "store/aggregate_writes.h"
 #include "store/page_starts.h"
 #include "store/queries.h"
 #include "store/sqlite.h"
@@ -365,54 +366,57 @@ std::string already_compared(sql::Db &db, int64_t a, int64_t b) {
 
 } // namespace
 
-void Store::create_comparison(const ContentComparison &comparison, std::string_view editor) {
-  write([&](sql::Db &db) {
-    const auto a = queries::tool_id(db, comparison.a), b = queries::tool_id(db, comparison.b);
-    if (queries::comparison_of_pair(db, a, b)) throw AlreadyExists(already_compared(db, a, b));
-    auto stmt = db.cached("INSERT INTO comparisons (tool_a_id, tool_b_id, published_on, intro, "
-                          "bottom_line) VALUES (:a, :b, :published, :intro, :bottom_line)");
-    bind_comparison(stmt, db, comparison);
-    stmt.run();
-    const auto subject = pair_slug(comparison.a, comparison.b);
-    queries::log_change<ContentComparison>(db, editor, "comparison", subject, std::nullopt,
-                                           comparison);
-    if (const auto action = publishing_action(std::nullopt, comparison))
-      queries::log_edit(db, {0, "", std::string(editor), action, "comparison", subject, "", ""});
-  });
+namespace aggregates {
+
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const CreateComparison &write) {
+  const auto &[comparison, editor] = write;
+  const auto a = queries::tool_id(db, comparison.a), b = queries::tool_id(db, comparison.b);
+  if (queries::comparison_of_pair(db, a, b)) throw AlreadyExists(already_compared(db, a, b));
+  auto stmt = db.cached("INSERT INTO comparisons (tool_a_id, tool_b_id, published_on, intro, "
+                        "bottom_line) VALUES (:a, :b, :published, :intro, :bottom_line)");
+  bind_comparison(stmt, db, comparison);
+  stmt.run();
+  const auto subject = pair_slug(comparison.a, comparison.b);
+  queries::log_change<ContentComparison>(db, at, editor, "comparison", subject, std::nullopt,
+                                         comparison);
+  if (const auto action = publishing_action(std::nullopt, comparison))
+    queries::log_edit(db, at, {0, "", std::string(editor), action, "comparison", subject, "", ""});
+  return WriteResult::written();
 }
 
-void Store::update_comparison(std::string_view pair, const ContentComparison &comparison,
-                              std::string_view editor) {
-  write([&](sql::Db &db) {
-    const auto before = comparison_named(db, pair);
-    if (!before) throw NotFound("there is no comparison " + std::string(pair));
-    const auto a = queries::tool_id(db, comparison.a), b = queries::tool_id(db, comparison.b);
-    const auto old_a = queries::tool_id(db, before->a), old_b = queries::tool_id(db, before->b);
-    if (std::minmax(a, b) != std::minmax(old_a, old_b) && queries::comparison_of_pair(db, a, b))
-      throw AlreadyExists(already_compared(db, a, b));
-    auto stmt = db.cached("UPDATE comparisons SET tool_a_id = :a, tool_b_id = :b, "
-                          "published_on = :published, intro = :intro, bottom_line = :bottom_line "
-                          "WHERE tool_a_id = :old_a AND tool_b_id = :old_b");
-    bind_comparison(stmt, db, comparison);
-    stmt.bind(":old_a", old_a).bind(":old_b", old_b).run();
-    const auto subject = pair_slug(comparison.a, comparison.b);
-    queries::log_change<ContentComparison>(db, editor, "comparison", subject, before, comparison);
-    if (const auto action = publishing_action(before, comparison))
-      queries::log_edit(db, {0, "", std::string(editor), action, "comparison", subject, "", ""});
-  });
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const UpdateComparison &write) {
+  const auto &[pair, comparison, editor] = write;
+  const auto before = comparison_named(db, pair);
+  if (!before) throw NotFound("there is no comparison " + std::string(pair));
+  const auto a = queries::tool_id(db, comparison.a), b = queries::tool_id(db, comparison.b);
+  const auto old_a = queries::tool_id(db, before->a), old_b = queries::tool_id(db, before->b);
+  if (std::minmax(a, b) != std::minmax(old_a, old_b) && queries::comparison_of_pair(db, a, b))
+    throw AlreadyExists(already_compared(db, a, b));
+  auto stmt = db.cached("UPDATE comparisons SET tool_a_id = :a, tool_b_id = :b, "
+                        "published_on = :published, intro = :intro, bottom_line = :bottom_line "
+                        "WHERE tool_a_id = :old_a AND tool_b_id = :old_b");
+  bind_comparison(stmt, db, comparison);
+  stmt.bind(":old_a", old_a).bind(":old_b", old_b).run();
+  const auto subject = pair_slug(comparison.a, comparison.b);
+  queries::log_change<ContentComparison>(db, at, editor, "comparison", subject, before, comparison);
+  if (const auto action = publishing_action(before, comparison))
+    queries::log_edit(db, at, {0, "", std::string(editor), action, "comparison", subject, "", ""});
+  return WriteResult::written();
 }
 
-void Store::delete_comparison(std::string_view pair, std::string_view editor) {
-  write([&](sql::Db &db) {
-    const auto before = comparison_named(db, pair);
-    if (!before) throw NotFound("there is no comparison " + std::string(pair));
-    auto stmt = db.cached("DELETE FROM comparisons WHERE tool_a_id = :a AND tool_b_id = :b");
-    stmt.bind(":a", queries::tool_id(db, before->a))
-        .bind(":b", queries::tool_id(db, before->b))
-        .run();
-    queries::log_change<ContentComparison>(db, editor, "comparison",
-                                           pair_slug(before->a, before->b), before, std::nullopt);
-  });
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const DeleteComparison &write) {
+  const auto &[pair, editor] = write;
+  const auto before = comparison_named(db, pair);
+  if (!before) throw NotFound("there is no comparison " + std::string(pair));
+  auto stmt = db.cached("DELETE FROM comparisons WHERE tool_a_id = :a AND tool_b_id = :b");
+  stmt.bind(":a", queries::tool_id(db, before->a))
+      .bind(":b", queries::tool_id(db, before->b))
+      .run();
+  queries::log_change<ContentComparison>(db, at, editor, "comparison",
+                                         pair_slug(before->a, before->b), before, std::nullopt);
+  return WriteResult::written();
 }
+
+} // namespace aggregates
 
 } // namespace verdict

@@ -1,6 +1,7 @@
 // Content in and out as the JSON file format of domain/content.h. Import upserts by slug in
 // one transaction, so importing the same file twice changes nothing and a failure changes
 // nothing at all.
+#include "store/aggregate_writes.h"
 #include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -33,107 +34,105 @@ void upsert(sql::Db &db, sql::Stmt &stmt, bool existed, ImportCounts &counts) {
 
 } // namespace
 
-ImportSummary Store::import_content(const Content &content) {
+WriteResult aggregates::apply_in(sql::Db &db, const WriteContext &, const ImportContent &write) {
+  const auto &content = write.content;
   ImportSummary summary;
-  write([&](sql::Db &db) {
-    summary = {}; // the writer may run this again after a failed batch
-    for (const auto &[key, value] : content.site) {
-      auto stmt = db.cached("INSERT INTO settings (key, value) VALUES (:key, :value) "
-                            "ON CONFLICT (key) DO UPDATE SET value = excluded.value "
-                            "WHERE value <> excluded.value");
-      stmt.bind(":key", key).bind(":value", value);
-      upsert(db, stmt, exists(db, "SELECT 1 FROM settings WHERE key = :key", ":key", key),
-             summary.site);
-    }
-    for (const auto &category : content.categories) {
-      auto stmt = db.cached("INSERT INTO categories (slug, name) VALUES (:slug, :name) "
-                            "ON CONFLICT (slug) DO UPDATE SET name = excluded.name "
-                            "WHERE name <> excluded.name");
-      stmt.bind(":slug", category.slug).bind(":name", category.name);
-      upsert(db, stmt,
-             exists(db, "SELECT 1 FROM categories WHERE slug = :slug", ":slug", category.slug),
-             summary.categories);
-    }
-    int64_t panel_order = 0;
-    for (const auto &reviewer : content.reviewers) {
-      auto stmt = db.cached(
-          "INSERT INTO reviewers (slug, name, lens, bio, panel_order) "
-          "VALUES (:slug, :name, :lens, :bio, :order) ON CONFLICT (slug) DO UPDATE SET "
-          "name = excluded.name, lens = excluded.lens, bio = excluded.bio, "
-          "panel_order = excluded.panel_order WHERE name <> excluded.name OR "
-          "lens <> excluded.lens OR bio <> excluded.bio OR panel_order <> excluded.panel_order");
-      stmt.bind(":slug", reviewer.slug).bind(":name", reviewer.name).bind(":lens", reviewer.lens);
-      stmt.bind(":bio", reviewer.bio).bind(":order", ++panel_order);
-      upsert(db, stmt,
-             exists(db, "SELECT 1 FROM reviewers WHERE slug = :slug", ":slug", reviewer.slug),
-             summary.reviewers);
-    }
-    for (const auto &tool : content.tools) {
-      auto stmt = db.cached(
-          "INSERT INTO tools (slug, name, category_id, tagline, description, entry, vendor, url, "
-          "pricing_notes, pricing_checked_on, pricing_source) VALUES (:slug, :name, "
-          "(SELECT id FROM categories WHERE slug = :category), :tagline, :description, :entry, "
-          ":vendor, :url, :pricing_notes, :checked, :source) ON CONFLICT (slug) DO UPDATE SET "
-          "name = excluded.name, category_id = excluded.category_id, tagline = excluded.tagline, "
-          "description = excluded.description, entry = excluded.entry, vendor = excluded.vendor, "
-          "url = excluded.url, pricing_notes = excluded.pricing_notes, "
-          "pricing_checked_on = excluded.pricing_checked_on, "
-          "pricing_source = excluded.pricing_source WHERE name <> excluded.name OR "
-          "category_id <> excluded.category_id OR tagline <> excluded.tagline OR "
-          "description <> excluded.description OR entry <> excluded.entry OR "
-          "vendor <> excluded.vendor OR url <> excluded.url OR "
-          "pricing_notes <> excluded.pricing_notes OR "
-          "pricing_checked_on IS NOT excluded.pricing_checked_on OR "
-          "pricing_source <> excluded.pricing_source");
-      stmt.bind(":slug", tool.slug).bind(":name", tool.name).bind(":category", tool.category);
-      stmt.bind(":tagline", tool.tagline).bind(":description", tool.description);
-      stmt.bind(":entry", tool.entry).bind(":vendor", tool.vendor).bind(":url", tool.url);
-      stmt.bind(":pricing_notes", tool.pricing_notes).bind(":source", tool.pricing_source);
-      bind_optional(stmt, ":checked", tool.pricing_checked_on);
-      upsert(db, stmt, exists(db, "SELECT 1 FROM tools WHERE slug = :slug", ":slug", tool.slug),
-             summary.tools);
-    }
-    for (const auto &review : content.reviews) {
-      const auto tool = queries::tool_id(db, review.tool);
-      const auto reviewer = queries::reviewer_id(db, review.reviewer);
-      auto existing =
-          db.cached("SELECT 1 FROM reviews WHERE tool_id = :tool AND reviewer_id = :reviewer");
-      existing.bind(":tool", tool).bind(":reviewer", reviewer);
-      const bool existed = existing.step();
-      auto stmt = db.cached(
-          "INSERT INTO reviews (tool_id, reviewer_id, verdict, quote) VALUES (:tool, :reviewer, "
-          ":verdict, :quote) ON CONFLICT (tool_id, reviewer_id) DO UPDATE SET "
-          "verdict = excluded.verdict, quote = excluded.quote "
-          "WHERE verdict <> excluded.verdict OR quote <> excluded.quote");
-      stmt.bind(":tool", tool).bind(":reviewer", reviewer);
-      stmt.bind(":verdict", review.verdict).bind(":quote", review.quote);
-      upsert(db, stmt, existed, summary.reviews);
-    }
-    for (const auto &comparison : content.comparisons) {
-      const auto a = queries::tool_id(db, comparison.a);
-      const auto b = queries::tool_id(db, comparison.b);
-      auto existing = db.cached("SELECT 1 FROM comparisons WHERE min(tool_a_id, tool_b_id) = "
-                                "min(:a, :b) AND max(tool_a_id, tool_b_id) = max(:a, :b)");
-      existing.bind(":a", a).bind(":b", b);
-      const bool existed = existing.step();
-      // The pair is unique in either order; an import may flip the order the editor chose.
-      auto stmt = db.cached(
-          "INSERT INTO comparisons (tool_a_id, tool_b_id, published_on, intro, bottom_line) "
-          "VALUES (:a, :b, :published, :intro, :bottom_line) "
-          "ON CONFLICT (min(tool_a_id, tool_b_id), max(tool_a_id, tool_b_id)) DO UPDATE SET "
-          "tool_a_id = excluded.tool_a_id, tool_b_id = excluded.tool_b_id, "
-          "published_on = excluded.published_on, intro = excluded.intro, "
-          "bottom_line = excluded.bottom_line "
-          "WHERE tool_a_id <> excluded.tool_a_id OR "
-          "published_on IS NOT excluded.published_on OR intro <> excluded.intro OR "
-          "bottom_line <> excluded.bottom_line");
-      stmt.bind(":a", a).bind(":b", b).bind(":intro", comparison.intro);
-      stmt.bind(":bottom_line", comparison.bottom_line);
-      bind_optional(stmt, ":published", comparison.published_on);
-      upsert(db, stmt, existed, summary.comparisons);
-    }
-  });
-  return summary;
+  for (const auto &[key, value] : content.site) {
+    auto stmt = db.cached("INSERT INTO settings (key, value) VALUES (:key, :value) "
+                          "ON CONFLICT (key) DO UPDATE SET value = excluded.value "
+                          "WHERE value <> excluded.value");
+    stmt.bind(":key", key).bind(":value", value);
+    upsert(db, stmt, exists(db, "SELECT 1 FROM settings WHERE key = :key", ":key", key),
+           summary.site);
+  }
+  for (const auto &category : content.categories) {
+    auto stmt = db.cached("INSERT INTO categories (slug, name) VALUES (:slug, :name) "
+                          "ON CONFLICT (slug) DO UPDATE SET name = excluded.name "
+                          "WHERE name <> excluded.name");
+    stmt.bind(":slug", category.slug).bind(":name", category.name);
+    upsert(db, stmt,
+           exists(db, "SELECT 1 FROM categories WHERE slug = :slug", ":slug", category.slug),
+           summary.categories);
+  }
+  int64_t panel_order = 0;
+  for (const auto &reviewer : content.reviewers) {
+    auto stmt = db.cached(
+        "INSERT INTO reviewers (slug, name, lens, bio, panel_order) "
+        "VALUES (:slug, :name, :lens, :bio, :order) ON CONFLICT (slug) DO UPDATE SET "
+        "name = excluded.name, lens = excluded.lens, bio = excluded.bio, "
+        "panel_order = excluded.panel_order WHERE name <> excluded.name OR "
+        "lens <> excluded.lens OR bio <> excluded.bio OR panel_order <> excluded.panel_order");
+    stmt.bind(":slug", reviewer.slug).bind(":name", reviewer.name).bind(":lens", reviewer.lens);
+    stmt.bind(":bio", reviewer.bio).bind(":order", ++panel_order);
+    upsert(db, stmt,
+           exists(db, "SELECT 1 FROM reviewers WHERE slug = :slug", ":slug", reviewer.slug),
+           summary.reviewers);
+  }
+  for (const auto &tool : content.tools) {
+    auto stmt = db.cached(
+        "INSERT INTO tools (slug, name, category_id, tagline, description, entry, vendor, url, "
+        "pricing_notes, pricing_checked_on, pricing_source) VALUES (:slug, :name, "
+        "(SELECT id FROM categories WHERE slug = :category), :tagline, :description, :entry, "
+        ":vendor, :url, :pricing_notes, :checked, :source) ON CONFLICT (slug) DO UPDATE SET "
+        "name = excluded.name, category_id = excluded.category_id, tagline = excluded.tagline, "
+        "description = excluded.description, entry = excluded.entry, vendor = excluded.vendor, "
+        "url = excluded.url, pricing_notes = excluded.pricing_notes, "
+        "pricing_checked_on = excluded.pricing_checked_on, "
+        "pricing_source = excluded.pricing_source WHERE name <> excluded.name OR "
+        "category_id <> excluded.category_id OR tagline <> excluded.tagline OR "
+        "description <> excluded.description OR entry <> excluded.entry OR "
+        "vendor <> excluded.vendor OR url <> excluded.url OR "
+        "pricing_notes <> excluded.pricing_notes OR "
+        "pricing_checked_on IS NOT excluded.pricing_checked_on OR "
+        "pricing_source <> excluded.pricing_source");
+    stmt.bind(":slug", tool.slug).bind(":name", tool.name).bind(":category", tool.category);
+    stmt.bind(":tagline", tool.tagline).bind(":description", tool.description);
+    stmt.bind(":entry", tool.entry).bind(":vendor", tool.vendor).bind(":url", tool.url);
+    stmt.bind(":pricing_notes", tool.pricing_notes).bind(":source", tool.pricing_source);
+    bind_optional(stmt, ":checked", tool.pricing_checked_on);
+    upsert(db, stmt, exists(db, "SELECT 1 FROM tools WHERE slug = :slug", ":slug", tool.slug),
+           summary.tools);
+  }
+  for (const auto &review : content.reviews) {
+    const auto tool = queries::tool_id(db, review.tool);
+    const auto reviewer = queries::reviewer_id(db, review.reviewer);
+    auto existing =
+        db.cached("SELECT 1 FROM reviews WHERE tool_id = :tool AND reviewer_id = :reviewer");
+    existing.bind(":tool", tool).bind(":reviewer", reviewer);
+    const bool existed = existing.step();
+    auto stmt = db.cached(
+        "INSERT INTO reviews (tool_id, reviewer_id, verdict, quote) VALUES (:tool, :reviewer, "
+        ":verdict, :quote) ON CONFLICT (tool_id, reviewer_id) DO UPDATE SET "
+        "verdict = excluded.verdict, quote = excluded.quote "
+        "WHERE verdict <> excluded.verdict OR quote <> excluded.quote");
+    stmt.bind(":tool", tool).bind(":reviewer", reviewer);
+    stmt.bind(":verdict", review.verdict).bind(":quote", review.quote);
+    upsert(db, stmt, existed, summary.reviews);
+  }
+  for (const auto &comparison : content.comparisons) {
+    const auto a = queries::tool_id(db, comparison.a);
+    const auto b = queries::tool_id(db, comparison.b);
+    auto existing = db.cached("SELECT 1 FROM comparisons WHERE min(tool_a_id, tool_b_id) = "
+                              "min(:a, :b) AND max(tool_a_id, tool_b_id) = max(:a, :b)");
+    existing.bind(":a", a).bind(":b", b);
+    const bool existed = existing.step();
+    // The pair is unique in either order; an import may flip the order the editor chose.
+    auto stmt = db.cached(
+        "INSERT INTO comparisons (tool_a_id, tool_b_id, published_on, intro, bottom_line) "
+        "VALUES (:a, :b, :published, :intro, :bottom_line) "
+        "ON CONFLICT (min(tool_a_id, tool_b_id), max(tool_a_id, tool_b_id)) DO UPDATE SET "
+        "tool_a_id = excluded.tool_a_id, tool_b_id = excluded.tool_b_id, "
+        "published_on = excluded.published_on, intro = excluded.intro, "
+        "bottom_line = excluded.bottom_line "
+        "WHERE tool_a_id <> excluded.tool_a_id OR "
+        "published_on IS NOT excluded.published_on OR intro <> excluded.intro OR "
+        "bottom_line <> excluded.bottom_line");
+    stmt.bind(":a", a).bind(":b", b).bind(":intro", comparison.intro);
+    stmt.bind(":bottom_line", comparison.bottom_line);
+    bind_optional(stmt, ":published", comparison.published_on);
+    upsert(db, stmt, existed, summary.comparisons);
+  }
+  return WriteResult::written(summary);
 }
 
 Content Store::export_content() {

@@ -14,7 +14,11 @@
 // An address that confirms after a digest was made gets the next one, not that one.
 #include <algorithm>
 
+#include "domain/clock.h"
+#include "domain/dates.h"
 #include "domain/subscription.h"
+#include "store/aggregate_writes.h"
+#include "store/apply_write.h"
 #include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -26,13 +30,14 @@ namespace {
 // The latest digest while a confirmed subscriber is still owed it and something in it is still
 // published (one whose comparisons were all withdrawn has nothing left to send): its id and
 // the days it was made for.
-std::optional<std::pair<int64_t, int>> digest_to_resume(sql::Db &db) {
+std::optional<std::pair<int64_t, int>> digest_to_resume(sql::Db &db, const std::string &today) {
   auto stmt = db.cached(
       "SELECT d.id, d.days FROM digests d WHERE d.id = (SELECT max(id) FROM digests) "
       "AND EXISTS (SELECT 1 FROM digest_sends s JOIN subscribers u ON u.id = s.subscriber_id "
       "WHERE s.digest_id = d.id AND s.state = 'owed' AND u.status = 'confirmed') "
       "AND EXISTS (SELECT 1 FROM digest_items i JOIN comparisons c ON c.id = i.comparison_id "
-      "WHERE i.digest_id = d.id AND " PUBLISHED_BY_TODAY ")");
+      "WHERE i.digest_id = d.id AND c.published_on IS NOT NULL AND c.published_on <= :today)");
+  stmt.bind(":today", today);
   if (!stmt.step()) return std::nullopt;
   return std::pair{stmt.int64(0), static_cast<int>(stmt.int64(1))};
 }
@@ -106,34 +111,23 @@ Digest Store::digest_to_send(std::string_view today, int days, bool record) {
   const std::string until(today);
   Digest digest;
   digest.days = days;
-  const auto take = [&digest](std::pair<int64_t, int> latest) {
-    digest.id = latest.first;
-    digest.days = latest.second;
-    digest.resumed = true;
-  };
   if (record) {
-    write([&](sql::Db &db) {
-      if (const auto latest = digest_to_resume(db)) return take(*latest);
-      const auto ids = unsent_in_window(db, until, days);
-      if (ids.empty() || !db.cached("SELECT 1 FROM subscribers WHERE status = 'confirmed'").step())
-        return; // nothing new, or nobody to send it to: nothing is recorded
-      db.cached("INSERT INTO digests (days) VALUES (:days)").bind(":days", days).run();
-      digest.id = db.last_insert_rowid();
-      for (const auto id : ids)
-        db.cached("INSERT INTO digest_items (digest_id, comparison_id) VALUES (:digest, :id)")
-            .bind(":digest", digest.id)
-            .bind(":id", id)
-            .run();
-      db.cached("INSERT INTO digest_sends (digest_id, subscriber_id) "
-                "SELECT :digest, id FROM subscribers WHERE status = 'confirmed'")
-          .bind(":digest", digest.id)
-          .run();
-    });
+    const auto recorded = apply(*this, RecordDigest{until, days}, {unix_now() * 1000, until});
+    raise_unless_done(recorded);
+    if (const auto made = recorded.template made_by<RecordDigest>()) {
+      digest.id = made->id;
+      digest.days = made->days;
+      digest.resumed = made->resumed;
+    }
   }
   return read([&](sql::Db &db) {
     sql::ReadSnapshot snapshot(db); // the list, its numbers and its recipients from one moment
     if (!record)
-      if (const auto latest = digest_to_resume(db)) take(*latest);
+      if (const auto latest = digest_to_resume(db, until)) {
+        digest.id = latest->first;
+        digest.days = latest->second;
+        digest.resumed = true;
+      }
     if (digest.id == 0) {
       // Not recorded: a dry run's look at a new digest, or nothing to record.
       digest.items = digest_items(db, unsent_in_window(db, until, days));
@@ -159,51 +153,73 @@ Digest Store::digest_to_send(std::string_view today, int days, bool record) {
   });
 }
 
-bool Store::claim_digest_send(int64_t digest_id, int64_t subscriber_id) {
-  bool claimed = false;
-  write([&](sql::Db &db) {
-    // Still owed (not claimed by another run) and still confirmed (not unsubscribed since the
-    // list was read): only then does the mail go out.
-    db.cached("UPDATE digest_sends SET state = 'sending', "
-              "at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') "
-              "WHERE digest_id = :digest AND subscriber_id = :id AND state = 'owed' "
-              "AND EXISTS (SELECT 1 FROM subscribers WHERE id = :id AND status = 'confirmed')")
-        .bind(":digest", digest_id)
-        .bind(":id", subscriber_id)
+namespace aggregates {
+
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const RecordDigest &write) {
+  if (const auto latest = digest_to_resume(db, write.today))
+    return WriteResult::written(RecordedDigest{latest->first, latest->second, true});
+  const auto ids = unsent_in_window(db, write.today, write.days);
+  if (ids.empty() || !db.cached("SELECT 1 FROM subscribers WHERE status = 'confirmed'").step())
+    return WriteResult::written(RecordedDigest{}); // nothing new, or nobody to send it to
+  db.cached("INSERT INTO digests (days, created_at) VALUES (:days, :at)")
+      .bind(":days", write.days)
+      .bind(":at", rfc3339_utc(at.seconds()))
+      .run();
+  const auto digest = db.last_insert_rowid();
+  for (const auto id : ids)
+    db.cached("INSERT INTO digest_items (digest_id, comparison_id) VALUES (:digest, :id)")
+        .bind(":digest", digest)
+        .bind(":id", id)
         .run();
-    claimed = db.changes() > 0;
-  });
-  return claimed;
+  db.cached("INSERT INTO digest_sends (digest_id, subscriber_id, at) "
+            "SELECT :digest, id, :at FROM subscribers WHERE status = 'confirmed'")
+      .bind(":digest", digest)
+      .bind(":at", rfc3339_utc(at.seconds()))
+      .run();
+  return WriteResult::written(RecordedDigest{digest, write.days, false});
 }
 
-void Store::digest_sent(int64_t digest_id, int64_t subscriber_id) {
-  write([&](sql::Db &db) {
-    db.cached("UPDATE digest_sends SET state = 'sent', at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') "
-              "WHERE digest_id = :digest AND subscriber_id = :id")
-        .bind(":digest", digest_id)
-        .bind(":id", subscriber_id)
-        .run();
-  });
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const ClaimDigestSend &write) {
+  // Still owed (not claimed by another run) and still confirmed (not unsubscribed since the
+  // list was read): only then does the mail go out.
+  db.cached("UPDATE digest_sends SET state = 'sending', at = :at "
+            "WHERE digest_id = :digest AND subscriber_id = :id AND state = 'owed' "
+            "AND EXISTS (SELECT 1 FROM subscribers WHERE id = :id AND status = 'confirmed')")
+      .bind(":at", rfc3339_utc(at.seconds()))
+      .bind(":digest", write.digest)
+      .bind(":id", write.subscriber)
+      .run();
+  return WriteResult::written(db.changes() > 0);
 }
 
-void Store::digest_send_failed(int64_t digest_id, int64_t subscriber_id, SendFailure failure,
-                               std::string_view error) {
-  const std::string why(error);
-  const int64_t counted = failure == SendFailure::unreached ? 0 : 1;
-  const bool for_good = failure == SendFailure::refused_for_good;
-  write([&](sql::Db &db) {
-    db.cached("UPDATE digest_sends SET attempts = attempts + :counted, last_error = :error, "
-              "state = CASE WHEN :for_good OR attempts + :counted >= :most THEN 'failed' "
-              "ELSE 'owed' END, at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') "
-              "WHERE digest_id = :digest AND subscriber_id = :id AND state IN ('owed', 'sending')")
-        .bind(":counted", counted)
-        .bind(":error", why)
-        .bind(":for_good", int64_t{for_good})
-        .bind(":most", kDigestSendAttempts)
-        .bind(":digest", digest_id)
-        .bind(":id", subscriber_id)
-        .run();
-  });
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const DigestSent &write) {
+  db.cached("UPDATE digest_sends SET state = 'sent', at = :at "
+            "WHERE digest_id = :digest AND subscriber_id = :id")
+      .bind(":at", rfc3339_utc(at.seconds()))
+      .bind(":digest", write.digest)
+      .bind(":id", write.subscriber)
+      .run();
+  return WriteResult::written();
 }
+
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const DigestSendFailed &write) {
+  const int64_t counted = write.failure == SendFailure::unreached ? 0 : 1;
+  const bool for_good = write.failure == SendFailure::refused_for_good;
+  db.cached("UPDATE digest_sends SET attempts = attempts + :counted, last_error = :error, "
+            "state = CASE WHEN :for_good OR attempts + :counted >= :most THEN 'failed' "
+            "ELSE 'owed' END, at = :at "
+            "WHERE digest_id = :digest AND subscriber_id = :id AND state IN ('owed', 'sending')")
+      .bind(":counted", counted)
+      .bind(":error", write.error)
+      .bind(":for_good", int64_t{for_good})
+      .bind(":most", kDigestSendAttempts)
+      .bind(":at", rfc3339_utc(at.seconds()))
+      .bind(":digest", write.digest)
+      .bind(":id", write.subscriber)
+      .run();
+  return WriteResult::written();
+}
+
+} // namespace aggregates
 
 } // namespace verdict

@@ -1,16 +1,20 @@
 // The edit log: what each editor changed at the desk, when, and the item before and after.
 // Every change is logged inside the write that makes it (queries::log_change), so the log
 // never tells of a change that did not happen nor misses one that did.
+#include "domain/dates.h"
 #include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 
 namespace verdict {
 
-void queries::log_edit(sql::Db &db, const EditEntry &entry) {
-  auto stmt = db.cached("INSERT INTO edit_log (editor, action, kind, subject, before, after) "
-                        "VALUES (:editor, :action, :kind, :subject, :before, :after)");
-  stmt.bind(":editor", entry.editor).bind(":action", entry.action).bind(":kind", entry.kind);
+void queries::log_edit(sql::Db &db, const WriteContext &at, const EditEntry &entry) {
+  auto stmt = db.cached("INSERT INTO edit_log (at, editor, action, kind, subject, before, after) "
+                        "VALUES (:at, :editor, :action, :kind, :subject, :before, :after)");
+  stmt.bind(":at", rfc3339_utc(at.seconds()))
+      .bind(":editor", entry.editor)
+      .bind(":action", entry.action)
+      .bind(":kind", entry.kind);
   stmt.bind(":subject", entry.subject);
   if (entry.before.empty())
     stmt.bind_null(":before");

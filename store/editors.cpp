@@ -2,7 +2,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "domain/dates.h"
 #include "domain/text.h"
+#include "store/aggregate_writes.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 
@@ -15,18 +17,6 @@ Editor editor_from(sql::Stmt &stmt) {
 }
 
 } // namespace
-
-void Store::add_editor(std::string_view email, std::string_view password_hash) {
-  const auto address = ascii_lowercase(email);
-  const std::string hash(password_hash);
-  write([&](sql::Db &db) {
-    auto taken = db.cached("SELECT 1 FROM editors WHERE email = :email");
-    taken.bind(":email", address);
-    if (taken.step()) throw AlreadyExists("an editor with address " + address + " exists");
-    auto stmt = db.cached("INSERT INTO editors (email, password_hash) VALUES (:email, :hash)");
-    stmt.bind(":email", address).bind(":hash", hash).run();
-  });
-}
 
 std::vector<Editor> Store::editors() {
   return read([](sql::Db &db) {
@@ -50,47 +40,6 @@ std::optional<Editor> Store::editor_by_email(std::string_view email) {
   });
 }
 
-bool Store::remove_editor(std::string_view email) {
-  const auto address = ascii_lowercase(email);
-  bool removed = false;
-  write([&](sql::Db &db) {
-    auto stmt = db.cached("DELETE FROM editors WHERE email = :email"); // sessions cascade
-    stmt.bind(":email", address).run();
-    removed = db.changes() > 0;
-  });
-  return removed;
-}
-
-bool Store::set_editor_password(std::string_view email, std::string_view password_hash) {
-  const auto address = ascii_lowercase(email);
-  const std::string hash(password_hash);
-  bool changed = false;
-  write([&](sql::Db &db) {
-    auto stmt = db.cached("UPDATE editors SET password_hash = :hash WHERE email = :email");
-    stmt.bind(":hash", hash).bind(":email", address).run();
-    changed = db.changes() > 0;
-    // A new password signs every browser out: whoever knew the old one is out too.
-    auto sessions = db.cached("DELETE FROM sessions WHERE editor_id = "
-                              "(SELECT id FROM editors WHERE email = :email)");
-    sessions.bind(":email", address).run();
-  });
-  return changed;
-}
-
-void Store::start_session(std::string_view secret_hash, int64_t editor_id,
-                          std::string_view csrf_token, int64_t expires_at) {
-  const std::string hash(secret_hash), csrf(csrf_token);
-  write([&](sql::Db &db) {
-    auto expired = db.cached("DELETE FROM sessions WHERE editor_id = :editor AND "
-                             "expires_at <= strftime('%s', 'now')");
-    expired.bind(":editor", editor_id).run();
-    auto stmt = db.cached("INSERT INTO sessions (secret_hash, editor_id, csrf_token, expires_at) "
-                          "VALUES (:hash, :editor, :csrf, :expires)");
-    stmt.bind(":hash", hash).bind(":editor", editor_id).bind(":csrf", csrf);
-    stmt.bind(":expires", expires_at).run();
-  });
-}
-
 std::optional<EditorSession> Store::session(std::string_view secret_hash, int64_t now) {
   return read([&](sql::Db &db) -> std::optional<EditorSession> {
     auto stmt = db.cached("SELECT s.editor_id, e.email, s.csrf_token, s.expires_at "
@@ -102,12 +51,58 @@ std::optional<EditorSession> Store::session(std::string_view secret_hash, int64_
   });
 }
 
-void Store::end_session(std::string_view secret_hash) {
-  const std::string hash(secret_hash);
-  write([&](sql::Db &db) {
-    auto stmt = db.cached("DELETE FROM sessions WHERE secret_hash = :hash");
-    stmt.bind(":hash", hash).run();
-  });
+namespace aggregates {
+
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const AddEditor &write) {
+  const auto address = ascii_lowercase(write.email);
+  auto taken = db.cached("SELECT 1 FROM editors WHERE email = :email");
+  taken.bind(":email", address);
+  if (taken.step()) throw AlreadyExists("an editor with address " + address + " exists");
+  auto stmt = db.cached("INSERT INTO editors (email, password_hash, created_at) "
+                        "VALUES (:email, :hash, :at)");
+  stmt.bind(":email", address).bind(":hash", write.password_hash);
+  stmt.bind(":at", rfc3339_utc(at.seconds())).run();
+  return WriteResult::written();
 }
+
+WriteResult apply_in(sql::Db &db, const WriteContext &, const RemoveEditor &write) {
+  auto stmt = db.cached("DELETE FROM editors WHERE email = :email"); // sessions cascade
+  stmt.bind(":email", ascii_lowercase(write.email)).run();
+  if (db.changes() == 0)
+    return WriteResult::not_done(WriteResult::Ended::not_found, write.email + " is not an editor");
+  return WriteResult::written();
+}
+
+WriteResult apply_in(sql::Db &db, const WriteContext &, const SetEditorPassword &write) {
+  const auto address = ascii_lowercase(write.email);
+  auto stmt = db.cached("UPDATE editors SET password_hash = :hash WHERE email = :email");
+  stmt.bind(":hash", write.password_hash).bind(":email", address).run();
+  if (db.changes() == 0)
+    return WriteResult::not_done(WriteResult::Ended::not_found, write.email + " is not an editor");
+  // A new password signs every browser out: whoever knew the old one is out too.
+  auto sessions = db.cached("DELETE FROM sessions WHERE editor_id = "
+                            "(SELECT id FROM editors WHERE email = :email)");
+  sessions.bind(":email", address).run();
+  return WriteResult::written();
+}
+
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const StartSession &write) {
+  auto expired = db.cached("DELETE FROM sessions WHERE editor_id = :editor AND "
+                           "expires_at <= :now");
+  expired.bind(":editor", write.editor_id).bind(":now", at.seconds()).run();
+  auto stmt = db.cached("INSERT INTO sessions (secret_hash, editor_id, csrf_token, expires_at) "
+                        "VALUES (:hash, :editor, :csrf, :expires)");
+  stmt.bind(":hash", write.secret_hash).bind(":editor", write.editor_id);
+  stmt.bind(":csrf", write.csrf_token).bind(":expires", write.expires_at).run();
+  return WriteResult::written();
+}
+
+WriteResult apply_in(sql::Db &db, const WriteContext &, const EndSession &write) {
+  auto stmt = db.cached("DELETE FROM sessions WHERE secret_hash = :hash");
+  stmt.bind(":hash", write.secret_hash).run();
+  return WriteResult::written();
+}
+
+} // namespace aggregates
 
 } // namespace verdict

@@ -109,19 +109,24 @@ int64_t reviewer_id(sql::Db &db, const std::string &slug);
 std::string tool_name(sql::Db &db, int64_t id);
 std::string reviewer_name(sql::Db &db, int64_t id);
 
-// Adds `entry` (its id and time are the database's) to the edit log, inside the caller's write
-// (store/edit_log.cpp).
-void log_edit(sql::Db &db, const EditEntry &entry);
+// Dates every vote on the tool (either side of a pair) at `at`, before the tool is deleted and
+// its votes with it: the log's triggers date each withdrawal by its row (store/votes.cpp).
+void date_withdrawals_of_tool(sql::Db &db, const WriteContext &at, int64_t tool_id);
+
+// Adds `entry` (its id is the database's) to the edit log, dated when the write was taken,
+// inside the caller's write (store/edit_log.cpp).
+void log_edit(sql::Db &db, const WriteContext &at, const EditEntry &entry);
 // Logs a change of one item from `before` to `after` (absent for a creation or a deletion),
 // unless it changed nothing.
 template <class Item>
-void log_change(sql::Db &db, std::string_view editor, const char *kind, const std::string &subject,
-                const std::optional<Item> &before, const std::optional<Item> &after) {
+void log_change(sql::Db &db, const WriteContext &at, std::string_view editor, const char *kind,
+                const std::string &subject, const std::optional<Item> &before,
+                const std::optional<Item> &after) {
   const auto was = before ? item_json(*before) : "";
   const auto is = after ? item_json(*after) : "";
   if (was == is) return;
   const char *action = !before ? "created" : !after ? "deleted" : "updated";
-  log_edit(db, {0, "", std::string(editor), action, kind, subject, was, is});
+  log_edit(db, at, {0, "", std::string(editor), action, kind, subject, was, is});
 }
 
 // Old addresses of renamed items (store/renames.cpp); `kind` is "tool", "reviewer" or

@@ -1,5 +1,6 @@
 // The reviewer panel: its personas in panel order, one reviewer as their page shows them,
 // and the editor's changes to them, each written with its edit log entry.
+#include "store/aggregate_writes.h"
 #include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -65,49 +66,52 @@ std::optional<ContentReviewer> Store::reviewer_content(std::string_view slug) {
   return read([&](sql::Db &db) { return reviewer_at(db, slug); });
 }
 
-void Store::create_reviewer(const ContentReviewer &reviewer, std::string_view editor) {
-  write([&](sql::Db &db) {
-    if (reviewer_at(db, reviewer.slug))
-      throw AlreadyExists("another reviewer already has the address " + reviewer.slug);
-    // A new reviewer joins the end of the panel.
-    auto stmt = db.cached("INSERT INTO reviewers (slug, name, lens, bio, panel_order) VALUES "
-                          "(:slug, :name, :lens, :bio, (SELECT ifnull(max(panel_order), 0) + 1 "
-                          "/* every row: a panel of a few personas */ FROM reviewers))");
-    stmt.bind(":slug", reviewer.slug).bind(":name", reviewer.name).bind(":lens", reviewer.lens);
-    stmt.bind(":bio", reviewer.bio).run();
-    // The address may have been another reviewer's before it was renamed: it is this one's now.
-    queries::address_taken(db, "reviewer", reviewer.slug);
-    queries::log_change<ContentReviewer>(db, editor, "reviewer", reviewer.slug, std::nullopt,
-                                         reviewer);
-  });
+namespace aggregates {
+
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const CreateReviewer &write) {
+  const auto &[reviewer, editor] = write;
+  if (reviewer_at(db, reviewer.slug))
+    throw AlreadyExists("another reviewer already has the address " + reviewer.slug);
+  // A new reviewer joins the end of the panel.
+  auto stmt = db.cached("INSERT INTO reviewers (slug, name, lens, bio, panel_order) VALUES "
+                        "(:slug, :name, :lens, :bio, (SELECT ifnull(max(panel_order), 0) + 1 "
+                        "/* every row: a panel of a few personas */ FROM reviewers))");
+  stmt.bind(":slug", reviewer.slug).bind(":name", reviewer.name).bind(":lens", reviewer.lens);
+  stmt.bind(":bio", reviewer.bio).run();
+  // The address may have been another reviewer's before it was renamed: it is this one's now.
+  queries::address_taken(db, "reviewer", reviewer.slug);
+  queries::log_change<ContentReviewer>(db, at, editor, "reviewer", reviewer.slug, std::nullopt,
+                                       reviewer);
+  return WriteResult::written();
 }
 
-void Store::update_reviewer(std::string_view slug, const ContentReviewer &reviewer,
-                            std::string_view editor) {
-  write([&](sql::Db &db) {
-    const auto before = reviewer_at(db, slug);
-    if (!before) throw NotFound("no reviewer has the address " + std::string(slug));
-    if (reviewer.slug != slug && reviewer_at(db, reviewer.slug))
-      throw AlreadyExists("another reviewer already has the address " + reviewer.slug);
-    auto stmt = db.cached("UPDATE reviewers SET slug = :new_slug, name = :name, lens = :lens, "
-                          "bio = :bio WHERE slug = :slug");
-    stmt.bind(":new_slug", reviewer.slug).bind(":name", reviewer.name);
-    stmt.bind(":lens", reviewer.lens).bind(":bio", reviewer.bio).bind(":slug", slug).run();
-    if (reviewer.slug != slug) queries::record_rename(db, "reviewer", before->slug, reviewer.slug);
-    queries::log_change<ContentReviewer>(db, editor, "reviewer", reviewer.slug, before, reviewer);
-  });
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const UpdateReviewer &write) {
+  const auto &[slug, reviewer, editor] = write;
+  const auto before = reviewer_at(db, slug);
+  if (!before) throw NotFound("no reviewer has the address " + std::string(slug));
+  if (reviewer.slug != slug && reviewer_at(db, reviewer.slug))
+    throw AlreadyExists("another reviewer already has the address " + reviewer.slug);
+  auto stmt = db.cached("UPDATE reviewers SET slug = :new_slug, name = :name, lens = :lens, "
+                        "bio = :bio WHERE slug = :slug");
+  stmt.bind(":new_slug", reviewer.slug).bind(":name", reviewer.name);
+  stmt.bind(":lens", reviewer.lens).bind(":bio", reviewer.bio).bind(":slug", slug).run();
+  if (reviewer.slug != slug) queries::record_rename(db, "reviewer", before->slug, reviewer.slug);
+  queries::log_change<ContentReviewer>(db, at, editor, "reviewer", reviewer.slug, before, reviewer);
+  return WriteResult::written();
 }
 
-void Store::delete_reviewer(std::string_view slug, std::string_view editor) {
-  write([&](sql::Db &db) {
-    const auto before = reviewer_at(db, slug);
-    if (!before) throw NotFound("no reviewer has the address " + std::string(slug));
-    auto stmt = db.cached("DELETE FROM reviewers WHERE slug = :slug"); // reviews cascade
-    stmt.bind(":slug", slug).run();
-    queries::forget_renames(db, "reviewer", before->slug);
-    queries::log_change<ContentReviewer>(db, editor, "reviewer", before->slug, before,
-                                         std::nullopt);
-  });
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const DeleteReviewer &write) {
+  const auto &[slug, editor] = write;
+  const auto before = reviewer_at(db, slug);
+  if (!before) throw NotFound("no reviewer has the address " + std::string(slug));
+  auto stmt = db.cached("DELETE FROM reviewers WHERE slug = :slug"); // reviews cascade
+  stmt.bind(":slug", slug).run();
+  queries::forget_renames(db, "reviewer", before->slug);
+  queries::log_change<ContentReviewer>(db, at, editor, "reviewer", before->slug, before,
+                                       std::nullopt);
+  return WriteResult::written();
 }
+
+} // namespace aggregates
 
 } // namespace verdict

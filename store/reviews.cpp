@@ -1,6 +1,7 @@
 // The panel's reviews: each reviewer's verdict and quote on a tool. Read in panel order on a
 // tool's page, by tool name on a reviewer's page, newest first at the desk; the editor's
 // changes are each written with their edit log entry.
+#include "store/aggregate_writes.h"
 #include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -106,55 +107,57 @@ std::string already_reviewed(sql::Db &db, int64_t tool, int64_t reviewer) {
 
 } // namespace
 
-void Store::create_review(const ContentReview &review, std::string_view editor) {
-  write([&](sql::Db &db) {
-    const auto tool = queries::tool_id(db, review.tool);
-    const auto reviewer = queries::reviewer_id(db, review.reviewer);
-    if (review_at(db, review.tool, review.reviewer))
-      throw AlreadyExists(already_reviewed(db, tool, reviewer));
-    auto stmt = db.cached("INSERT INTO reviews (tool_id, reviewer_id, verdict, quote) "
-                          "VALUES (:tool, :reviewer, :verdict, :quote)");
-    stmt.bind(":tool", tool).bind(":reviewer", reviewer);
-    stmt.bind(":verdict", review.verdict).bind(":quote", review.quote).run();
-    queries::log_change<ContentReview>(db, editor, "review", review.reviewer + " on " + review.tool,
-                                       std::nullopt, review);
-  });
+namespace aggregates {
+
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const CreateReview &write) {
+  const auto &[review, editor] = write;
+  const auto tool = queries::tool_id(db, review.tool);
+  const auto reviewer = queries::reviewer_id(db, review.reviewer);
+  if (review_at(db, review.tool, review.reviewer))
+    throw AlreadyExists(already_reviewed(db, tool, reviewer));
+  auto stmt = db.cached("INSERT INTO reviews (tool_id, reviewer_id, verdict, quote) "
+                        "VALUES (:tool, :reviewer, :verdict, :quote)");
+  stmt.bind(":tool", tool).bind(":reviewer", reviewer);
+  stmt.bind(":verdict", review.verdict).bind(":quote", review.quote).run();
+  queries::log_change<ContentReview>(db, at, editor, "review",
+                                     review.reviewer + " on " + review.tool, std::nullopt, review);
+  return WriteResult::written();
 }
 
-void Store::update_review(std::string_view tool_slug, std::string_view reviewer_slug,
-                          const ContentReview &review, std::string_view editor) {
-  write([&](sql::Db &db) {
-    const auto before = review_at(db, std::string(tool_slug), std::string(reviewer_slug));
-    if (!before) throw NotFound("there is no such review");
-    const auto tool = queries::tool_id(db, review.tool);
-    const auto reviewer = queries::reviewer_id(db, review.reviewer);
-    if ((review.tool != tool_slug || review.reviewer != reviewer_slug) &&
-        review_at(db, review.tool, review.reviewer))
-      throw AlreadyExists(already_reviewed(db, tool, reviewer));
-    auto stmt = db.cached(
-        "UPDATE reviews SET tool_id = :tool, reviewer_id = :reviewer, verdict = :verdict, "
-        "quote = :quote WHERE tool_id = (SELECT id FROM tools WHERE slug = :old_tool) AND "
-        "reviewer_id = (SELECT id FROM reviewers WHERE slug = :old_reviewer)");
-    stmt.bind(":tool", tool).bind(":reviewer", reviewer).bind(":verdict", review.verdict);
-    stmt.bind(":quote", review.quote).bind(":old_tool", tool_slug);
-    stmt.bind(":old_reviewer", reviewer_slug).run();
-    queries::log_change<ContentReview>(db, editor, "review", review.reviewer + " on " + review.tool,
-                                       before, review);
-  });
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const UpdateReview &write) {
+  const auto &[tool_slug, reviewer_slug, review, editor] = write;
+  const auto before = review_at(db, tool_slug, reviewer_slug);
+  if (!before) throw NotFound("there is no such review");
+  const auto tool = queries::tool_id(db, review.tool);
+  const auto reviewer = queries::reviewer_id(db, review.reviewer);
+  if ((review.tool != tool_slug || review.reviewer != reviewer_slug) &&
+      review_at(db, review.tool, review.reviewer))
+    throw AlreadyExists(already_reviewed(db, tool, reviewer));
+  auto stmt =
+      db.cached("UPDATE reviews SET tool_id = :tool, reviewer_id = :reviewer, verdict = :verdict, "
+                "quote = :quote WHERE tool_id = (SELECT id FROM tools WHERE slug = :old_tool) AND "
+                "reviewer_id = (SELECT id FROM reviewers WHERE slug = :old_reviewer)");
+  stmt.bind(":tool", tool).bind(":reviewer", reviewer).bind(":verdict", review.verdict);
+  stmt.bind(":quote", review.quote).bind(":old_tool", tool_slug);
+  stmt.bind(":old_reviewer", reviewer_slug).run();
+  queries::log_change<ContentReview>(db, at, editor, "review",
+                                     review.reviewer + " on " + review.tool, before, review);
+  return WriteResult::written();
 }
 
-void Store::delete_review(std::string_view tool_slug, std::string_view reviewer_slug,
-                          std::string_view editor) {
-  write([&](sql::Db &db) {
-    const auto before = review_at(db, std::string(tool_slug), std::string(reviewer_slug));
-    if (!before) throw NotFound("there is no such review");
-    auto stmt = db.cached(
-        "DELETE FROM reviews WHERE tool_id = (SELECT id FROM tools WHERE slug = :tool) AND "
-        "reviewer_id = (SELECT id FROM reviewers WHERE slug = :reviewer)");
-    stmt.bind(":tool", tool_slug).bind(":reviewer", reviewer_slug).run();
-    queries::log_change<ContentReview>(
-        db, editor, "review", before->reviewer + " on " + before->tool, before, std::nullopt);
-  });
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const DeleteReview &write) {
+  const auto &[tool_slug, reviewer_slug, editor] = write;
+  const auto before = review_at(db, tool_slug, reviewer_slug);
+  if (!before) throw NotFound("there is no such review");
+  auto stmt =
+      db.cached("DELETE FROM reviews WHERE tool_id = (SELECT id FROM tools WHERE slug = :tool) AND "
+                "reviewer_id = (SELECT id FROM reviewers WHERE slug = :reviewer)");
+  stmt.bind(":tool", tool_slug).bind(":reviewer", reviewer_slug).run();
+  queries::log_change<ContentReview>(
+      db, at, editor, "review", before->reviewer + " on " + before->tool, before, std::nullopt);
+  return WriteResult::written();
 }
+
+} // namespace aggregates
 
 } // namespace verdict

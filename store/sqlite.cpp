@@ -88,55 +88,7 @@ bool Stmt::is_null(int column) const {
   return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
 }
 
-namespace {
-
-thread_local std::optional<int64_t> overridden_now_ms;
-
-// The default file system of SQLite's, asked for everything but the time.
-sqlite3_vfs *machine_vfs = nullptr;
-sqlite3_vfs clocked_vfs;
-
-constexpr int64_t kJulianDayOfUnixEpochMs = 210866760000000; // as SQLite counts time
-
-int clocked_time_int64(sqlite3_vfs *, sqlite3_int64 *now) {
-  if (!overridden_now_ms) return machine_vfs->xCurrentTimeInt64(machine_vfs, now);
-  *now = *overridden_now_ms + kJulianDayOfUnixEpochMs;
-  return SQLITE_OK;
-}
-
-int clocked_time(sqlite3_vfs *vfs, double *now) {
-  sqlite3_int64 ms = 0;
-  const int rc = clocked_time_int64(vfs, &ms);
-  *now = static_cast<double>(ms) / 86400000.0;
-  return rc;
-}
-
-// Every connection opens through a copy of the default file system whose clock can be
-// overridden (ClockOverride); registered once, before the first connection.
-void use_clocked_vfs() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    machine_vfs = sqlite3_vfs_find(nullptr);
-    clocked_vfs = *machine_vfs;
-    clocked_vfs.zName = "verdict-clocked";
-    clocked_vfs.xCurrentTime = clocked_time;
-    clocked_vfs.xCurrentTimeInt64 = clocked_time_int64;
-    sqlite3_vfs_register(&clocked_vfs, 1);
-  });
-}
-
-} // namespace
-
-ClockOverride::ClockOverride(int64_t unix_ms) : outer_(overridden_now_ms) {
-  overridden_now_ms = unix_ms;
-}
-
-ClockOverride::~ClockOverride() {
-  overridden_now_ms = outer_;
-}
-
 Db::Db(const std::string &path, Open mode) {
-  use_clocked_vfs();
   const int flags = (mode == Open::read_only  ? SQLITE_OPEN_READONLY
                      : mode == Open::existing ? SQLITE_OPEN_READWRITE
                                               : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |

@@ -87,20 +87,6 @@ private:
   std::unordered_map<const char *, sqlite3_stmt *> cache_;
 };
 
-// While one lives, SQLite's 'now' (strftime('%s', 'now'), the schema's DEFAULT times) reads
-// `unix_ms` in statements run on this thread instead of the machine's clock: a write applied
-// from a cluster's stream of writes records the time it was taken, on every node alike.
-class ClockOverride {
-public:
-  explicit ClockOverride(int64_t unix_ms);
-  ~ClockOverride();
-  ClockOverride(const ClockOverride &) = delete;
-  ClockOverride &operator=(const ClockOverride &) = delete;
-
-private:
-  std::optional<int64_t> outer_;
-};
-
 // Adds a statement to the statement log when it is on (store/statement_log.h).
 void log_prepared(std::string_view sql, const std::source_location &where);
 

@@ -20,6 +20,7 @@
 
 #include "assets/embedded.h"
 #include "domain/clock.h"
+#include "domain/dates.h"
 #include "store/apply_write.h"
 #include "store/database_file.h"
 #include "store/maintenance.h"
@@ -294,25 +295,6 @@ struct Store::Writer {
     wake.notify_one();
   }
 
-  // Queues `jobs` as one: written together, or, when one of them fails (a refusal is not a
-  // failure: as_stream_write takes it as its write's outcome), none of them, and each is told.
-  void queue_together(std::deque<Job> &jobs) {
-    const bool votes_only = std::all_of(jobs.begin(), jobs.end(), [](const Job &job) {
-      return job.changes == Changes::votes_only;
-    });
-    auto together = std::make_shared<std::deque<Job>>(std::move(jobs));
-    queue(
-        [together](sql::Db &connection) {
-          for (auto &job : *together)
-            job.change(connection);
-        },
-        [together](const WriteResult &ended) {
-          for (auto &job : *together)
-            job.done(ended);
-        },
-        votes_only ? Changes::votes_only : Changes::anything);
-  }
-
   // Queues `change` and waits until it is durable; rethrows what it threw.
   void submit(std::function<void(sql::Db &)> change) {
     std::promise<WriteResult> told;
@@ -525,20 +507,12 @@ std::string Store::read_only_refusal() const {
          "), so nothing can be saved. Pages still read as before.";
 }
 
-namespace {
-// The StreamApply open on this thread, and the date of the write being applied on this one
-// (the writer's, while it runs the write): Store::today() answers with it.
-thread_local Store::StreamApply *open_apply = nullptr;
-thread_local const std::string *applying_today = nullptr;
-} // namespace
-
 void Store::set_today(std::function<std::string()> today) {
   std::lock_guard lock(today_mutex_);
   today_ = std::move(today);
 }
 
 std::string Store::today() const {
-  if (applying_today) return *applying_today;
   std::lock_guard lock(today_mutex_);
   return today_ ? today_() : utc_today();
 }
@@ -606,8 +580,9 @@ std::string Store::health_problem() {
   health_checked_ = now;
   try {
     write([](sql::Db &db) {
-      db.cached("INSERT INTO health (id, checked_at) VALUES (1, datetime('now')) "
+      db.cached("INSERT INTO health (id, checked_at) VALUES (1, :now) "
                 "ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at")
+          .bind(":now", rfc3339_utc(unix_now()))
           .run();
     });
     health_.clear();
@@ -624,146 +599,19 @@ Store::~Store() {
   database_file::forget_when_no_log(path_); // the last connection closed
 }
 
-// The writes queued for a StreamApply, and the store whose writer takes them.
-struct Store::StreamApply::Held {
-  Store *store = nullptr;
-  std::deque<Writer::Job> jobs;
-};
-
-Store::StreamApply::StreamApply(uint64_t sequence, int64_t taken_at_ms, std::string today)
-    : sequence_(sequence), taken_at_ms_(taken_at_ms), today_(std::move(today)),
-      first_write_applies_(std::make_shared<bool>(false)), held_(std::make_unique<Held>()),
-      exceptions_at_start_(std::uncaught_exceptions()) {
-  open_apply = this;
-}
-
-Store::StreamApply::~StreamApply() {
-  open_apply = nullptr;
-  if (std::uncaught_exceptions() == exceptions_at_start_) {
-    hand_over();
-    return;
-  }
-  // Part of the entry could not be applied: none of it is, and it is read again. Told while
-  // an exception is on its way, so what a caller's `done` throws goes no further.
-  for (auto &job : held_->jobs)
-    try {
-      job.done(
-          WriteResult::not_done(WriteResult::Ended::failed, "the cluster's write was not applied"));
-    } catch (...) {
-    }
-}
-
-void Store::StreamApply::next_writes_taken(int64_t taken_at_ms, std::string today) {
-  taken_at_ms_ = taken_at_ms;
-  today_ = std::move(today);
-}
-
-void Store::StreamApply::hand_over() {
-  if (held_->jobs.empty()) return;
-  if (!held_->store->writer_) { // a read-only file applies nothing
-    for (auto &job : held_->jobs)
-      job.done(WriteResult::not_done(WriteResult::Ended::unavailable,
-                                     held_->store->read_only_refusal()));
-    held_->jobs.clear();
-    return;
-  }
-  held_->store->writer_->queue_together(held_->jobs);
-  held_->jobs.clear();
-}
-
-std::function<void(sql::Db &)> Store::as_stream_write(std::function<void(sql::Db &)> change,
-                                                      const std::shared_ptr<WriteResult> &refusal) {
-  const bool first = !open_apply->first_write_made_;
-  open_apply->first_write_made_ = true;
-  return [sequence = open_apply->sequence_, at = open_apply->taken_at_ms_,
-          today = open_apply->today_, applies = open_apply->first_write_applies_, first, refusal,
-          change = std::move(change)](sql::Db &db) {
-    if (first) {
-      auto place = db.cached("SELECT sequence FROM cluster_applied WHERE only_row = 1");
-      const uint64_t applied = place.step() ? static_cast<uint64_t>(place.int64(0)) : 0;
-      if (sequence <= applied) return; // applied before: once is all
-      if (sequence != applied + 1)
-        throw std::runtime_error("the cluster's write " + std::to_string(sequence) +
-                                 " came before " + std::to_string(applied + 1) +
-                                 " was applied: the stream is applied in order");
-      db.cached("INSERT INTO cluster_applied (only_row, sequence) VALUES (1, :sequence) "
-                "ON CONFLICT (only_row) DO UPDATE SET sequence = excluded.sequence")
-          .bind(":sequence", static_cast<int64_t>(sequence))
-          .run();
-      *applies = true;
-    } else if (!*applies) {
-      return; // the first found this write applied already
-    }
-    sql::ClockOverride clock(at);
-    applying_today = &today;
-    sql::Savepoint own(db);
-    try {
-      change(db);
-      own.release();
-    } catch (const NotFound &) {
-      *refusal = result_of(std::current_exception());
-    } catch (const AlreadyExists &) {
-      *refusal = result_of(std::current_exception());
-    } catch (const Refused &) {
-      *refusal = result_of(std::current_exception());
-    } catch (const sql::Error &e) {
-      // A key the write names that is gone by the time it is applied (an editor removed on
-      // another node before their session began here): refused alike on every node. Trouble
-      // with the file itself is not the write's, and stops the node until it is put right.
-      if ((e.code & 0xff) != SQLITE_CONSTRAINT) {
-        applying_today = nullptr;
-        throw;
-      }
-      *refusal =
-          WriteResult::not_done(WriteResult::Ended::refused,
-                                "the write no longer fits the site: " + std::string(e.what()));
-    } catch (...) {
-      applying_today = nullptr;
-      throw;
-    }
-    applying_today = nullptr;
-  };
-}
-
 void Store::write(std::function<void(sql::Db &)> change) {
   // A write ends the answer's moment: what it reads after sees what it wrote, and no read
   // transaction of this thread is left open for the write to wait on.
   if (auto *open = open_read_on_this_thread()) open->moment_.reset();
   if (!writer_) throw StoreUnavailable(read_only_refusal());
-  if (!open_apply) return writer_->submit(std::move(change));
-  // In the same transaction as the writes held for the entry before it.
-  const auto refusal = std::make_shared<WriteResult>();
-  std::promise<WriteResult> told;
-  auto outcome = told.get_future();
-  hold(
-      as_stream_write(std::move(change), refusal),
-      [&told](const WriteResult &ended) { told.set_value(ended); }, Changes::anything);
-  open_apply->hand_over();
-  raise_unless_done(outcome.get());
-  raise_unless_done(*refusal);
-}
-
-void Store::hold(std::function<void(sql::Db &)> change, WriteDone done, Changes changes) {
-  auto &held = *open_apply->held_;
-  if (held.store != this) { // one entry's writes go to one file; a second file's wait for theirs
-    open_apply->hand_over();
-    held.store = this;
-  }
-  held.jobs.push_back({std::move(change), std::move(done), changes});
+  writer_->submit(std::move(change));
 }
 
 void Store::write_then(std::function<void(sql::Db &)> change, WriteDone done, Changes changes) {
   if (auto *open = open_read_on_this_thread()) open->moment_.reset();
   if (!writer_)
     return done(WriteResult::not_done(WriteResult::Ended::unavailable, read_only_refusal()));
-  if (!open_apply) return writer_->queue(std::move(change), std::move(done), changes);
-  const auto refusal = std::make_shared<WriteResult>();
-  hold(
-      as_stream_write(std::move(change), refusal),
-      [refusal, done = std::move(done)](const WriteResult &ended) {
-        done(ended.done() ? *refusal : ended);
-      },
-      changes);
+  writer_->queue(std::move(change), std::move(done), changes);
 }
 
 int64_t list_version(sql::Db &db, const char *list) {

@@ -81,6 +81,9 @@ public:
   // a fake one (the site runs on UTC).
   void set_today(std::function<std::string()> today);
   std::string today() const;
+  // A write taken now, by this store's clock and date: the context a lone server's writes and
+  // the short ways below apply with (store/apply_write.h).
+  WriteContext context_now() const;
 
   // Increases after every committed write; caches of rendered pages key on it.
   uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
@@ -240,51 +243,10 @@ public:
                       WriteDone done);
   void cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id, std::optional<int64_t> pick,
                       WriteDone done);
-  // A node of a cluster applies the cluster's writes in their stream's order: the sequence of
-  // the last one applied to this file (0: none).
+  // A node of a cluster applies the cluster's writes in their stream's order
+  // (store/apply_write.h apply_entry): the sequence of the last one applied to this file (0:
+  // none).
   uint64_t applied_sequence();
-  // The open StreamApply's write, when it changes nothing in this file: its sequence alone,
-  // queued with the entry's other writes; `done` hears if it was not written.
-  void apply_nothing(WriteDone done);
-
-  // While one is open on a thread, the store's writes made from that thread are the write the
-  // cluster's stream holds at `sequence` (app/stream_follower.h): the first records the
-  // sequence as applied in its own transaction, so each is applied once, whatever stops when;
-  // its times and the site's date are the ones it was taken at, on every node alike; and one
-  // the store refuses (NotFound, AlreadyExists, Refused: as every node refuses it) is applied
-  // as nothing, its sequence recorded all the same, and refused to its caller as ever. A
-  // sequence applied already writes nothing again. Writes queued with one open (write_then)
-  // are held and handed to the writer together, with the next write waited for or when it
-  // closes, as one: an entry's writes are in the file all or none, and when one fails (not a
-  // refusal: the file's trouble) all of them are told so, and the sequence is not recorded.
-  class StreamApply {
-  public:
-    StreamApply(uint64_t sequence, int64_t taken_at_ms, std::string today);
-    // Hands the held writes to the writer; closed by an exception, it drops them instead, and
-    // their callers hear they were not written.
-    ~StreamApply();
-    StreamApply(const StreamApply &) = delete;
-    StreamApply &operator=(const StreamApply &) = delete;
-    // Whether a write was made for it yet: one that needs none here (refused before it was
-    // written, or nothing to do) is recorded with Store::apply_nothing.
-    bool made_a_write() const { return first_write_made_; }
-    // The writes made for it from now on were taken at `taken_at_ms`, on `today`: one entry
-    // of the stream may carry several (votes published together), each taken at its own time.
-    void next_writes_taken(int64_t taken_at_ms, std::string today);
-
-  private:
-    friend class Store;
-    struct Held;
-    void hand_over();
-    uint64_t sequence_;
-    int64_t taken_at_ms_;
-    std::string today_;
-    std::shared_ptr<bool> first_write_applies_; // set by the first write when it ran
-    bool first_write_made_ = false;
-    std::unique_ptr<Held> held_;
-    int exceptions_at_start_;
-  };
-
   // The vote log (store/vote_log.h): its entries from leaf `from` on, at most `limit`, and its
   // size and root now.
   std::vector<VoteLogEntry> vote_log(uint64_t from, size_t limit);
@@ -320,11 +282,8 @@ public:
   // Subscribers (store/subscribers.cpp). Times are seconds since 1970.
   // Keeps a new address as pending, or a pending one as it is, and owes it a confirmation
   // mail, unless one went to it too recently (domain/subscription.h). A confirmed address is
-  // left as it is; so is one that unsubscribed, which the form never mails again. `may_mail`,
-  // asked (inside the transaction) only when a mail would be owed, may refuse it: then nothing
-  // is kept (mail_rationed).
-  SubscriptionRequest request_subscription(std::string_view email, int64_t now,
-                                           const std::function<bool()> &may_mail = {});
+  // left as it is; so is one that unsubscribed, which the form never mails again.
+  SubscriptionRequest request_subscription(std::string_view email, int64_t now);
   // Confirmation mails owed whose time has come, the longest waiting first.
   std::vector<ConfirmationDue> confirmations_due(int64_t now, int64_t limit);
   // Before a confirmation mail goes out: its token's hash and expiry replace any earlier
@@ -463,14 +422,8 @@ private:
   // A file that cannot be written: readers only, each write refused with read_only_refusal().
   void open_read_only();
   std::string read_only_refusal() const;
-  // `change` as the open StreamApply's write; `refusal` hears how the store refused it, when it
-  // did (a refusal is the write's outcome, not the entry's failure: every node refuses alike).
-  std::function<void(sql::Db &)> as_stream_write(std::function<void(sql::Db &)> change,
-                                                 const std::shared_ptr<WriteResult> &refusal);
   struct ReaderPool;
   struct Writer;
-  // Holds `change` for the open StreamApply's transaction; `done` hears how it ended.
-  void hold(std::function<void(sql::Db &)> change, WriteDone done, Changes changes);
   mutable std::mutex today_mutex_;
   std::function<std::string()> today_;
   struct ReaderLease {
@@ -508,9 +461,6 @@ private:
   std::unique_ptr<ReaderPool> readers_;
   std::unique_ptr<Writer> writer_;
   std::unique_ptr<PageStartMemos> page_starts_;
-  // The day whose earlier days' counted voters were last dropped (store/votes.cpp); written
-  // and read by the writer's thread only.
-  std::string counted_voters_pruned_before_;
 };
 
 } // namespace verdict

@@ -1,6 +1,8 @@
 // Newsletter subscribers: the list, its statuses (pending until confirmed, confirmed,
 // unsubscribed), the confirmation mails owed to pending addresses, and the site's kept secrets.
+#include "domain/dates.h"
 #include "domain/subscription.h"
+#include "store/aggregate_writes.h"
 #include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -22,62 +24,6 @@ void drop_owed_mail(sql::Db &db, int64_t subscriber_id) {
 
 } // namespace
 
-SubscriptionRequest Store::request_subscription(std::string_view email, int64_t now,
-                                                const std::function<bool()> &may_mail) {
-  std::string address(email);
-  auto outcome = SubscriptionRequest::mail_queued;
-  write([&](sql::Db &db) {
-    auto found = db.cached("SELECT id, status, confirmations_sent, confirmation_asked_at "
-                           "FROM subscribers WHERE email = :email");
-    found.bind(":email", address);
-    const bool known = found.step();
-    const auto status = known ? found.text(1) : std::string("pending");
-    const auto sent = known ? found.int64(2) : 0;
-    const auto asked_at = !known || found.is_null(3) ? std::optional<int64_t>() : found.int64(3);
-    if (status == "confirmed") {
-      outcome = SubscriptionRequest::already_confirmed;
-      return;
-    }
-    // "Never mail this address again" holds: anyone can type an address into the form, so
-    // the form must not be a way to mail someone who left. Whoever holds the mailbox comes
-    // back through the undo button of any mail's unsubscribe link instead.
-    if (status == "unsubscribed") {
-      outcome = SubscriptionRequest::left_the_list;
-      return;
-    }
-    if (asked_at && now < *asked_at + confirmation_resend_wait(sent)) {
-      outcome = SubscriptionRequest::mail_held_back;
-      return;
-    }
-    // Past a ration nothing is kept: a flood of made-up addresses must not fill the list, and
-    // a kept address no mail went to is no nearer confirmation than none.
-    if (may_mail && !may_mail()) {
-      outcome = SubscriptionRequest::mail_rationed;
-      return;
-    }
-    int64_t id = known ? found.int64(0) : 0;
-    if (!known) {
-      db.cached("INSERT INTO subscribers (email, status) VALUES (:email, 'pending')")
-          .bind(":email", address)
-          .run();
-      id = db.last_insert_rowid();
-    }
-    db.cached("UPDATE subscribers SET confirmations_sent = :sent, "
-              "confirmation_asked_at = :now WHERE id = :id")
-        .bind(":sent", sent + 1)
-        .bind(":now", now)
-        .bind(":id", id)
-        .run();
-    db.cached("INSERT INTO confirmation_outbox (subscriber_id, next_attempt_at) "
-              "VALUES (:id, :now) ON CONFLICT (subscriber_id) DO UPDATE "
-              "SET attempts = 0, next_attempt_at = excluded.next_attempt_at, last_error = ''")
-        .bind(":id", id)
-        .bind(":now", now)
-        .run();
-  });
-  return outcome;
-}
-
 std::vector<ConfirmationDue> Store::confirmations_due(int64_t now, int64_t limit) {
   return read([&](sql::Db &db) {
     auto stmt =
@@ -89,56 +35,6 @@ std::vector<ConfirmationDue> Store::confirmations_due(int64_t now, int64_t limit
     while (stmt.step())
       due.push_back({stmt.int64(0), stmt.text(1), stmt.int64(2)});
     return due;
-  });
-}
-
-bool Store::start_confirmation(int64_t subscriber_id, std::string_view token_hash,
-                               int64_t expires_at) {
-  bool pending = false;
-  std::string hash(token_hash);
-  write([&](sql::Db &db) {
-    db.cached("UPDATE subscribers SET confirm_hash = :hash, confirm_expires_at = :expires "
-              "WHERE id = :id AND status = 'pending'")
-        .bind(":hash", hash)
-        .bind(":expires", expires_at)
-        .bind(":id", subscriber_id)
-        .run();
-    pending = db.changes() > 0;
-    // Confirmed or gone since the mail was queued: it is owed no more.
-    if (!pending) drop_owed_mail(db, subscriber_id);
-  });
-  return pending;
-}
-
-bool Store::claim_confirmation(int64_t subscriber_id, int64_t now, int64_t lease_seconds) {
-  bool claimed = false;
-  write([&](sql::Db &db) {
-    db.cached("UPDATE confirmation_outbox SET next_attempt_at = :until "
-              "WHERE subscriber_id = :id AND next_attempt_at <= :now")
-        .bind(":until", now + lease_seconds)
-        .bind(":id", subscriber_id)
-        .bind(":now", now)
-        .run();
-    claimed = db.changes() > 0;
-  });
-  return claimed;
-}
-
-void Store::confirmation_mailed(int64_t subscriber_id) {
-  write([&](sql::Db &db) { drop_owed_mail(db, subscriber_id); });
-}
-
-void Store::confirmation_failed(int64_t subscriber_id, std::optional<int64_t> next_attempt_at,
-                                std::string_view error) {
-  std::string why(error);
-  write([&](sql::Db &db) {
-    auto stmt = db.cached("UPDATE confirmation_outbox SET attempts = attempts + 1, "
-                          "next_attempt_at = :next, last_error = :error WHERE subscriber_id = :id");
-    if (next_attempt_at)
-      stmt.bind(":next", *next_attempt_at);
-    else
-      stmt.bind_null(":next"); // given up
-    stmt.bind(":error", why).bind(":id", subscriber_id).run();
   });
 }
 
@@ -163,54 +59,6 @@ ConfirmationCheck check_confirmation(sql::Db &db, const std::string &token_hash,
 ConfirmationCheck Store::confirmation(std::string_view token_hash, int64_t now) {
   const std::string hash(token_hash);
   return read([&](sql::Db &db) { return check_confirmation(db, hash, now, nullptr); });
-}
-
-ConfirmationCheck Store::confirm_subscription(std::string_view token_hash, int64_t now) {
-  const std::string hash(token_hash);
-  auto outcome = ConfirmationCheck::unknown;
-  write([&](sql::Db &db) {
-    int64_t id = 0;
-    outcome = check_confirmation(db, hash, now, &id);
-    if (outcome != ConfirmationCheck::confirmable) return;
-    db.cached("UPDATE subscribers SET status = 'confirmed', confirmations_sent = 0, "
-              "confirmed_at = :now WHERE id = :id")
-        .bind(":now", now)
-        .bind(":id", id)
-        .run();
-    drop_owed_mail(db, id);
-  });
-  return outcome;
-}
-
-bool Store::unsubscribe(int64_t id) {
-  bool changed = false;
-  write([&](sql::Db &db) {
-    // The confirmation link dies with the subscription: following it later finds nothing.
-    db.cached("UPDATE subscribers SET status = 'unsubscribed', confirm_hash = NULL "
-              "WHERE id = :id AND status <> 'unsubscribed'")
-        .bind(":id", id)
-        .run();
-    changed = db.changes() > 0;
-    drop_owed_mail(db, id);
-  });
-  return changed;
-}
-
-Resubscription Store::resubscribe(int64_t id) {
-  auto outcome = Resubscription::unchanged;
-  write([&](sql::Db &db) {
-    // Back to what it was: an address that never confirmed is pending again, never confirmed
-    // by the undo (its old link died with the unsubscription; the form sends a new one).
-    db.cached("UPDATE subscribers SET status = CASE WHEN confirmed_at IS NULL THEN 'pending' "
-              "ELSE 'confirmed' END WHERE id = :id AND status = 'unsubscribed'")
-        .bind(":id", id)
-        .run();
-    if (db.changes() == 0) return;
-    auto status = db.cached("SELECT status FROM subscribers WHERE id = :id");
-    status.bind(":id", id).step();
-    outcome = status.text(0) == "confirmed" ? Resubscription::confirmed : Resubscription::pending;
-  });
-  return outcome;
 }
 
 std::string Store::site_secret(std::string_view name, std::string_view if_new) {
@@ -306,18 +154,142 @@ std::optional<Subscriber> Store::subscriber(int64_t id) {
   });
 }
 
-bool Store::erase_subscriber(int64_t id, std::string_view editor) {
-  bool erased = false;
-  write([&](sql::Db &db) {
-    auto stmt = db.cached("DELETE FROM subscribers WHERE id = :id");
-    stmt.bind(":id", id).run();
-    erased = db.changes() > 0;
-    // Erasure: the log says that one address went, never which.
-    if (erased)
-      queries::log_edit(db, {0, "", std::string(editor), "deleted", "subscriber",
-                             "#" + std::to_string(id), "", ""});
-  });
-  return erased;
+namespace aggregates {
+
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const RequestSubscription &write) {
+  const auto &[address, now, may_mail] = write;
+  const auto kept = [](SubscriptionRequest outcome) { return WriteResult::written(outcome); };
+  auto found = db.cached("SELECT id, status, confirmations_sent, confirmation_asked_at "
+                         "FROM subscribers WHERE email = :email");
+  found.bind(":email", address);
+  const bool known = found.step();
+  const auto status = known ? found.text(1) : std::string("pending");
+  const auto sent = known ? found.int64(2) : 0;
+  const auto asked_at = !known || found.is_null(3) ? std::optional<int64_t>() : found.int64(3);
+  if (status == "confirmed") return kept(SubscriptionRequest::already_confirmed);
+  // "Never mail this address again" holds: anyone can type an address into the form, so
+  // the form must not be a way to mail someone who left. Whoever holds the mailbox comes
+  // back through the undo button of any mail's unsubscribe link instead.
+  if (status == "unsubscribed") return kept(SubscriptionRequest::left_the_list);
+  if (asked_at && now < *asked_at + confirmation_resend_wait(sent))
+    return kept(SubscriptionRequest::mail_held_back);
+  // Past a ration nothing is kept: a flood of made-up addresses must not fill the list, and
+  // a kept address no mail went to is no nearer confirmation than none.
+  if (!may_mail) return kept(SubscriptionRequest::mail_rationed);
+  int64_t id = known ? found.int64(0) : 0;
+  if (!known) {
+    db.cached("INSERT INTO subscribers (email, status, subscribed_at) "
+              "VALUES (:email, 'pending', :at)")
+        .bind(":email", address)
+        .bind(":at", rfc3339_utc(at.seconds()))
+        .run();
+    id = db.last_insert_rowid();
+  }
+  db.cached("UPDATE subscribers SET confirmations_sent = :sent, "
+            "confirmation_asked_at = :now WHERE id = :id")
+      .bind(":sent", sent + 1)
+      .bind(":now", now)
+      .bind(":id", id)
+      .run();
+  db.cached("INSERT INTO confirmation_outbox (subscriber_id, next_attempt_at) "
+            "VALUES (:id, :now) ON CONFLICT (subscriber_id) DO UPDATE "
+            "SET attempts = 0, next_attempt_at = excluded.next_attempt_at, last_error = ''")
+      .bind(":id", id)
+      .bind(":now", now)
+      .run();
+  return kept(SubscriptionRequest::mail_queued);
 }
+
+WriteResult apply_in(sql::Db &db, const WriteContext &, const ConfirmSubscription &write) {
+  int64_t id = 0;
+  const auto outcome = check_confirmation(db, write.token_hash, write.now, &id);
+  if (outcome != ConfirmationCheck::confirmable) return WriteResult::written(outcome);
+  db.cached("UPDATE subscribers SET status = 'confirmed', confirmations_sent = 0, "
+            "confirmed_at = :now WHERE id = :id")
+      .bind(":now", write.now)
+      .bind(":id", id)
+      .run();
+  drop_owed_mail(db, id);
+  return WriteResult::written(outcome);
+}
+
+// Done whether it left now or had left before: either way the address is off the list.
+WriteResult apply_in(sql::Db &db, const WriteContext &, const Unsubscribe &write) {
+  // The confirmation link dies with the subscription: following it later finds nothing.
+  db.cached("UPDATE subscribers SET status = 'unsubscribed', confirm_hash = NULL "
+            "WHERE id = :id AND status <> 'unsubscribed'")
+      .bind(":id", write.id)
+      .run();
+  drop_owed_mail(db, write.id);
+  return WriteResult::written();
+}
+
+WriteResult apply_in(sql::Db &db, const WriteContext &, const Resubscribe &write) {
+  // Back to what it was: an address that never confirmed is pending again, never confirmed
+  // by the undo (its old link died with the unsubscription; the form sends a new one).
+  db.cached("UPDATE subscribers SET status = CASE WHEN confirmed_at IS NULL THEN 'pending' "
+            "ELSE 'confirmed' END WHERE id = :id AND status = 'unsubscribed'")
+      .bind(":id", write.id)
+      .run();
+  if (db.changes() == 0) return WriteResult::written(Resubscription::unchanged);
+  auto status = db.cached("SELECT status FROM subscribers WHERE id = :id");
+  status.bind(":id", write.id).step();
+  return WriteResult::written(status.text(0) == "confirmed" ? Resubscription::confirmed
+                                                            : Resubscription::pending);
+}
+
+WriteResult apply_in(sql::Db &db, const WriteContext &, const ClaimConfirmation &write) {
+  db.cached("UPDATE confirmation_outbox SET next_attempt_at = :until "
+            "WHERE subscriber_id = :id AND next_attempt_at <= :now")
+      .bind(":until", write.now + write.lease_seconds)
+      .bind(":id", write.subscriber)
+      .bind(":now", write.now)
+      .run();
+  return WriteResult::written(db.changes() > 0);
+}
+
+WriteResult apply_in(sql::Db &db, const WriteContext &, const StartConfirmation &write) {
+  db.cached("UPDATE subscribers SET confirm_hash = :hash, confirm_expires_at = :expires "
+            "WHERE id = :id AND status = 'pending'")
+      .bind(":hash", write.token_hash)
+      .bind(":expires", write.expires_at)
+      .bind(":id", write.subscriber)
+      .run();
+  const bool pending = db.changes() > 0;
+  // Confirmed or gone since the mail was queued: it is owed no more.
+  if (!pending) drop_owed_mail(db, write.subscriber);
+  return WriteResult::written(pending);
+}
+
+WriteResult apply_in(sql::Db &db, const WriteContext &, const ConfirmationMailed &write) {
+  drop_owed_mail(db, write.subscriber);
+  return WriteResult::written();
+}
+
+WriteResult apply_in(sql::Db &db, const WriteContext &, const ConfirmationFailed &write) {
+  auto stmt = db.cached("UPDATE confirmation_outbox SET attempts = attempts + 1, "
+                        "next_attempt_at = :next, last_error = :error WHERE subscriber_id = :id");
+  if (write.next_attempt_at)
+    stmt.bind(":next", *write.next_attempt_at);
+  else
+    stmt.bind_null(":next"); // given up
+  stmt.bind(":error", write.error).bind(":id", write.subscriber).run();
+  return WriteResult::written();
+}
+
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const EraseSubscriber &write) {
+  auto stmt = db.cached("DELETE FROM subscribers WHERE id = :id");
+  stmt.bind(":id", write.id).run();
+  if (db.changes() == 0)
+    return WriteResult::not_done(WriteResult::Ended::not_found,
+                                 "that subscriber is not on the list");
+  // Erasure: the log says that one address went, never which.
+  queries::log_edit(
+      db, at,
+      {0, "", write.editor, "deleted", "subscriber", "#" + std::to_string(write.id), "", ""});
+  return WriteResult::written();
+}
+
+} // namespace aggregates
 
 } // namespace verdict

@@ -3,6 +3,7 @@
 // file's terms, each written with its edit log entry.
 #include <algorithm>
 
+#include "store/aggregate_writes.h"
 #include "store/page_starts.h"
 #include "store/queries.h"
 #include "store/sqlite.h"
@@ -311,49 +312,56 @@ std::vector<ContentTool> Store::tools_named(std::string_view name) {
   });
 }
 
-void Store::create_tool(const ContentTool &tool, std::string_view editor) {
-  write([&](sql::Db &db) {
-    if (tool_at(db, tool.slug))
-      throw AlreadyExists("another tool already has the address " + tool.slug);
-    auto stmt = db.cached(
-        "INSERT INTO tools (slug, name, category_id, tagline, description, entry, vendor, url, "
-        "pricing_notes, pricing_checked_on, pricing_source) VALUES (:slug, :name, :category, "
-        ":tagline, :description, :entry, :vendor, :url, :pricing_notes, :checked, :source)");
-    bind_tool(stmt, db, tool);
-    stmt.run();
-    // The address may have been another tool's before it was renamed: it is this one's now.
-    queries::address_taken(db, "tool", tool.slug);
-    queries::log_change<ContentTool>(db, editor, "tool", tool.slug, std::nullopt, tool);
-  });
+namespace aggregates {
+
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const CreateTool &write) {
+  const auto &tool = write.item;
+  if (tool_at(db, tool.slug))
+    throw AlreadyExists("another tool already has the address " + tool.slug);
+  auto stmt = db.cached(
+      "INSERT INTO tools (slug, name, category_id, tagline, description, entry, vendor, url, "
+      "pricing_notes, pricing_checked_on, pricing_source) VALUES (:slug, :name, :category, "
+      ":tagline, :description, :entry, :vendor, :url, :pricing_notes, :checked, :source)");
+  bind_tool(stmt, db, tool);
+  stmt.run();
+  // The address may have been another tool's before it was renamed: it is this one's now.
+  queries::address_taken(db, "tool", tool.slug);
+  queries::log_change<ContentTool>(db, at, write.editor, "tool", tool.slug, std::nullopt, tool);
+  return WriteResult::written();
 }
 
-void Store::update_tool(std::string_view slug, const ContentTool &tool, std::string_view editor) {
-  write([&](sql::Db &db) {
-    const auto before = tool_at(db, slug);
-    if (!before) throw NotFound("no tool has the address " + std::string(slug));
-    if (tool.slug != slug && tool_at(db, tool.slug))
-      throw AlreadyExists("another tool already has the address " + tool.slug);
-    auto stmt = db.cached(
-        "UPDATE tools SET slug = :slug, name = :name, category_id = :category, "
-        "tagline = :tagline, description = :description, entry = :entry, vendor = :vendor, "
-        "url = :url, pricing_notes = :pricing_notes, pricing_checked_on = :checked, "
-        "pricing_source = :source WHERE slug = :old_slug");
-    bind_tool(stmt, db, tool);
-    stmt.bind(":old_slug", slug).run();
-    if (tool.slug != slug) queries::record_rename(db, "tool", before->slug, tool.slug);
-    queries::log_change<ContentTool>(db, editor, "tool", tool.slug, before, tool);
-  });
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const UpdateTool &write) {
+  const auto &[slug, tool, editor] = write;
+  const auto before = tool_at(db, slug);
+  if (!before) throw NotFound("no tool has the address " + slug);
+  if (tool.slug != slug && tool_at(db, tool.slug))
+    throw AlreadyExists("another tool already has the address " + tool.slug);
+  auto stmt =
+      db.cached("UPDATE tools SET slug = :slug, name = :name, category_id = :category, "
+                "tagline = :tagline, description = :description, entry = :entry, vendor = :vendor, "
+                "url = :url, pricing_notes = :pricing_notes, pricing_checked_on = :checked, "
+                "pricing_source = :source WHERE slug = :old_slug");
+  bind_tool(stmt, db, tool);
+  stmt.bind(":old_slug", slug).run();
+  if (tool.slug != slug) queries::record_rename(db, "tool", before->slug, tool.slug);
+  queries::log_change<ContentTool>(db, at, editor, "tool", tool.slug, before, tool);
+  return WriteResult::written();
 }
 
-void Store::delete_tool(std::string_view slug, std::string_view editor) {
-  write([&](sql::Db &db) {
-    const auto before = tool_at(db, slug);
-    if (!before) throw NotFound("no tool has the address " + std::string(slug));
-    auto stmt = db.cached("DELETE FROM tools WHERE slug = :slug"); // reviews and votes cascade
-    stmt.bind(":slug", slug).run();
-    queries::forget_renames(db, "tool", before->slug);
-    queries::log_change<ContentTool>(db, editor, "tool", before->slug, before, std::nullopt);
-  });
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const DeleteTool &write) {
+  const auto before = tool_at(db, write.slug);
+  if (!before) throw NotFound("no tool has the address " + write.slug);
+  // Its votes go with it, each withdrawal logged at the time of this write (the log's
+  // triggers date a withdrawal by the row's cast_at: migrations/0018-times-bound.sql).
+  queries::date_withdrawals_of_tool(db, at, queries::tool_id(db, write.slug));
+  auto stmt = db.cached("DELETE FROM tools WHERE slug = :slug"); // reviews and votes cascade
+  stmt.bind(":slug", write.slug).run();
+  queries::forget_renames(db, "tool", before->slug);
+  queries::log_change<ContentTool>(db, at, write.editor, "tool", before->slug, before,
+                                   std::nullopt);
+  return WriteResult::written();
 }
+
+} // namespace aggregates
 
 } // namespace verdict

@@ -14,6 +14,7 @@
 #include "domain/slugs.h"
 #include "domain/tallies.h"
 #include "domain/vote_log.h"
+#include "store/aggregate_writes.h"
 #include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -324,22 +325,53 @@ Checkpoint checkpoint_of(const sql::Stmt &row) {
 
 } // namespace
 
+namespace {
+
+// Seals the log as it stands and keeps a checkpoint of it, signed with `signing_key`, made at
+// `now`: inside the writer's transaction.
+Checkpoint checkpoint_in(sql::Db &db, std::string_view signing_key, int64_t now) {
+  Checkpoint checkpoint;
+  checkpoint.size = seal(db);
+  checkpoint.root = merkle::root(checkpoint.size, sealed_tree(db));
+  checkpoint.made_at = now;
+  checkpoint.signature = auth::signature_of(signing_key, checkpoint_text(checkpoint));
+  auto stmt = db.cached("INSERT INTO checkpoints (size, root, made_at, signature) "
+                        "VALUES (:size, :root, :made_at, :signature)");
+  stmt.bind(":size", static_cast<int64_t>(checkpoint.size))
+      .bind(":root", merkle::hex(checkpoint.root))
+      .bind(":made_at", checkpoint.made_at)
+      .bind(":signature", checkpoint.signature)
+      .run();
+  return checkpoint;
+}
+
+// The site's signing key as the file keeps it (a cluster node's is the cluster's, kept at
+// its start), kept first when there is none yet.
+std::string signing_key_in(sql::Db &db) {
+  db.cached("INSERT INTO site_secrets (name, value) VALUES ('vote_log_signing', :value) "
+            "ON CONFLICT (name) DO NOTHING")
+      .bind(":value", auth::new_signing_key())
+      .run();
+  auto stmt = db.cached("SELECT value FROM site_secrets WHERE name = 'vote_log_signing'");
+  stmt.step();
+  return stmt.text(0);
+}
+
+} // namespace
+
 Checkpoint Store::make_checkpoint(std::string_view signing_key, int64_t now) {
   Checkpoint checkpoint;
-  write([&](sql::Db &db) {
-    checkpoint.size = seal(db);
-    checkpoint.root = merkle::root(checkpoint.size, sealed_tree(db));
-    checkpoint.made_at = now;
-    checkpoint.signature = auth::signature_of(signing_key, checkpoint_text(checkpoint));
-    auto stmt = db.cached("INSERT INTO checkpoints (size, root, made_at, signature) "
-                          "VALUES (:size, :root, :made_at, :signature)");
-    stmt.bind(":size", static_cast<int64_t>(checkpoint.size))
-        .bind(":root", merkle::hex(checkpoint.root))
-        .bind(":made_at", checkpoint.made_at)
-        .bind(":signature", checkpoint.signature)
-        .run();
-  });
+  write([&](sql::Db &db) { checkpoint = checkpoint_in(db, signing_key, now); });
   return checkpoint;
+}
+
+// Every node's checkpointer asks once a day: the first asked is made, and the others, finding
+// one younger than half a day, add none.
+WriteResult aggregates::apply_in(sql::Db &db, const WriteContext &, const MakeCheckpoint &write) {
+  auto latest = db.cached("SELECT made_at FROM checkpoints ORDER BY id DESC LIMIT 1");
+  if (!latest.step() || write.now - latest.int64(0) >= kCheckpointEverySeconds / 2)
+    (void)checkpoint_in(db, signing_key_in(db), write.now);
+  return WriteResult::written();
 }
 
 uint64_t queries::vote_log_size(sql::Db &db) {

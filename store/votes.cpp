@@ -6,6 +6,8 @@
 
 #include "auth/vote_tokens.h"
 #include "domain/counting.h"
+#include "domain/dates.h"
+#include "store/aggregate_writes.h"
 #include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -124,14 +126,13 @@ VoteStanding judged(sql::Db &db, const Ballot &ballot, const std::string &target
   return standing;
 }
 
-// The voters counted before the window of `day` are no longer read: dropped once a day, by
-// the first vote of the day (the writer is one thread, so `pruned_before` needs no lock).
-void forget_earlier_days(sql::Db &db, const std::string &day, std::string &pruned_before) {
-  if (pruned_before == day) return;
+// The voters counted before the window of `day` are no longer read: dropped by the first
+// vote of a day. Every vote asks: a seek to the table's first day (its key begins with the
+// day) finds nothing to delete at next to no cost.
+void forget_earlier_days(sql::Db &db, const std::string &day) {
   db.cached("DELETE FROM counted_voters WHERE day < :since")
       .bind(":since", counting_window_first_day(day))
       .run();
-  pruned_before = day;
 }
 } // namespace
 
@@ -223,14 +224,18 @@ namespace {
 // network's place (counted in the window); every other vote, a change after the place lapsed
 // included, is judged by the counting rule as it is written. One lookup reads all the rule
 // needs, so a new vote costs the writer two statements and an upsert.
-VoteStanding write_tool_vote(sql::Db &db, const Ballot &ballot, int64_t tool_id,
-                             std::optional<Verdict> verdict, std::string &pruned_before) {
+VoteStanding write_tool_vote(sql::Db &db, const std::string &at, const Ballot &ballot,
+                             int64_t tool_id, std::optional<Verdict> verdict) {
   if (!verdict) {
+    // Dated first: the log's withdrawal is dated by the row (migrations/0018-times-bound.sql).
+    auto dated = db.cached("UPDATE tool_votes SET cast_at = :at "
+                           "WHERE voter = :voter AND tool_id = :tool");
+    dated.bind(":at", at).bind(":voter", ballot.voter).bind(":tool", tool_id).run();
     auto stmt = db.cached("DELETE FROM tool_votes WHERE voter = :voter AND tool_id = :tool");
     stmt.bind(":voter", ballot.voter).bind(":tool", tool_id).run();
     return std::nullopt;
   }
-  forget_earlier_days(db, ballot.day, pruned_before);
+  forget_earlier_days(db, ballot.day);
   const auto target = auth::tool_vote_target(tool_id);
   auto lookup = db.cached("SELECT (SELECT " VOTE_STANDING(
       "verdict = :verdict") " FROM tool_votes "
@@ -242,20 +247,19 @@ VoteStanding write_tool_vote(sql::Db &db, const Ballot &ballot, int64_t tool_id,
   const auto found = standing_from(lookup);
   // Sent again unchanged, or changed while the voter holds their network's place: kept.
   if (found.counted && (found.same_choice || found.around.voter_among_them)) {
-    auto change = db.cached("UPDATE tool_votes SET verdict = :verdict, cast_at = "
-                            "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE voter = :voter "
-                            "AND tool_id = :tool AND verdict <> :verdict");
-    change.bind(":voter", ballot.voter).bind(":tool", tool_id);
+    auto change = db.cached("UPDATE tool_votes SET verdict = :verdict, cast_at = :at "
+                            "WHERE voter = :voter AND tool_id = :tool AND verdict <> :verdict");
+    change.bind(":voter", ballot.voter).bind(":tool", tool_id).bind(":at", at);
     change.bind(":verdict", verdict_word(*verdict)).run();
     return std::nullopt;
   }
   const auto standing = judged(db, ballot, target, since, found);
-  auto stmt = db.cached("INSERT INTO tool_votes (voter, tool_id, verdict, network, set_aside) "
-                        "VALUES (:voter, :tool, :verdict, :network, :set_aside) "
+  auto stmt = db.cached("INSERT INTO tool_votes (voter, tool_id, verdict, network, set_aside, "
+                        "cast_at) VALUES (:voter, :tool, :verdict, :network, :set_aside, :at) "
                         "ON CONFLICT (voter, tool_id) DO UPDATE SET verdict = excluded.verdict, "
                         "network = excluded.network, set_aside = excluded.set_aside, "
                         "cast_at = excluded.cast_at");
-  stmt.bind(":voter", ballot.voter).bind(":tool", tool_id);
+  stmt.bind(":voter", ballot.voter).bind(":tool", tool_id).bind(":at", at);
   stmt.bind(":verdict", verdict_word(*verdict));
   stmt.bind(":network", ballot.network);
   bind_standing(stmt, standing);
@@ -263,16 +267,19 @@ VoteStanding write_tool_vote(sql::Db &db, const Ballot &ballot, int64_t tool_id,
   return standing;
 }
 
-VoteStanding write_pair_vote(sql::Db &db, const Ballot &ballot, int64_t a_id, int64_t b_id,
-                             std::optional<int64_t> pick, std::string &pruned_before) {
+VoteStanding write_pair_vote(sql::Db &db, const std::string &at, const Ballot &ballot, int64_t a_id,
+                             int64_t b_id, std::optional<int64_t> pick) {
   const auto low = std::min(a_id, b_id), high = std::max(a_id, b_id);
   if (!pick) {
+    auto dated = db.cached("UPDATE pair_votes SET cast_at = :at WHERE voter = :voter "
+                           "AND low_tool_id = :low AND high_tool_id = :high");
+    dated.bind(":at", at).bind(":voter", ballot.voter).bind(":low", low).bind(":high", high).run();
     auto stmt = db.cached("DELETE FROM pair_votes WHERE voter = :voter "
                           "AND low_tool_id = :low AND high_tool_id = :high");
     stmt.bind(":voter", ballot.voter).bind(":low", low).bind(":high", high).run();
     return std::nullopt;
   }
-  forget_earlier_days(db, ballot.day, pruned_before);
+  forget_earlier_days(db, ballot.day);
   const auto target = auth::pair_vote_target(a_id, b_id);
   auto lookup = db.cached("SELECT (SELECT " VOTE_STANDING(
       "pick_tool_id = :pick") " FROM pair_votes "
@@ -285,64 +292,58 @@ VoteStanding write_pair_vote(sql::Db &db, const Ballot &ballot, int64_t a_id, in
   lookup.bind(":pick", *pick);
   const auto found = standing_from(lookup);
   if (found.counted && (found.same_choice || found.around.voter_among_them)) {
-    auto change = db.cached("UPDATE pair_votes SET pick_tool_id = :pick, cast_at = "
-                            "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE voter = :voter "
-                            "AND low_tool_id = :low AND high_tool_id = :high "
+    auto change = db.cached("UPDATE pair_votes SET pick_tool_id = :pick, cast_at = :at "
+                            "WHERE voter = :voter AND low_tool_id = :low AND high_tool_id = :high "
                             "AND pick_tool_id <> :pick");
-    change.bind(":voter", ballot.voter).bind(":low", low).bind(":high", high);
+    change.bind(":at", at).bind(":voter", ballot.voter).bind(":low", low).bind(":high", high);
     change.bind(":pick", *pick).run();
     return std::nullopt;
   }
   const auto standing = judged(db, ballot, target, since, found);
-  auto stmt =
-      db.cached("INSERT INTO pair_votes (voter, low_tool_id, high_tool_id, pick_tool_id, network, "
-                "set_aside) VALUES (:voter, :low, :high, :pick, :network, :set_aside) "
-                "ON CONFLICT (voter, low_tool_id, high_tool_id) DO UPDATE "
-                "SET pick_tool_id = excluded.pick_tool_id, network = excluded.network, "
-                "set_aside = excluded.set_aside, cast_at = excluded.cast_at");
+  auto stmt = db.cached(
+      "INSERT INTO pair_votes (voter, low_tool_id, high_tool_id, pick_tool_id, network, "
+      "set_aside, cast_at) VALUES (:voter, :low, :high, :pick, :network, :set_aside, :at) "
+      "ON CONFLICT (voter, low_tool_id, high_tool_id) DO UPDATE "
+      "SET pick_tool_id = excluded.pick_tool_id, network = excluded.network, "
+      "set_aside = excluded.set_aside, cast_at = excluded.cast_at");
   stmt.bind(":voter", ballot.voter).bind(":low", low).bind(":high", high).bind(":pick", *pick);
-  stmt.bind(":network", ballot.network);
+  stmt.bind(":network", ballot.network).bind(":at", at);
   bind_standing(stmt, standing);
   stmt.run();
   return standing;
 }
 } // namespace
 
-VoteStanding Store::cast_tool_vote(const Ballot &ballot, int64_t tool_id,
-                                   std::optional<Verdict> verdict) {
-  VoteStanding standing;
-  write([&](sql::Db &db) {
-    standing = write_tool_vote(db, ballot, tool_id, verdict, counted_voters_pruned_before_);
-  });
-  return standing;
+void queries::date_withdrawals_of_tool(sql::Db &db, const WriteContext &at, int64_t tool_id) {
+  // Every row of the votes, as the deletion's cascade reads them too: a tool is deleted
+  // rarely, and an index by tool would cost every vote.
+  const auto when = rfc3339_utc(at.seconds());
+  db.cached("UPDATE tool_votes SET cast_at = :at "
+            "/* every row: a tool deleted, as its cascade */ WHERE tool_id = :tool")
+      .bind(":at", when)
+      .bind(":tool", tool_id)
+      .run();
+  db.cached("UPDATE pair_votes SET cast_at = :at "
+            "/* every row: a tool deleted, as its cascade */ "
+            "WHERE low_tool_id = :tool OR high_tool_id = :tool")
+      .bind(":at", when)
+      .bind(":tool", tool_id)
+      .run();
 }
 
-void Store::cast_tool_vote(const Ballot &ballot, int64_t tool_id, std::optional<Verdict> verdict,
-                           WriteDone done) {
-  write_then(
-      [this, ballot, tool_id, verdict](sql::Db &db) {
-        write_tool_vote(db, ballot, tool_id, verdict, counted_voters_pruned_before_);
-      },
-      std::move(done), Changes::votes_only);
+namespace aggregates {
+
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const CastToolVote &write) {
+  return WriteResult::written(
+      write_tool_vote(db, rfc3339_utc(at.seconds()), write.ballot, write.tool, write.verdict));
 }
 
-VoteStanding Store::cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id,
-                                   std::optional<int64_t> pick) {
-  VoteStanding standing;
-  write([&](sql::Db &db) {
-    standing = write_pair_vote(db, ballot, a_id, b_id, pick, counted_voters_pruned_before_);
-  });
-  return standing;
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const CastPairVote &write) {
+  return WriteResult::written(
+      write_pair_vote(db, rfc3339_utc(at.seconds()), write.ballot, write.a, write.b, write.pick));
 }
 
-void Store::cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id,
-                           std::optional<int64_t> pick, WriteDone done) {
-  write_then(
-      [this, ballot, a_id, b_id, pick](sql::Db &db) {
-        write_pair_vote(db, ballot, a_id, b_id, pick, counted_voters_pruned_before_);
-      },
-      std::move(done), Changes::votes_only);
-}
+} // namespace aggregates
 
 namespace {
 
@@ -355,12 +356,6 @@ uint64_t applied_in(sql::Db &db) {
 
 uint64_t Store::applied_sequence() {
   return read([](sql::Db &db) { return applied_in(db); });
-}
-
-void Store::apply_nothing(WriteDone done) {
-  // The sequence is what StreamApply writes with it; held with the entry's other writes, so
-  // an entry whose first write was refused is recorded in one transaction with the rest.
-  write_then([](sql::Db &) {}, std::move(done), Changes::votes_only);
 }
 
 void Store::load_votes(const VoteLoad &votes) {

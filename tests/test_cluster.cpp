@@ -391,43 +391,38 @@ TEST_CASE("cluster: a write applied from the stream is applied once, in order, w
   const auto tool = *store.tool_by_slug("codestral-2-1");
   const auto community = [&] { return store.tool_by_slug(tool.slug)->community; };
   const auto ballot = test::ballot_of(std::string(32, 'b'));
+  const WriteContext taken{unix_ms(1700000000), "2023-11-14"};
   CHECK(store.applied_sequence() == 0);
-  {
-    Store::StreamApply applying(1, unix_ms(1700000000), "2023-11-14");
-    store.cast_tool_vote(ballot, tool.id, Verdict::ship);
-  }
+  test::apply_entry_now(store, 1, {{CastToolVote{ballot, tool.id, Verdict::ship}, taken}});
   CHECK(community().total == 1);
   CHECK(store.applied_sequence() == 1);
-  {
-    // The same write again (a node that stopped after applying it, before it knew): nothing.
-    Store::StreamApply applying(1, unix_ms(1700000000), "2023-11-14");
-    store.cast_tool_vote(ballot, tool.id, std::nullopt);
-  }
+  // The same write again (a node that stopped after applying it, before it knew): nothing.
+  test::apply_entry_now(store, 1, {{CastToolVote{ballot, tool.id, std::nullopt}, taken}});
   CHECK(community().total == 1);
   {
     // A gap: refused, nothing written.
-    Store::StreamApply applying(3, unix_ms(1700000000), "2023-11-14");
-    CHECK_THROWS_WITH(store.cast_tool_vote(ballot, tool.id, std::nullopt),
-                      Catch::Contains("is applied in order"));
+    const auto gap =
+        test::apply_entry_now(store, 3, {{CastToolVote{ballot, tool.id, std::nullopt}, taken}});
+    CHECK_FALSE(gap.entry.done());
+    CHECK_THAT(gap.writes.at(0).words, Catch::Contains("is applied in order"));
   }
   CHECK(community().total == 1);
   CHECK(store.applied_sequence() == 1);
   {
     // Refused as every node refuses it: its caller hears so, and it is applied as nothing.
-    Store::StreamApply applying(2, unix_ms(1700000000), "2023-11-14");
-    CHECK_THROWS_AS(store.delete_tool("no-such-tool", "editor@example.com"), NotFound);
+    const auto refused = test::apply_entry_now(
+        store, 2, {{DeleteTool{"no-such-tool", "editor@example.com"}, taken}});
+    CHECK(refused.writes.at(0).ended == WriteResult::Ended::not_found);
   }
   CHECK(store.applied_sequence() == 2);
-  {
-    // Its time is the time it was taken, wherever and whenever it is applied.
-    Store::StreamApply applying(3, unix_ms(1700000000), "2023-11-14");
-    store.create_category({"agents", "Agents"}, "editor@example.com");
-  }
+  // Its time is the time it was taken, wherever and whenever it is applied.
+  test::apply_entry_now(store, 3,
+                        {{CreateCategory{{"agents", "Agents"}, "editor@example.com"}, taken}});
   CHECK(store.applied_sequence() == 3);
   const auto logged = store.edit_log({1, 1}).items.at(0);
   CHECK(logged.subject.find("agents") != std::string::npos);
   CHECK(logged.at == "2023-11-14T22:13:20Z");
-  // Written without a StreamApply (a lone server): now, as ever.
+  // Written by a lone server: now, as ever.
   store.create_category({"editors", "Editors"}, "editor@example.com");
   CHECK(store.edit_log({1, 1}).items.at(0).at.substr(0, 4) != "2023");
   CHECK(store.applied_sequence() == 3);
@@ -444,25 +439,14 @@ TEST_CASE("cluster: the votes of one entry of the stream are written together or
   store.import_content(test::seeded_store()->export_content());
   const auto tool = *store.tool_by_slug("codestral-2-1");
   const auto community = [&] { return store.tool_by_slug(tool.slug)->community; };
-  std::vector<std::future<std::optional<std::string>>> heard;
-  const auto queue_vote = [&](char voter) {
-    auto told = std::make_shared<std::promise<std::optional<std::string>>>();
-    heard.push_back(told->get_future());
-    store.cast_tool_vote(
-        test::ballot_of(std::string(32, voter)), tool.id, Verdict::ship,
-        [told](const WriteResult &ended) { told->set_value(test::failure_of(ended)); });
+  const auto vote = [&](char voter) {
+    return CastToolVote{test::ballot_of(std::string(32, voter)), tool.id, Verdict::ship};
   };
-  {
-    Store::StreamApply applying(1, unix_ms(1700000000), "2023-11-14");
-    queue_vote('a');
-    applying.next_writes_taken(unix_ms(1700000100), "2023-11-14");
-    queue_vote('b');
-    // Held until the entry is done: nothing of it is in the file yet.
-    CHECK(heard[0].wait_for(200ms) == std::future_status::timeout);
-    CHECK(community().total == 0);
-  }
-  for (auto &told : heard)
-    CHECK_FALSE(told.get());
+  const auto at = [](int64_t seconds) { return WriteContext{unix_ms(seconds), "2023-11-14"}; };
+  auto written =
+      test::apply_entry_now(store, 1, {{vote('a'), at(1700000000)}, {vote('b'), at(1700000100)}});
+  for (const auto &told : written.writes)
+    CHECK_FALSE(test::failure_of(told));
   CHECK(community().total == 2);
   CHECK(store.applied_sequence() == 1);
   // Each vote at its own time.
@@ -475,49 +459,35 @@ TEST_CASE("cluster: the votes of one entry of the stream are written together or
     CHECK(cast_at == std::vector<std::string>{"2023-11-14T22:13:20Z", "2023-11-14T22:15:00Z"});
   }
 
-  // An entry whose first write was refused before it was written records its sequence with
-  // the entry's other writes, in their transaction.
-  heard.clear();
-  {
-    Store::StreamApply applying(2, unix_ms(1700000200), "2023-11-14");
-    store.apply_nothing([](const WriteResult &) {});
-    queue_vote('c');
-    CHECK(heard[0].wait_for(200ms) == std::future_status::timeout);
-    CHECK(store.applied_sequence() == 1);
-  }
-  CHECK_FALSE(heard[0].get());
-  CHECK(community().total == 3);
+  // An entry with no write left to apply (its one vote refused before it was written, or the
+  // entry skipped) records its sequence alone.
+  CHECK(test::apply_entry_now(store, 2, {}).entry.done());
   CHECK(store.applied_sequence() == 2);
 
   // An entry one of whose writes fails in the file (not a refusal) is not written at all: its
-  // vote before that write is not, nor its sequence, and the callers of both hear so.
-  heard.clear();
+  // vote before that write is not, nor its sequence, and the callers of both hear so. The
+  // trouble: a trigger of the file's that fails for the second voter's vote.
   {
-    Store::StreamApply applying(3, unix_ms(1700000300), "2023-11-14");
-    queue_vote('d');
-    auto told = std::make_shared<std::promise<std::optional<std::string>>>();
-    heard.push_back(told->get_future());
-    store.write_then(
-        [](sql::Db &) { throw std::runtime_error("the file's trouble"); },
-        [told](const WriteResult &ended) { told->set_value(test::failure_of(ended)); });
+    sql::Db file((dir.path / "node.db").string());
+    file.exec("CREATE TRIGGER trouble BEFORE INSERT ON tool_votes WHEN NEW.voter = '" +
+              std::string(32, 'e') + "' BEGIN SELECT json('{'); END");
   }
-  CHECK(heard[0].get());
-  CHECK(heard[1].get());
-  CHECK(community().total == 3);
+  const auto failed =
+      test::apply_entry_now(store, 3, {{vote('d'), at(1700000300)}, {vote('e'), at(1700000301)}});
+  CHECK_FALSE(failed.entry.done());
+  CHECK(test::failure_of(failed.writes.at(0)));
+  CHECK(test::failure_of(failed.writes.at(1)));
+  CHECK(community().total == 2);
   CHECK(store.applied_sequence() == 2);
-
-  // An entry whose later write cannot be applied leaves nothing of it: its first vote is not
-  // written, its sequence not recorded, and its caller hears it was not.
-  heard.clear();
-  try {
-    Store::StreamApply applying(3, unix_ms(1700000300), "2023-11-14");
-    queue_vote('d');
-    throw std::runtime_error("the entry's next write cannot be read");
-  } catch (const std::runtime_error &) {
+  // Read again once the trouble is gone, the entry is written whole.
+  {
+    sql::Db file((dir.path / "node.db").string());
+    file.exec("DROP TRIGGER trouble");
   }
-  CHECK(heard[0].get());
-  CHECK(community().total == 3);
-  CHECK(store.applied_sequence() == 2);
+  CHECK(test::apply_entry_now(store, 3, {{vote('d'), at(1700000300)}, {vote('e'), at(1700000301)}})
+            .entry.done());
+  CHECK(community().total == 4);
+  CHECK(store.applied_sequence() == 3);
 }
 
 namespace {

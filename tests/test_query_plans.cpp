@@ -17,6 +17,7 @@
 #include "auth/secrets.h"
 #include "domain/content.h"
 #include "domain/tallies.h"
+#include "store/apply_write.h"
 #include "store/maintenance.h"
 #include "store/statement_log.h"
 #include "test_support.h"
@@ -172,6 +173,8 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   CHECK(client.Get("/transparency/feed.xml")->body.find(checkpoint.signature) != std::string::npos);
   CHECK(!store.inclusion_proof(0, checkpoint.size).empty());
   CHECK(!store.consistency_proof(1, checkpoint.size).empty());
+  // The checkpointer's write: the latest checkpoint read, and the site's key in the file.
+  CHECK(apply(store, MakeCheckpoint{2 * kCheckpointEverySeconds}, store.context_now()).done());
   CHECK(store.vote_events([](const VoteEvent &) {}) == store.vote_log_head().size);
   CHECK(client.Get("/data/tallies.csv")->status == 200);
   CHECK(client.Get("/data/tallies.json")->status == 200);
@@ -312,10 +315,10 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   CHECK(store.remove_editor("editor@example.com"));
   // A node of a cluster applying the stream's writes.
   CHECK(store.applied_sequence() == 0);
-  {
-    Store::StreamApply from_the_stream(1, 1764000000000, "2025-11-24");
-    store.cast_tool_vote(test::ballot_of(std::string(32, 'c')), tool.id, Verdict::ship);
-  }
+  test::apply_entry_now(
+      store, 1,
+      {{CastToolVote{test::ballot_of(std::string(32, 'c')), tool.id, Verdict::ship},
+        WriteContext{1764000000000, "2025-11-24"}}});
   CHECK(store.applied_sequence() == 1);
   backup_database(db_path, (dir.path / "backup.db").string());
   CHECK(check_database(db_path).empty());

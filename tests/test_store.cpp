@@ -1,7 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <sqlite3.h>
+
 #include <algorithm>
 #include <map>
+#include <regex>
 #include <set>
 #include <thread>
 
@@ -10,6 +13,7 @@
 #include "assets/embedded.h"
 #include "domain/content.h"
 #include "domain/numbers.h"
+#include "store/apply_write.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 #include "test_support.h"
@@ -420,4 +424,103 @@ TEST_CASE("health says so when the database cannot take a write, and recovers af
   other.exec("COMMIT");
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
   CHECK(store.health_problem().empty());
+}
+
+TEST_CASE("store: every time a write stamps is the time it was taken, never the clock: writes "
+          "applied as if taken years ago leave no time of today in the file") {
+  test::TempDir dir;
+  const auto path = (dir.path / "site.db").string();
+  Store store(path);
+  // 2001-09-09T01:46:40Z, on that day: every write below is applied with it.
+  const WriteContext taken{1000000000000, "2001-09-09"};
+  const auto apply_taken = [&](const Write &write) {
+    const auto ended = apply(store, write, taken);
+    INFO(ended.words);
+    REQUIRE(ended.done());
+    return ended.made;
+  };
+  apply_taken(ImportContent{test::seeded_store()->export_content()});
+  apply_taken(AddEditor{"editor@example.com", "$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$aGFzaA"});
+  const auto editor = store.editor_by_email("editor@example.com");
+  REQUIRE(editor);
+  apply_taken(StartSession{"secret-hash", editor->id, "csrf", 1000086400});
+  apply_taken(CreateCategory{{"agents", "Agents"}, "editor@example.com"});
+  apply_taken(UpdateCategory{"agents", {"agents", "Coding agents"}, "editor@example.com"});
+  auto tool = store.tool_content("codestral-2-1").value();
+  tool.slug = "codestral-next";
+  tool.name = "Codestral Next";
+  apply_taken(CreateTool{tool, "editor@example.com"});
+  const auto ids = [&] {
+    std::vector<int64_t> all;
+    for (const auto &each : store.tools_by_name())
+      all.push_back(each.id);
+    return all;
+  }();
+  REQUIRE(ids.size() >= 3);
+  const auto new_tool = store.tool_by_slug("codestral-next")->id;
+  // Votes cast, changed, withdrawn, and cast on the tool that is then deleted with them.
+  for (const char voter : {'a', 'b', 'c'}) {
+    const auto ballot =
+        test::ballot_of(std::string(32, voter), std::string("net ") + voter, taken.today);
+    apply_taken(CastToolVote{ballot, ids[0], Verdict::ship});
+    apply_taken(CastPairVote{ballot, ids[0], ids[1], ids[0]});
+    apply_taken(CastToolVote{ballot, new_tool, Verdict::skip});
+    apply_taken(CastPairVote{ballot, new_tool, ids[1], new_tool});
+  }
+  const auto changer = test::ballot_of(std::string(32, 'a'), "net a", taken.today);
+  apply_taken(CastToolVote{changer, ids[0], Verdict::skip});
+  apply_taken(CastPairVote{changer, ids[0], ids[1], ids[1]});
+  apply_taken(CastToolVote{changer, ids[0], std::nullopt});
+  apply_taken(CastPairVote{changer, ids[0], ids[1], std::nullopt});
+  apply_taken(DeleteTool{"codestral-next", "editor@example.com"});
+  // The newsletter: a sign-up confirmed, its mail's steps, a digest and its sends.
+  const auto now = taken.seconds();
+  apply_taken(RequestSubscription{"reader@example.com", now, true});
+  const auto reader = store.all_subscribers().at(0).id;
+  apply_taken(ClaimConfirmation{reader, now, 60});
+  apply_taken(StartConfirmation{reader, "token-hash", now + 86400});
+  apply_taken(ConfirmationMailed{reader});
+  apply_taken(ConfirmSubscription{"token-hash", now});
+  apply_taken(RequestSubscription{"second@example.com", now, true});
+  apply_taken(ConfirmationFailed{store.all_subscribers().at(1).id, now + 60, "refused"});
+  auto comparison = store.comparisons_at_desk({1, 1}).items.at(0);
+  comparison.published_on = taken.today;
+  apply_taken(
+      UpdateComparison{comparison.a + "-vs-" + comparison.b, comparison, "editor@example.com"});
+  const auto digest = std::get<RecordedDigest>(apply_taken(RecordDigest{taken.today, 7}));
+  REQUIRE(digest.id > 0);
+  apply_taken(ClaimDigestSend{digest.id, reader});
+  apply_taken(DigestSent{digest.id, reader});
+  apply_taken(MakeCheckpoint{now});
+  apply_taken(EraseSubscriber{store.all_subscribers().at(1).id, "editor@example.com"});
+  apply_taken(EndSession{"secret-hash"});
+
+  // Every time in the file, in any table and column (the vote log's entries included), is
+  // the moment the writes were taken.
+  sql::Db file(path, sql::Db::Open::read_only);
+  const std::regex time(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)");
+  auto tables = file.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' "
+                             "AND name NOT LIKE 'sqlite_%' AND sql NOT LIKE '%VIRTUAL%'");
+  size_t times_seen = 0;
+  while (tables.step()) {
+    const auto table = tables.text(0);
+    sqlite3_stmt *rows = nullptr;
+    REQUIRE(sqlite3_prepare_v2(file.handle(), ("SELECT * FROM \"" + table + "\"").c_str(), -1,
+                               &rows, nullptr) == SQLITE_OK);
+    while (sqlite3_step(rows) == SQLITE_ROW)
+      for (int column = 0; column < sqlite3_column_count(rows); ++column) {
+        const auto *text = reinterpret_cast<const char *>(sqlite3_column_text(rows, column));
+        if (!text) continue;
+        const std::string value(text);
+        for (auto found = std::sregex_iterator(value.begin(), value.end(), time);
+             found != std::sregex_iterator(); ++found) {
+          ++times_seen;
+          INFO(table << "." << sqlite3_column_name(rows, column) << " = " << value);
+          CHECK(found->str() == "2001-09-09T01:46:40Z");
+        }
+      }
+    sqlite3_finalize(rows);
+  }
+  // The edit log, the votes and their log, the subscribers, the digest's sends, the editor.
+  CHECK(times_seen > 20);
 }

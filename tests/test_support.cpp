@@ -16,6 +16,7 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <future>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -29,6 +30,7 @@
 #include "domain/counting.h"
 #include "domain/slugs.h"
 #include "handlers/routes.h"
+#include "store/apply_write.h"
 #include "store/sqlite.h"
 
 namespace verdict::test {
@@ -683,6 +685,23 @@ std::string raw_exchange(int port, const std::string &bytes, int seconds) {
   RawConnection connection(port);
   connection.send(bytes);
   return connection.read_all(seconds);
+}
+
+EntryApplied apply_entry_now(Store &store, uint64_t sequence,
+                             std::vector<std::pair<Write, WriteContext>> writes) {
+  auto applied = std::make_shared<EntryApplied>();
+  applied->writes.resize(writes.size());
+  std::vector<EntryWrite> entry;
+  for (size_t i = 0; i < writes.size(); ++i)
+    entry.push_back({std::move(writes[i].first), writes[i].second,
+                     [applied, i](const WriteResult &ended) { applied->writes[i] = ended; }});
+  auto done = std::make_shared<std::promise<void>>();
+  apply_entry(store, sequence, std::move(entry), [done, applied](const WriteResult &ended) {
+    applied->entry = ended;
+    done->set_value();
+  });
+  done->get_future().wait();
+  return *applied;
 }
 
 } // namespace verdict::test

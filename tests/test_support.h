@@ -28,6 +28,15 @@ inline std::optional<std::string> failure_of(const WriteResult &ended) {
   return ended.done() ? std::nullopt : std::optional(ended.words);
 }
 
+// The cluster's entry at `sequence` applied to `store` as a node applies it (store/apply_write.h
+// apply_entry), waited for: how the entry ended, and how each of its writes did.
+struct EntryApplied {
+  WriteResult entry;
+  std::vector<WriteResult> writes;
+};
+EntryApplied apply_entry_now(Store &store, uint64_t sequence,
+                             std::vector<std::pair<Write, WriteContext>> writes);
+
 inline const std::string kBundledPair = "cursor-background-agent-vs-codestral-2-1";
 inline const std::string kBundledComparison = "/compare/" + kBundledPair;
 inline const std::string kSiteBase = "https://verdict.example";

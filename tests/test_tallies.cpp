@@ -333,21 +333,23 @@ TEST_CASE("tallies: the figures kept per day with each vote are the log's replay
   for (int day = 0; day < 6; ++day) {
     const auto date = "2026-01-0" + std::to_string(day + 1);
     for (int i = 0; i < 40; ++i) {
-      // Each write taken at its own time of that day (the stream's time, Store::StreamApply).
-      Store::StreamApply applying(++sequence, (first_day + day * 86400 + i) * 1000, date);
+      // Each write taken at its own time of that day (the stream's time), as a node applies it.
+      const WriteContext taken{(first_day + day * 86400 + i) * 1000, date};
       auto ballot = test::ballot_of(voter(static_cast<int>(pick(12))),
                                     std::string("network ") + std::to_string(pick(3)), date);
       if (pick(8) == 0) ballot.seconds_on_page = 0; // too fast: stored and set aside
       const auto first = pick(3);
       const auto a = tools[first], b = tools[(first + 1 + pick(2)) % 3];
       const bool withdraw = pick(6) == 0;
-      if (pick(2) == 0)
-        store.cast_tool_vote(ballot, a,
-                             withdraw ? std::nullopt
-                                      : std::optional(pick(2) ? Verdict::ship : Verdict::skip));
-      else
-        store.cast_pair_vote(ballot, a, b,
-                             withdraw ? std::nullopt : std::optional(pick(2) ? a : b));
+      const auto write =
+          pick(2) == 0
+              ? Write(CastToolVote{ballot, a,
+                                   withdraw
+                                       ? std::nullopt
+                                       : std::optional(pick(2) ? Verdict::ship : Verdict::skip)})
+              : Write(CastPairVote{ballot, a, b,
+                                   withdraw ? std::nullopt : std::optional(pick(2) ? a : b)});
+      REQUIRE(test::apply_entry_now(store, ++sequence, {{write, taken}}).entry.done());
     }
   }
   // Loaded afterwards but dated before: counted in each target's latest day, as replayed.

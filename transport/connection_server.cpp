@@ -15,6 +15,7 @@
 #include <iostream>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "transport/answer_hold.h"
@@ -71,8 +72,40 @@ private:
 
 } // namespace
 
-// Where answer_after() puts the `start` of the request this worker thread is serving.
-thread_local std::function<void(AnswerRelease)> *held_answer_start = nullptr;
+// The requests this process's connection servers are answering, each with its context: the
+// one way from a handler, which holds only its request, back to the server answering it.
+struct Answering {
+  std::mutex mutex;
+  std::unordered_map<const httplib::Request *, RequestContext *> contexts;
+};
+
+Answering &answering() {
+  static Answering all;
+  return all;
+}
+
+// `context` is the context of the request httplib is about to route, from setup() on, until
+// this is gone.
+class Answered {
+public:
+  explicit Answered(RequestContext &context) : context_(context) {}
+  ~Answered() {
+    if (!request_) return;
+    std::lock_guard lock(answering().mutex);
+    answering().contexts.erase(request_);
+  }
+  Answered(const Answered &) = delete;
+  Answered &operator=(const Answered &) = delete;
+  void setup(const httplib::Request &request) {
+    request_ = &request;
+    std::lock_guard lock(answering().mutex);
+    answering().contexts[request_] = &context_;
+  }
+
+private:
+  RequestContext &context_;
+  const httplib::Request *request_ = nullptr;
+};
 
 // The reactors, the workers that run httplib's request processing, and draining on stop().
 class ConnectionServer::Core {
@@ -242,14 +275,13 @@ private:
       const auto answer_starts = c.out.size();
       bool client_closes = false;
       RequestStream stream(request, c);
-      std::function<void(AnswerRelease)> start;
+      RequestContext context{std::chrono::steady_clock::now(), false, {}};
       {
-        held_answer_start = &start;
-        struct Unset {
-          ~Unset() { held_answer_start = nullptr; }
-        } unset;
-        server_.process_request(stream, last, client_closes, nullptr);
+        Answered answered(context);
+        server_.process_request(stream, last, client_closes,
+                                [&answered](httplib::Request &req) { answered.setup(req); });
       }
+      auto start = std::move(context.held);
       if (last || client_closes) c.close_after = true;
       if (start) {
         hold(c, answer_starts, std::move(start));
@@ -410,9 +442,16 @@ bool ConnectionServer::process_and_close_socket(socket_t sock) {
   return true;
 }
 
-bool answer_after(std::function<void(AnswerRelease)> start) {
-  if (!held_answer_start) return false;
-  *held_answer_start = std::move(start);
+RequestContext *context_of(const httplib::Request &req) {
+  std::lock_guard lock(answering().mutex);
+  const auto found = answering().contexts.find(&req);
+  return found == answering().contexts.end() ? nullptr : found->second;
+}
+
+bool answer_after(const httplib::Request &req, std::function<void(AnswerRelease)> start) {
+  auto *context = context_of(req);
+  if (!context) return false;
+  context->held = std::move(start); // read by the thread answering `req`, after its handler
   return true;
 }
 
