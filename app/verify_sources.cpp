@@ -28,20 +28,20 @@ public:
   std::string name() const override { return name_; }
 
   std::vector<PublishedTally> published() override {
-    const auto log_size = store_.vote_log_size();
+    const auto log_size = moment_.vote_log_size();
     std::vector<PublishedTally> published;
     for (int number = 1;; ++number) {
-      const auto tools = store_.tools_by_name({number, 100});
+      const auto tools = moment_.tools_by_name({number, 100});
       for (const auto &tool : tools.items)
         published.push_back(
             {tool_target(tool.id), tool.slug, "the file", tool_standing(tool), log_size});
       if (!tools.has_next) break;
     }
     for (int number = 1;; ++number) {
-      const auto comparisons = store_.published_comparisons({number, 100});
+      const auto comparisons = moment_.published_comparisons({number, 100});
       for (const auto &summary : comparisons.items) {
         const auto slug = pair_slug(summary.a_slug, summary.b_slug);
-        const auto detail = store_.comparison_detail(slug);
+        const auto detail = moment_.comparison_detail(slug);
         if (!detail) continue;
         const auto a = detail->comparison.a.id, b = detail->comparison.b.id;
         published.push_back({pair_target(a, b), slug, "the file",
@@ -53,26 +53,26 @@ public:
   }
 
   std::optional<std::pair<Checkpoint, std::string>> checkpoint() override {
-    const auto checkpoint = store_.latest_checkpoint();
+    const auto checkpoint = moment_.latest_checkpoint();
     if (!checkpoint) return std::nullopt;
     return std::pair{*checkpoint, auth::public_key_of(store_.log_signing_key())};
   }
 
   std::vector<std::string> log_entries(uint64_t from) override {
     std::vector<std::string> texts;
-    for (auto &entry : store_.vote_log(from, kFileLogPage))
+    for (auto &entry : moment_.vote_log(from, kFileLogPage))
       texts.push_back(std::move(entry.entry));
     return texts;
   }
 
   std::vector<merkle::Hash> consistency_proof(uint64_t old_size, uint64_t size) override {
-    return store_.consistency_proof(old_size, size);
+    return moment_.consistency_proof(old_size, size);
   }
 
 private:
   std::string name_;
   Store store_;
-  Store::OneRead moment_; // every read above sees the same moment of the file
+  StoreMoment moment_; // every read above sees the same moment of the file
 };
 
 // How long a 429 or 503 is waited out at most, and how often.

@@ -18,30 +18,31 @@ void json_not_found(Response &res, const std::string &message) {
 } // namespace
 
 // GET /api/tools — every tool by name, 100 a page.   page=N
-void api_tools(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void api_tools(App &, StoreReads &site, const Request &req, Response &res, const UrlCaptures &) {
   const auto number = requested_page(req);
   if (!number) return send_json(res, api::error("page must be a whole number from 1"), 400);
-  const auto tools = app.store.tools_by_name({*number, kApiPageSize});
+  const auto tools = site.tools_by_name({*number, kApiPageSize});
   if (*number > 1 && tools.items.empty()) return json_not_found(res, "there is no such page");
-  send_json(res, api::tools(tools, app.store.vote_log_size()));
+  send_json(res, api::tools(tools, site.vote_log_size()));
 }
 
 // GET /api/comparisons — the published comparisons, newest first, 100 a page.   page=N
-void api_comparisons(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void api_comparisons(App &, StoreReads &site, const Request &req, Response &res,
+                     const UrlCaptures &) {
   const auto number = requested_page(req);
   if (!number) return send_json(res, api::error("page must be a whole number from 1"), 400);
-  const auto comparisons = app.store.published_comparisons({*number, kApiPageSize});
+  const auto comparisons = site.published_comparisons({*number, kApiPageSize});
   if (*number > 1 && comparisons.items.empty()) return json_not_found(res, "there is no such page");
   send_json(res, api::comparisons(comparisons));
 }
 
 // GET /api/tools/:slug — one tool, its pricing read and its first page of reviews.
-void api_tool(App &app, const Request &, Response &res, const UrlCaptures &url) {
+void api_tool(App &, StoreReads &site, const Request &, Response &res, const UrlCaptures &url) {
   const std::string &slug = url[0];
-  const auto detail = app.store.tool_detail(slug, {1, kApiPageSize}, 0);
+  const auto detail = site.tool_detail(slug, {1, kApiPageSize}, 0);
   if (!detail) {
     // Every address of a renamed tool follows it, the API's as its pages'.
-    if (const auto renamed = app.store.renamed_slug("tool", slug))
+    if (const auto renamed = site.renamed_slug("tool", slug))
       return moved_permanently(res, "/api/tools/" + *renamed);
     return json_not_found(res, "there is no tool with this address");
   }
@@ -49,19 +50,21 @@ void api_tool(App &app, const Request &, Response &res, const UrlCaptures &url) 
 }
 
 // GET /api/tools/:slug/alternatives — the alternatives page's ranking, as JSON.
-void api_alternatives(App &app, const Request &, Response &res, const UrlCaptures &url) {
+void api_alternatives(App &, StoreReads &site, const Request &, Response &res,
+                      const UrlCaptures &url) {
   const std::string &slug = url[0];
-  const auto data = app.store.alternatives(slug, kMostAlternatives);
+  const auto data = site.alternatives(slug, kMostAlternatives);
   if (!data) return json_not_found(res, "there is no tool with this address");
   send_json(res, api::alternatives(rank_alternatives(*data)));
 }
 
 // GET /api/compare/:pair — a pair, in the order its address names them.
-void api_comparison(App &app, const Request &, Response &res, const UrlCaptures &url) {
+void api_comparison(App &, StoreReads &site, const Request &, Response &res,
+                    const UrlCaptures &url) {
   const std::string &pair = url[0];
-  const auto detail = app.store.comparison_detail(pair, {1, kApiPageSize});
+  const auto detail = site.comparison_detail(pair, {1, kApiPageSize});
   if (!detail) {
-    if (const auto renamed = app.store.pair_after_renames(pair))
+    if (const auto renamed = site.pair_after_renames(pair))
       return moved_permanently(res, "/api/compare/" + *renamed);
     return json_not_found(res, "there is no comparison at this address");
   }

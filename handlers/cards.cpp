@@ -20,11 +20,12 @@ constexpr const char *kSvg = "image/svg+xml";
 
 // The pair an image address names, in its one order; nothing when it answered instead: 404
 // for no pair, 301 (keeping `rest`, the image's name) for a renamed tool or the other order.
-std::optional<Comparison> pair_of_image(App &app, const Request &req, Response &res,
-                                        std::string_view pair, const std::string &rest) {
+std::optional<Comparison> pair_of_image(App &app, StoreReads &site, const Request &req,
+                                        Response &res, std::string_view pair,
+                                        const std::string &rest) {
   if (refuse_other_pages(app, req, res)) return std::nullopt;
   bool canonical_order = true;
-  auto comparison = app.store.resolve_pair(pair, canonical_order);
+  auto comparison = site.resolve_pair(pair, canonical_order);
   if (!comparison) {
     answer_unknown_pair(app, res, pair, rest);
     return std::nullopt;
@@ -37,9 +38,10 @@ std::optional<Comparison> pair_of_image(App &app, const Request &req, Response &
 }
 
 // The same for a share card, which only a published comparison has.
-std::optional<Comparison> comparison_of_card(App &app, const Request &req, Response &res,
-                                             std::string_view pair, const std::string &rest) {
-  auto comparison = pair_of_image(app, req, res, pair, rest);
+std::optional<Comparison> comparison_of_card(App &app, StoreReads &site, const Request &req,
+                                             Response &res, std::string_view pair,
+                                             const std::string &rest) {
+  auto comparison = pair_of_image(app, site, req, res, pair, rest);
   if (comparison && !comparison->published) {
     page_not_found(app, res,
                    "Share cards are made for published comparisons, and this pair has not been "
@@ -53,36 +55,39 @@ std::optional<Comparison> comparison_of_card(App &app, const Request &req, Respo
 } // namespace
 
 // GET /compare/:pair/card.svg — a published comparison's share card, 1200×630.
-void show_comparison_card(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+void show_comparison_card(App &app, StoreReads &site, const Request &req, Response &res,
+                          const UrlCaptures &url) {
   const std::string &pair = url[0];
-  const auto comparison = comparison_of_card(app, req, res, pair, "/card.svg");
+  const auto comparison = comparison_of_card(app, site, req, res, pair, "/card.svg");
   if (!comparison) return;
-  res.set_content(cards::comparison_card(app.views, *comparison, app.store.site_copy()), kSvg);
+  res.set_content(cards::comparison_card(app.views, *comparison, site.site_copy()), kSvg);
 }
 
 // GET /compare/:pair/card.png — the same card drawn as PNG: the page's og:image.
-void show_comparison_card_png(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+void show_comparison_card_png(App &app, StoreReads &site, const Request &req, Response &res,
+                              const UrlCaptures &url) {
   const std::string &pair = url[0];
-  const auto comparison = comparison_of_card(app, req, res, pair, "/card.png");
+  const auto comparison = comparison_of_card(app, site, req, res, pair, "/card.png");
   if (!comparison) return;
-  const auto svg = cards::comparison_card(app.views, *comparison, app.store.site_copy());
+  const auto svg = cards::comparison_card(app.views, *comparison, site.site_copy());
   res.set_content(app.card_images.png_of(svg, cards::kCardWidth, cards::kCardHeight), "image/png");
 }
 
 // GET /tools/:slug/badge.svg — the tool's panel ship rate as a badge to embed.
-void show_tool_badge(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+void show_tool_badge(App &app, StoreReads &site, const Request &req, Response &res,
+                     const UrlCaptures &url) {
   const std::string &slug = url[0];
   if (refuse_other_pages(app, req, res)) return;
-  const auto tool = app.store.tool_by_slug(slug);
+  const auto tool = site.tool_by_slug(slug);
   if (!tool) return answer_unknown_tool(app, res, slug, "/badge.svg");
-  res.set_content(cards::badge_svg(app.views, cards::tool_badge(*tool, app.store.site_copy())),
-                  kSvg);
+  res.set_content(cards::badge_svg(app.views, cards::tool_badge(*tool, site.site_copy())), kSvg);
 }
 
 // GET /compare/:pair/badge.svg — whom the panel and the readers favour, as a badge to embed.
-void show_pair_badge(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+void show_pair_badge(App &app, StoreReads &site, const Request &req, Response &res,
+                     const UrlCaptures &url) {
   const std::string &pair = url[0];
-  const auto comparison = pair_of_image(app, req, res, pair, "/badge.svg");
+  const auto comparison = pair_of_image(app, site, req, res, pair, "/badge.svg");
   if (!comparison) return;
   res.set_content(cards::badge_svg(app.views, cards::pair_badge(*comparison)), kSvg);
 }

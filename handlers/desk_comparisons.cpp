@@ -12,8 +12,8 @@ namespace verdict::handlers {
 namespace {
 
 // A comparison as the desk names it: "Cursor Background Agent vs Codestral 2.1".
-std::string comparison_name(App &app, const ContentComparison &comparison) {
-  return tool_name(app, comparison.a) + " vs " + tool_name(app, comparison.b);
+std::string comparison_name(StoreReads &site, const ContentComparison &comparison) {
+  return tool_name(site, comparison.a) + " vs " + tool_name(site, comparison.b);
 }
 
 const Section<ContentComparison> &comparisons() {
@@ -22,10 +22,10 @@ const Section<ContentComparison> &comparisons() {
       "comparison",
       "Comparisons",
       "/admin/comparisons",
-      [](App &app) {
+      [](StoreReads &site) {
         return std::vector<desk::FormField>{
-            tool_field(app, "a", "First tool"),
-            tool_field(app, "b", "Second tool"),
+            tool_field(site, "a", "First tool"),
+            tool_field(site, "b", "Second tool"),
             {"published_on", "Published on", Kind::date, false,
              "Empty keeps it a draft, unlisted; a date publishes it on the front page."},
             {"intro", "Intro", Kind::text, false, "What the comparison is about."},
@@ -40,7 +40,7 @@ const Section<ContentComparison> &comparisons() {
       },
       comparison_faults,
       comparison_name,
-      [](App &app, const std::string &key) { return app.store.comparison_content(key); },
+      [](StoreReads &site, const std::string &key) { return site.comparison_content(key); },
       [](const ContentComparison &c, const std::string &editor) -> Write {
         return CreateComparison{c, editor};
       },
@@ -50,7 +50,7 @@ const Section<ContentComparison> &comparisons() {
       [](const std::string &key, const std::string &editor) -> Write {
         return DeleteComparison{key, editor};
       },
-      [](App &, const ContentComparison &) {
+      [](StoreReads &, const ContentComparison &) {
         return std::string(": its page stays, as a pair the editor has not picked");
       },
       [](const ContentComparison &c) { return pair_slug(c.a, c.b); },
@@ -71,13 +71,13 @@ const Section<ContentComparison> &comparison_section() {
 
 // GET /admin/comparisons — drafts first, then the published, newest first.   page=N
 //   q=words to narrow to
-void show_comparisons_at_desk(App &app, const Request &req, Response &res, const UrlCaptures &,
-                              const EditorSession &session) {
+void show_comparisons_at_desk(App &app, StoreReads &site, const Request &req, Response &res,
+                              const UrlCaptures &, const EditorSession &session) {
   const auto span = list_page(app, req, res, kDeskListPageSize);
   if (!span) return;
   const auto filter = list_filter(app, req, res);
   if (!filter) return;
-  const auto page = app.store.comparisons_at_desk(*span, *filter);
+  const auto page = site.comparisons_at_desk(*span, *filter);
   desk::ItemList list;
   list.plural = "Comparisons";
   list.list_path = "/admin/comparisons";
@@ -85,41 +85,41 @@ void show_comparisons_at_desk(App &app, const Request &req, Response &res, const
   list.filter = *filter;
   list.new_label = "New comparison";
   list.columns = {"Published", "Bottom line"};
-  list.saved = saved_note(app, req, comparisons());
+  list.saved = saved_note(site, req, comparisons());
   list.pagination = pages::pagination(app.views, desk::list_address(list.list_path, *filter),
                                       page.number, page.has_next);
   for (const auto &c : page.items)
     list.rows.push_back({pair_slug(c.a, c.b),
-                         comparison_name(app, c),
+                         comparison_name(site, c),
                          {c.published_on.empty() ? "Draft" : c.published_on,
                           c.bottom_line.empty() ? "None yet" : "Written"},
                          comparisons().preview_path(c)});
-  send_html(
-      res, desk::item_list(app.views, app.store.site_copy(), bar_for(session, "comparison"), list));
+  send_html(res,
+            desk::item_list(app.views, site.site_copy(), bar_for(session, "comparison"), list));
 }
 
 // GET /admin/comparisons/new, /admin/comparisons/:pair; POST /admin/comparisons (create),
 // /admin/comparisons/:pair (save)   a, b, published_on, intro, bottom_line   csrf
 // GET and POST /admin/comparisons/:pair/delete   csrf
-void new_comparison(App &app, const Request &, Response &res, const UrlCaptures &,
+void new_comparison(App &app, StoreReads &site, const Request &, Response &res, const UrlCaptures &,
                     const EditorSession &session) {
-  show_new_item(app, res, session, comparisons());
+  show_new_item(app, site, res, session, comparisons());
 }
-void edit_comparison(App &app, const Request &, Response &res, const UrlCaptures &url,
-                     const EditorSession &session) {
-  show_item(app, res, url, session, comparisons());
+void edit_comparison(App &app, StoreReads &site, const Request &, Response &res,
+                     const UrlCaptures &url, const EditorSession &session) {
+  show_item(app, site, res, url, session, comparisons());
 }
-void save_comparison(App &app, const Request &req, Response &res, const UrlCaptures &url,
-                     const EditorSession &session) {
-  save_item(app, req, res, url, session, comparisons());
+void save_comparison(App &app, StoreReads &site, const Request &req, Response &res,
+                     const UrlCaptures &url, const EditorSession &session) {
+  save_item(app, site, req, res, url, session, comparisons());
 }
-void confirm_comparison_deletion(App &app, const Request &, Response &res, const UrlCaptures &url,
-                                 const EditorSession &session) {
-  confirm_item_deletion(app, res, url, session, comparisons());
+void confirm_comparison_deletion(App &app, StoreReads &site, const Request &, Response &res,
+                                 const UrlCaptures &url, const EditorSession &session) {
+  confirm_item_deletion(app, site, res, url, session, comparisons());
 }
-void delete_comparison(App &app, const Request &req, Response &res, const UrlCaptures &url,
-                       const EditorSession &session) {
-  delete_item(app, req, res, url, session, comparisons());
+void delete_comparison(App &app, StoreReads &site, const Request &req, Response &res,
+                       const UrlCaptures &url, const EditorSession &session) {
+  delete_item(app, site, req, res, url, session, comparisons());
 }
 
 namespace {
@@ -143,12 +143,12 @@ DeskPreview preview_banner(const Comparison &c, bool unsaved, const std::string 
   return preview;
 }
 
-void send_preview(App &app, Response &res, ComparisonDetail &detail, bool unsaved,
+void send_preview(App &app, StoreReads &site, Response &res, ComparisonDetail &detail, bool unsaved,
                   const std::string &back) {
   auto &c = detail.comparison;
   const auto today = app.today();
   c.published = readers_see_on(c.published_on, today);
-  send_html(res, pages::comparison(app.views, detail, app.store.site_copy(), today,
+  send_html(res, pages::comparison(app.views, detail, site.site_copy(), today,
                                    vote_tokens_for(app, c), preview_banner(c, unsaved, back)));
 }
 
@@ -156,42 +156,41 @@ void send_preview(App &app, Response &res, ComparisonDetail &detail, bool unsave
 
 // GET /admin/comparisons/:pair/preview — the comparison's page as readers will see it with its
 // text as saved, under a banner saying whether they see it yet, with nobody's votes pressed.
-void preview_comparison(App &app, const Request &, Response &res, const UrlCaptures &url,
-                        const EditorSession &) {
+void preview_comparison(App &app, StoreReads &site, const Request &, Response &res,
+                        const UrlCaptures &url, const EditorSession &) {
   const std::string &pair = url[0];
-  const auto record = app.store.comparison_content(pair);
-  auto detail = record ? app.store.comparison_detail(pair, {}, Drafts::shown) : std::nullopt;
+  const auto record = site.comparison_content(pair);
+  auto detail = record ? site.comparison_detail(pair, {}, Drafts::shown) : std::nullopt;
   if (!detail)
     return send_error(app, res, 404, "Not found", "There is no comparison at this address.");
-  send_preview(app, res, *detail, false, "/admin/comparisons/" + pair);
+  send_preview(app, site, res, *detail, false, "/admin/comparisons/" + pair);
 }
 
 // POST /admin/preview/comparison — the same for the comparison form's fields as they are in
 // the form, saved or not (its Preview button opens it beside the form). Nothing is written.
 //   a, b, published_on, intro, bottom_line   csrf
-void preview_unsaved_comparison(App &app, const Request &req, Response &res, const UrlCaptures &,
-                                const EditorSession &session) {
+void preview_unsaved_comparison(App &app, StoreReads &site, const Request &req, Response &res,
+                                const UrlCaptures &, const EditorSession &session) {
   const auto &section = comparisons();
-  const auto sent = sent_values(app, req, res, section);
+  const auto sent = sent_values(app, site, req, res, section);
   if (!sent) return;
   const auto item = section.from_values(sent->values);
-  auto form = form_for(app, section, "", sent->values);
+  auto form = form_for(site, section, "", sent->values);
   form.preview_action = section.preview_action;
   form.faults = faults_in(section, item, *sent);
   if (!form.faults.empty()) {
     form.problem = "Nothing to preview yet: the form has faults, shown beside each field.";
     return send_html(
-        res,
-        desk::item_form(app.views, app.store.site_copy(), bar_for(session, section.noun), form),
+        res, desk::item_form(app.views, site.site_copy(), bar_for(session, section.noun), form),
         400);
   }
-  auto detail = app.store.comparison_detail(pair_slug(item.a, item.b), {}, Drafts::shown);
+  auto detail = site.comparison_detail(pair_slug(item.a, item.b), {}, Drafts::shown);
   if (!detail)
     return send_error(app, res, 404, "Not found", "One of the two tools is not on the site.");
   detail->comparison.intro = item.intro;
   detail->comparison.bottom_line = item.bottom_line;
   detail->comparison.published_on = item.published_on;
-  send_preview(app, res, *detail, true, section.list_path);
+  send_preview(app, site, res, *detail, true, section.list_path);
 }
 
 } // namespace verdict::handlers

@@ -72,23 +72,23 @@ std::string slug_typed_or_named(const Values &fields) {
   return typed.empty() ? slug_from_name(field_of(fields, "name")) : typed;
 }
 
-std::string tool_said(App &app, const std::string &name, const std::string &tagline) {
-  return app.store.tools_named(name).size() > 1 ? name + " (" + tagline + ")" : name;
+std::string tool_said(StoreReads &site, const std::string &name, const std::string &tagline) {
+  return site.tools_named(name).size() > 1 ? name + " (" + tagline + ")" : name;
 }
 
-std::string tool_name(App &app, const std::string &slug) {
-  const auto tool = app.store.tool_content(slug);
-  return tool ? tool_said(app, tool->name, tool->tagline) : slug;
+std::string tool_name(StoreReads &site, const std::string &slug) {
+  const auto tool = site.tool_content(slug);
+  return tool ? tool_said(site, tool->name, tool->tagline) : slug;
 }
 
-std::string reviewer_name(App &app, const std::string &slug) {
-  const auto reviewer = app.store.reviewer_content(slug);
+std::string reviewer_name(StoreReads &site, const std::string &slug) {
+  const auto reviewer = site.reviewer_content(slug);
   return reviewer ? reviewer->name : slug;
 }
 
-desk::FormField tool_field(App &app, const char *name, const char *label) {
+desk::FormField tool_field(StoreReads &site, const char *name, const char *label) {
   desk::FormField tool{name, label, desk::FormField::Kind::choice};
-  const auto all = app.store.tools_by_name({1, static_cast<int>(kToolChoicesAtMost)});
+  const auto all = site.tools_by_name({1, static_cast<int>(kToolChoicesAtMost)});
   if (all.has_next) {
     tool.kind = desk::FormField::Kind::text;
     tool.hint = "The tool's address, e.g. codestral-2-1.";

@@ -51,17 +51,17 @@ std::string slug_typed_or_named(const Values &fields);
 
 // What the desk calls a tool: its name, and its tagline after it when another tool has that
 // name too, so the editor can tell the two apart wherever either is named.
-std::string tool_said(App &app, const std::string &name, const std::string &tagline);
+std::string tool_said(StoreReads &site, const std::string &name, const std::string &tagline);
 // What the desk calls a tool or a reviewer an item refers to by slug: as above, or the slug
 // when none has it (it went meanwhile).
-std::string tool_name(App &app, const std::string &slug);
-std::string reviewer_name(App &app, const std::string &slug);
+std::string tool_name(StoreReads &site, const std::string &slug);
+std::string reviewer_name(StoreReads &site, const std::string &slug);
 
 // The form field by which the editor says "yes, save it with a name another item has".
 constexpr const char *kSameNameField = "same_name";
 
 // A field that picks one tool: a list of every tool while there are few, else its address.
-desk::FormField tool_field(App &app, const char *name, const char *label);
+desk::FormField tool_field(StoreReads &site, const char *name, const char *label);
 
 // An item's fields by name from its item_json text (an edit log's before or after).
 Values values_in(const std::string &item_json_text);
@@ -77,18 +77,18 @@ template <class Item> struct Section {
   const char *list_path; // "/admin/tools"
   // The form's fields in order. A text field the content model keeps as paragraphs
   // (domain/content.h) becomes a textarea by itself (form_fields_of), so none says so here.
-  std::function<std::vector<desk::FormField>(App &)> fields;
+  std::function<std::vector<desk::FormField>(StoreReads &)> fields;
   std::function<Item(const Values &)> from_values;
   std::function<FieldFaults(const Item &)> faults;
-  std::function<std::string(App &, const Item &)> name_of; // as the desk says it
-  std::function<std::optional<Item>(App &, const std::string &key)> read;
+  std::function<std::string(StoreReads &, const Item &)> name_of; // as the desk says it
+  std::function<std::optional<Item>(StoreReads &, const std::string &key)> read;
   // The writes (domain/writes.h) that create one, update the one at `key`, and delete it, each
   // in `editor`'s name.
   std::function<Write(const Item &, const std::string &editor)> create;
   std::function<Write(const std::string &key, const Item &, const std::string &editor)> update;
   std::function<Write(const std::string &key, const std::string &editor)> remove;
   // What deleting it takes with it, said on the confirm page.
-  std::function<std::string(App &, const Item &)> deletion_note;
+  std::function<std::string(StoreReads &, const Item &)> deletion_note;
   std::function<std::string(const Item &)> key_of;
   // Where the item can be seen as readers will see it, from the list; none when not set.
   std::function<std::string(const Item &)> preview_path = {};
@@ -98,7 +98,7 @@ template <class Item> struct Section {
   const char *preview_action = "";
   // The other items already named as this one is, each said so the editor can tell which it
   // is; for items readers tell apart by name. Saving one with such a name takes a second save.
-  std::function<std::vector<std::string>(App &, const Item &, const std::string &editing)>
+  std::function<std::vector<std::string>(StoreReads &, const Item &, const std::string &editing)>
       namesakes = {};
   // What to do about a namesake, said after it.
   const char *namesake_advice = "";
@@ -114,7 +114,8 @@ const Section<ContentComparison> &comparison_section();
 
 // Edit log entries as the desk shows them (handlers/desk_log.cpp): each item by its name, each
 // field by its form's label, a choice as the form offers it.
-std::vector<desk::LoggedChange> logged_changes(App &app, const std::vector<EditEntry> &entries);
+std::vector<desk::LoggedChange> logged_changes(StoreReads &site,
+                                               const std::vector<EditEntry> &entries);
 
 // An item's key from an address, as a page may say it back: printable, cut short.
 std::string said_back(const std::string &key);
@@ -122,28 +123,28 @@ std::string said_back(const std::string &key);
 // The note a list shows after a save ("Saved the tool Codestral 2.1."), naming the item as the
 // desk does; empty when there was none.
 template <class Item>
-std::string saved_note(App &app, const Request &req, const Section<Item> &section) {
+std::string saved_note(StoreReads &site, const Request &req, const Section<Item> &section) {
   const auto key = req.get_param_value("saved");
   if (key.empty()) return "";
-  const auto item = section.read(app, key);
+  const auto item = section.read(site, key);
   return std::string("Saved the ") + section.noun + " " +
-         (item ? section.name_of(app, *item) : said_back(key)) + ".";
+         (item ? section.name_of(site, *item) : said_back(key)) + ".";
 }
 
 // The section's fields as its form shows and reads them.
 template <class Item>
-std::vector<desk::FormField> form_fields_of(App &app, const Section<Item> &section) {
-  return desk::with_paragraph_fields<Item>(section.fields(app));
+std::vector<desk::FormField> form_fields_of(StoreReads &site, const Section<Item> &section) {
+  return desk::with_paragraph_fields<Item>(section.fields(site));
 }
 
 template <class Item>
-desk::ItemForm form_for(App &app, const Section<Item> &section, const std::string &editing,
+desk::ItemForm form_for(StoreReads &site, const Section<Item> &section, const std::string &editing,
                         const Values &values) {
   desk::ItemForm form;
   form.noun = section.noun;
   form.list_path = section.list_path;
   form.editing = editing;
-  form.fields = form_fields_of(app, section);
+  form.fields = form_fields_of(site, section);
   form.values = values;
   return form;
 }
@@ -154,12 +155,12 @@ template <class Item> void not_found_in(App &app, Response &res, const Section<I
 }
 
 template <class Item>
-void show_new_item(App &app, Response &res, const EditorSession &session,
+void show_new_item(App &app, StoreReads &site, Response &res, const EditorSession &session,
                    const Section<Item> &section) {
-  auto form = form_for(app, section, "", {});
+  auto form = form_for(site, section, "", {});
   form.preview_action = section.preview_action;
-  send_html(
-      res, desk::item_form(app.views, app.store.site_copy(), bar_for(session, section.noun), form));
+  send_html(res,
+            desk::item_form(app.views, site.site_copy(), bar_for(session, section.noun), form));
 }
 
 // What a section's form sent: its fields without the token, and the faults found in reading
@@ -171,9 +172,9 @@ struct SentForm {
 
 // The form as sent; empty (and a 400 sent) when it cannot be read at all.
 template <class Item>
-std::optional<SentForm> sent_values(App &app, const Request &req, Response &res,
+std::optional<SentForm> sent_values(App &app, StoreReads &site, const Request &req, Response &res,
                                     const Section<Item> &section) {
-  const auto fields = form_fields_of(app, section); // outlives the names viewed below
+  const auto fields = form_fields_of(site, section); // outlives the names viewed below
   std::vector<std::string_view> allowed = {"csrf", kSameNameField}, multi_line;
   for (const auto &field : fields) {
     allowed.push_back(field.name);
@@ -198,45 +199,44 @@ FieldFaults faults_in(const Section<Item> &section, const Item &item, const Sent
 }
 
 template <class Item>
-void show_item(App &app, Response &res, const UrlCaptures &url, const EditorSession &session,
-               const Section<Item> &section) {
+void show_item(App &app, StoreReads &site, Response &res, const UrlCaptures &url,
+               const EditorSession &session, const Section<Item> &section) {
   const std::string &key = url[0];
-  const auto item = section.read(app, key);
+  const auto item = section.read(site, key);
   if (!item) return not_found_in(app, res, section);
-  auto form = form_for(app, section, key, values_of(*item));
-  form.title = section.name_of(app, *item);
+  auto form = form_for(site, section, key, values_of(*item));
+  form.title = section.name_of(site, *item);
   form.preview_action = section.preview_action;
-  send_html(
-      res, desk::item_form(app.views, app.store.site_copy(), bar_for(session, section.noun), form));
+  send_html(res,
+            desk::item_form(app.views, site.site_copy(), bar_for(session, section.noun), form));
 }
 
 // POST to the list's address (a new item) or to an item's (its changes): the form's fields by
 // the content file's rules, written with an edit log entry, or the form again with each fault.
 template <class Item>
-void save_item(App &app, const Request &req, Response &res, const UrlCaptures &url,
-               const EditorSession &session, const Section<Item> &section) {
+void save_item(App &app, StoreReads &site, const Request &req, Response &res,
+               const UrlCaptures &url, const EditorSession &session, const Section<Item> &section) {
   const std::string &editing = url[0]; // empty for a new item
-  const auto sent = sent_values(app, req, res, section);
+  const auto sent = sent_values(app, site, req, res, section);
   if (!sent) return;
   const auto *values = &sent->values;
   const auto item = section.from_values(*values);
-  auto form = form_for(app, section, editing, *values);
+  auto form = form_for(site, section, editing, *values);
   form.preview_action = section.preview_action;
-  form.title = section.name_of(app, item);
+  form.title = section.name_of(site, item);
   form.faults = faults_in(section, item, *sent);
   // A slug made from the name is shown as made, so the editor sees it and may change it.
   if (const auto slug = form.values.find("slug"); slug != form.values.end() && slug->second.empty())
     slug->second = section.key_of(item);
   form.values.erase(kSameNameField);
   const auto show_again = [&](int status) {
-    send_html(
-        res,
-        desk::item_form(app.views, app.store.site_copy(), bar_for(session, section.noun), form),
-        status);
+    send_html(res,
+              desk::item_form(app.views, site.site_copy(), bar_for(session, section.noun), form),
+              status);
   };
   if (!form.faults.empty()) return show_again(400);
   if (section.namesakes && field_of(*values, kSameNameField).empty()) {
-    const auto namesakes = section.namesakes(app, item, editing);
+    const auto namesakes = section.namesakes(site, item, editing);
     if (!namesakes.empty()) {
       std::string named;
       for (const auto &namesake : namesakes)
@@ -266,7 +266,7 @@ void save_item(App &app, const Request &req, Response &res, const UrlCaptures &u
     return show_again(409);
   }
   if (result.ended == Ended::not_found) {
-    if (!editing.empty() && !section.read(app, editing)) {
+    if (!editing.empty() && !section.read(site, editing)) {
       // Deleted since the form was opened: what was typed is kept, to be created anew.
       form.editing.clear();
       form.problem = std::string("Not saved: this ") + section.noun +
@@ -289,35 +289,36 @@ void save_item(App &app, const Request &req, Response &res, const UrlCaptures &u
 }
 
 template <class Item>
-desk::Confirmation deletion_of(App &app, const Section<Item> &section, const std::string &key,
-                               const Item &item) {
-  const auto name = section.name_of(app, item);
+desk::Confirmation deletion_of(StoreReads &site, const Section<Item> &section,
+                               const std::string &key, const Item &item) {
+  const auto name = section.name_of(site, item);
   return {std::string("Deleting a ") + section.noun,
           "Delete " + name,
           "The " + std::string(section.noun) + " " + name + " will be deleted" +
-              section.deletion_note(app, item) + ". The edit log keeps what it was.",
+              section.deletion_note(site, item) + ". The edit log keeps what it was.",
           std::string(section.list_path) + "/" + key + "/delete",
           section.list_path,
           ""};
 }
 
 template <class Item>
-void confirm_item_deletion(App &app, Response &res, const UrlCaptures &url,
+void confirm_item_deletion(App &app, StoreReads &site, Response &res, const UrlCaptures &url,
                            const EditorSession &session, const Section<Item> &section) {
   const std::string &key = url[0];
-  const auto item = section.read(app, key);
+  const auto item = section.read(site, key);
   if (!item) return not_found_in(app, res, section);
-  send_html(res, desk::confirm(app.views, app.store.site_copy(), bar_for(session, section.noun),
-                               deletion_of(app, section, key, *item)));
+  send_html(res, desk::confirm(app.views, site.site_copy(), bar_for(session, section.noun),
+                               deletion_of(site, section, key, *item)));
 }
 
 template <class Item>
-void delete_item(App &app, const Request &req, Response &res, const UrlCaptures &url,
-                 const EditorSession &session, const Section<Item> &section) {
+void delete_item(App &app, StoreReads &site, const Request &req, Response &res,
+                 const UrlCaptures &url, const EditorSession &session,
+                 const Section<Item> &section) {
   const std::string &key = url[0];
   const auto parsed = parse_form(req.body, {"csrf"});
   if (!parsed.ok()) return bad_form(app, res, parsed.error);
-  const auto item = section.read(app, key);
+  const auto item = section.read(site, key);
   if (!item) return not_found_in(app, res, section);
   const auto result = app.writes->submit(section.remove(key, session.email));
   using Ended = WriteResult::Ended;
@@ -325,13 +326,12 @@ void delete_item(App &app, const Request &req, Response &res, const UrlCaptures 
   // Deleted meanwhile, by another tab or another editor.
   if (result.ended == Ended::not_found) return not_found_in(app, res, section);
   if (!result.done()) {
-    auto refused = deletion_of(app, section, key, *item);
-    refused.question = "The " + std::string(section.noun) + " " + section.name_of(app, *item) +
+    auto refused = deletion_of(site, section, key, *item);
+    refused.question = "The " + std::string(section.noun) + " " + section.name_of(site, *item) +
                        " cannot be deleted yet.";
     refused.problem = result.words + ".";
     return send_html(
-        res,
-        desk::confirm(app.views, app.store.site_copy(), bar_for(session, section.noun), refused),
+        res, desk::confirm(app.views, site.site_copy(), bar_for(session, section.noun), refused),
         409);
   }
   show_change_now(app);

@@ -18,7 +18,7 @@ std::string shown_value(const desk::FormField &field, const std::string &value) 
 // Reads a section's form fields once per page, however many entries of its kind there are.
 class LogReader {
 public:
-  explicit LogReader(App &app) : app_(app) {}
+  explicit LogReader(StoreReads &site) : site_(site) {}
 
   desk::LoggedChange operator()(const EditEntry &entry) {
     if (entry.kind == "category") return read(category_section(), entry);
@@ -33,15 +33,15 @@ private:
   template <class Item>
   desk::LoggedChange read(const Section<Item> &section, const EditEntry &entry) {
     auto &fields = fields_[section.noun];
-    if (fields.empty()) fields = form_fields_of(app_, section);
+    if (fields.empty()) fields = form_fields_of(site_, section);
     desk::LoggedChange change{entry, entry.subject, {}};
     // The item as it was left (or as it went): its name as the desk says it. An entry that
     // carries no item (a publication's own line) names the item as it stands now.
     const auto &shown = entry.after.empty() ? entry.before : entry.after;
     if (!shown.empty())
-      change.item = section.name_of(app_, section.from_values(values_in(shown)));
-    else if (const auto now = section.read(app_, entry.subject))
-      change.item = section.name_of(app_, *now);
+      change.item = section.name_of(site_, section.from_values(values_in(shown)));
+    else if (const auto now = section.read(site_, entry.subject))
+      change.item = section.name_of(site_, *now);
     for (const auto &[name, before, after] : field_changes(entry.before, entry.after)) {
       const auto field = std::ranges::find(fields, name, &desk::FormField::name);
       if (field == fields.end()) {
@@ -54,14 +54,15 @@ private:
     return change;
   }
 
-  App &app_;
+  StoreReads &site_;
   std::map<std::string, std::vector<desk::FormField>> fields_; // by section noun
 };
 
 } // namespace
 
-std::vector<desk::LoggedChange> logged_changes(App &app, const std::vector<EditEntry> &entries) {
-  LogReader reader(app);
+std::vector<desk::LoggedChange> logged_changes(StoreReads &site,
+                                               const std::vector<EditEntry> &entries) {
+  LogReader reader(site);
   std::vector<desk::LoggedChange> changes;
   for (const auto &entry : entries)
     changes.push_back(reader(entry));
@@ -69,16 +70,16 @@ std::vector<desk::LoggedChange> logged_changes(App &app, const std::vector<EditE
 }
 
 // GET /admin/log — the edit log, a page at a time.   page=N   q=words to narrow to
-void show_edit_log(App &app, const Request &req, Response &res, const UrlCaptures &,
-                   const EditorSession &session) {
+void show_edit_log(App &app, StoreReads &site, const Request &req, Response &res,
+                   const UrlCaptures &, const EditorSession &session) {
   const auto span = list_page(app, req, res, kDeskListPageSize);
   if (!span) return;
   const auto filter = list_filter(app, req, res);
   if (!filter) return;
-  const auto entries = app.store.edit_log(*span, *filter);
+  const auto entries = site.edit_log(*span, *filter);
   send_html(res,
-            desk::edit_log(app.views, app.store.site_copy(), bar_for(session, "log"),
-                           {logged_changes(app, entries.items), entries.number, entries.has_next},
+            desk::edit_log(app.views, site.site_copy(), bar_for(session, "log"),
+                           {logged_changes(site, entries.items), entries.number, entries.has_next},
                            *filter));
 }
 

@@ -12,7 +12,7 @@ const Section<ContentReviewer> &reviewers() {
       "reviewer",
       "Reviewers",
       "/admin/reviewers",
-      [](App &) {
+      [](StoreReads &) {
         return std::vector<desk::FormField>{
             {"name", "Name"},
             kSlugField,
@@ -25,8 +25,8 @@ const Section<ContentReviewer> &reviewers() {
                                field_of(v, "bio")};
       },
       reviewer_faults,
-      [](App &, const ContentReviewer &r) { return r.name; },
-      [](App &app, const std::string &key) { return app.store.reviewer_content(key); },
+      [](StoreReads &, const ContentReviewer &r) { return r.name; },
+      [](StoreReads &site, const std::string &key) { return site.reviewer_content(key); },
       [](const ContentReviewer &r, const std::string &editor) -> Write {
         return CreateReviewer{r, editor};
       },
@@ -36,8 +36,8 @@ const Section<ContentReviewer> &reviewers() {
       [](const std::string &key, const std::string &editor) -> Write {
         return DeleteReviewer{key, editor};
       },
-      [](App &app, const ContentReviewer &r) {
-        const auto reviewer = app.store.reviewer_by_slug(r.slug);
+      [](StoreReads &site, const ContentReviewer &r) {
+        const auto reviewer = site.reviewer_by_slug(r.slug);
         return reviewer ? ", with their " + std::to_string(reviewer->verdicts.total) + " reviews"
                         : std::string();
       },
@@ -45,9 +45,9 @@ const Section<ContentReviewer> &reviewers() {
       {},
       "",
       "",
-      [](App &app, const ContentReviewer &r, const std::string &editing) {
+      [](StoreReads &site, const ContentReviewer &r, const std::string &editing) {
         std::vector<std::string> namesakes;
-        for (const auto &namesake : app.store.reviewers())
+        for (const auto &namesake : site.reviewers())
           if (namesake.name == r.name && namesake.slug != editing)
             namesakes.push_back(namesake.slug + ": " + namesake.lens);
         return namesakes;
@@ -64,43 +64,42 @@ const Section<ContentReviewer> &reviewer_section() {
 }
 
 // GET /admin/reviewers — the panel, in panel order.
-void show_reviewers_at_desk(App &app, const Request &req, Response &res, const UrlCaptures &,
-                            const EditorSession &session) {
+void show_reviewers_at_desk(App &app, StoreReads &site, const Request &req, Response &res,
+                            const UrlCaptures &, const EditorSession &session) {
   desk::ItemList list;
   list.plural = "Reviewers";
   list.list_path = "/admin/reviewers";
   list.new_label = "New reviewer";
   list.columns = {"Lens", "Reviews"};
-  list.saved = saved_note(app, req, reviewers());
-  for (const auto &reviewer : app.store.reviewers())
+  list.saved = saved_note(site, req, reviewers());
+  for (const auto &reviewer : site.reviewers())
     list.rows.push_back(
         {reviewer.slug, reviewer.name, {reviewer.lens, std::to_string(reviewer.verdicts.total)}});
-  send_html(res,
-            desk::item_list(app.views, app.store.site_copy(), bar_for(session, "reviewer"), list));
+  send_html(res, desk::item_list(app.views, site.site_copy(), bar_for(session, "reviewer"), list));
 }
 
 // GET /admin/reviewers/new, /admin/reviewers/:slug; POST /admin/reviewers (create),
 // /admin/reviewers/:slug (save)   name, slug, lens, bio   csrf
 // GET and POST /admin/reviewers/:slug/delete   csrf
-void new_reviewer(App &app, const Request &, Response &res, const UrlCaptures &,
+void new_reviewer(App &app, StoreReads &site, const Request &, Response &res, const UrlCaptures &,
                   const EditorSession &session) {
-  show_new_item(app, res, session, reviewers());
+  show_new_item(app, site, res, session, reviewers());
 }
-void edit_reviewer(App &app, const Request &, Response &res, const UrlCaptures &url,
-                   const EditorSession &session) {
-  show_item(app, res, url, session, reviewers());
+void edit_reviewer(App &app, StoreReads &site, const Request &, Response &res,
+                   const UrlCaptures &url, const EditorSession &session) {
+  show_item(app, site, res, url, session, reviewers());
 }
-void save_reviewer(App &app, const Request &req, Response &res, const UrlCaptures &url,
-                   const EditorSession &session) {
-  save_item(app, req, res, url, session, reviewers());
+void save_reviewer(App &app, StoreReads &site, const Request &req, Response &res,
+                   const UrlCaptures &url, const EditorSession &session) {
+  save_item(app, site, req, res, url, session, reviewers());
 }
-void confirm_reviewer_deletion(App &app, const Request &, Response &res, const UrlCaptures &url,
-                               const EditorSession &session) {
-  confirm_item_deletion(app, res, url, session, reviewers());
+void confirm_reviewer_deletion(App &app, StoreReads &site, const Request &, Response &res,
+                               const UrlCaptures &url, const EditorSession &session) {
+  confirm_item_deletion(app, site, res, url, session, reviewers());
 }
-void delete_reviewer(App &app, const Request &req, Response &res, const UrlCaptures &url,
-                     const EditorSession &session) {
-  delete_item(app, req, res, url, session, reviewers());
+void delete_reviewer(App &app, StoreReads &site, const Request &req, Response &res,
+                     const UrlCaptures &url, const EditorSession &session) {
+  delete_item(app, site, req, res, url, session, reviewers());
 }
 
 } // namespace verdict::handlers

@@ -23,8 +23,8 @@ std::optional<std::pair<std::string, std::string>> review_of_key(const std::stri
 }
 
 // A review as the desk names it: "Skeptical Staff Engineer on Codestral 2.1".
-std::string review_name(App &app, const ContentReview &review) {
-  return reviewer_name(app, review.reviewer) + " on " + tool_name(app, review.tool);
+std::string review_name(StoreReads &site, const ContentReview &review) {
+  return reviewer_name(site, review.reviewer) + " on " + tool_name(site, review.tool);
 }
 
 const Section<ContentReview> &reviews() {
@@ -33,10 +33,10 @@ const Section<ContentReview> &reviews() {
       "review",
       "Reviews",
       "/admin/reviews",
-      [](App &app) {
-        const auto tool = tool_field(app, "tool", "Tool");
+      [](StoreReads &site) {
+        const auto tool = tool_field(site, "tool", "Tool");
         desk::FormField reviewer{"reviewer", "Reviewer", Kind::choice};
-        for (const auto &r : app.store.reviewers())
+        for (const auto &r : site.reviewers())
           reviewer.choices.emplace_back(r.slug, r.name + " (" + r.lens + ")");
         desk::FormField verdict{"verdict", "Verdict", Kind::choice};
         verdict.choices = {{verdict_word(Verdict::ship), "Ship"},
@@ -53,10 +53,10 @@ const Section<ContentReview> &reviews() {
       },
       review_faults,
       review_name,
-      [](App &app, const std::string &key) -> std::optional<ContentReview> {
+      [](StoreReads &site, const std::string &key) -> std::optional<ContentReview> {
         const auto parts = review_of_key(key);
         if (!parts) return std::nullopt;
-        return app.store.review_content(parts->first, parts->second);
+        return site.review_content(parts->first, parts->second);
       },
       [](const ContentReview &r, const std::string &editor) -> Write {
         return CreateReview{r, editor};
@@ -70,7 +70,7 @@ const Section<ContentReview> &reviews() {
         const auto parts = review_of_key(key).value_or(std::pair{key, std::string()});
         return DeleteReview{parts.first, parts.second, editor};
       },
-      [](App &, const ContentReview &) { return std::string(); },
+      [](StoreReads &, const ContentReview &) { return std::string(); },
       review_key,
       {},
       "A reviewer has one review of a tool: edit that one from the list, or pick another tool "
@@ -86,13 +86,13 @@ const Section<ContentReview> &review_section() {
 
 // GET /admin/reviews — every review, newest first, a page at a time.   page=N   q=words to
 // narrow to
-void show_reviews_at_desk(App &app, const Request &req, Response &res, const UrlCaptures &,
-                          const EditorSession &session) {
+void show_reviews_at_desk(App &app, StoreReads &site, const Request &req, Response &res,
+                          const UrlCaptures &, const EditorSession &session) {
   const auto span = list_page(app, req, res, kDeskListPageSize);
   if (!span) return;
   const auto filter = list_filter(app, req, res);
   if (!filter) return;
-  const auto page = app.store.reviews_at_desk(*span, *filter);
+  const auto page = site.reviews_at_desk(*span, *filter);
   desk::ItemList list;
   list.plural = "Reviews";
   list.list_path = "/admin/reviews";
@@ -100,38 +100,37 @@ void show_reviews_at_desk(App &app, const Request &req, Response &res, const Url
   list.filter = *filter;
   list.new_label = "New review";
   list.columns = {"Verdict", "Quote"};
-  list.saved = saved_note(app, req, reviews());
+  list.saved = saved_note(site, req, reviews());
   list.pagination = pages::pagination(app.views, desk::list_address(list.list_path, *filter),
                                       page.number, page.has_next);
   for (const auto &review : page.items)
     list.rows.push_back(
-        {review_key(review), review_name(app, review), {review.verdict, review.quote}});
-  send_html(res,
-            desk::item_list(app.views, app.store.site_copy(), bar_for(session, "review"), list));
+        {review_key(review), review_name(site, review), {review.verdict, review.quote}});
+  send_html(res, desk::item_list(app.views, site.site_copy(), bar_for(session, "review"), list));
 }
 
 // GET /admin/reviews/new, /admin/reviews/:tool--:reviewer; POST /admin/reviews (create),
 // /admin/reviews/:tool--:reviewer (save)   tool, reviewer, verdict, quote   csrf
 // GET and POST /admin/reviews/:tool--:reviewer/delete   csrf
-void new_review(App &app, const Request &, Response &res, const UrlCaptures &,
+void new_review(App &app, StoreReads &site, const Request &, Response &res, const UrlCaptures &,
                 const EditorSession &session) {
-  show_new_item(app, res, session, reviews());
+  show_new_item(app, site, res, session, reviews());
 }
-void edit_review(App &app, const Request &, Response &res, const UrlCaptures &url,
+void edit_review(App &app, StoreReads &site, const Request &, Response &res, const UrlCaptures &url,
                  const EditorSession &session) {
-  show_item(app, res, url, session, reviews());
+  show_item(app, site, res, url, session, reviews());
 }
-void save_review(App &app, const Request &req, Response &res, const UrlCaptures &url,
-                 const EditorSession &session) {
-  save_item(app, req, res, url, session, reviews());
+void save_review(App &app, StoreReads &site, const Request &req, Response &res,
+                 const UrlCaptures &url, const EditorSession &session) {
+  save_item(app, site, req, res, url, session, reviews());
 }
-void confirm_review_deletion(App &app, const Request &, Response &res, const UrlCaptures &url,
-                             const EditorSession &session) {
-  confirm_item_deletion(app, res, url, session, reviews());
+void confirm_review_deletion(App &app, StoreReads &site, const Request &, Response &res,
+                             const UrlCaptures &url, const EditorSession &session) {
+  confirm_item_deletion(app, site, res, url, session, reviews());
 }
-void delete_review(App &app, const Request &req, Response &res, const UrlCaptures &url,
-                   const EditorSession &session) {
-  delete_item(app, req, res, url, session, reviews());
+void delete_review(App &app, StoreReads &site, const Request &req, Response &res,
+                   const UrlCaptures &url, const EditorSession &session) {
+  delete_item(app, site, req, res, url, session, reviews());
 }
 
 } // namespace verdict::handlers

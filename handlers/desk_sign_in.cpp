@@ -43,17 +43,18 @@ std::string throttled_message(auth::SignInThrottle::HeldBy held_by, std::chrono:
 
 // GET /admin/login — the sign-in form, or the desk for an editor already signed in.
 //   next=/admin/…   where to go once signed in
-void show_sign_in(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void show_sign_in(App &app, StoreReads &site, const Request &req, Response &res,
+                  const UrlCaptures &) {
   set_cache_policy(res, CachePolicy::never_kept);
-  if (signed_in_editor(app, req)) return see_other(res, "/admin");
+  if (signed_in_editor(app, site, req)) return see_other(res, "/admin");
   desk::SignInForm form;
   form.next = desk_path_or_front(req.get_param_value("next"));
-  send_html(res, desk::sign_in(app.views, app.store.site_copy(), form));
+  send_html(res, desk::sign_in(app.views, site.site_copy(), form));
 }
 
 // POST /admin/login — sign an editor in (auth/sign_in_throttle.h slows failures).
 //   email=…   password=…   next=/admin/…   (a known-device cookie skips the account's limits)
-void sign_in(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void sign_in(App &app, StoreReads &site, const Request &req, Response &res, const UrlCaptures &) {
   set_cache_policy(res, CachePolicy::never_kept);
   const auto form = parse_form(req.body, {"email", "password", "next"});
   if (!form.ok()) return bad_form(app, res, form.error);
@@ -65,7 +66,7 @@ void sign_in(App &app, const Request &req, Response &res, const UrlCaptures &) {
     device.clear();
   const auto show_again = [&](int status, std::string problem) {
     again.problem = std::move(problem);
-    send_html(res, desk::sign_in(app.views, app.store.site_copy(), again), status);
+    send_html(res, desk::sign_in(app.views, site.site_copy(), again), status);
   };
   // Charged as a failure before the password is checked, so parallel guesses cannot all
   // pass the limit while each is being checked.
@@ -86,7 +87,7 @@ void sign_in(App &app, const Request &req, Response &res, const UrlCaptures &) {
   } release{app.password_checks};
   // An unknown address is checked against a hash too, so both answers take as long.
   const auto editor =
-      is_valid_email(again.email) ? app.store.editor_by_email(again.email) : std::nullopt;
+      is_valid_email(again.email) ? site.editor_by_email(again.email) : std::nullopt;
   const auto &hash = editor ? editor->password_hash : auth::hash_matching_nothing();
   if (!auth::password_matches(hash, field_of(form.fields, "password")) || !editor) {
     app.sign_in_throttle.charged_failed(network, again.email, device);
@@ -104,7 +105,7 @@ void sign_in(App &app, const Request &req, Response &res, const UrlCaptures &) {
 }
 
 // POST /admin/logout — end this browser's session.   csrf
-void sign_out(App &app, const Request &req, Response &res, const UrlCaptures &,
+void sign_out(App &app, StoreReads &, const Request &req, Response &res, const UrlCaptures &,
               const EditorSession &) {
   if (const auto ended = end_editor_session(app, req, res); !ended.done())
     return write_not_taken(app, res, "a desk session's end: " + ended.words);
@@ -112,11 +113,11 @@ void sign_out(App &app, const Request &req, Response &res, const UrlCaptures &,
 }
 
 // GET /admin — the desk's front page: how much of each kind there is, and the latest changes.
-void show_desk(App &app, const Request &, Response &res, const UrlCaptures &,
+void show_desk(App &app, StoreReads &site, const Request &, Response &res, const UrlCaptures &,
                const EditorSession &session) {
-  send_html(res, desk::front(app.views, app.store.site_copy(), bar_for(session, "desk"),
-                             app.store.desk_counts(),
-                             logged_changes(app, app.store.edit_log({1, 10}).items)));
+  send_html(res,
+            desk::front(app.views, site.site_copy(), bar_for(session, "desk"), site.desk_counts(),
+                        logged_changes(site, site.edit_log({1, 10}).items)));
 }
 
 } // namespace verdict::handlers

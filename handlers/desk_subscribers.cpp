@@ -23,14 +23,14 @@ std::string held_back_text(const auth::ConfirmationRations::HeldBack &held) {
 } // namespace
 
 // GET /admin/subscribers — how many, and who, newest first.   page=N   q=words to narrow to
-void show_subscribers(App &app, const Request &req, Response &res, const UrlCaptures &,
-                      const EditorSession &session) {
+void show_subscribers(App &app, StoreReads &site, const Request &req, Response &res,
+                      const UrlCaptures &, const EditorSession &session) {
   const auto span = list_page(app, req, res, kDeskListPageSize);
   if (!span) return;
   const auto filter = list_filter(app, req, res);
   if (!filter) return;
-  const auto page = app.store.subscribers(*span, *filter);
-  const auto counts = app.store.subscriber_counts();
+  const auto page = site.subscribers(*span, *filter);
+  const auto counts = site.subscriber_counts();
   const auto count = counts.total();
   desk::ItemList list;
   list.plural = "Subscribers";
@@ -57,22 +57,23 @@ void show_subscribers(App &app, const Request &req, Response &res, const UrlCapt
                               ? subscriber.status
                               : subscriber.status + ": its confirmation mail was given up (" +
                                     subscriber.mail_problem + ")"}});
-  send_html(
-      res, desk::item_list(app.views, app.store.site_copy(), bar_for(session, "subscriber"), list));
+  send_html(res,
+            desk::item_list(app.views, site.site_copy(), bar_for(session, "subscriber"), list));
 }
 
 // GET /admin/subscribers.csv — the whole list as a spreadsheet opens it.
-void export_subscribers(App &app, const Request &, Response &res, const UrlCaptures &,
-                        const EditorSession &) {
-  res.set_content(subscribers_csv(app.store.all_subscribers()), "text/csv; charset=utf-8");
+void export_subscribers(App &, StoreReads &site, const Request &, Response &res,
+                        const UrlCaptures &, const EditorSession &) {
+  res.set_content(subscribers_csv(site.all_subscribers()), "text/csv; charset=utf-8");
   res.set_header("Content-Disposition", "attachment; filename=\"subscribers.csv\"");
 }
 
 namespace {
 
-std::optional<Subscriber> subscriber_at(App &app, Response &res, const std::string &id) {
+std::optional<Subscriber> subscriber_at(App &app, StoreReads &site, Response &res,
+                                        const std::string &id) {
   const auto subscriber =
-      id.size() <= 18 ? app.store.subscriber(std::stoll(id)) : std::optional<Subscriber>();
+      id.size() <= 18 ? site.subscriber(std::stoll(id)) : std::optional<Subscriber>();
   if (!subscriber)
     send_error(app, res, 404, "Not found", "There is no subscriber at this address.");
   return subscriber;
@@ -81,12 +82,12 @@ std::optional<Subscriber> subscriber_at(App &app, Response &res, const std::stri
 } // namespace
 
 // GET /admin/subscribers/:id/delete — are you sure?
-void confirm_subscriber_erasure(App &app, const Request &, Response &res, const UrlCaptures &url,
-                                const EditorSession &session) {
-  const auto subscriber = subscriber_at(app, res, url[0]);
+void confirm_subscriber_erasure(App &app, StoreReads &site, const Request &, Response &res,
+                                const UrlCaptures &url, const EditorSession &session) {
+  const auto subscriber = subscriber_at(app, site, res, url[0]);
   if (!subscriber) return;
   const auto id = std::to_string(subscriber->id);
-  send_html(res, desk::confirm(app.views, app.store.site_copy(), bar_for(session, "subscriber"),
+  send_html(res, desk::confirm(app.views, site.site_copy(), bar_for(session, "subscriber"),
                                {"Erasing a subscriber", "Erase " + subscriber->email,
                                 subscriber->email +
                                     " will be taken off the list and forgotten: the edit log "
@@ -95,11 +96,11 @@ void confirm_subscriber_erasure(App &app, const Request &, Response &res, const 
 }
 
 // POST /admin/subscribers/:id/delete   csrf
-void erase_subscriber(App &app, const Request &req, Response &res, const UrlCaptures &url,
-                      const EditorSession &session) {
+void erase_subscriber(App &app, StoreReads &site, const Request &req, Response &res,
+                      const UrlCaptures &url, const EditorSession &session) {
   const auto parsed = parse_form(req.body, {"csrf"});
   if (!parsed.ok()) return bad_form(app, res, parsed.error);
-  const auto subscriber = subscriber_at(app, res, url[0]);
+  const auto subscriber = subscriber_at(app, site, res, url[0]);
   if (!subscriber) return;
   const auto erased = app.writes->submit(EraseSubscriber{subscriber->id, session.email});
   if (erased.not_taken()) return write_not_taken(app, res, "an erasure: " + erased.words);

@@ -15,9 +15,9 @@ const Section<ContentTool> &tools() {
       "tool",
       "Tools",
       "/admin/tools",
-      [](App &app) {
+      [](StoreReads &site) {
         desk::FormField category{"category", "Category", Kind::choice};
-        for (const auto &listing : app.store.categories_with_tool_counts())
+        for (const auto &listing : site.categories_with_tool_counts())
           category.choices.emplace_back(listing.category.slug, listing.category.name);
         desk::FormField entry{"entry", "Pricing model", Kind::choice};
         for (const auto &kind : kEntryKinds)
@@ -49,8 +49,8 @@ const Section<ContentTool> &tools() {
                            field_of(v, "pricing_source")};
       },
       tool_faults,
-      [](App &app, const ContentTool &t) { return tool_said(app, t.name, t.tagline); },
-      [](App &app, const std::string &key) { return app.store.tool_content(key); },
+      [](StoreReads &site, const ContentTool &t) { return tool_said(site, t.name, t.tagline); },
+      [](StoreReads &site, const std::string &key) { return site.tool_content(key); },
       [](const ContentTool &t, const std::string &editor) -> Write {
         return CreateTool{t, editor};
       },
@@ -60,8 +60,8 @@ const Section<ContentTool> &tools() {
       [](const std::string &key, const std::string &editor) -> Write {
         return DeleteTool{key, editor};
       },
-      [](App &app, const ContentTool &t) {
-        const auto tool = app.store.tool_by_slug(t.slug);
+      [](StoreReads &site, const ContentTool &t) {
+        const auto tool = site.tool_by_slug(t.slug);
         if (!tool) return std::string();
         return ", with its " + std::to_string(tool->panel.total) + " panel reviews, " +
                std::to_string(tool->community.total) +
@@ -71,9 +71,9 @@ const Section<ContentTool> &tools() {
       {},
       "",
       "",
-      [](App &app, const ContentTool &t, const std::string &editing) {
+      [](StoreReads &site, const ContentTool &t, const std::string &editing) {
         std::vector<std::string> namesakes;
-        for (const auto &namesake : app.store.tools_named(t.name))
+        for (const auto &namesake : site.tools_named(t.name))
           if (namesake.slug != editing)
             namesakes.push_back(namesake.slug + ": “" + namesake.tagline + "”");
         return namesakes;
@@ -90,14 +90,14 @@ const Section<ContentTool> &tool_section() {
 }
 
 // GET /admin/tools — every tool by name, a page at a time.   page=N   q=words to narrow to
-void show_tools_at_desk(App &app, const Request &req, Response &res, const UrlCaptures &,
-                        const EditorSession &session) {
+void show_tools_at_desk(App &app, StoreReads &site, const Request &req, Response &res,
+                        const UrlCaptures &, const EditorSession &session) {
   const auto span = list_page(app, req, res, kDeskListPageSize);
   if (!span) return;
   const auto filter = list_filter(app, req, res);
   if (!filter) return;
   const auto page =
-      filter->empty() ? app.store.tools_by_name(*span) : app.store.tools_holding(*filter, *span);
+      filter->empty() ? site.tools_by_name(*span) : site.tools_holding(*filter, *span);
   desk::ItemList list;
   list.plural = "Tools";
   list.list_path = "/admin/tools";
@@ -105,39 +105,39 @@ void show_tools_at_desk(App &app, const Request &req, Response &res, const UrlCa
   list.filter = *filter;
   list.new_label = "New tool";
   list.columns = {"Category", "Pricing model", "Reviews"};
-  list.saved = saved_note(app, req, tools());
+  list.saved = saved_note(site, req, tools());
   list.pagination = pages::pagination(app.views, desk::list_address(list.list_path, *filter),
                                       page.number, page.has_next);
   for (const auto &tool : page.items)
     list.rows.push_back({tool.slug,
-                         tool_said(app, tool.name, tool.tagline),
+                         tool_said(site, tool.name, tool.tagline),
                          {tool.category.name, tool.entry, std::to_string(tool.panel.total)}});
-  send_html(res, desk::item_list(app.views, app.store.site_copy(), bar_for(session, "tool"), list));
+  send_html(res, desk::item_list(app.views, site.site_copy(), bar_for(session, "tool"), list));
 }
 
 // GET /admin/tools/new, /admin/tools/:slug; POST /admin/tools (create), /admin/tools/:slug
 // (save)   name, slug, category, tagline, description, entry, vendor, url, pricing_notes,
 // pricing_checked_on, pricing_source   csrf
 // GET and POST /admin/tools/:slug/delete   csrf
-void new_tool(App &app, const Request &, Response &res, const UrlCaptures &,
+void new_tool(App &app, StoreReads &site, const Request &, Response &res, const UrlCaptures &,
               const EditorSession &session) {
-  show_new_item(app, res, session, tools());
+  show_new_item(app, site, res, session, tools());
 }
-void edit_tool(App &app, const Request &, Response &res, const UrlCaptures &url,
+void edit_tool(App &app, StoreReads &site, const Request &, Response &res, const UrlCaptures &url,
                const EditorSession &session) {
-  show_item(app, res, url, session, tools());
+  show_item(app, site, res, url, session, tools());
 }
-void save_tool(App &app, const Request &req, Response &res, const UrlCaptures &url,
-               const EditorSession &session) {
-  save_item(app, req, res, url, session, tools());
+void save_tool(App &app, StoreReads &site, const Request &req, Response &res,
+               const UrlCaptures &url, const EditorSession &session) {
+  save_item(app, site, req, res, url, session, tools());
 }
-void confirm_tool_deletion(App &app, const Request &, Response &res, const UrlCaptures &url,
-                           const EditorSession &session) {
-  confirm_item_deletion(app, res, url, session, tools());
+void confirm_tool_deletion(App &app, StoreReads &site, const Request &, Response &res,
+                           const UrlCaptures &url, const EditorSession &session) {
+  confirm_item_deletion(app, site, res, url, session, tools());
 }
-void delete_tool(App &app, const Request &req, Response &res, const UrlCaptures &url,
-                 const EditorSession &session) {
-  delete_item(app, req, res, url, session, tools());
+void delete_tool(App &app, StoreReads &site, const Request &req, Response &res,
+                 const UrlCaptures &url, const EditorSession &session) {
+  delete_item(app, site, req, res, url, session, tools());
 }
 
 } // namespace verdict::handlers

@@ -33,22 +33,23 @@ void send_private_html(Response &res, std::string html, int status = 200) {
   no_store(res);
 }
 
-void send_message(App &app, Response &res, int status, const std::string &heading,
+void send_message(App &app, StoreReads &site, Response &res, int status, const std::string &heading,
                   const std::string &text, bool offer_the_form) {
-  const auto site = app.store.site_copy();
+  const auto copy = site.site_copy();
   send_private_html(res,
                     offer_the_form
-                        ? pages::message(app.views, site, site.newsletter_title, heading, text,
+                        ? pages::message(app.views, copy, copy.newsletter_title, heading, text,
                                          "/subscribe", "Subscribe again")
-                        : pages::message(app.views, site, site.newsletter_title, heading, text),
+                        : pages::message(app.views, copy, copy.newsletter_title, heading, text),
                     status);
 }
 
 // The subscriber an unsubscribe link names, when its token is the one made for them.
-std::optional<Subscriber> subscriber_of_token(App &app, const std::string &token) {
+std::optional<Subscriber> subscriber_of_token(App &app, StoreReads &site,
+                                              const std::string &token) {
   const auto id = auth::unsubscribe_token_id(token);
   if (!id) return std::nullopt;
-  auto subscriber = app.store.subscriber(*id);
+  auto subscriber = site.subscriber(*id);
   if (!subscriber || !auth::unsubscribe_token_matches(app.newsletter.unsubscribe_key, token,
                                                       subscriber->id, subscriber->email))
     return std::nullopt;
@@ -62,17 +63,17 @@ std::string_view without_trailing_space(std::string_view value) {
   return value;
 }
 
-void unknown_unsubscribe_link(App &app, Response &res) {
-  send_message(app, res, 404, "This unsubscribe link is not known",
+void unknown_unsubscribe_link(App &app, StoreReads &site, Response &res) {
+  send_message(app, site, res, 404, "This unsubscribe link is not known",
                "It may have been copied only in part, or the address was erased from the list "
                "already. Nothing was changed.",
                false);
 }
 
-void say_unsubscribed(App &app, Response &res, const std::string &token) {
-  const auto site = app.store.site_copy();
-  send_private_html(res, pages::unsubscribed(app.views, site, "You are unsubscribed",
-                                             "No more " + site.newsletter_title +
+void say_unsubscribed(App &app, StoreReads &site, Response &res, const std::string &token) {
+  const auto copy = site.site_copy();
+  send_private_html(res, pages::unsubscribed(app.views, copy, "You are unsubscribed",
+                                             "No more " + copy.newsletter_title +
                                                  " will be sent to this address. If that was a "
                                                  "mistake, one click undoes it.",
                                              token));
@@ -84,13 +85,13 @@ void say_unsubscribed(App &app, Response &res, const std::string &token) {
 // confirmation mail, within the rations of domain/subscription.h. Answers 303 to /subscribed
 // with a marker that only a sign-up gets.
 //   email=…   REQUIRED
-void subscribe(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void subscribe(App &app, StoreReads &site, const Request &req, Response &res, const UrlCaptures &) {
   const auto form = parse_form(req.body, {"email"});
   if (!form.ok()) return send_error(app, res, 400, "That request could not be used", form.error);
   const auto email = form.fields.count("email") ? form.fields.at("email") : "";
   if (!is_valid_email(email))
     return send_private_html(res,
-                             pages::subscribe(app.views, app.store.site_copy(), email,
+                             pages::subscribe(app.views, site.site_copy(), email,
                                               "That email address does not look right: it needs "
                                               "one @ and a domain such as example.com."),
                              400);
@@ -108,7 +109,7 @@ void subscribe(App &app, const Request &req, Response &res, const UrlCaptures &)
                             : std::string();
     res.set_header("Retry-After", std::to_string(std::max<int64_t>(ration.room_at - now, 1)));
     return send_private_html(res,
-                             pages::subscribe(app.views, app.store.site_copy(), email,
+                             pages::subscribe(app.views, site.site_copy(), email,
                                               senders_share_used_text(domain, now, ration.room_at)),
                              429);
   }
@@ -121,18 +122,19 @@ void subscribe(App &app, const Request &req, Response &res, const UrlCaptures &)
 
 // GET /subscribed?m=MARKER — where a sign-up lands; without a fresh marker from one, there is
 // nothing to show.
-void show_subscribed(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void show_subscribed(App &app, StoreReads &site, const Request &req, Response &res,
+                     const UrlCaptures &) {
   if (!auth::subscribed_marker_holds(app.newsletter.marker_key, req.get_param_value("m"),
                                      app.clock()))
-    return send_message(app, res, 404, "Nothing to show here",
+    return send_message(app, site, res, 404, "Nothing to show here",
                         "This page is shown right after signing up for the weekly digest.", true);
   if (!app.newsletter.sends_mail)
-    return send_message(app, res, 200, "Kept, not confirmed yet",
+    return send_message(app, site, res, 200, "Kept, not confirmed yet",
                         "This site cannot send mail yet, so no confirmation mail went out. The "
                         "address is kept as pending: the digest goes only to confirmed addresses, "
                         "and the confirmation mail is sent once the site's mail is set up.",
                         false);
-  send_message(app, res, 200, "Check your inbox",
+  send_message(app, site, res, 200, "Check your inbox",
                "Unless this address is on the list already, was sent a confirmation mail lately, "
                "or asked never to be mailed again, a confirmation mail is on its way to it. The "
                "digest starts once you follow its "
@@ -146,19 +148,19 @@ void show_subscribed(App &app, const Request &req, Response &res, const UrlCaptu
 namespace {
 
 // The page for a confirmation link that cannot confirm.
-void confirmation_refused(App &app, Response &res, ConfirmationCheck check) {
+void confirmation_refused(App &app, StoreReads &site, Response &res, ConfirmationCheck check) {
   switch (check) {
   case ConfirmationCheck::used:
-    return send_message(app, res, 410, "This link was used already",
+    return send_message(app, site, res, 410, "This link was used already",
                         "The address is confirmed: the weekly digest is on its way each week.",
                         false);
   case ConfirmationCheck::expired:
-    return send_message(app, res, 410, "This link has expired",
+    return send_message(app, site, res, 410, "This link has expired",
                         "Confirmation links work for " + confirmation_lifetime_text() +
                             ". Sign up again and a new one is sent.",
                         true);
   default:
-    return send_message(app, res, 404, "This confirmation link is not known",
+    return send_message(app, site, res, 404, "This confirmation link is not known",
                         "It may have been copied only in part, or a newer mail replaced it. Sign "
                         "up again and a new one is sent.",
                         true);
@@ -168,17 +170,19 @@ void confirmation_refused(App &app, Response &res, ConfirmationCheck check) {
 } // namespace
 
 // GET /confirm/:token — the confirmation mail's link: a page whose one button confirms.
-void show_confirmation(App &app, const Request &, Response &res, const UrlCaptures &url) {
+void show_confirmation(App &app, StoreReads &site, const Request &, Response &res,
+                       const UrlCaptures &url) {
   const std::string &token = url[0];
-  const auto check = app.store.confirmation(auth::secret_hash(token), app.clock());
-  if (check != ConfirmationCheck::confirmable) return confirmation_refused(app, res, check);
-  send_private_html(res, pages::confirm(app.views, app.store.site_copy(), token));
+  const auto check = site.confirmation(auth::secret_hash(token), app.clock());
+  if (check != ConfirmationCheck::confirmable) return confirmation_refused(app, site, res, check);
+  send_private_html(res, pages::confirm(app.views, site.site_copy(), token));
 }
 
 // POST /confirm/:token — confirms the address. Answered with the page itself rather than a
 // redirect: the outcome belongs to this one request, and sending it again only hears that
 // the link was used.
-void confirm_subscription(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+void confirm_subscription(App &app, StoreReads &site, const Request &req, Response &res,
+                          const UrlCaptures &url) {
   const std::string &token = url[0];
   const auto form = parse_form(req.body, {});
   if (!form.ok()) return send_error(app, res, 400, "That request could not be used", form.error);
@@ -186,8 +190,8 @@ void confirm_subscription(App &app, const Request &req, Response &res, const Url
       app.writes->submit(ConfirmSubscription{auth::secret_hash(token), app.clock()});
   if (!confirmed.done()) return write_not_taken(app, res, "a confirmation: " + confirmed.words);
   const auto check = *confirmed.made_by<ConfirmSubscription>();
-  if (check != ConfirmationCheck::confirmable) return confirmation_refused(app, res, check);
-  send_message(app, res, 200, "You're on the list",
+  if (check != ConfirmationCheck::confirmable) return confirmation_refused(app, site, res, check);
+  send_message(app, site, res, 200, "You're on the list",
                "The address is confirmed. The next weekly digest will reach your inbox; every "
                "issue has a one-click unsubscribe.",
                false);
@@ -195,20 +199,22 @@ void confirm_subscription(App &app, const Request &req, Response &res, const Url
 
 // GET /unsubscribe/:token — the link in every mail: unsubscribes in this one request. Mail
 // scanners open links too, so the page offers to undo it; a HEAD changes nothing.
-void unsubscribe_by_link(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+void unsubscribe_by_link(App &app, StoreReads &site, const Request &req, Response &res,
+                         const UrlCaptures &url) {
   const std::string &token = url[0];
-  const auto subscriber = subscriber_of_token(app, token);
-  if (!subscriber) return unknown_unsubscribe_link(app, res);
+  const auto subscriber = subscriber_of_token(app, site, token);
+  if (!subscriber) return unknown_unsubscribe_link(app, site, res);
   if (req.method != "HEAD")
     if (const auto left = app.writes->submit(Unsubscribe{subscriber->id}); !left.done())
       return write_not_taken(app, res, "an unsubscription: " + left.words);
-  say_unsubscribed(app, res, token);
+  say_unsubscribed(app, site, res, token);
 }
 
 // POST /unsubscribe/:token — RFC 8058's one-click unsubscribe, sent by the reader's mail
 // program from List-Unsubscribe; the token in the address is the authority.
 //   List-Unsubscribe=One-Click   REQUIRED (as a form or multipart/form-data)
-void unsubscribe_one_click(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+void unsubscribe_one_click(App &app, StoreReads &site, const Request &req, Response &res,
+                           const UrlCaptures &url) {
   const std::string &token = url[0];
   // Read as a form, as mail programs send it: other fields and a line end after the value
   // (some senders end the body with CRLF) do not matter, only List-Unsubscribe's value.
@@ -220,11 +226,11 @@ void unsubscribe_one_click(App &app, const Request &req, Response &res, const Ur
     return send_error(app, res, 400, "That request could not be used",
                       "This address takes the one-click unsubscribe of RFC 8058: a POST of "
                       "List-Unsubscribe=One-Click. To unsubscribe in a browser, open the link.");
-  const auto subscriber = subscriber_of_token(app, std::string(token));
-  if (!subscriber) return unknown_unsubscribe_link(app, res);
+  const auto subscriber = subscriber_of_token(app, site, std::string(token));
+  if (!subscriber) return unknown_unsubscribe_link(app, site, res);
   if (const auto left = app.writes->submit(Unsubscribe{subscriber->id}); !left.done())
     return write_not_taken(app, res, "an unsubscription: " + left.words);
-  say_unsubscribed(app, res, std::string(token));
+  say_unsubscribed(app, site, res, std::string(token));
 }
 
 // POST /unsubscribe/:token/undo — the unsubscribed page's undo button: the address gets back
@@ -232,29 +238,30 @@ void unsubscribe_one_click(App &app, const Request &req, Response &res, const Ur
 // and pressing the button proves the reader holds the mailbox, which is all a confirmation
 // proves. One that never confirmed waits for confirmation again; the token only says a mail
 // went to the address, not that its owner asked for the digest.
-void undo_unsubscribe(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+void undo_unsubscribe(App &app, StoreReads &site, const Request &req, Response &res,
+                      const UrlCaptures &url) {
   const std::string &token = url[0];
   const auto form = parse_form(req.body, {});
   if (!form.ok()) return send_error(app, res, 400, "That request could not be used", form.error);
-  const auto subscriber = subscriber_of_token(app, std::string(token));
-  if (!subscriber) return unknown_unsubscribe_link(app, res);
+  const auto subscriber = subscriber_of_token(app, site, std::string(token));
+  if (!subscriber) return unknown_unsubscribe_link(app, site, res);
   const auto undone = app.writes->submit(Resubscribe{subscriber->id});
   if (!undone.done()) return write_not_taken(app, res, "an undone unsubscription: " + undone.words);
   switch (*undone.made_by<Resubscribe>()) {
   case Resubscription::confirmed:
-    return send_private_html(res, pages::unsubscribed(app.views, app.store.site_copy(),
+    return send_private_html(res, pages::unsubscribed(app.views, site.site_copy(),
                                                       "You're back on the list",
                                                       "The weekly digest will reach this address "
                                                       "again. Every issue has a one-click "
                                                       "unsubscribe."));
   case Resubscription::pending:
-    return send_message(app, res, 200, "Waiting for confirmation again",
+    return send_message(app, site, res, 200, "Waiting for confirmation again",
                         "This address had not confirmed its subscription, so it is back to "
                         "waiting for confirmation: no digest goes to it until it does. Sign up "
                         "again for a new confirmation mail.",
                         true);
   case Resubscription::unchanged:
-    return send_message(app, res, 200, "Nothing to undo",
+    return send_message(app, site, res, 200, "Nothing to undo",
                         "This address is not unsubscribed, so nothing was changed.", false);
   }
 }

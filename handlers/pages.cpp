@@ -42,20 +42,21 @@ void show_directory(App &app, const Request &req, Response &res, Read read, Rend
 
 // GET / — latest published comparisons, the first tools, the panel and the newsletter form;
 // each list links to its directory when it holds more.
-void show_home(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void show_home(App &app, StoreReads &site, const Request &req, Response &res, const UrlCaptures &) {
   if (refuse_other_pages(app, req, res)) return;
-  pages::HomeData data{app.store.site_copy(), app.store.published_comparisons({1, kFrontPageItems}),
-                       app.store.tools_by_name({1, kFrontPageItems}),
-                       app.store.reviewers({1, kFrontPageItems})};
+  pages::HomeData data{site.site_copy(), site.published_comparisons({1, kFrontPageItems}),
+                       site.tools_by_name({1, kFrontPageItems}),
+                       site.reviewers({1, kFrontPageItems})};
   send_html(res, pages::home(app.views, data));
 }
 
 // GET /comparisons — every published comparison, newest first.
 //   page=N   optional, from 1
-void show_comparisons(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void show_comparisons(App &app, StoreReads &site, const Request &req, Response &res,
+                      const UrlCaptures &) {
   show_directory(
-      app, req, res, [&](PageSpan span) { return app.store.published_comparisons(span); },
-      [&](const auto &list) { return pages::comparisons(app.views, list, app.store.site_copy()); });
+      app, req, res, [&](PageSpan span) { return site.published_comparisons(span); },
+      [&](const auto &list) { return pages::comparisons(app.views, list, site.site_copy()); });
 }
 
 namespace {
@@ -63,8 +64,8 @@ namespace {
 // Three or four tools an address names side by side (/compare/a-vs-b-vs-c[-vs-d]), in its
 // canonical order (by slug; any other order is a 301 to it), or a 404 naming each slug that is
 // no tool's, or that names one tool twice. False when the address names no three or four.
-bool answer_side_by_side(App &app, Response &res, std::string_view address) {
-  const auto lookup = app.store.side_by_side(address);
+bool answer_side_by_side(App &app, StoreReads &site, Response &res, std::string_view address) {
+  const auto lookup = site.side_by_side(address);
   const auto listed = [](const std::vector<std::string> &slugs) {
     std::string said;
     for (const auto &slug : slugs)
@@ -93,7 +94,7 @@ bool answer_side_by_side(App &app, Response &res, std::string_view address) {
     moved_permanently(res, "/compare/" + joined_slugs(canonical));
     return true;
   }
-  send_html(res, pages::side_by_side(app.views, *lookup.found, app.store.site_copy()));
+  send_html(res, pages::side_by_side(app.views, *lookup.found, site.site_copy()));
   return true;
 }
 
@@ -103,14 +104,14 @@ bool answer_side_by_side(App &app, Response &res, std::string_view address) {
 //   The reverse of a published pair, or of a never-published pair's alphabetical order,
 //   answers 301 to the one canonical address.
 //   page=N   optional: the scorecard's page when the tools have many reviews
-std::optional<pages::PersonalPage> show_comparison(App &app, const Request &req, Response &res,
-                                                   const UrlCaptures &url) {
+std::optional<pages::PersonalPage> show_comparison(App &app, StoreReads &site, const Request &req,
+                                                   Response &res, const UrlCaptures &url) {
   const std::string &pair = url[0];
   const auto span = list_page(app, req, res, kItemsPageSize);
   if (!span) return std::nullopt;
-  const auto detail = app.store.comparison_detail(pair, *span);
+  const auto detail = site.comparison_detail(pair, *span);
   if (!detail) {
-    if (!answer_side_by_side(app, res, pair)) answer_unknown_pair(app, res, pair);
+    if (!answer_side_by_side(app, site, res, pair)) answer_unknown_pair(app, res, pair);
     return std::nullopt;
   }
   if (past_the_end(app, res, *span, detail->reviews_a.empty() && detail->reviews_b.empty()))
@@ -120,13 +121,14 @@ std::optional<pages::PersonalPage> show_comparison(App &app, const Request &req,
     moved_permanently(res, "/compare/" + pair_slug(c.b.slug, c.a.slug));
     return std::nullopt;
   }
-  return pages::comparison_page(app.views, *detail, app.store.site_copy(), app.today(),
+  return pages::comparison_page(app.views, *detail, site.site_copy(), app.today(),
                                 vote_tokens_for(app, c));
 }
 
 // GET /compare?a=:slug&b=:slug[&c=:slug[&d=:slug]] — the "compare with…" form; redirects to
 // the pair's page, or to the three or four side by side (an empty c or d is none).
-void pick_comparison(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void pick_comparison(App &app, StoreReads &, const Request &req, Response &res,
+                     const UrlCaptures &) {
   std::vector<std::string> slugs;
   for (const auto *field : {"a", "b", "c", "d"}) {
     const auto slug = req.get_param_value(field);
@@ -150,7 +152,8 @@ void pick_comparison(App &app, const Request &req, Response &res, const UrlCaptu
 //   sort=name|panel|readers|newest                  optional, by name when absent
 //   category=SLUG, pricing=Free|Paid|Freemium|Open weights   optional filters
 //   page=N                                          optional, from 1
-void show_tools(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void show_tools(App &app, StoreReads &site, const Request &req, Response &res,
+                const UrlCaptures &) {
   std::string problem;
   for (const auto *field : kDirectoryFields)
     if (req.get_param_value_count(field) > 1) problem = std::string(field) + " is given twice";
@@ -161,7 +164,7 @@ void show_tools(App &app, const Request &req, Response &res, const UrlCaptures &
   if (!query)
     return send_error(app, res, 400, "Not a way to list the tools",
                       "The tools directory cannot list them that way: " + problem + ".");
-  const auto categories = app.store.categories_with_tool_counts();
+  const auto categories = site.categories_with_tool_counts();
   if (!query->category.empty() &&
       std::none_of(categories.begin(), categories.end(), [&](const CategoryListing &listing) {
         return listing.category.slug == query->category;
@@ -170,22 +173,21 @@ void show_tools(App &app, const Request &req, Response &res, const UrlCaptures &
   show_directory(
       app, req, res,
       [&](PageSpan span) {
-        return query->is_default() ? app.store.tools_by_name(span)
-                                   : app.store.tool_directory(*query, span);
+        return query->is_default() ? site.tools_by_name(span) : site.tool_directory(*query, span);
       },
       [&](const auto &list) {
-        return pages::tools(app.views, list, *query, categories, app.store.site_copy());
+        return pages::tools(app.views, list, *query, categories, site.site_copy());
       });
 }
 
 // GET /tools/:slug — one tool: its card, pricing, its reviews and its comparisons.
 //   page=N   optional: pages the reviews and the comparisons together
-std::optional<pages::PersonalPage> show_tool(App &app, const Request &req, Response &res,
-                                             const UrlCaptures &url) {
+std::optional<pages::PersonalPage> show_tool(App &app, StoreReads &site, const Request &req,
+                                             Response &res, const UrlCaptures &url) {
   const std::string &slug = url[0];
   const auto span = list_page(app, req, res, kItemsPageSize);
   if (!span) return std::nullopt;
-  const auto detail = app.store.tool_detail(slug, *span, kPickerLimit);
+  const auto detail = site.tool_detail(slug, *span, kPickerLimit);
   if (!detail) {
     answer_unknown_tool(app, res, slug);
     return std::nullopt;
@@ -193,89 +195,95 @@ std::optional<pages::PersonalPage> show_tool(App &app, const Request &req, Respo
   if (past_the_end(app, res, *span,
                    detail->reviews.items.empty() && detail->comparisons.items.empty()))
     return std::nullopt;
-  return pages::tool_page(app.views, *detail, app.store.site_copy(), app.today(),
+  return pages::tool_page(app.views, *detail, site.site_copy(), app.today(),
                           vote_token_for(app, detail->tool));
 }
 
 // GET /tools/:slug/alternatives — the tools it has been compared with or shares a category
 // with, ranked by readers' head-to-head picks (domain/alternatives.h).
-void show_alternatives(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+void show_alternatives(App &app, StoreReads &site, const Request &req, Response &res,
+                       const UrlCaptures &url) {
   const std::string &slug = url[0];
   if (refuse_other_pages(app, req, res)) return;
-  const auto data = app.store.alternatives(slug, kMostAlternatives);
+  const auto data = site.alternatives(slug, kMostAlternatives);
   if (!data) return answer_unknown_tool(app, res, slug, "/alternatives");
-  send_html(res, pages::alternatives(app.views, rank_alternatives(*data), app.store.site_copy()));
+  send_html(res, pages::alternatives(app.views, rank_alternatives(*data), site.site_copy()));
 }
 
 // GET /methodology — how the numbers are made, each persona's ship rate, what the site never does.
-void show_methodology(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void show_methodology(App &app, StoreReads &site, const Request &req, Response &res,
+                      const UrlCaptures &) {
   if (refuse_other_pages(app, req, res)) return;
-  send_html(res, pages::methodology(app.views, app.store.reviewers(), app.store.site_copy()));
+  send_html(res, pages::methodology(app.views, site.reviewers(), site.site_copy()));
 }
 
 // GET /transparency — the vote log's latest checkpoint, its public key and how to check.
-void show_transparency(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void show_transparency(App &app, StoreReads &site, const Request &req, Response &res,
+                       const UrlCaptures &) {
   if (refuse_other_pages(app, req, res)) return;
-  send_html(res,
-            pages::transparency(app.views, app.store.latest_checkpoint(), app.store.vote_log_size(),
-                                auth::public_key_of(app.log_signing_key), app.store.site_copy()));
+  send_html(res, pages::transparency(app.views, site.latest_checkpoint(), site.vote_log_size(),
+                                     auth::public_key_of(app.log_signing_key), site.site_copy()));
 }
 
 // GET /receipts — the reader's own votes' receipts, from their voter cookie: private to them.
-void show_receipts(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void show_receipts(App &app, StoreReads &site, const Request &req, Response &res,
+                   const UrlCaptures &) {
   const auto voter = voter_of(app, req);
-  const auto receipts = voter.empty() ? std::vector<VoteReceipt>{} : app.store.vote_receipts(voter);
-  send_html(res, pages::receipts(app.views, receipts, app.store.latest_checkpoint(),
-                                 app.store.site_copy()));
+  const auto receipts = voter.empty() ? std::vector<VoteReceipt>{} : site.vote_receipts(voter);
+  send_html(res, pages::receipts(app.views, receipts, site.latest_checkpoint(), site.site_copy()));
   res.set_header("Vary", "Cookie");
   set_cache_policy(res, CachePolicy::personal_page);
 }
 
 // GET /categories — every category, with how many tools each holds.
-void show_categories_page(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void show_categories_page(App &app, StoreReads &site, const Request &req, Response &res,
+                          const UrlCaptures &) {
   if (refuse_other_pages(app, req, res)) return;
-  send_html(res, pages::categories(app.views, app.store.categories_with_tool_counts(),
-                                   app.store.site_copy()));
+  send_html(res,
+            pages::categories(app.views, site.categories_with_tool_counts(), site.site_copy()));
 }
 
 // GET /categories/:slug — the newest comparisons of its tools, then the tools, by name.
 //   page=N   optional, from 1
-void show_category(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+void show_category(App &app, StoreReads &site, const Request &req, Response &res,
+                   const UrlCaptures &url) {
   const std::string &slug = url[0];
   const auto span = list_page(app, req, res, kDirectoryPageSize);
   if (!span) return;
-  const auto category = app.store.category_by_slug(slug);
+  const auto category = site.category_by_slug(slug);
   if (!category)
     return answer_unknown_slug(app, res, "category", slug, "/categories/", "",
                                "There is no category with this address.");
-  const auto tools = app.store.tools_in_category(slug, *span);
+  const auto tools = site.tools_in_category(slug, *span);
   if (past_the_end(app, res, *span, tools.items.empty())) return;
   // The newest comparisons of its tools head the first page; the later pages list tools only.
   const auto comparisons = span->number == 1
-                               ? app.store.comparisons_in_category(slug, kCategoryComparisons)
+                               ? site.comparisons_in_category(slug, kCategoryComparisons)
                                : std::vector<ComparisonSummary>{};
-  send_html(res, pages::category(app.views, *category, tools, comparisons, app.store.site_copy()));
+  send_html(res, pages::category(app.views, *category, tools, comparisons, site.site_copy()));
 }
 
 // GET /reviewers — the panel, in panel order.
 //   page=N   optional, from 1
-void show_reviewers(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void show_reviewers(App &app, StoreReads &site, const Request &req, Response &res,
+                    const UrlCaptures &) {
   show_directory(
-      app, req, res, [&](PageSpan span) { return app.store.reviewers(span); },
-      [&](const auto &list) { return pages::reviewers(app.views, list, app.store.site_copy()); });
+      app, req, res, [&](PageSpan span) { return site.reviewers(span); },
+      [&](const auto &list) { return pages::reviewers(app.views, list, site.site_copy()); });
 }
 
 // GET /reviewers/:slug — one reviewer persona, their ship rate and their reviews by tool name.
 //   page=N   optional, from 1
-void show_reviewer(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+void show_reviewer(App &app, StoreReads &site, const Request &req, Response &res,
+                   const UrlCaptures &url) {
   const std::string &slug = url[0];
   const auto span = list_page(app, req, res, kItemsPageSize);
   if (!span) return;
-  const auto reviewer = app.store.reviewer_by_slug(slug);
+  const auto reviewer = site.reviewer_by_slug(slug);
   if (!reviewer) return answer_unknown_reviewer(app, res, slug);
-  const auto reviews = app.store.reviews_by_reviewer(reviewer->id, *span);
+  const auto reviews = site.reviews_by_reviewer(reviewer->id, *span);
   if (past_the_end(app, res, *span, reviews.items.empty())) return;
-  send_html(res, pages::reviewer(app.views, *reviewer, reviews, app.store.site_copy()));
+  send_html(res, pages::reviewer(app.views, *reviewer, reviews, site.site_copy()));
 }
 
 // GET /search — full-text search over tools and the panel's quotes, best match first; no
@@ -283,7 +291,8 @@ void show_reviewer(App &app, const Request &req, Response &res, const UrlCapture
 // by path and page: there a key for every text anyone sends would push out every page.
 //   q=TEXT   optional: the words to find, at most 200 characters
 //   page=N   optional, from 1
-void show_search(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void show_search(App &app, StoreReads &site, const Request &req, Response &res,
+                 const UrlCaptures &) {
   const auto span = list_page(app, req, res, kItemsPageSize);
   if (!span) return;
   const auto search = parse_search_text(param_values(req, "q"));
@@ -293,26 +302,27 @@ void show_search(App &app, const Request &req, Response &res, const UrlCaptures 
   // Kept for the page epoch: asking again what anyone asked costs no search.
   const auto key = std::to_string(span->number) + " " + search.text;
   send_kept_html(app, app.search_pages, key, res, [&]() -> std::optional<std::string> {
-    const auto results = app.store.search(search.text, *span);
+    const auto results = site.search(search.text, *span);
     if (past_the_end(app, res, *span, results.hits.items.empty())) return std::nullopt;
-    return pages::search(app.views, search.text, results, app.store.site_copy(), kItemsPageSize);
+    return pages::search(app.views, search.text, results, site.site_copy(), kItemsPageSize);
   });
 }
 
 // GET /subscribe — the weekly digest's sign-up form on a page of its own (handlers/newsletter.cpp
 // takes what it sends).
-void show_subscribe_form(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void show_subscribe_form(App &app, StoreReads &site, const Request &req, Response &res,
+                         const UrlCaptures &) {
   if (refuse_other_pages(app, req, res)) return;
-  send_html(res, pages::subscribe(app.views, app.store.site_copy()));
+  send_html(res, pages::subscribe(app.views, site.site_copy()));
 }
 
 // GET /healthz — 200 "ok" when the database answers and can take a write (and, on a node of a
 // cluster, the stream takes writes and the node keeps up with it); otherwise 503 and what is
 // wrong, for the owner's monitor and a balancer.
-void show_health(App &app, const Request &, Response &res, const UrlCaptures &) {
+void show_health(App &app, StoreReads &site, const Request &, Response &res, const UrlCaptures &) {
   set_cache_policy(res, CachePolicy::never_kept);
-  app.store.schema_version();
-  auto problem = app.store.health_problem();
+  site.schema_version();
+  auto problem = site.health_problem();
   if (problem.empty() && app.cluster_problem) problem = app.cluster_problem();
   if (!problem.empty()) {
     res.status = 503;
@@ -322,7 +332,7 @@ void show_health(App &app, const Request &, Response &res, const UrlCaptures &) 
 }
 
 // GET /static/:file — compiled-in files under content-hashed names, cacheable forever.
-void show_static(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void show_static(App &app, StoreReads &, const Request &req, Response &res, const UrlCaptures &) {
   const auto *asset = app.views.asset_at(req.path);
   if (!asset) return page_not_found(app, res, "There is no such file.");
   set_cache_policy(res, CachePolicy::immutable);
@@ -332,7 +342,7 @@ void show_static(App &app, const Request &req, Response &res, const UrlCaptures 
 namespace {
 
 // The site's public address: the configured one, else the one this request was sent to.
-std::string public_base(App &app, const Request &req) {
+std::string public_base(App &app, StoreReads &, const Request &req) {
   if (!app.views.base_url().empty()) return app.views.base_url();
   const auto host = req.get_header_value("Host");
   return std::string(came_over_https(app, req) ? "https://" : "http://") +
@@ -342,17 +352,19 @@ std::string public_base(App &app, const Request &req) {
 } // namespace
 
 // GET /robots.txt — everything but the desk may be crawled; where the sitemap is.
-void show_robots(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void show_robots(App &app, StoreReads &site, const Request &req, Response &res,
+                 const UrlCaptures &) {
   set_cache_policy(res, CachePolicy::revalidated);
-  res.set_content("User-agent: *\nDisallow: /admin\n\nSitemap: " + public_base(app, req) +
+  res.set_content("User-agent: *\nDisallow: /admin\n\nSitemap: " + public_base(app, site, req) +
                       "/sitemap.xml\n",
                   "text/plain; charset=utf-8");
 }
 
 // GET /sitemap.xml — every published comparison, tool and reviewer, and the lists.
-void show_sitemap(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void show_sitemap(App &app, StoreReads &site, const Request &req, Response &res,
+                  const UrlCaptures &) {
   set_cache_policy(res, CachePolicy::revalidated);
-  res.set_content(pages::sitemap(app.views, public_base(app, req), app.store.sitemap_entries()),
+  res.set_content(pages::sitemap(app.views, public_base(app, site, req), site.sitemap_entries()),
                   "application/xml; charset=utf-8");
 }
 
@@ -368,43 +380,45 @@ void send_feed(Response &res, std::string xml) {
 } // namespace
 
 // GET /feed.xml — the newest published comparisons, as an Atom feed.
-void show_feed(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void show_feed(App &app, StoreReads &site, const Request &req, Response &res, const UrlCaptures &) {
   if (refuse_other_pages(app, req, res)) return;
-  send_feed(res, feeds::site_feed(app.views, public_base(app, req),
-                                  app.store.latest_comparisons_feed(kFeedEntries),
-                                  app.store.site_copy()));
+  send_feed(res, feeds::site_feed(app.views, public_base(app, site, req),
+                                  site.latest_comparisons_feed(kFeedEntries), site.site_copy()));
 }
 
 // GET /transparency/feed.xml — the vote log's latest checkpoints, as an Atom feed.
-void show_checkpoint_feed(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void show_checkpoint_feed(App &app, StoreReads &site, const Request &req, Response &res,
+                          const UrlCaptures &) {
   send_feed(res, feeds::checkpoint_feed(
-                     app.views, public_base(app, req), app.store.latest_checkpoints(kFeedEntries),
-                     auth::public_key_of(app.log_signing_key), app.store.site_copy()));
+                     app.views, public_base(app, site, req), site.latest_checkpoints(kFeedEntries),
+                     auth::public_key_of(app.log_signing_key), site.site_copy()));
 }
 
 // GET /tools/:slug/feed.xml — the newest published comparisons the tool is in, as an Atom
 // feed. Reviews carry no date, so they are not entries of their own.
-void show_tool_feed(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+void show_tool_feed(App &app, StoreReads &site, const Request &req, Response &res,
+                    const UrlCaptures &url) {
   const std::string &slug = url[0];
   if (refuse_other_pages(app, req, res)) return;
-  const auto feed = app.store.tool_feed(slug, kFeedEntries);
+  const auto feed = site.tool_feed(slug, kFeedEntries);
   if (!feed) return answer_unknown_tool(app, res, slug, "/feed.xml");
-  send_feed(res, feeds::tool_feed(app.views, public_base(app, req), *feed, app.store.site_copy()));
+  send_feed(res, feeds::tool_feed(app.views, public_base(app, site, req), *feed, site.site_copy()));
 }
 
 // GET /reviewers/:slug/feed.xml — the newest published comparisons of a tool the reviewer
 // reviewed, each with what they said of its two tools, as an Atom feed.
-void show_reviewer_feed(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+void show_reviewer_feed(App &app, StoreReads &site, const Request &req, Response &res,
+                        const UrlCaptures &url) {
   const std::string &slug = url[0];
   if (refuse_other_pages(app, req, res)) return;
-  const auto feed = app.store.reviewer_feed(slug, kFeedEntries);
+  const auto feed = site.reviewer_feed(slug, kFeedEntries);
   if (!feed) return answer_unknown_reviewer(app, res, slug, "/feed.xml");
   send_feed(res,
-            feeds::reviewer_feed(app.views, public_base(app, req), *feed, app.store.site_copy()));
+            feeds::reviewer_feed(app.views, public_base(app, site, req), *feed, site.site_copy()));
 }
 
 // GET /favicon.ico — browsers ask for it by that name; the icon is the site's SVG.
-void show_favicon(App &app, const Request &, Response &res, const UrlCaptures &) {
+void show_favicon(App &app, StoreReads &, const Request &, Response &res, const UrlCaptures &) {
   moved_permanently(res, app.views.public_path("favicon.svg"));
 }
 
@@ -412,7 +426,8 @@ void show_favicon(App &app, const Request &, Response &res, const UrlCaptures &)
 // the reactors' own answers, votes standing, the page cache and the database's size. The
 // desk's routes only for the owner (metrics_audience); a wrong bearer token is a 401.
 //   Authorization: Bearer TOKEN   OPTIONAL
-void show_metrics(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void show_metrics(App &app, StoreReads &site, const Request &req, Response &res,
+                  const UrlCaptures &) {
   set_cache_policy(res, CachePolicy::never_kept);
   const auto audience = metrics_audience(app, req);
   if (!audience) {
@@ -422,7 +437,7 @@ void show_metrics(App &app, const Request &req, Response &res, const UrlCaptures
                            "without one, /metrics shows readers' figures only.\n",
                            "text/plain; charset=utf-8");
   }
-  const auto figures = app.store.figures();
+  const auto figures = site.figures();
   auto text = app.request_metrics.prometheus_text(*audience);
   if (app.transport_figures) text += app.transport_figures();
   text += prometheus_sample("verdict_tool_votes", "gauge", "Ship or skip votes counted now.",
@@ -437,7 +452,7 @@ void show_metrics(App &app, const Request &req, Response &res, const UrlCaptures
                             static_cast<double>(figures.pair_picks_set_aside));
   text += prometheus_sample("verdict_database_reads_total", "counter",
                             "Reads of the database: one per page rendered, none for a kept page.",
-                            static_cast<double>(app.store.reads_taken()));
+                            static_cast<double>(site.reads_taken()));
   text += prometheus_sample("verdict_page_cache_bytes", "gauge", "Rendered pages kept for readers.",
                             static_cast<double>(app.cache.bytes()));
   text += prometheus_sample("verdict_card_images_bytes", "gauge",

@@ -45,10 +45,18 @@ std::vector<Route> route_table(App &app) {
   // The weekly digest's links (auth/mail_tokens.h): a confirmation token, an unsubscribe one.
   const std::string confirm_token = "([0-9a-f]{64})";
   const std::string unsubscribe_token = "([1-9][0-9]{0,17}-[0-9a-f]{32})";
-  // A route no guard wraps: the handler sees the request as it came.
+  // A route no guard wraps: the handler sees the request as it came, and reads one moment.
   const auto plain = [&app](Page handler) {
     return [&app, handler](const httplib::Request &req, httplib::Response &res) {
-      handler(app, req, res, UrlCaptures(req));
+      StoreMoment site(app.store);
+      handler(app, site, req, res, UrlCaptures(req));
+    };
+  };
+  // A link that writes when followed (a digest's unsubscribe link): no guard either, and its
+  // reads each fresh, never a moment held open while its write is made.
+  const auto link_write = [&app](Page handler) {
+    return [&app, handler](const httplib::Request &req, httplib::Response &res) {
+      handler(app, app.store, req, res, UrlCaptures(req));
     };
   };
   return {
@@ -82,7 +90,7 @@ std::vector<Route> route_table(App &app) {
       {"GET", "/subscribed", plain(show_subscribed)},
       {"GET", "/confirm/" + confirm_token, plain(show_confirmation)},
       {"POST", "/confirm/" + confirm_token, form_write(app, confirm_subscription, "confirmations")},
-      {"GET", "/unsubscribe/" + unsubscribe_token, plain(unsubscribe_by_link)},
+      {"GET", "/unsubscribe/" + unsubscribe_token, link_write(unsubscribe_by_link)},
       {"POST", "/unsubscribe/" + unsubscribe_token, one_click_write(app, unsubscribe_one_click)},
       {"POST", "/unsubscribe/" + unsubscribe_token + "/undo",
        form_write(app, undo_unsubscribe, "undo requests")},
@@ -159,15 +167,6 @@ std::vector<Route> route_table(App &app) {
   };
 }
 
-// A page reads the database once: every read its handler makes, the site copy included, comes
-// from one moment (Store::OneRead). Writes answer with a redirect, so only pages need it.
-httplib::Server::Handler one_read(App &app, httplib::Server::Handler page) {
-  return [&app, page = std::move(page)](const httplib::Request &req, httplib::Response &res) {
-    const Store::OneRead moment(app.store);
-    page(req, res);
-  };
-}
-
 } // namespace
 
 void install_routes(transport::ConnectionServer &server, App &app) {
@@ -183,7 +182,7 @@ void install_routes(transport::ConnectionServer &server, App &app) {
     if (std::string_view(route.method) == "POST")
       server.Post(route.pattern, std::move(handler));
     else
-      server.Get(route.pattern, one_read(app, std::move(handler)));
+      server.Get(route.pattern, std::move(handler));
   }
   guards::install_guards(server, app, methods);
   server.answer_on_reactor(

@@ -31,20 +31,22 @@ bool present(const Request &req, const char *name) {
 } // namespace
 
 // GET /transparency/checkpoint — the latest signed checkpoint and the key that signed it.
-void transparency_checkpoint(App &app, const Request &, Response &res, const UrlCaptures &) {
-  const auto checkpoint = app.store.latest_checkpoint();
+void transparency_checkpoint(App &app, StoreReads &site, const Request &, Response &res,
+                             const UrlCaptures &) {
+  const auto checkpoint = site.latest_checkpoint();
   if (!checkpoint)
     return send_json(res, api::error("the site has made no checkpoint of its vote log yet"), 404);
   send_json(res, transparency::checkpoint(*checkpoint, auth::public_key_of(app.log_signing_key)));
 }
 
 // GET /transparency/log — entries from leaf `from` (0 when absent), 1,000 at a time.   from=N
-void transparency_log(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void transparency_log(App &, StoreReads &site, const Request &req, Response &res,
+                      const UrlCaptures &) {
   const auto from = present(req, "from") ? parse_log_number(param_values(req, "from"))
                                          : std::optional<uint64_t>(0);
   if (!from)
     return send_json(res, api::error("from must be one whole number from 0, like ?from=1000"), 400);
-  auto entries = app.store.vote_log(*from, kLogPageSize + 1);
+  auto entries = site.vote_log(*from, kLogPageSize + 1);
   const bool more = entries.size() > kLogPageSize;
   if (more) entries.pop_back();
   send_json(res, transparency::log_entries(*from, entries, more));
@@ -54,7 +56,8 @@ void transparency_log(App &app, const Request &req, Response &res, const UrlCapt
 // GET /transparency/proof — leaf=N&size=M: that leaf's inclusion in the tree of M leaves;
 // from=M&size=N: the tree of M leaves is the start of the tree of N. Sizes up to the latest
 // checkpoint's.
-void transparency_proof(App &app, const Request &req, Response &res, const UrlCaptures &) {
+void transparency_proof(App &, StoreReads &site, const Request &req, Response &res,
+                        const UrlCaptures &) {
   const auto size = parse_log_number(param_values(req, "size"));
   const bool inclusion = present(req, "leaf"), consistency = present(req, "from");
   const auto first = parse_log_number(param_values(req, inclusion ? "leaf" : "from"));
@@ -65,14 +68,13 @@ void transparency_proof(App &app, const Request &req, Response &res, const UrlCa
                      400);
   try {
     if (inclusion) {
-      const auto path = app.store.inclusion_proof(*first, *size);
-      const auto entries = app.store.vote_log(*first, 1);
+      const auto path = site.inclusion_proof(*first, *size);
+      const auto entries = site.vote_log(*first, 1);
       if (entries.empty()) throw NotFound("the log holds no such leaf");
       send_json(res, transparency::inclusion(*first, *size, entries.front().hash, path));
       return mark_unchanging(res);
     }
-    send_json(res,
-              transparency::consistency(*first, *size, app.store.consistency_proof(*first, *size)));
+    send_json(res, transparency::consistency(*first, *size, site.consistency_proof(*first, *size)));
     mark_unchanging(res);
   } catch (const NotFound &e) {
     send_json(res, api::error(e.what()), 404);

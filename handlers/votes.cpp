@@ -76,7 +76,8 @@ Ballot ballot_for(App &app, const Request &req, Response &res, const FormParse &
 //   verdict=ship|skip|withdraw   REQUIRED
 //   token=…                      REQUIRED  the vote token of the page the form is on
 //   back=/local/path             OPTIONAL  where to return (default: the tool's page)
-void vote_on_tool(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+void vote_on_tool(App &app, StoreReads &site, const Request &req, Response &res,
+                  const UrlCaptures &url) {
   const std::string &slug = url[0];
   const auto form = parse_form(req.body, {"verdict", "token", "back"});
   if (!form.ok()) return bad_request(app, res, form.error);
@@ -87,7 +88,7 @@ void vote_on_tool(App &app, const Request &req, Response &res, const UrlCaptures
     return bad_request(app, res, "The form's return address is not a page of this site.");
   // A tool renamed since its page was read is the tool the reader voted on: the vote counts
   // for it under its new address (its token names the tool, not the address).
-  const auto tool = app.store.tool_to_vote_on(slug);
+  const auto tool = site.tool_to_vote_on(slug);
   if (!tool) return send_error(app, res, 404, "Not found", "There is no tool with this address.");
   const auto page = return_path(form, "/tools/" + tool->slug);
   const auto on_page = seconds_on_page(app, res, form, auth::tool_vote_target(tool->id), page);
@@ -103,7 +104,8 @@ void vote_on_tool(App &app, const Request &req, Response &res, const UrlCaptures
 // POST /compare/:pair/vote — the reader's head-to-head pick between the pair's two tools.
 //   pick=a|b|withdraw   REQUIRED   a and b in the order of the address
 //   token=…             REQUIRED   the vote token of the comparison's page
-void vote_on_pair(App &app, const Request &req, Response &res, const UrlCaptures &url) {
+void vote_on_pair(App &app, StoreReads &site, const Request &req, Response &res,
+                  const UrlCaptures &url) {
   const std::string &pair = url[0];
   const auto form = parse_form(req.body, {"pick", "token"});
   if (!form.ok()) return bad_request(app, res, form.error);
@@ -111,10 +113,10 @@ void vote_on_pair(App &app, const Request &req, Response &res, const UrlCaptures
   if (pick != "a" && pick != "b" && pick != "withdraw")
     return bad_request(app, res, "The pick must be a, b or withdraw.");
   bool canonical_order = true;
-  auto comparison = app.store.resolve_pair(pair, canonical_order);
+  auto comparison = site.resolve_pair(pair, canonical_order);
   if (!comparison) // renamed since its page was read: the same pair under its new address
-    if (const auto renamed = app.store.pair_after_renames(pair))
-      comparison = app.store.resolve_pair(*renamed, canonical_order);
+    if (const auto renamed = site.pair_after_renames(pair))
+      comparison = site.resolve_pair(*renamed, canonical_order);
   if (!comparison)
     return send_error(app, res, 404, "Not found", "There is no comparison at this address.");
 

@@ -9,7 +9,8 @@ namespace verdict {
 
 App::App(Store &store_, const Views &views_, int writes_per_minute, std::string trusted_proxy_,
          SiteWrites *site_writes, SiteKeys *site_keys)
-    : store(store_), writes(site_writes ? site_writes : &local_writes), views(views_),
+    : store(store_), local_writes(store_), writes(site_writes ? site_writes : &local_writes),
+      local_keys(store_), views(views_),
       // The date, and the hour: pages with vote forms are made again at least that often, so
       // a kept page never hands out an old vote token (domain/counting.h).
       page_epoch(

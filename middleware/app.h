@@ -22,11 +22,13 @@
 namespace verdict {
 
 struct App {
-  Store &store; // every read
+  // Every read, as the store's read-only view: a handler is given a page's moment of it
+  // (StoreMoment) and cannot write through it.
+  StoreReads &store;
   // Every write: the store's own, or a cluster's (app/cluster_writes.h).
-  StoreWrites local_writes{store};
+  StoreWrites local_writes;
   SiteWrites *writes;
-  StoreKeys local_keys{store}; // the site's secrets, when no cluster's key gives them
+  StoreKeys local_keys; // the site's secrets, when no cluster's key gives them
   const Views &views;
   // The site's date (YYYY-MM-DD): the store's (Store::set_today), so pages and the store's
   // reads (which comparisons are out yet) agree on it.

@@ -20,9 +20,12 @@
 
 namespace verdict::guards {
 
-// A handler: given the request, the answer to make, and what its address captured (a slug,
-// a pair, a token: middleware/url_captures.h).
-using Page = void (*)(App &, const httplib::Request &, httplib::Response &, const UrlCaptures &);
+// A handler: given the site's data to read (a page's: one moment of it, StoreMoment; a
+// write's: each read fresh), the request, the answer to make, and what its address captured
+// (a slug, a pair, a token: middleware/url_captures.h). It reads only: it writes by
+// submitting a Write to app.writes.
+using Page = void (*)(App &, StoreReads &site, const httplib::Request &, httplib::Response &,
+                      const UrlCaptures &);
 
 // A GET page. Visitors without a voter cookie all get the same bytes, rendered once per write
 // generation and day and kept; visitors with one see their own votes. Both get ETags and 304s.
@@ -36,7 +39,8 @@ httplib::Server::Handler absolute_page(App &app, Page handler);
 // A page that shows a reader's own votes (a comparison, a tool): the handler returns it with
 // those places cut out, or nothing when it answered otherwise. Every reader gets the shared
 // page; a voter gets it with their own votes put in.
-using VoterPage = std::optional<pages::PersonalPage> (*)(App &, const httplib::Request &,
+using VoterPage = std::optional<pages::PersonalPage> (*)(App &, StoreReads &site,
+                                                         const httplib::Request &,
                                                          httplib::Response &, const UrlCaptures &);
 httplib::Server::Handler voter_page(App &app, VoterPage handler);
 // Voters' pages as the reactor gives them (transport/connection_server.h): the page kept for
@@ -44,7 +48,7 @@ httplib::Server::Handler voter_page(App &app, VoterPage handler);
 transport::CookieAnswers voter_answers(App &app, const transport::TransportLimits &limits);
 // The editor's desk. A page for a signed-in editor only: anyone else is sent to sign in and
 // brought back. Never cached, never indexed.
-using AdminPage = void (*)(App &, const httplib::Request &, httplib::Response &,
+using AdminPage = void (*)(App &, StoreReads &site, const httplib::Request &, httplib::Response &,
                            const UrlCaptures &, const EditorSession &);
 httplib::Server::Handler admin_page(App &app, AdminPage handler);
 // A desk form: refused unless it comes from this site, as a form, from a signed-in editor,

@@ -18,7 +18,7 @@ void answer_not_modified_if_matching(const httplib::Request &req, httplib::Respo
                                      const std::string &identity_etag);
 
 // A voter's page, private: the shared page with their own votes in its voter places.
-void send_own_page(App &app, const httplib::Request &req, httplib::Response &res,
+void send_own_page(StoreReads &site, const httplib::Request &req, httplib::Response &res,
                    const std::string &voter, const CachedPage &shared);
 
 } // namespace verdict::guards

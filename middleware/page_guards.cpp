@@ -102,7 +102,8 @@ std::shared_ptr<const CachedPage> render_shared(const Render &render, Response &
 // and a voter who has just voted gets it rendered now.
 // A voter's page is private and its ETag differs from the shared page's, so no cache in
 // front can give one reader's page to another.
-void serve_page(App &app, const Request &req, Response &res, const Render &render) {
+void serve_page(App &app, StoreReads &site, const Request &req, Response &res,
+                const Render &render) {
   res.set_header("Vary", "Cookie");
   const auto key = page_cache_key(req);
   if (key.empty()) { // not a page number: the handler refuses it, and nothing is kept
@@ -114,7 +115,7 @@ void serve_page(App &app, const Request &req, Response &res, const Render &rende
   if (!voter.empty() && app.recent_writers.wrote_within(voter, app.page_epoch.max_lag())) {
     // Just voted: their page is rendered now, so the tallies count their vote.
     const auto fresh = render_shared(render, res);
-    if (fresh) send_own_page(app, req, res, voter, *fresh);
+    if (fresh) send_own_page(site, req, res, voter, *fresh);
     return;
   }
   const auto epoch = app.page_epoch.current();
@@ -135,15 +136,16 @@ void serve_page(App &app, const Request &req, Response &res, const Render &rende
     }
   }
   res.status = page->status;
-  if (!voter.empty()) return send_own_page(app, req, res, voter, *page);
+  if (!voter.empty()) return send_own_page(site, req, res, voter, *page);
   res.set_content(page->body, page->content_type.c_str());
   set_cache_policy(res, CachePolicy::anonymous_page);
   answer_not_modified_if_matching(req, res, page->etag);
 }
 
 // Serves a page whose addresses are absolute (absolute_page).
-void serve_absolute(App &app, const Request &req, Response &res, const Render &render) {
-  if (!app.views.base_url().empty()) return serve_page(app, req, res, render);
+void serve_absolute(App &app, StoreReads &site, const Request &req, Response &res,
+                    const Render &render) {
+  if (!app.views.base_url().empty()) return serve_page(app, site, req, res, render);
   res.status = 200;
   render(res);
   if (res.status != 200) return;
@@ -151,13 +153,14 @@ void serve_absolute(App &app, const Request &req, Response &res, const Render &r
   answer_not_modified_if_matching(req, res, etag_of(res.body));
 }
 
-using Serve = void (*)(App &, const Request &, Response &, const Render &);
+using Serve = void (*)(App &, StoreReads &, const Request &, Response &, const Render &);
 
 // A page that shows no reader's own votes, served by `serve`.
 httplib::Server::Handler served_by(Serve serve, App &app, Page handler) {
   return [serve, &app, handler](const Request &req, Response &res) {
-    serve(app, req, res, [&](Response &out) {
-      handler(app, req, out, UrlCaptures(req));
+    StoreMoment site(app.store); // the page's every read, one moment (none for a kept page)
+    serve(app, site, req, res, [&](Response &out) {
+      handler(app, site, req, out, UrlCaptures(req));
       return nullptr;
     });
   };
@@ -191,7 +194,8 @@ httplib::Server::Handler api_read(App &app, Page handler) {
 
 httplib::Server::Handler api_query_read(App &app, Page handler) {
   return readable_anywhere([&app, handler](const Request &req, Response &res) {
-    handler(app, req, res, UrlCaptures(req));
+    StoreMoment site(app.store);
+    handler(app, site, req, res, UrlCaptures(req));
     if (res.status != 200) return;
     // Any cache may keep the answer and ask again with its ETag, unless the handler said the
     // answer can never change (a full page of the log, a proof).
@@ -209,12 +213,14 @@ httplib::Server::Handler open_data_read(App &app, Page handler) {
 
 httplib::Server::Handler voter_page(App &app, VoterPage handler) {
   return [&app, handler](const Request &req, Response &res) {
-    serve_page(app, req, res, [&](Response &out) -> std::shared_ptr<const pages::PersonalPage> {
-      auto personal = handler(app, req, out, UrlCaptures(req));
-      if (!personal) return nullptr;
-      send_html(out, pages::page_for(*personal, VoterChoices{}));
-      return std::make_shared<const pages::PersonalPage>(std::move(*personal));
-    });
+    StoreMoment site(app.store); // the page and the voter's own votes, one moment
+    serve_page(app, site, req, res,
+               [&](Response &out) -> std::shared_ptr<const pages::PersonalPage> {
+                 auto personal = handler(app, site, req, out, UrlCaptures(req));
+                 if (!personal) return nullptr;
+                 send_html(out, pages::page_for(*personal, VoterChoices{}));
+                 return std::make_shared<const pages::PersonalPage>(std::move(*personal));
+               });
   };
 }
 

@@ -35,10 +35,11 @@ std::string voter_for_write(const App &app, const httplib::Request &req, httplib
   return app.voter_as_kept(voter);
 }
 
-std::optional<EditorSession> signed_in_editor(App &app, const httplib::Request &req) {
+std::optional<EditorSession> signed_in_editor(App &app, StoreReads &site,
+                                              const httplib::Request &req) {
   const auto secret = session_secret_from_cookie(req.get_header_value("Cookie"));
   if (secret.empty()) return std::nullopt;
-  return app.store.session(auth::secret_hash(secret), app.clock());
+  return site.session(auth::secret_hash(secret), app.clock());
 }
 
 WriteResult start_editor_session(App &app, const httplib::Request &req, httplib::Response &res,

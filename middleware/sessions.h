@@ -25,7 +25,8 @@ std::string voter_of(const App &app, const httplib::Request &req);
 std::string voter_for_write(const App &app, const httplib::Request &req, httplib::Response &res);
 
 // The editor signed in on this browser (the session cookie names a live session), if any.
-std::optional<EditorSession> signed_in_editor(App &app, const httplib::Request &req);
+std::optional<EditorSession> signed_in_editor(App &app, StoreReads &site,
+                                              const httplib::Request &req);
 // Signs `editor` in on this browser: a new session, its secret in an HttpOnly, SameSite=Strict
 // cookie for /admin only (Secure when the request came over HTTPS), for the session's
 // lifetime (domain/cookies.h). No cookie unless the session's write was done.

@@ -23,17 +23,18 @@ using httplib::Response;
 namespace {
 
 // A voter's own votes on the tools a page is about.
-VoterChoices choices_of(App &app, const std::string &voter, const pages::PersonalPage &page) {
-  if (page.b_id != 0) return app.store.voter_choices(voter, page.a_id, page.b_id);
-  return app.store.voter_choices_on_tool(voter, page.a_id);
+VoterChoices choices_of(StoreReads &site, const std::string &voter,
+                        const pages::PersonalPage &page) {
+  if (page.b_id != 0) return site.voter_choices(voter, page.a_id, page.b_id);
+  return site.voter_choices_on_tool(voter, page.a_id);
 }
 
 // Which rendering each of a page's voter places shows for this voter; none for a page without
 // such places. Read from the database the first time, then kept with the page.
-std::vector<size_t> shown_to(App &app, const std::string &voter, const CachedPage &shared) {
+std::vector<size_t> shown_to(StoreReads &site, const std::string &voter, const CachedPage &shared) {
   if (!shared.personal) return {};
   if (auto kept = shared.shown_to_voters.find(voter)) return std::move(*kept);
-  auto shown = pages::renderings_for(*shared.personal, choices_of(app, voter, *shared.personal));
+  auto shown = pages::renderings_for(*shared.personal, choices_of(site, voter, *shared.personal));
   shared.shown_to_voters.keep(voter, shown);
   return shown;
 }
@@ -60,8 +61,8 @@ struct OwnPage {
   std::string etag;
 };
 
-OwnPage own_page(App &app, const std::string &voter, const CachedPage &shared) {
-  const auto shown = shown_to(app, voter, shared);
+OwnPage own_page(StoreReads &site, const std::string &voter, const CachedPage &shared) {
+  const auto shown = shown_to(site, voter, shared);
   return {shared.personal ? pages::page_for(*shared.personal, shown) : shared.body,
           voter_etag(shared, shown)};
 }
@@ -79,9 +80,9 @@ transport::Headers voter_headers(const CachedPage &shared) {
 
 } // namespace
 
-void send_own_page(App &app, const Request &req, Response &res, const std::string &voter,
+void send_own_page(StoreReads &site, const Request &req, Response &res, const std::string &voter,
                    const CachedPage &shared) {
-  auto own = own_page(app, voter, shared);
+  auto own = own_page(site, voter, shared);
   res.status = 200;
   res.set_content(std::move(own.body), shared.content_type.c_str());
   set_cache_policy(res, CachePolicy::personal_page);

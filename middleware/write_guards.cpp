@@ -64,9 +64,10 @@ void keep_private(Response &res) {
 httplib::Server::Handler admin_page(App &app, AdminPage handler) {
   return [&app, handler](const Request &req, Response &res) {
     keep_private(res);
-    const auto session = signed_in_editor(app, req);
+    StoreMoment site(app.store); // the session and the page, one read
+    const auto session = signed_in_editor(app, site, req);
     if (!session) return see_other(res, sign_in_path_back_to(req.path));
-    handler(app, req, res, UrlCaptures(req), *session);
+    handler(app, site, req, res, UrlCaptures(req), *session);
     keep_private(res); // whatever the handler set
   };
 }
@@ -75,7 +76,7 @@ httplib::Server::Handler admin_write(App &app, AdminPage handler) {
   return [&app, handler](const Request &req, Response &res) {
     keep_private(res);
     if (refuse_cross_site(app, req, res) || refuse_unless_form(app, req, res)) return;
-    const auto session = signed_in_editor(app, req);
+    const auto session = signed_in_editor(app, app.store, req);
     if (!session)
       return send_error(app, res, 403, "Signed out",
                         "Your session has ended, so nothing was saved. Sign in again at "
@@ -84,7 +85,7 @@ httplib::Server::Handler admin_write(App &app, AdminPage handler) {
       return send_error(app, res, 403, "Form refused",
                         "This form did not come from your own desk (its security token is "
                         "missing or old), so nothing was saved. Reload the page and try again.");
-    handler(app, req, res, UrlCaptures(req), *session);
+    handler(app, app.store, req, res, UrlCaptures(req), *session); // each read fresh
     keep_private(res);
   };
 }
@@ -94,7 +95,7 @@ httplib::Server::Handler form_write(App &app, Page handler, const char *what) {
     if (refuse_cross_site(app, req, res) || refuse_unless_form(app, req, res) ||
         refuse_over_limit(app, req, res, what))
       return;
-    handler(app, req, res, UrlCaptures(req));
+    handler(app, app.store, req, res, UrlCaptures(req)); // a write's reads, each fresh
   };
 }
 
@@ -144,7 +145,7 @@ httplib::Server::Handler one_click_write(App &app, Page handler) {
     if (!is_multipart_form_content_type(req.get_header_value("Content-Type")) &&
         refuse_unless_form(app, req, res))
       return;
-    handler(app, req, res, UrlCaptures(req));
+    handler(app, app.store, req, res, UrlCaptures(req)); // a write's reads, each fresh
   };
 }
 

@@ -27,7 +27,7 @@ int64_t queries::category_id(sql::Db &db, const std::string &slug) {
   return id_with_slug(db, "SELECT id FROM categories WHERE slug = :slug", "category", slug);
 }
 
-std::optional<CategoryListing> Store::category_by_slug(std::string_view slug) {
+std::optional<CategoryListing> StoreReads::category_by_slug(std::string_view slug) {
   return read([&](sql::Db &db) -> std::optional<CategoryListing> {
     auto stmt = db.cached("SELECT c.slug, c.name, (SELECT count(*) FROM tools t "
                           "WHERE t.category_id = c.id) FROM categories c WHERE c.slug = :slug");
@@ -37,7 +37,7 @@ std::optional<CategoryListing> Store::category_by_slug(std::string_view slug) {
   });
 }
 
-std::vector<CategoryListing> Store::categories_with_tool_counts() {
+std::vector<CategoryListing> StoreReads::categories_with_tool_counts() {
   return read([](sql::Db &db) {
     std::vector<CategoryListing> all;
     auto stmt = db.cached("SELECT c.slug, c.name, (SELECT count(*) FROM tools t "
@@ -49,7 +49,7 @@ std::vector<CategoryListing> Store::categories_with_tool_counts() {
   });
 }
 
-std::optional<ContentCategory> Store::category(std::string_view slug) {
+std::optional<ContentCategory> StoreReads::category(std::string_view slug) {
   return read([&](sql::Db &db) { return category_at(db, slug); });
 }
 

@@ -137,7 +137,7 @@ std::vector<ComparisonSummary> queries::newest_published(sql::Db &db, int64_t li
   return rows_of(stmt, summary_from_row);
 }
 
-Paged<ComparisonSummary> Store::published_comparisons(PageSpan span) {
+Paged<ComparisonSummary> StoreReads::published_comparisons(PageSpan span) {
   return read([&](sql::Db &db) {
     sql::ReadSnapshot snapshot(db); // the version read is the version of the rows read
     // The list moves with the date too, when a scheduled comparison's day comes: page starts
@@ -163,8 +163,8 @@ Paged<ComparisonSummary> Store::published_comparisons(PageSpan span) {
     };
     const auto key_of = [](const ComparisonSummary &c) { return std::pair(c.published_on, c.id); };
     return queries::paged(span, [&](int64_t limit, int64_t offset) {
-      return read_page(page_starts_->published_comparisons, version, limit, offset, from_start,
-                       from_top, key_of);
+      return read_page(store_.page_starts_->published_comparisons, version, limit, offset,
+                       from_start, from_top, key_of);
     });
   });
 }
@@ -219,8 +219,8 @@ std::vector<ComparisonSummary> queries::comparisons_in_category(sql::Db &db, int
 
 namespace verdict {
 
-std::vector<ComparisonSummary> Store::comparisons_in_category(std::string_view category_slug,
-                                                              int64_t limit) {
+std::vector<ComparisonSummary> StoreReads::comparisons_in_category(std::string_view category_slug,
+                                                                   int64_t limit) {
   return read([&](sql::Db &db) {
     auto category = db.cached("SELECT id FROM categories WHERE slug = :slug");
     category.bind(":slug", category_slug);
@@ -229,7 +229,7 @@ std::vector<ComparisonSummary> Store::comparisons_in_category(std::string_view c
   });
 }
 
-SideBySideLookup Store::side_by_side(std::string_view address) {
+SideBySideLookup StoreReads::side_by_side(std::string_view address) {
   return read([&](sql::Db &db) {
     sql::ReadSnapshot snapshot(db); // the tallies of one moment
     SideBySideLookup lookup;
@@ -272,7 +272,8 @@ SideBySideLookup Store::side_by_side(std::string_view address) {
   });
 }
 
-std::optional<Comparison> Store::resolve_pair(std::string_view pair_slug, bool &canonical_order) {
+std::optional<Comparison> StoreReads::resolve_pair(std::string_view pair_slug,
+                                                   bool &canonical_order) {
   return read([&](sql::Db &db) -> std::optional<Comparison> {
     auto pair = queries::resolve_pair(db, pair_slug);
     if (!pair) return std::nullopt;
@@ -315,8 +316,8 @@ std::vector<ComparisonSummary> related_comparisons(sql::Db &db, const Comparison
 
 } // namespace
 
-std::optional<ComparisonDetail> Store::comparison_detail(std::string_view pair_slug, PageSpan span,
-                                                         Drafts drafts) {
+std::optional<ComparisonDetail> StoreReads::comparison_detail(std::string_view pair_slug,
+                                                              PageSpan span, Drafts drafts) {
   // One connection for the whole page, so its parts come from the same moment.
   return read([&](sql::Db &db) -> std::optional<ComparisonDetail> {
     auto pair = queries::resolve_pair(db, pair_slug, drafts);
@@ -336,11 +337,11 @@ std::optional<ComparisonDetail> Store::comparison_detail(std::string_view pair_s
   });
 }
 
-std::optional<ContentComparison> Store::comparison_content(std::string_view pair) {
+std::optional<ContentComparison> StoreReads::comparison_content(std::string_view pair) {
   return read([&](sql::Db &db) { return comparison_named(db, pair); });
 }
 
-Paged<ContentComparison> Store::comparisons_at_desk(PageSpan span, std::string_view words) {
+Paged<ContentComparison> StoreReads::comparisons_at_desk(PageSpan span, std::string_view words) {
   return read([&](sql::Db &db) {
     // Drafts first, then the published newest first: the desk's work is at the top.
     auto stmt = db.cached("SELECT ta.slug, tb.slug, ifnull(c.published_on, ''), c.intro, "

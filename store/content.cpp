@@ -135,7 +135,7 @@ WriteResult aggregates::apply_in(sql::Db &db, const WriteContext &, const Import
   return WriteResult::written(summary);
 }
 
-Content Store::export_content() {
+Content StoreReads::export_content() {
   return read([](sql::Db &db) {
     Content content;
     auto site = db.cached("SELECT key, value FROM settings ORDER BY key");

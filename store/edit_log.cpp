@@ -27,7 +27,7 @@ void queries::log_edit(sql::Db &db, const WriteContext &at, const EditEntry &ent
   stmt.run();
 }
 
-Paged<EditEntry> Store::edit_log(PageSpan span, std::string_view words) {
+Paged<EditEntry> StoreReads::edit_log(PageSpan span, std::string_view words) {
   return read([&](sql::Db &db) {
     auto stmt = db.cached("SELECT id, at, editor, action, kind, subject, ifnull(before, ''), "
                           "ifnull(after, '') FROM edit_log "

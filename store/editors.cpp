@@ -18,7 +18,7 @@ Editor editor_from(sql::Stmt &stmt) {
 
 } // namespace
 
-std::vector<Editor> Store::editors() {
+std::vector<Editor> StoreReads::editors() {
   return read([](sql::Db &db) {
     std::vector<Editor> all;
     auto stmt = db.cached("SELECT id, email, password_hash, created_at "
@@ -29,7 +29,7 @@ std::vector<Editor> Store::editors() {
   });
 }
 
-std::optional<Editor> Store::editor_by_email(std::string_view email) {
+std::optional<Editor> StoreReads::editor_by_email(std::string_view email) {
   const auto address = ascii_lowercase(email);
   return read([&](sql::Db &db) -> std::optional<Editor> {
     auto stmt =
@@ -40,7 +40,7 @@ std::optional<Editor> Store::editor_by_email(std::string_view email) {
   });
 }
 
-std::optional<EditorSession> Store::session(std::string_view secret_hash, int64_t now) {
+std::optional<EditorSession> StoreReads::session(std::string_view secret_hash, int64_t now) {
   return read([&](sql::Db &db) -> std::optional<EditorSession> {
     auto stmt = db.cached("SELECT s.editor_id, e.email, s.csrf_token, s.expires_at "
                           "FROM sessions s JOIN editors e ON e.id = s.editor_id "

@@ -33,14 +33,14 @@ std::vector<FeedEntry> entries_of(sql::Db &db, const std::vector<ComparisonSumma
 
 } // namespace
 
-std::vector<FeedEntry> Store::latest_comparisons_feed(int limit) {
+std::vector<FeedEntry> StoreReads::latest_comparisons_feed(int limit) {
   return read([&](sql::Db &db) {
     sql::ReadSnapshot snapshot(db);
     return entries_of(db, queries::newest_published(db, limit));
   });
 }
 
-std::optional<ToolFeed> Store::tool_feed(std::string_view slug, int limit) {
+std::optional<ToolFeed> StoreReads::tool_feed(std::string_view slug, int limit) {
   return read([&](sql::Db &db) -> std::optional<ToolFeed> {
     sql::ReadSnapshot snapshot(db);
     auto tool = queries::tool_by_slug(db, slug);
@@ -50,7 +50,7 @@ std::optional<ToolFeed> Store::tool_feed(std::string_view slug, int limit) {
   });
 }
 
-std::optional<ReviewerFeed> Store::reviewer_feed(std::string_view slug, int limit) {
+std::optional<ReviewerFeed> StoreReads::reviewer_feed(std::string_view slug, int limit) {
   return read([&](sql::Db &db) -> std::optional<ReviewerFeed> {
     sql::ReadSnapshot snapshot(db);
     auto reviewer = queries::reviewer_by_slug(db, slug);

@@ -31,7 +31,7 @@ void queries::forget_renames(sql::Db &db, const char *kind, const std::string &s
   stmt.bind(":kind", kind).bind(":slug", slug).run();
 }
 
-std::optional<std::string> Store::renamed_slug(std::string_view kind, std::string_view slug) {
+std::optional<std::string> StoreReads::renamed_slug(std::string_view kind, std::string_view slug) {
   return read([&](sql::Db &db) -> std::optional<std::string> {
     auto stmt =
         db.cached("SELECT new_slug FROM renamed_slugs WHERE kind = :kind AND old_slug = :slug");
@@ -49,7 +49,7 @@ std::optional<std::string> queries::renamed_tool_slug(sql::Db &db, std::string_v
   return stmt.text(0);
 }
 
-std::optional<std::string> Store::pair_after_renames(std::string_view pair) {
+std::optional<std::string> StoreReads::pair_after_renames(std::string_view pair) {
   return read([&](sql::Db &db) -> std::optional<std::string> {
     const auto current = [&db](const std::string &slug) {
       return queries::renamed_tool_slug(db, slug).value_or(slug);

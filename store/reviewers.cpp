@@ -38,11 +38,11 @@ std::string queries::reviewer_name(sql::Db &db, int64_t id) {
   return stmt.step() ? stmt.text(0) : std::string();
 }
 
-std::vector<Reviewer> Store::reviewers() {
+std::vector<Reviewer> StoreReads::reviewers() {
   return read([](sql::Db &db) { return reviewers_in_panel_order(db, -1, 0); });
 }
 
-Paged<Reviewer> Store::reviewers(PageSpan span) {
+Paged<Reviewer> StoreReads::reviewers(PageSpan span) {
   return read([&](sql::Db &db) {
     return queries::paged(span, [&](int64_t limit, int64_t offset) {
       return reviewers_in_panel_order(db, limit, offset);
@@ -58,11 +58,11 @@ std::optional<Reviewer> queries::reviewer_by_slug(sql::Db &db, std::string_view 
   return reviewer_from_row(stmt);
 }
 
-std::optional<Reviewer> Store::reviewer_by_slug(std::string_view slug) {
+std::optional<Reviewer> StoreReads::reviewer_by_slug(std::string_view slug) {
   return read([&](sql::Db &db) { return queries::reviewer_by_slug(db, slug); });
 }
 
-std::optional<ContentReviewer> Store::reviewer_content(std::string_view slug) {
+std::optional<ContentReviewer> StoreReads::reviewer_content(std::string_view slug) {
   return read([&](sql::Db &db) { return reviewer_at(db, slug); });
 }
 

@@ -62,7 +62,7 @@ std::optional<Review> queries::review_by(sql::Db &db, int64_t tool_id, int64_t r
   return review_from_row(stmt);
 }
 
-Paged<Review> Store::reviews_by_reviewer(int64_t reviewer_id, PageSpan span) {
+Paged<Review> StoreReads::reviews_by_reviewer(int64_t reviewer_id, PageSpan span) {
   return read([&](sql::Db &db) {
     // Sorted by tool name on the keys alone; only the page's reviews (and quotes) are read.
     auto stmt = db.cached("SELECT t.slug, t.name, r.slug, r.name, r.lens, v.verdict, v.quote "
@@ -77,12 +77,12 @@ Paged<Review> Store::reviews_by_reviewer(int64_t reviewer_id, PageSpan span) {
   });
 }
 
-std::optional<ContentReview> Store::review_content(std::string_view tool,
-                                                   std::string_view reviewer) {
+std::optional<ContentReview> StoreReads::review_content(std::string_view tool,
+                                                        std::string_view reviewer) {
   return read([&](sql::Db &db) { return review_at(db, std::string(tool), std::string(reviewer)); });
 }
 
-Paged<ContentReview> Store::reviews_at_desk(PageSpan span, std::string_view words) {
+Paged<ContentReview> StoreReads::reviews_at_desk(PageSpan span, std::string_view words) {
   return read([&](sql::Db &db) {
     auto stmt = db.cached("SELECT t.slug, r.slug, v.verdict, v.quote "
                           "/* every row: newest first, up to the desk's page */ FROM reviews v "

@@ -267,7 +267,7 @@ SearchHit review_hit(sql::Db &db, const std::string &query, int64_t id) {
 
 } // namespace
 
-SearchResults Store::search(std::string_view text, PageSpan span) {
+SearchResults StoreReads::search(std::string_view text, PageSpan span) {
   return read([&](sql::Db &db) {
     SearchResults results;
     results.hits.number = span.number;

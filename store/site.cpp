@@ -10,43 +10,45 @@
 
 namespace verdict {
 
-SiteCopy Store::site_copy() {
+namespace {
+
+SiteCopy site_copy_in(sql::Db &db) {
+  SiteCopy copy;
+  const std::pair<const char *, std::string *> fields[] = {
+      {"site_name", &copy.site_name},
+      {"site_tagline", &copy.site_tagline},
+      {"comparison_eyebrow", &copy.comparison_eyebrow},
+      {"comparison_dek", &copy.comparison_dek},
+      {"newsletter_title", &copy.newsletter_title},
+      {"newsletter_lead", &copy.newsletter_lead},
+      {"newsletter_pitch", &copy.newsletter_pitch}};
+  auto stmt = db.cached("SELECT key, value FROM settings");
+  while (stmt.step()) {
+    const auto key = stmt.text(0);
+    for (auto &[name, field] : fields)
+      if (key == name) *field = stmt.text(1);
+  }
+  return copy;
+}
+
+} // namespace
+
+SiteCopy StoreReads::site_copy() {
   // Every page, error pages included, shows the site's name: when the file cannot be read
   // (deleted or replaced under the site) the copy last read is shown rather than no page.
   try {
-    auto copy = read_site_copy();
-    std::lock_guard lock(last_site_copy_mutex_);
-    last_site_copy_ = copy;
+    auto copy = read(site_copy_in);
+    std::lock_guard lock(store_.last_site_copy_mutex_);
+    store_.last_site_copy_ = copy;
     return copy;
   } catch (const StoreUnavailable &) {
-    std::lock_guard lock(last_site_copy_mutex_);
-    if (!last_site_copy_) throw;
-    return *last_site_copy_;
+    std::lock_guard lock(store_.last_site_copy_mutex_);
+    if (!store_.last_site_copy_) throw;
+    return *store_.last_site_copy_;
   }
 }
 
-SiteCopy Store::read_site_copy() {
-  return read([](sql::Db &db) {
-    SiteCopy copy;
-    const std::pair<const char *, std::string *> fields[] = {
-        {"site_name", &copy.site_name},
-        {"site_tagline", &copy.site_tagline},
-        {"comparison_eyebrow", &copy.comparison_eyebrow},
-        {"comparison_dek", &copy.comparison_dek},
-        {"newsletter_title", &copy.newsletter_title},
-        {"newsletter_lead", &copy.newsletter_lead},
-        {"newsletter_pitch", &copy.newsletter_pitch}};
-    auto stmt = db.cached("SELECT key, value FROM settings");
-    while (stmt.step()) {
-      const auto key = stmt.text(0);
-      for (auto &[name, field] : fields)
-        if (key == name) *field = stmt.text(1);
-    }
-    return copy;
-  });
-}
-
-std::vector<SitemapEntry> Store::sitemap_entries() {
+std::vector<SitemapEntry> StoreReads::sitemap_entries() {
   return read([](sql::Db &db) {
     std::vector<SitemapEntry> entries = {
         {"/", ""}, {"/comparisons", ""}, {"/tools", ""}, {"/reviewers", ""}};
@@ -69,7 +71,7 @@ std::vector<SitemapEntry> Store::sitemap_entries() {
   });
 }
 
-StoreFigures Store::figures() {
+StoreFigures StoreReads::figures() {
   StoreFigures figures = read([](sql::Db &db) {
     StoreFigures counted;
     // Sums of the tally counters: one row per tool and per compared pair, never the votes.
@@ -90,12 +92,13 @@ StoreFigures Store::figures() {
   });
   for (const auto *suffix : {"", "-wal"}) {
     struct stat info {};
-    if (stat((path_ + suffix).c_str(), &info) == 0) figures.database_bytes += info.st_size;
+    if (stat((store_.engine_.path() + suffix).c_str(), &info) == 0)
+      figures.database_bytes += info.st_size;
   }
   return figures;
 }
 
-DeskCounts Store::desk_counts() {
+DeskCounts StoreReads::desk_counts() {
   return read([](sql::Db &db) {
     const auto count = [&db](const char *sql) {
       auto stmt = db.prepare(sql);

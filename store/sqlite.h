@@ -107,7 +107,7 @@ private:
 // BEGIN (deferred) ... ROLLBACK: the reads between its start and its end all see one moment
 // of the database, even when writes commit in between (each statement alone is its own
 // moment). For a reader's connection; nothing is written, so there is nothing to commit.
-// Inside one already begun (a page's Store::OneRead) it adds nothing: the outer moment holds.
+// Inside one already begun (a page's StoreMoment) it adds nothing: the outer moment holds.
 class ReadSnapshot {
 public:
   explicit ReadSnapshot(Db &db);

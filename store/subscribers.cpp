@@ -24,7 +24,7 @@ void drop_owed_mail(sql::Db &db, int64_t subscriber_id) {
 
 } // namespace
 
-std::vector<ConfirmationDue> Store::confirmations_due(int64_t now, int64_t limit) {
+std::vector<ConfirmationDue> StoreReads::confirmations_due(int64_t now, int64_t limit) {
   return read([&](sql::Db &db) {
     auto stmt =
         db.cached("SELECT o.subscriber_id, s.email, o.attempts FROM confirmation_outbox o "
@@ -56,7 +56,7 @@ ConfirmationCheck check_confirmation(sql::Db &db, const std::string &token_hash,
 
 } // namespace
 
-ConfirmationCheck Store::confirmation(std::string_view token_hash, int64_t now) {
+ConfirmationCheck StoreReads::confirmation(std::string_view token_hash, int64_t now) {
   const std::string hash(token_hash);
   return read([&](sql::Db &db) { return check_confirmation(db, hash, now, nullptr); });
 }
@@ -80,7 +80,7 @@ std::string Store::site_secret(std::string_view name, std::string_view if_new) {
   return kept;
 }
 
-std::optional<std::string> Store::kept_site_secret(std::string_view name) {
+std::optional<std::string> StoreReads::kept_site_secret(std::string_view name) {
   return read([&](sql::Db &db) -> std::optional<std::string> {
     auto stmt = db.cached("SELECT value FROM site_secrets WHERE name = :name");
     stmt.bind(":name", std::string(name));
@@ -100,7 +100,7 @@ void Store::keep_site_secret(std::string_view name, std::string_view value) {
   });
 }
 
-SubscriberCounts Store::subscriber_counts() {
+SubscriberCounts StoreReads::subscriber_counts() {
   return read([](sql::Db &db) {
     auto stmt = db.cached("SELECT status, count(*) FROM subscribers GROUP BY status");
     SubscriberCounts counts;
@@ -115,7 +115,7 @@ SubscriberCounts Store::subscriber_counts() {
   });
 }
 
-Paged<Subscriber> Store::subscribers(PageSpan span, std::string_view words) {
+Paged<Subscriber> StoreReads::subscribers(PageSpan span, std::string_view words) {
   return read([&](sql::Db &db) {
     // A confirmation mail given up (no next attempt) is shown with its last error.
     auto stmt = db.cached("SELECT s.id, s.email, s.subscribed_at, s.status, o.last_error "
@@ -133,7 +133,7 @@ Paged<Subscriber> Store::subscribers(PageSpan span, std::string_view words) {
   });
 }
 
-std::vector<Subscriber> Store::all_subscribers() {
+std::vector<Subscriber> StoreReads::all_subscribers() {
   return read([](sql::Db &db) {
     std::vector<Subscriber> all;
     auto stmt = db.cached("SELECT id, email, subscribed_at, status /* every row: the export */ "
@@ -144,7 +144,7 @@ std::vector<Subscriber> Store::all_subscribers() {
   });
 }
 
-std::optional<Subscriber> Store::subscriber(int64_t id) {
+std::optional<Subscriber> StoreReads::subscriber(int64_t id) {
   return read([&](sql::Db &db) -> std::optional<Subscriber> {
     auto stmt =
         db.cached("SELECT id, email, subscribed_at, status FROM subscribers WHERE id = :id");

@@ -90,11 +90,11 @@ std::optional<Tool> queries::tool_by_id(sql::Db &db, int64_t id) {
   return tool_from_row(stmt);
 }
 
-std::optional<Tool> Store::tool_by_slug(std::string_view slug) {
+std::optional<Tool> StoreReads::tool_by_slug(std::string_view slug) {
   return read([&](sql::Db &db) { return queries::tool_by_slug(db, slug); });
 }
 
-std::optional<AlternativesData> Store::alternatives(std::string_view slug, size_t most) {
+std::optional<AlternativesData> StoreReads::alternatives(std::string_view slug, size_t most) {
   return read([&](sql::Db &db) -> std::optional<AlternativesData> {
     sql::ReadSnapshot snapshot(db); // the tallies of one moment
     auto tool = queries::tool_by_slug(db, slug);
@@ -156,7 +156,7 @@ std::optional<AlternativesData> Store::alternatives(std::string_view slug, size_
   });
 }
 
-Paged<Tool> Store::tool_directory(const DirectoryQuery &query, PageSpan span) {
+Paged<Tool> StoreReads::tool_directory(const DirectoryQuery &query, PageSpan span) {
   return read([&](sql::Db &db) {
     sql::ReadSnapshot snapshot(db); // the order and the rows of one moment
     // A lower bound no index holds: the tools that pass the filters are read (in the category's
@@ -201,32 +201,32 @@ int64_t queries::tool_count_up_to(sql::Db &db, int64_t limit) {
   return stmt.int64(0);
 }
 
-std::vector<Tool> Store::tools_by_name() {
+std::vector<Tool> StoreReads::tools_by_name() {
   return read([&](sql::Db &db) { return queries::tools_by_name(db); });
 }
 
-std::shared_ptr<const ToolSlugs> Store::tool_slugs() {
+std::shared_ptr<const ToolSlugs> StoreReads::tool_slugs() {
   return read([this](sql::Db &db) {
     sql::ReadSnapshot snapshot(db); // the version read is the version of the rows read
     // The list's version moves whenever a tool is added or removed or its slug changes.
     const auto version = list_version(db, "tools_by_name");
     {
-      std::lock_guard lock(tool_slugs_mutex_);
-      if (tool_slugs_ && tool_slugs_version_ == version) return tool_slugs_;
+      std::lock_guard lock(store_.tool_slugs_mutex_);
+      if (store_.tool_slugs_ && store_.tool_slugs_version_ == version) return store_.tool_slugs_;
     }
     std::vector<std::pair<int64_t, std::string>> slugs;
     auto rows = db.cached("SELECT id, slug /* every row: every tool's slug */ FROM tools");
     while (rows.step())
       slugs.emplace_back(rows.int64(0), rows.text(1));
     auto read_now = std::make_shared<const ToolSlugs>(std::move(slugs));
-    std::lock_guard lock(tool_slugs_mutex_);
-    tool_slugs_ = read_now;
-    tool_slugs_version_ = version;
+    std::lock_guard lock(store_.tool_slugs_mutex_);
+    store_.tool_slugs_ = read_now;
+    store_.tool_slugs_version_ = version;
     return read_now;
   });
 }
 
-Paged<Tool> Store::tools_by_name(PageSpan span) {
+Paged<Tool> StoreReads::tools_by_name(PageSpan span) {
   return read([&](sql::Db &db) {
     sql::ReadSnapshot snapshot(db); // the version read is the version of the rows read
     const auto version = list_version(db, "tools_by_name");
@@ -246,13 +246,13 @@ Paged<Tool> Store::tools_by_name(PageSpan span) {
     };
     const auto key_of = [](const Tool &tool) { return std::pair(tool.name, tool.slug); };
     return queries::paged(span, [&](int64_t limit, int64_t offset) {
-      return read_page(page_starts_->tools_by_name, version, limit, offset, from_start, from_top,
-                       key_of);
+      return read_page(store_.page_starts_->tools_by_name, version, limit, offset, from_start,
+                       from_top, key_of);
     });
   });
 }
 
-Paged<Tool> Store::tools_holding(std::string_view words, PageSpan span) {
+Paged<Tool> StoreReads::tools_holding(std::string_view words, PageSpan span) {
   return read([&](sql::Db &db) {
     auto stmt = db.cached(
         "SELECT " TOOL_COLUMNS "WHERE t.id IN (SELECT id FROM tools /* every row: the desk's "
@@ -264,8 +264,8 @@ Paged<Tool> Store::tools_holding(std::string_view words, PageSpan span) {
   });
 }
 
-std::optional<ToolDetail> Store::tool_detail(std::string_view slug, PageSpan span,
-                                             int picker_limit) {
+std::optional<ToolDetail> StoreReads::tool_detail(std::string_view slug, PageSpan span,
+                                                  int picker_limit) {
   // One connection for the whole page, so its parts come from the same moment.
   return read([&](sql::Db &db) -> std::optional<ToolDetail> {
     auto tool = queries::tool_by_slug(db, slug);
@@ -285,7 +285,7 @@ std::optional<ToolDetail> Store::tool_detail(std::string_view slug, PageSpan spa
   });
 }
 
-Paged<Tool> Store::tools_in_category(std::string_view category_slug, PageSpan span) {
+Paged<Tool> StoreReads::tools_in_category(std::string_view category_slug, PageSpan span) {
   return read([&](sql::Db &db) {
     // The page is found in the (category, name) index; only its rows are read whole.
     auto stmt =
@@ -297,11 +297,11 @@ Paged<Tool> Store::tools_in_category(std::string_view category_slug, PageSpan sp
   });
 }
 
-std::optional<ContentTool> Store::tool_content(std::string_view slug) {
+std::optional<ContentTool> StoreReads::tool_content(std::string_view slug) {
   return read([&](sql::Db &db) { return tool_at(db, slug); });
 }
 
-std::vector<ContentTool> Store::tools_named(std::string_view name) {
+std::vector<ContentTool> StoreReads::tools_named(std::string_view name) {
   return read([&](sql::Db &db) {
     auto stmt = db.cached("SELECT slug FROM tools WHERE name = :name ORDER BY slug");
     stmt.bind(":name", name);

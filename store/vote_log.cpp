@@ -74,7 +74,7 @@ void vote_log::add_functions(sql::Db &db) {
         [](void *pseudonyms) { delete static_cast<Pseudonyms *>(pseudonyms); });
 }
 
-std::vector<VoteLogEntry> Store::vote_log(uint64_t from, size_t limit) {
+std::vector<VoteLogEntry> StoreReads::vote_log(uint64_t from, size_t limit) {
   return read([&](sql::Db &db) {
     auto stmt = db.cached("SELECT leaf, entry FROM vote_log WHERE leaf >= :from "
                           "ORDER BY leaf LIMIT :limit");
@@ -87,7 +87,7 @@ std::vector<VoteLogEntry> Store::vote_log(uint64_t from, size_t limit) {
   });
 }
 
-VoteLogHead Store::vote_log_head() {
+VoteLogHead StoreReads::vote_log_head() {
   return read([&](sql::Db &db) {
     auto stmt = db.cached(
         "SELECT entry /* every row: a root is made of every leaf */ FROM vote_log ORDER BY leaf");
@@ -134,7 +134,7 @@ uint64_t each_vote_event(sql::Db &db, const std::function<void(const VoteEvent &
 
 } // namespace
 
-uint64_t Store::vote_events(const std::function<void(const VoteEvent &)> &each) {
+uint64_t StoreReads::vote_events(const std::function<void(const VoteEvent &)> &each) {
   return read([&](sql::Db &db) { return each_vote_event(db, each); });
 }
 
@@ -186,11 +186,12 @@ void each_tally_day_in(sql::Db &db,
 
 } // namespace
 
-void Store::each_tally_day(const std::function<void(const VoteTarget &, const DayTally &)> &each) {
+void StoreReads::each_tally_day(
+    const std::function<void(const VoteTarget &, const DayTally &)> &each) {
   read([&](sql::Db &db) { each_tally_day_in(db, each); });
 }
 
-TalliesByDay Store::tallies_by_day() {
+TalliesByDay StoreReads::tallies_by_day() {
   return read([](sql::Db &db) {
     TalliesByDay kept;
     each_tally_day_in(db, [&kept](const VoteTarget &target, const DayTally &day) {
@@ -219,7 +220,7 @@ std::optional<queries::ToolNaming> queries::tool_naming(sql::Db &db, int64_t id)
   return ToolNaming{stmt.text(0), stmt.text(1)};
 }
 
-std::vector<VoteReceipt> Store::vote_receipts(std::string_view voter) {
+std::vector<VoteReceipt> StoreReads::vote_receipts(std::string_view voter) {
   return read([&](sql::Db &db) {
     // Each current vote's row names the leaf of its latest entry (migrations/0012-receipts.sql).
     auto stmt = db.cached(
@@ -378,7 +379,7 @@ uint64_t queries::vote_log_size(sql::Db &db) {
   return count_of(db, "SELECT coalesce(max(leaf) + 1, 0) FROM vote_log");
 }
 
-uint64_t Store::vote_log_size() {
+uint64_t StoreReads::vote_log_size() {
   return read([](sql::Db &db) { return queries::vote_log_size(db); });
 }
 
@@ -386,13 +387,13 @@ std::string Store::log_signing_key() {
   return site_secret("vote_log_signing", auth::new_signing_key());
 }
 
-std::optional<Checkpoint> Store::latest_checkpoint() {
+std::optional<Checkpoint> StoreReads::latest_checkpoint() {
   auto latest = latest_checkpoints(1);
   if (latest.empty()) return std::nullopt;
   return std::move(latest.front());
 }
 
-std::vector<Checkpoint> Store::latest_checkpoints(int limit) {
+std::vector<Checkpoint> StoreReads::latest_checkpoints(int limit) {
   return read([&](sql::Db &db) {
     auto stmt = db.cached("SELECT size, root, made_at, signature FROM checkpoints "
                           "ORDER BY id DESC LIMIT :limit");
@@ -404,7 +405,7 @@ std::vector<Checkpoint> Store::latest_checkpoints(int limit) {
   });
 }
 
-std::vector<merkle::Hash> Store::inclusion_proof(uint64_t leaf, uint64_t size) {
+std::vector<merkle::Hash> StoreReads::inclusion_proof(uint64_t leaf, uint64_t size) {
   return read([&](sql::Db &db) {
     if (size > sealed_size(db) || leaf >= size)
       throw NotFound("no checkpoint's tree holds that leaf at that size");
@@ -412,7 +413,7 @@ std::vector<merkle::Hash> Store::inclusion_proof(uint64_t leaf, uint64_t size) {
   });
 }
 
-std::vector<merkle::Hash> Store::consistency_proof(uint64_t old_size, uint64_t size) {
+std::vector<merkle::Hash> StoreReads::consistency_proof(uint64_t old_size, uint64_t size) {
   return read([&](sql::Db &db) {
     if (size > sealed_size(db) || old_size > size)
       throw NotFound("no checkpoint's tree has those sizes");

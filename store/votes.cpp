@@ -136,10 +136,10 @@ void forget_earlier_days(sql::Db &db, const std::string &day) {
 }
 } // namespace
 
-std::optional<ToolKey> Store::tool_to_vote_on(std::string_view slug) {
+std::optional<ToolKey> StoreReads::tool_to_vote_on(std::string_view slug) {
   // The catalogue's generation before the read: what is read is at least that new.
   const auto catalogue = catalogue_generation();
-  if (auto kept = vote_targets_->find(catalogue, slug)) return kept;
+  if (auto kept = store_.vote_targets_->find(catalogue, slug)) return kept;
   auto tool = read([&](sql::Db &db) -> std::optional<ToolKey> {
     const auto key_of = [&db](std::string_view address) -> std::optional<ToolKey> {
       auto by_slug = db.cached("SELECT id, slug FROM tools WHERE slug = :slug");
@@ -151,7 +151,7 @@ std::optional<ToolKey> Store::tool_to_vote_on(std::string_view slug) {
     const auto renamed = queries::renamed_tool_slug(db, slug);
     return renamed ? key_of(*renamed) : std::nullopt;
   });
-  if (tool) vote_targets_->keep(catalogue, slug, *tool);
+  if (tool) store_.vote_targets_->keep(catalogue, slug, *tool);
   return tool;
 }
 
@@ -198,7 +198,7 @@ VoterChoices queries::voter_choices(sql::Db &db, std::string_view voter, int64_t
   return choices;
 }
 
-VoterChoices Store::voter_choices(std::string_view voter, int64_t a_id, int64_t b_id) {
+VoterChoices StoreReads::voter_choices(std::string_view voter, int64_t a_id, int64_t b_id) {
   return read([&](sql::Db &db) { return queries::voter_choices(db, voter, a_id, b_id); });
 }
 
@@ -214,7 +214,7 @@ VoterChoices queries::voter_choices_on_tool(sql::Db &db, std::string_view voter,
   return choices;
 }
 
-VoterChoices Store::voter_choices_on_tool(std::string_view voter, int64_t tool_id) {
+VoterChoices StoreReads::voter_choices_on_tool(std::string_view voter, int64_t tool_id) {
   return read([&](sql::Db &db) { return queries::voter_choices_on_tool(db, voter, tool_id); });
 }
 
@@ -354,7 +354,7 @@ uint64_t applied_in(sql::Db &db) {
 
 } // namespace
 
-uint64_t Store::applied_sequence() {
+uint64_t StoreReads::applied_sequence() {
   return read([](sql::Db &db) { return applied_in(db); });
 }
 

@@ -720,10 +720,8 @@ TEST_CASE("desk: the subscriber list counts, exports as CSV a spreadsheet cannot
 TEST_CASE("desk: a draft comparison is previewed as it will appear, from the list and from its "
           "form unsaved, then published onto the home page at once with its bottom line, "
           "unpublished, and logged each time") {
-  test::SiteServer site([](App &app) {
-    app.page_epoch.set_max_lag(std::chrono::seconds(60));
-    app.store.set_today([] { return std::string("2026-11-22"); });
-  });
+  test::SiteServer site([](App &app) { app.page_epoch.set_max_lag(std::chrono::seconds(60)); });
+  site.store().set_today([] { return std::string("2026-11-22"); });
   add_editor(site.store());
   auto client = site.client();
   const auto session = test::sign_in_at_desk(client, test::kEditorEmail, test::kEditorPassword);

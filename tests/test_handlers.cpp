@@ -38,7 +38,7 @@ TEST_CASE("handler: a first vote answers 303 back to the page and sets an HttpOn
   Fixture f;
   httplib::Response res;
   handlers::vote_on_tool(
-      f.app,
+      f.app, f.app.store,
       form_post("verdict=ship&back=/compare/cursor-background-agent-vs-codestral-2-1" +
                 tool_token(f, "codestral-2-1")),
       res, {"codestral-2-1"});
@@ -57,7 +57,8 @@ TEST_CASE("handler: a returning voter keeps their id and no new cookie is set") 
   Fixture f;
   httplib::Response res;
   handlers::vote_on_tool(
-      f.app, form_post("verdict=skip" + tool_token(f, "codestral-2-1"), std::string(32, 'a')), res,
+      f.app, f.app.store,
+      form_post("verdict=skip" + tool_token(f, "codestral-2-1"), std::string(32, 'a')), res,
       {"codestral-2-1"});
   CHECK(res.status == 303);
   CHECK_FALSE(res.has_header("Set-Cookie"));
@@ -84,7 +85,7 @@ TEST_CASE("handler: bad votes get a 4xx page that says what was wrong, and nothi
   };
   for (const auto &c : cases) {
     httplib::Response res;
-    handlers::vote_on_tool(f.app, form_post(c.body), res, {c.slug});
+    handlers::vote_on_tool(f.app, f.app.store, form_post(c.body), res, {c.slug});
     INFO(c.body);
     CHECK(res.status == c.status);
     CHECK(test::visible_text(res.body).find(c.says) != std::string::npos);
@@ -98,7 +99,7 @@ TEST_CASE("handler: a head-to-head pick counts for the side named in the address
   httplib::Response res;
   const auto a = f.store->tool_by_slug("cursor-background-agent")->id;
   const auto b = f.store->tool_by_slug("codestral-2-1")->id;
-  handlers::vote_on_pair(f.app,
+  handlers::vote_on_pair(f.app, f.app.store,
                          form_post("pick=b" + token_field(f.app, auth::pair_vote_target(b, a))),
                          res, {"cursor-background-agent-vs-codestral-2-1"});
   CHECK(res.status == 303);
@@ -111,9 +112,9 @@ TEST_CASE("handler: a head-to-head pick counts for the side named in the address
 TEST_CASE("handler: subscribing validates the address and a duplicate is not an error") {
   Fixture f;
   httplib::Response ok, again, bad;
-  handlers::subscribe(f.app, form_post("email=reader%40example.com"), ok, {});
-  handlers::subscribe(f.app, form_post("email=reader%40example.com"), again, {});
-  handlers::subscribe(f.app, form_post("email=not-an-address"), bad, {});
+  handlers::subscribe(f.app, f.app.store, form_post("email=reader%40example.com"), ok, {});
+  handlers::subscribe(f.app, f.app.store, form_post("email=reader%40example.com"), again, {});
+  handlers::subscribe(f.app, f.app.store, form_post("email=not-an-address"), bad, {});
   CHECK(ok.status == 303);
   CHECK(ok.get_header_value("Location").rfind("/subscribed?m=", 0) == 0);
   CHECK(again.status == 303);
@@ -127,12 +128,13 @@ TEST_CASE(
   Fixture f;
   httplib::Request req;
   httplib::Response reverse, unknown;
-  CHECK_FALSE(
-      handlers::show_comparison(f.app, req, reverse, {"codestral-2-1-vs-cursor-background-agent"}));
+  CHECK_FALSE(handlers::show_comparison(f.app, f.app.store, req, reverse,
+                                        {"codestral-2-1-vs-cursor-background-agent"}));
   CHECK(reverse.status == 301);
   CHECK(reverse.get_header_value("Location") ==
         "/compare/cursor-background-agent-vs-codestral-2-1");
-  CHECK_FALSE(handlers::show_comparison(f.app, req, unknown, {"codestral-2-1-vs-nothing"}));
+  CHECK_FALSE(
+      handlers::show_comparison(f.app, f.app.store, req, unknown, {"codestral-2-1-vs-nothing"}));
   CHECK(unknown.status == 404);
   CHECK(test::visible_text(unknown.body).find("Not found") != std::string::npos);
 }
@@ -142,7 +144,7 @@ TEST_CASE("handler: an unpublished pair renders, marked as not an editor's pick"
   httplib::Request req;
   httplib::Response res;
   const auto page =
-      handlers::show_comparison(f.app, req, res, {"codestral-2-1-vs-mistral-3-small"});
+      handlers::show_comparison(f.app, f.app.store, req, res, {"codestral-2-1-vs-mistral-3-small"});
   REQUIRE(page);
   const auto text = test::visible_text(pages::page_for(*page, VoterChoices{}));
   CHECK(text.find("Codestral 2.1 vs Mistral 3 Small") != std::string::npos);
@@ -151,14 +153,16 @@ TEST_CASE("handler: an unpublished pair renders, marked as not an editor's pick"
 
 TEST_CASE("handler: pricing checked more than 90 days ago is marked possibly out of date") {
   Fixture f;
-  f.app.store.set_today([] { return std::string("2026-11-21"); });
+  f.store->set_today([] { return std::string("2026-11-21"); });
   httplib::Request req;
   httplib::Response res;
-  const auto stale = handlers::show_tool(f.app, req, res, {"code-llama-4"}); // checked 2026-07-15
+  const auto stale =
+      handlers::show_tool(f.app, f.app.store, req, res, {"code-llama-4"}); // checked 2026-07-15
   REQUIRE(stale);
   CHECK(test::visible_text(pages::page_for(*stale, VoterChoices{}))
             .find("Checked 2026-07-15 — possibly out of date") != std::string::npos);
-  const auto fresh = handlers::show_tool(f.app, req, res, {"codestral-2-1"}); // checked 2026-10-30
+  const auto fresh =
+      handlers::show_tool(f.app, f.app.store, req, res, {"codestral-2-1"}); // checked 2026-10-30
   REQUIRE(fresh);
   CHECK(test::visible_text(pages::page_for(*fresh, VoterChoices{})).find("possibly out of date") ==
         std::string::npos);

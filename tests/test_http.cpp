@@ -243,9 +243,8 @@ TEST_CASE("http: the tool and reviewer pages and /healthz answer") {
 
 TEST_CASE("http: a handler that throws answers a 500 page that shows nothing of the error") {
   const std::string secret = "sqlite: no such table: secret_internal_detail";
-  test::SiteServer site([&](App &app) {
-    app.store.set_today([secret]() -> std::string { throw std::runtime_error(secret); });
-  });
+  test::SiteServer site;
+  site.store().set_today([secret]() -> std::string { throw std::runtime_error(secret); });
   auto client = site.client();
   for (const auto &path :
        {std::string("/"), test::kBundledComparison, std::string("/tools/codestral-2-1")}) {

@@ -558,11 +558,10 @@ TEST_CASE("pages: a reviewer's page lists their reviews by tool name") {
 TEST_CASE("pages: pricing older than 90 days is marked from the day it turns 91, on every page") {
   std::mutex mutex;
   std::string today = "2026-10-13"; // code-llama-4's pricing was checked 2026-07-15: day 90
-  test::SiteServer site([&](App &app) {
-    app.store.set_today([&] {
-      std::lock_guard lock(mutex);
-      return today;
-    });
+  test::SiteServer site;
+  site.store().set_today([&] {
+    std::lock_guard lock(mutex);
+    return today;
   });
   auto client = site.client();
   const std::string comparison = "/compare/cursor-background-agents-vs-code-llama-4";
