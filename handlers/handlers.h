@@ -107,10 +107,10 @@ void show_pair_badge(App &app, StoreReads &site, const Request &req, Response &r
                      const UrlCaptures &url);
 
 // Votes (handlers/votes.cpp)
-void vote_on_tool(App &app, StoreReads &site, const Request &req, Response &res,
-                  const UrlCaptures &url);
-void vote_on_pair(App &app, StoreReads &site, const Request &req, Response &res,
-                  const UrlCaptures &url);
+std::optional<Write> vote_on_tool(App &app, StoreReads &site, const Request &req, Response &res,
+                                  const UrlCaptures &url);
+std::optional<Write> vote_on_pair(App &app, StoreReads &site, const Request &req, Response &res,
+                                  const UrlCaptures &url);
 
 // The weekly digest's sign-up, confirmation and unsubscribe (handlers/newsletter.cpp)
 void subscribe(App &app, StoreReads &site, const Request &req, Response &res,

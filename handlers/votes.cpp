@@ -1,8 +1,9 @@
 // The votes a reader casts. Each answers 303 See Other back to the page (post/redirect/get)
 // so a reload never re-submits, once the vote is on disk; the worker does not wait for that
-// (middleware/responses.h, answer_once_written). A vote is taken only from the form of a page
-// this site made (its token, auth/vote_tokens.h); every vote taken is stored, and the counting
-// rule (domain/counting.h) decides, as it is written, whether the published numbers count it.
+// (middleware/guards.h vote_write: each handler returns the vote its answer waits for). A vote is
+// taken only from the form of a page this site made (its token, auth/vote_tokens.h); every vote
+// taken is stored, and the counting rule (domain/counting.h) decides, as it is written, whether the
+// published numbers count it.
 #include "auth/secrets.h"
 #include "auth/vote_tokens.h"
 #include "domain/counting.h"
@@ -18,8 +19,16 @@ namespace verdict::handlers {
 
 namespace {
 
-void bad_request(App &app, Response &res, const std::string &message) {
+// Answers 400 with what was wrong; no vote is taken.
+std::nullopt_t bad_request(App &app, Response &res, const std::string &message) {
   send_error(app, res, 400, "That request could not be used", message);
+  return std::nullopt;
+}
+
+// Answers 404 for an address no tool or comparison has; no vote is taken.
+std::nullopt_t not_found(App &app, Response &res, const std::string &message) {
+  send_error(app, res, 404, "Not found", message);
+  return std::nullopt;
 }
 
 std::string return_path(const FormParse &form, const std::string &fallback) {
@@ -76,8 +85,8 @@ Ballot ballot_for(App &app, const Request &req, Response &res, const FormParse &
 //   verdict=ship|skip|withdraw   REQUIRED
 //   token=…                      REQUIRED  the vote token of the page the form is on
 //   back=/local/path             OPTIONAL  where to return (default: the tool's page)
-void vote_on_tool(App &app, StoreReads &site, const Request &req, Response &res,
-                  const UrlCaptures &url) {
+std::optional<Write> vote_on_tool(App &app, StoreReads &site, const Request &req, Response &res,
+                                  const UrlCaptures &url) {
   const std::string &slug = url[0];
   const auto form = parse_form(req.body, {"verdict", "token", "back"});
   if (!form.ok()) return bad_request(app, res, form.error);
@@ -89,23 +98,23 @@ void vote_on_tool(App &app, StoreReads &site, const Request &req, Response &res,
   // A tool renamed since its page was read is the tool the reader voted on: the vote counts
   // for it under its new address (its token names the tool, not the address).
   const auto tool = site.tool_to_vote_on(slug);
-  if (!tool) return send_error(app, res, 404, "Not found", "There is no tool with this address.");
+  if (!tool) return not_found(app, res, "There is no tool with this address.");
   const auto page = return_path(form, "/tools/" + tool->slug);
   const auto on_page = seconds_on_page(app, res, form, auth::tool_vote_target(tool->id), page);
-  if (!on_page) return;
+  if (!on_page) return std::nullopt;
 
   const auto ballot = ballot_for(app, req, res, form, *on_page);
   const auto choice = verdict_from_word(verdict); // none: withdraw
   app.recent_writers.note(ballot.voter);
   see_other(res, page + "#tool-" + tool->slug);
-  answer_once_written(req, *app.writes, CastToolVote{ballot, tool->id, choice});
+  return CastToolVote{ballot, tool->id, choice}; // the 303 leaves once it is durable
 }
 
 // POST /compare/:pair/vote — the reader's head-to-head pick between the pair's two tools.
 //   pick=a|b|withdraw   REQUIRED   a and b in the order of the address
 //   token=…             REQUIRED   the vote token of the comparison's page
-void vote_on_pair(App &app, StoreReads &site, const Request &req, Response &res,
-                  const UrlCaptures &url) {
+std::optional<Write> vote_on_pair(App &app, StoreReads &site, const Request &req, Response &res,
+                                  const UrlCaptures &url) {
   const std::string &pair = url[0];
   const auto form = parse_form(req.body, {"pick", "token"});
   if (!form.ok()) return bad_request(app, res, form.error);
@@ -117,8 +126,7 @@ void vote_on_pair(App &app, StoreReads &site, const Request &req, Response &res,
   if (!comparison) // renamed since its page was read: the same pair under its new address
     if (const auto renamed = site.pair_after_renames(pair))
       comparison = site.resolve_pair(*renamed, canonical_order);
-  if (!comparison)
-    return send_error(app, res, 404, "Not found", "There is no comparison at this address.");
+  if (!comparison) return not_found(app, res, "There is no comparison at this address.");
 
   const auto &c = *comparison;
   const auto canonical =
@@ -126,14 +134,14 @@ void vote_on_pair(App &app, StoreReads &site, const Request &req, Response &res,
   const auto page = "/compare/" + canonical;
   const auto on_page =
       seconds_on_page(app, res, form, auth::pair_vote_target(c.a.id, c.b.id), page);
-  if (!on_page) return;
+  if (!on_page) return std::nullopt;
 
   std::optional<int64_t> picked;
   if (pick != "withdraw") picked = pick == "a" ? c.a.id : c.b.id;
   const auto ballot = ballot_for(app, req, res, form, *on_page);
   app.recent_writers.note(ballot.voter);
   see_other(res, page + "#community");
-  answer_once_written(req, *app.writes, CastPairVote{ballot, c.a.id, c.b.id, picked});
+  return CastPairVote{ballot, c.a.id, c.b.id, picked};
 }
 
 } // namespace verdict::handlers

@@ -69,6 +69,13 @@ httplib::Server::Handler open_data_read(App &app, Page handler);
 // client's writes per minute; `what` names what the form sends, for the refusal ("Too many
 // votes from your address in a minute").
 httplib::Server::Handler form_write(App &app, Page handler, const char *what);
+// The same for a form whose answer waits for a write (a reader's vote): the handler makes its
+// answer (a 303) and returns the write, and the answer is sent once that write is durable, a
+// 503 saying why in its place when it was not written (middleware/responses.h
+// answer_once_written). A handler that refused returns none, its answer sent as it made it.
+using HeldWrite = std::optional<Write> (*)(App &, StoreReads &site, const httplib::Request &,
+                                           httplib::Response &, const UrlCaptures &);
+httplib::Server::Handler vote_write(App &app, HeldWrite handler, const char *what);
 
 // An answer that can cost a core real time (a search over a large site, a share card drawn):
 // refused with 429 (or 503 when the whole site's budget is spent) once the client's network

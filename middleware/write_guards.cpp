@@ -99,6 +99,16 @@ httplib::Server::Handler form_write(App &app, Page handler, const char *what) {
   };
 }
 
+httplib::Server::Handler vote_write(App &app, HeldWrite handler, const char *what) {
+  return [&app, handler, what](const Request &req, Response &res) {
+    if (refuse_cross_site(app, req, res) || refuse_unless_form(app, req, res) ||
+        refuse_over_limit(app, req, res, what))
+      return;
+    if (const auto write = handler(app, app.store, req, res, UrlCaptures(req)))
+      answer_once_written(req, *app.writes, *write);
+  };
+}
+
 namespace {
 
 // CPU time this thread has used: what an answer cost, whatever else the machine was doing.

@@ -13,19 +13,7 @@
 namespace verdict {
 
 WriteResult apply_in(sql::Db &db, const Write &write, const WriteContext &at) {
-  sql::Savepoint own(db);
-  try {
-    auto ended =
-        std::visit([&](const auto &kind) { return aggregates::apply_in(db, at, kind); }, write);
-    if (ended.done()) own.release(); // otherwise undone with the savepoint: nothing of it stays
-    return ended;
-  } catch (const NotFound &) {
-    return result_of(std::current_exception());
-  } catch (const AlreadyExists &) {
-    return result_of(std::current_exception());
-  } catch (const Refused &) {
-    return result_of(std::current_exception());
-  }
+  return std::visit([&](const auto &kind) { return aggregates::apply_in(db, at, kind); }, write);
 }
 
 namespace {
@@ -47,6 +35,8 @@ WriteResult apply(Store &store, const Write &write, const WriteContext &at) {
 }
 
 void apply_queued(Store &store, const Write &write, const WriteContext &at, WriteDone done) {
+  // The writer runs each job in a savepoint of its own, and tells a job that threw (a refusal
+  // included) what it threw, as a result (result_of): nothing of a refused write stays.
   auto applied = std::make_shared<WriteResult>();
   store.write_then([applied, write, at](sql::Db &db) { *applied = apply_in(db, write, at); },
                    [applied, done = std::move(done)](const WriteResult &transaction) {
@@ -84,8 +74,18 @@ void apply_entry(Store &store, uint64_t sequence, std::vector<EntryWrite> writes
             .run();
         for (size_t i = 0; i < entry->writes.size(); ++i) {
           const auto &each = entry->writes[i];
+          // Each in a savepoint of its own: a refused write leaves nothing, and the entry's
+          // other writes stand.
           try {
+            sql::Savepoint own(db);
             entry->applied[i] = apply_in(db, each.write, each.at);
+            if (entry->applied[i].done()) own.release();
+          } catch (const NotFound &) {
+            entry->applied[i] = result_of(std::current_exception());
+          } catch (const AlreadyExists &) {
+            entry->applied[i] = result_of(std::current_exception());
+          } catch (const Refused &) {
+            entry->applied[i] = result_of(std::current_exception());
           } catch (const sql::Error &e) {
             // A key the write names that is gone by the time it is applied (an editor removed
             // on another node before their session began here): refused alike on every node.

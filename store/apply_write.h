@@ -14,9 +14,10 @@
 
 namespace verdict {
 
-// Applies `write` inside the writer's open transaction on `db`, in a savepoint of its own: a
-// refusal (not found, already exists, refused) is its result and leaves nothing of it; trouble
-// with the file is thrown, for the transaction to end with.
+// Applies `write` inside the writer's open transaction on `db`, by its aggregate
+// (store/aggregate_writes.h). A refusal it finds before or after writing part of itself is
+// thrown (NotFound, AlreadyExists, Refused), as is trouble with the file: the caller runs it
+// in a savepoint of its own, so a write that threw leaves nothing.
 WriteResult apply_in(sql::Db &db, const Write &write, const WriteContext &at);
 
 // Applies `write` in the writer's next transaction and waits until it is durable; how it ended.

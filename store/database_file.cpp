@@ -198,6 +198,8 @@ uint32_t committed_stamp(sql::Db &db) {
 }
 
 uint32_t commit_new_stamp(sql::Db &db) {
+  // A per-thread resource: each thread's own generator, seeded once; it carries nothing
+  // between callers.
   static thread_local std::mt19937 random{std::random_device{}()};
   const auto in_file = stamp_of_open_file(db);
   auto stamp = static_cast<uint32_t>(random());

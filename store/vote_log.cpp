@@ -367,8 +367,9 @@ Checkpoint Store::make_checkpoint(std::string_view signing_key, int64_t now) {
 }
 
 // Every node's checkpointer asks once a day: the first asked is made, and the others, finding
-// one younger than half a day, add none.
-WriteResult aggregates::apply_in(sql::Db &db, const WriteContext &, const MakeCheckpoint &write) {
+// one younger than half a day, add none. The day's housekeeping goes with it.
+WriteResult aggregates::apply_in(sql::Db &db, const WriteContext &at, const MakeCheckpoint &write) {
+  queries::forget_counted_voters_before_window(db, at.today);
   auto latest = db.cached("SELECT made_at FROM checkpoints ORDER BY id DESC LIMIT 1");
   if (!latest.step() || write.now - latest.int64(0) >= kCheckpointEverySeconds / 2)
     (void)checkpoint_in(db, signing_key_in(db), write.now);

@@ -126,14 +126,6 @@ VoteStanding judged(sql::Db &db, const Ballot &ballot, const std::string &target
   return standing;
 }
 
-// The voters counted before the window of `day` are no longer read: dropped by the first
-// vote of a day. Every vote asks: a seek to the table's first day (its key begins with the
-// day) finds nothing to delete at next to no cost.
-void forget_earlier_days(sql::Db &db, const std::string &day) {
-  db.cached("DELETE FROM counted_voters WHERE day < :since")
-      .bind(":since", counting_window_first_day(day))
-      .run();
-}
 } // namespace
 
 std::optional<ToolKey> StoreReads::tool_to_vote_on(std::string_view slug) {
@@ -235,7 +227,6 @@ VoteStanding write_tool_vote(sql::Db &db, const std::string &at, const Ballot &b
     stmt.bind(":voter", ballot.voter).bind(":tool", tool_id).run();
     return std::nullopt;
   }
-  forget_earlier_days(db, ballot.day);
   const auto target = auth::tool_vote_target(tool_id);
   auto lookup = db.cached("SELECT (SELECT " VOTE_STANDING(
       "verdict = :verdict") " FROM tool_votes "
@@ -279,7 +270,6 @@ VoteStanding write_pair_vote(sql::Db &db, const std::string &at, const Ballot &b
     stmt.bind(":voter", ballot.voter).bind(":low", low).bind(":high", high).run();
     return std::nullopt;
   }
-  forget_earlier_days(db, ballot.day);
   const auto target = auth::pair_vote_target(a_id, b_id);
   auto lookup = db.cached("SELECT (SELECT " VOTE_STANDING(
       "pick_tool_id = :pick") " FROM pair_votes "
@@ -313,6 +303,15 @@ VoteStanding write_pair_vote(sql::Db &db, const std::string &at, const Ballot &b
   return standing;
 }
 } // namespace
+
+void queries::forget_counted_voters_before_window(sql::Db &db, const std::string &day) {
+  // The counting rule reads only the window's days (COUNTED_IN_NETWORK): older rows are
+  // housekeeping, dropped once a day rather than looked for at every vote. A seek: the
+  // table's key begins with the day.
+  db.cached("DELETE FROM counted_voters WHERE day < :since")
+      .bind(":since", counting_window_first_day(day))
+      .run();
+}
 
 void queries::date_withdrawals_of_tool(sql::Db &db, const WriteContext &at, int64_t tool_id) {
   // Every row of the votes, as the deletion's cascade reads them too: a tool is deleted

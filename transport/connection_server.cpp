@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <cstring>
@@ -73,16 +74,45 @@ private:
 } // namespace
 
 // The requests this process's connection servers are answering, each with its context: the
-// one way from a handler, which holds only its request, back to the server answering it.
-struct Answering {
-  std::mutex mutex;
-  std::unordered_map<const httplib::Request *, RequestContext *> contexts;
-};
+// one way from a handler, which holds only its request, back to the server answering it. In
+// shards by the request's address, so threads answering at once seldom wait on one lock.
+class Answering {
+public:
+  static Answering &all() {
+    static Answering answering;
+    return answering;
+  }
+  void add(const httplib::Request *request, RequestContext *context) {
+    auto &shard = shard_of(request);
+    std::lock_guard lock(shard.mutex);
+    shard.contexts[request] = context;
+  }
+  void remove(const httplib::Request *request) {
+    auto &shard = shard_of(request);
+    std::lock_guard lock(shard.mutex);
+    shard.contexts.erase(request);
+  }
+  RequestContext *find(const httplib::Request *request) {
+    auto &shard = shard_of(request);
+    std::lock_guard lock(shard.mutex);
+    const auto found = shard.contexts.find(request);
+    return found == shard.contexts.end() ? nullptr : found->second;
+  }
 
-Answering &answering() {
-  static Answering all;
-  return all;
-}
+private:
+  struct Shard {
+    std::mutex mutex;
+    std::unordered_map<const httplib::Request *, RequestContext *> contexts;
+  };
+  static constexpr size_t kShards = 64;
+  // Requests live on their threads' stacks, alike in their low bits: the address is mixed
+  // (Fibonacci hashing) and its top bits pick the shard.
+  Shard &shard_of(const httplib::Request *request) {
+    const auto mixed = reinterpret_cast<uintptr_t>(request) * uint64_t{0x9E3779B97F4A7C15};
+    return shards_[mixed >> (64 - 6)];
+  }
+  std::array<Shard, kShards> shards_;
+};
 
 // `context` is the context of the request httplib is about to route, from setup() on, until
 // this is gone.
@@ -90,16 +120,13 @@ class Answered {
 public:
   explicit Answered(RequestContext &context) : context_(context) {}
   ~Answered() {
-    if (!request_) return;
-    std::lock_guard lock(answering().mutex);
-    answering().contexts.erase(request_);
+    if (request_) Answering::all().remove(request_);
   }
   Answered(const Answered &) = delete;
   Answered &operator=(const Answered &) = delete;
   void setup(const httplib::Request &request) {
     request_ = &request;
-    std::lock_guard lock(answering().mutex);
-    answering().contexts[request_] = &context_;
+    Answering::all().add(request_, &context_);
   }
 
 private:
@@ -443,9 +470,7 @@ bool ConnectionServer::process_and_close_socket(socket_t sock) {
 }
 
 RequestContext *context_of(const httplib::Request &req) {
-  std::lock_guard lock(answering().mutex);
-  const auto found = answering().contexts.find(&req);
-  return found == answering().contexts.end() ? nullptr : found->second;
+  return Answering::all().find(&req);
 }
 
 bool answer_after(const httplib::Request &req, std::function<void(AnswerRelease)> start) {
