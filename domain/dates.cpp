@@ -1,11 +1,19 @@
 // Day arithmetic on YYYY-MM-DD dates and the staleness rule (domain/dates.h).
 #include "domain/dates.h"
 
+#include <chrono>
 #include <ctime>
 
 namespace verdict {
 
 namespace {
+
+// `value` as `width` decimal digits into `text` at `at` (a date's or a time's field: never
+// negative, never wider).
+void put_digits(std::string &text, size_t at, int64_t value, size_t width) {
+  for (size_t i = width; i-- > 0; value /= 10)
+    text[at + i] = static_cast<char>('0' + value % 10);
+}
 
 int64_t days_from_civil(int y, unsigned m, unsigned d) { // Howard Hinnant's algorithm
   y -= m <= 2;
@@ -51,7 +59,24 @@ std::string utc_time_of(int64_t seconds) {
 }
 
 std::string rfc3339_utc(int64_t seconds) {
-  return utc_formatted(seconds, "%Y-%m-%dT%H:%M:%SZ");
+  // Arithmetic, not gmtime_r and strftime: every write stamps its time with it, and glibc's
+  // gmtime_r takes the process's time-zone lock, which the writer thread would queue on.
+  const std::chrono::sys_seconds moment{std::chrono::seconds(seconds)};
+  const auto day = std::chrono::floor<std::chrono::days>(moment);
+  const std::chrono::hh_mm_ss time{moment - day};
+  std::string text = date_text(std::chrono::year_month_day{day}) + "T00:00:00Z";
+  put_digits(text, 11, time.hours().count(), 2);
+  put_digits(text, 14, time.minutes().count(), 2);
+  put_digits(text, 17, time.seconds().count(), 2);
+  return text;
+}
+
+std::string date_text(const std::chrono::year_month_day &date) {
+  std::string text = "0000-00-00";
+  put_digits(text, 0, static_cast<int>(date.year()), 4);
+  put_digits(text, 5, static_cast<unsigned>(date.month()), 2);
+  put_digits(text, 8, static_cast<unsigned>(date.day()), 2);
+  return text;
 }
 
 std::string utc_time_shown(const std::string &rfc3339) {

@@ -3,6 +3,7 @@
 // page of one request, and every test, agrees on which day it is.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -28,6 +29,8 @@ bool readers_see_on(const std::string &published_on, const std::string &today);
 std::string utc_time_of(int64_t seconds);
 // The same as RFC 3339 writes it, for Atom and machines: "2026-11-24T16:05:00Z".
 std::string rfc3339_utc(int64_t seconds);
+// A date as YYYY-MM-DD (years 0 to 9999), made by arithmetic: no time-zone lock taken.
+std::string date_text(const std::chrono::year_month_day &date);
 // A moment written so (as the database writes the edit log's times) as readers are shown it,
 // like utc_time_of; any other text as it is.
 std::string utc_time_shown(const std::string &rfc3339);
