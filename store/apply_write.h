@@ -11,6 +11,7 @@
 
 #include "domain/writes.h"
 #include "store/store.h"
+#include "store/write_refusals.h"
 
 namespace verdict {
 
@@ -43,12 +44,5 @@ struct EntryWrite {
 // before it was written) records its sequence alone.
 void apply_entry(Store &store, uint64_t sequence, std::vector<EntryWrite> writes,
                  WriteDone entry_done);
-
-// The Store's own reads and writes say why they did nothing by what they throw: NotFound,
-// AlreadyExists, Refused, StoreUnavailable (unavailable), anything else (failed). These two
-// are the one place between those exceptions and a WriteResult, either way.
-WriteResult result_of(std::exception_ptr thrown);
-// Throws what `result` ended with; returns when it is done.
-void raise_unless_done(const WriteResult &result);
 
 } // namespace verdict

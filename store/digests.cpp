@@ -14,7 +14,6 @@
 // An address that confirms after a digest was made gets the next one, not that one.
 #include <algorithm>
 
-#include "domain/clock.h"
 #include "domain/dates.h"
 #include "domain/subscription.h"
 #include "store/aggregate_writes.h"
@@ -112,7 +111,7 @@ Digest Store::digest_to_send(std::string_view today, int days, bool record) {
   Digest digest;
   digest.days = days;
   if (record) {
-    const auto recorded = apply(*this, RecordDigest{until, days}, {unix_now() * 1000, until});
+    const auto recorded = apply(*this, RecordDigest{until, days}, context_now());
     raise_unless_done(recorded);
     if (const auto made = recorded.template made_by<RecordDigest>()) {
       digest.id = made->id;

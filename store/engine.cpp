@@ -20,7 +20,6 @@
 #include "assets/embedded.h"
 #include "domain/clock.h"
 #include "domain/dates.h"
-#include "store/apply_write.h"
 #include "store/database_file.h"
 #include "store/maintenance.h"
 #include "store/sqlite.h"
@@ -161,7 +160,7 @@ constexpr auto kFileNotTheOneOpened =
     "The site cannot save anything at the moment: its database file was moved or replaced. "
     "Nothing was changed; please try again later.";
 
-// How a write ended is told back as a value (WriteResult, store/apply_write.h result_of): the
+// How a write ended is told back as a value (WriteResult, store/write_refusals.h result_of): the
 // caller's thread raises the matching exception itself, so no exception object is ever shared
 // between threads.
 struct Engine::Writer {

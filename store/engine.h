@@ -16,18 +16,13 @@
 #include <string>
 
 #include "domain/writes.h"
+#include "store/write_refusals.h"
 
 namespace verdict {
 
 namespace sql {
 class Db;
 }
-
-// Thrown by a write refused because the database file cannot safely take it: the file was
-// deleted, moved or replaced under the running server. Nothing of the write happened.
-struct StoreUnavailable : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // What a write changes: `votes_only` leaves the catalogue (Engine::catalogue_generation) as it
 // was.

@@ -27,7 +27,7 @@ public:
 
   // For the site's own tasks (the confirmation mailer, a digest run, the checkpointer), which
   // stop at a write not done: `write` submitted, thrown as the store throws unless it was done
-  // (store/apply_write.h raise_unless_done), and what it made for a kind that makes something.
+  // (store/write_refusals.h raise_unless_done), and what it made for a kind that makes something.
   template <class W> auto submit_or_throw(const W &write) {
     const auto ended = submit(write);
     raise_unless_done(ended);

@@ -38,22 +38,6 @@ struct VoteEvent;  // domain/tallies.h
 struct VoteTarget; // domain/tallies.h
 struct DayTally;   // domain/tallies.h
 
-// Thrown by a write that names something that does not exist (an unknown tool id, say).
-struct NotFound : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-// Thrown by a write that would take a name already taken (an editor's address, a slug).
-struct AlreadyExists : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-// Thrown by a write refused because of what it would break (deleting a category that still
-// has tools); the message says what to do instead.
-struct Refused : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 class Store;
 
 // Every read of the site's data. Read through a Store, each read takes a connection of its
