@@ -24,6 +24,7 @@
 #include "middleware/guards.h"
 #include "middleware/responses.h"
 #include "render/views.h"
+#include "store/apply_write.h"
 #include "store/database_file.h"
 
 namespace verdict {
@@ -41,7 +42,7 @@ std::unique_ptr<Store> open_site_database(const std::string &path, StartingConte
       site_copy_only.site = bundled.content.site;
       bundled.content = site_copy_only;
     }
-    store->import_content(bundled.content);
+    throw_unless_done(apply(*store, ImportContent{bundled.content}, store->context_now()));
   }
   return store;
 }

@@ -39,12 +39,6 @@ void SignInThrottle::set_limits(Limits limits) {
     events->set_window(limits.window, most_counted(limits));
 }
 
-SignInThrottle::Wait SignInThrottle::wait(std::string_view network, std::string_view account,
-                                          std::string_view device, Clock::time_point now) {
-  std::lock_guard lock(mutex_);
-  return wait_locked(network, account, device, now);
-}
-
 SignInThrottle::Wait SignInThrottle::wait_locked(std::string_view network, std::string_view account,
                                                  std::string_view device, Clock::time_point now) {
   Wait longest;
@@ -62,17 +56,6 @@ SignInThrottle::Wait SignInThrottle::wait_locked(std::string_view network, std::
   consider(HeldBy::network, by_network_, std::string(network), limits_.per_network);
   consider(HeldBy::account, by_account_, ascii_lowercase(account), limits_.per_account);
   return longest;
-}
-
-void SignInThrottle::failed(std::string_view network, std::string_view account,
-                            std::string_view device, Clock::time_point now) {
-  count_failure(network, account, device, now);
-  if (share_) share_({true, std::string(network), std::string(account), std::string(device)});
-}
-
-void SignInThrottle::succeeded(std::string_view network, std::string_view account) {
-  count_success(network, account);
-  if (share_) share_({false, std::string(network), std::string(account), ""});
 }
 
 void SignInThrottle::share_with(std::function<void(const Counted &)> share) {
@@ -112,7 +95,8 @@ void SignInThrottle::take_back(const Charge &charge, std::string_view network,
 void SignInThrottle::charged_succeeded(const Charge &charge, std::string_view network,
                                        std::string_view account, std::string_view device) {
   take_back(charge, network, account, device);
-  succeeded(network, account);
+  count_success(network, account);
+  if (share_) share_({false, std::string(network), std::string(account), ""});
 }
 
 void SignInThrottle::count_failure(std::string_view network, std::string_view account,

@@ -57,18 +57,11 @@ public:
   explicit SignInThrottle(Limits limits);
   void set_limits(Limits limits); // a test's seam: the site runs on the defaults
 
-  // The check-then-record pair, which the throttle's own tests drive; the desk charges a try
-  // before checking it (charge() below), which a burst of parallel tries cannot slip past.
-  // How long before a client of `network` may try `account` again; zero when it may now.
-  // `device`: the browser's known-device token when it holds for this account, else empty.
-  Wait wait(std::string_view network, std::string_view account, std::string_view device = {},
-            Clock::time_point now = Clock::now());
-  void failed(std::string_view network, std::string_view account, std::string_view device = {},
-              Clock::time_point now = Clock::now());
-  void succeeded(std::string_view network, std::string_view account);
-
-  // A try about to be checked: when no limit holds, it is counted as a failure now and
-  // `charged_at` says when; otherwise nothing is counted and `wait` says how long.
+  // A try of `account` from a client of `network` about to be checked, asked and counted in
+  // one step, so a burst of parallel tries cannot slip past a limit: when no limit holds, it
+  // is counted as a failure now and `charged_at` says when; otherwise nothing is counted and
+  // `wait` says how long before one may try again. `device`: the browser's known-device token
+  // when it holds for this account, else empty.
   struct Charge {
     Wait wait;
     Clock::time_point charged_at;

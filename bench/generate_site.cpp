@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "assets/embedded.h"
+#include "store/apply_write.h"
 #include "store/store.h"
 
 namespace verdict {
@@ -344,7 +345,7 @@ GeneratedSite generate_site(uint64_t seed, const SiteSize &size) {
 }
 
 void write_site(Store &store, const GeneratedSite &site) {
-  store.import_content(site.content);
+  throw_unless_done(apply(store, ImportContent{site.content}, store.context_now()));
   store.load_votes(site.votes);
 }
 

@@ -260,6 +260,16 @@ struct [[nodiscard]] WriteResult {
   static WriteResult not_done(Ended ended, std::string words) {
     return {ended, std::move(words), {}};
   }
+  // The three ways the site refuses a write, as an aggregate says them (store/aggregate_writes.h).
+  static WriteResult not_found(std::string words) {
+    return not_done(Ended::not_found, std::move(words));
+  }
+  static WriteResult already_exists(std::string words) {
+    return not_done(Ended::already_exists, std::move(words));
+  }
+  static WriteResult refused(std::string words) {
+    return not_done(Ended::refused, std::move(words));
+  }
 };
 
 // Whether a write of this kind answers with something it made (its struct's `Made`).

@@ -3,8 +3,9 @@
 // and every date it judges by comes from (bound into its statements; no statement asks the
 // clock). Each is defined in its aggregate's file (store/categories.cpp, store/votes.cpp…)
 // beside that aggregate's reads; store/apply_write.cpp is the one caller. A write the site
-// refuses throws NotFound, AlreadyExists or Refused (store/store.h) before or after writing
-// part of itself: the caller runs each in its own savepoint, so a refused write leaves nothing.
+// refuses returns how (WriteResult::not_found, already_exists or refused), before or after
+// writing part of itself: the caller runs each in its own savepoint and undoes one not done,
+// so a refused write leaves nothing. Only trouble with the file is thrown.
 #pragma once
 
 #include "domain/writes.h"

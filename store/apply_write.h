@@ -16,9 +16,9 @@
 namespace verdict {
 
 // Applies `write` inside the writer's open transaction on `db`, by its aggregate
-// (store/aggregate_writes.h). A refusal it finds before or after writing part of itself is
-// thrown (NotFound, AlreadyExists, Refused), as is trouble with the file: the caller runs it
-// in a savepoint of its own, so a write that threw leaves nothing.
+// (store/aggregate_writes.h). A write the site refuses, before or after writing part of
+// itself, ends not done; trouble with the file is thrown. The caller runs it in a savepoint of
+// its own and undoes it unless it was done, so a refused write leaves nothing.
 WriteResult apply_in(sql::Db &db, const Write &write, const WriteContext &at);
 
 // Applies `write` in the writer's next transaction and waits until it is durable; how it ended.

@@ -16,15 +16,14 @@ std::optional<ContentCategory> category_at(sql::Db &db, std::string_view slug) {
   return ContentCategory{stmt.text(0), stmt.text(1)};
 }
 
-void refuse_taken_category_slug(sql::Db &db, const std::string &slug) {
-  if (category_at(db, slug))
-    throw AlreadyExists("another category already has the address " + slug);
+WriteResult category_slug_taken(const std::string &slug) {
+  return WriteResult::already_exists("another category already has the address " + slug);
 }
 
 } // namespace
 
-int64_t queries::category_id(sql::Db &db, const std::string &slug) {
-  return id_with_slug(db, "SELECT id FROM categories WHERE slug = :slug", "category", slug);
+std::optional<int64_t> queries::category_id(sql::Db &db, const std::string &slug) {
+  return id_with_slug(db, "SELECT id FROM categories WHERE slug = :slug", slug);
 }
 
 std::optional<CategoryListing> StoreReads::category_by_slug(std::string_view slug) {
@@ -57,7 +56,7 @@ namespace aggregates {
 
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const CreateCategory &write) {
   const auto &category = write.item;
-  refuse_taken_category_slug(db, category.slug);
+  if (category_at(db, category.slug)) return category_slug_taken(category.slug);
   auto stmt = db.cached("INSERT INTO categories (slug, name) VALUES (:slug, :name)");
   stmt.bind(":slug", category.slug).bind(":name", category.name).run();
   queries::log_change<ContentCategory>(db, at, write.editor, "category", category.slug,
@@ -68,8 +67,9 @@ WriteResult apply_in(sql::Db &db, const WriteContext &at, const CreateCategory &
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const UpdateCategory &write) {
   const auto &[slug, category, editor] = write;
   const auto before = category_at(db, slug);
-  if (!before) throw NotFound("no category has the address " + slug);
-  if (category.slug != slug) refuse_taken_category_slug(db, category.slug);
+  if (!before) return queries::no_such("category", slug);
+  if (category.slug != slug && category_at(db, category.slug))
+    return category_slug_taken(category.slug);
   auto stmt = db.cached("UPDATE categories SET slug = :new_slug, name = :name "
                         "WHERE slug = :slug");
   stmt.bind(":new_slug", category.slug).bind(":name", category.name).bind(":slug", slug).run();
@@ -80,15 +80,15 @@ WriteResult apply_in(sql::Db &db, const WriteContext &at, const UpdateCategory &
 
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const DeleteCategory &write) {
   const auto before = category_at(db, write.slug);
-  if (!before) throw NotFound("no category has the address " + write.slug);
+  if (!before) return queries::no_such("category", write.slug);
   auto used = db.cached("SELECT count(*) FROM tools WHERE category_id = "
                         "(SELECT id FROM categories WHERE slug = :slug)");
   used.bind(":slug", write.slug);
   used.step();
   if (const auto tools = used.int64(0); tools > 0)
-    throw Refused(std::to_string(tools) + (tools == 1 ? " tool is" : " tools are") +
-                  " in this category: move " + (tools == 1 ? "it" : "them") +
-                  " to another category first");
+    return WriteResult::refused(std::to_string(tools) + (tools == 1 ? " tool is" : " tools are") +
+                                " in this category: move " + (tools == 1 ? "it" : "them") +
+                                " to another category first");
   auto stmt = db.cached("DELETE FROM categories WHERE slug = :slug");
   stmt.bind(":slug", write.slug).run();
   queries::forget_renames(db, "category", before->slug);

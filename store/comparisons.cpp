@@ -65,9 +65,13 @@ std::optional<ContentComparison> comparison_named(sql::Db &db, std::string_view 
   return std::nullopt;
 }
 
-void bind_comparison(sql::Stmt &stmt, sql::Db &db, const ContentComparison &comparison) {
-  stmt.bind(":a", queries::tool_id(db, comparison.a))
-      .bind(":b", queries::tool_id(db, comparison.b));
+// A comparison's two tools by their ids.
+struct PairIds {
+  int64_t a = 0, b = 0;
+};
+
+void bind_comparison(sql::Stmt &stmt, PairIds ids, const ContentComparison &comparison) {
+  stmt.bind(":a", ids.a).bind(":b", ids.b);
   stmt.bind(":intro", comparison.intro).bind(":bottom_line", comparison.bottom_line);
   if (comparison.published_on.empty())
     stmt.bind_null(":published");
@@ -365,17 +369,29 @@ std::string already_compared(sql::Db &db, int64_t a, int64_t b) {
   return queries::tool_name(db, a) + " and " + queries::tool_name(db, b) + " are already compared";
 }
 
+// The ids of the comparison's tools; a refusal naming the one that is not there.
+std::variant<PairIds, WriteResult> ids_of(sql::Db &db, const ContentComparison &comparison) {
+  const auto a = queries::tool_id(db, comparison.a);
+  if (!a) return queries::no_such("tool", comparison.a);
+  const auto b = queries::tool_id(db, comparison.b);
+  if (!b) return queries::no_such("tool", comparison.b);
+  return PairIds{*a, *b};
+}
+
 } // namespace
 
 namespace aggregates {
 
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const CreateComparison &write) {
   const auto &[comparison, editor] = write;
-  const auto a = queries::tool_id(db, comparison.a), b = queries::tool_id(db, comparison.b);
-  if (queries::comparison_of_pair(db, a, b)) throw AlreadyExists(already_compared(db, a, b));
+  const auto ids = ids_of(db, comparison);
+  if (const auto *refused = std::get_if<WriteResult>(&ids)) return *refused;
+  const auto [a, b] = std::get<PairIds>(ids);
+  if (queries::comparison_of_pair(db, a, b))
+    return WriteResult::already_exists(already_compared(db, a, b));
   auto stmt = db.cached("INSERT INTO comparisons (tool_a_id, tool_b_id, published_on, intro, "
                         "bottom_line) VALUES (:a, :b, :published, :intro, :bottom_line)");
-  bind_comparison(stmt, db, comparison);
+  bind_comparison(stmt, {a, b}, comparison);
   stmt.run();
   const auto subject = pair_slug(comparison.a, comparison.b);
   queries::log_change<ContentComparison>(db, at, editor, "comparison", subject, std::nullopt,
@@ -388,15 +404,18 @@ WriteResult apply_in(sql::Db &db, const WriteContext &at, const CreateComparison
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const UpdateComparison &write) {
   const auto &[pair, comparison, editor] = write;
   const auto before = comparison_named(db, pair);
-  if (!before) throw NotFound("there is no comparison " + std::string(pair));
-  const auto a = queries::tool_id(db, comparison.a), b = queries::tool_id(db, comparison.b);
-  const auto old_a = queries::tool_id(db, before->a), old_b = queries::tool_id(db, before->b);
+  if (!before) return WriteResult::not_found("there is no comparison " + std::string(pair));
+  const auto ids = ids_of(db, comparison);
+  if (const auto *refused = std::get_if<WriteResult>(&ids)) return *refused;
+  const auto [a, b] = std::get<PairIds>(ids);
+  // The comparison read joins its tools: both are there.
+  const auto [old_a, old_b] = std::get<PairIds>(ids_of(db, *before));
   if (std::minmax(a, b) != std::minmax(old_a, old_b) && queries::comparison_of_pair(db, a, b))
-    throw AlreadyExists(already_compared(db, a, b));
+    return WriteResult::already_exists(already_compared(db, a, b));
   auto stmt = db.cached("UPDATE comparisons SET tool_a_id = :a, tool_b_id = :b, "
                         "published_on = :published, intro = :intro, bottom_line = :bottom_line "
                         "WHERE tool_a_id = :old_a AND tool_b_id = :old_b");
-  bind_comparison(stmt, db, comparison);
+  bind_comparison(stmt, {a, b}, comparison);
   stmt.bind(":old_a", old_a).bind(":old_b", old_b).run();
   const auto subject = pair_slug(comparison.a, comparison.b);
   queries::log_change<ContentComparison>(db, at, editor, "comparison", subject, before, comparison);
@@ -408,11 +427,10 @@ WriteResult apply_in(sql::Db &db, const WriteContext &at, const UpdateComparison
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const DeleteComparison &write) {
   const auto &[pair, editor] = write;
   const auto before = comparison_named(db, pair);
-  if (!before) throw NotFound("there is no comparison " + std::string(pair));
+  if (!before) return WriteResult::not_found("there is no comparison " + std::string(pair));
+  const auto [a, b] = std::get<PairIds>(ids_of(db, *before)); // joined to its tools: both there
   auto stmt = db.cached("DELETE FROM comparisons WHERE tool_a_id = :a AND tool_b_id = :b");
-  stmt.bind(":a", queries::tool_id(db, before->a))
-      .bind(":b", queries::tool_id(db, before->b))
-      .run();
+  stmt.bind(":a", a).bind(":b", b).run();
   queries::log_change<ContentComparison>(db, at, editor, "comparison",
                                          pair_slug(before->a, before->b), before, std::nullopt);
   return WriteResult::written();

@@ -95,26 +95,30 @@ WriteResult aggregates::apply_in(sql::Db &db, const WriteContext &, const Import
   }
   for (const auto &review : content.reviews) {
     const auto tool = queries::tool_id(db, review.tool);
+    if (!tool) return queries::no_such("tool", review.tool);
     const auto reviewer = queries::reviewer_id(db, review.reviewer);
+    if (!reviewer) return queries::no_such("reviewer", review.reviewer);
     auto existing =
         db.cached("SELECT 1 FROM reviews WHERE tool_id = :tool AND reviewer_id = :reviewer");
-    existing.bind(":tool", tool).bind(":reviewer", reviewer);
+    existing.bind(":tool", *tool).bind(":reviewer", *reviewer);
     const bool existed = existing.step();
     auto stmt = db.cached(
         "INSERT INTO reviews (tool_id, reviewer_id, verdict, quote) VALUES (:tool, :reviewer, "
         ":verdict, :quote) ON CONFLICT (tool_id, reviewer_id) DO UPDATE SET "
         "verdict = excluded.verdict, quote = excluded.quote "
         "WHERE verdict <> excluded.verdict OR quote <> excluded.quote");
-    stmt.bind(":tool", tool).bind(":reviewer", reviewer);
+    stmt.bind(":tool", *tool).bind(":reviewer", *reviewer);
     stmt.bind(":verdict", review.verdict).bind(":quote", review.quote);
     upsert(db, stmt, existed, summary.reviews);
   }
   for (const auto &comparison : content.comparisons) {
     const auto a = queries::tool_id(db, comparison.a);
+    if (!a) return queries::no_such("tool", comparison.a);
     const auto b = queries::tool_id(db, comparison.b);
+    if (!b) return queries::no_such("tool", comparison.b);
     auto existing = db.cached("SELECT 1 FROM comparisons WHERE min(tool_a_id, tool_b_id) = "
                               "min(:a, :b) AND max(tool_a_id, tool_b_id) = max(:a, :b)");
-    existing.bind(":a", a).bind(":b", b);
+    existing.bind(":a", *a).bind(":b", *b);
     const bool existed = existing.step();
     // The pair is unique in either order; an import may flip the order the editor chose.
     auto stmt = db.cached(
@@ -127,7 +131,7 @@ WriteResult aggregates::apply_in(sql::Db &db, const WriteContext &, const Import
         "WHERE tool_a_id <> excluded.tool_a_id OR "
         "published_on IS NOT excluded.published_on OR intro <> excluded.intro OR "
         "bottom_line <> excluded.bottom_line");
-    stmt.bind(":a", a).bind(":b", b).bind(":intro", comparison.intro);
+    stmt.bind(":a", *a).bind(":b", *b).bind(":intro", comparison.intro);
     stmt.bind(":bottom_line", comparison.bottom_line);
     bind_optional(stmt, ":published", comparison.published_on);
     upsert(db, stmt, existed, summary.comparisons);

@@ -112,7 +112,7 @@ Digest Store::digest_to_send(std::string_view today, int days, bool record) {
   digest.days = days;
   if (record) {
     const auto recorded = apply(*this, RecordDigest{until, days}, context_now());
-    raise_unless_done(recorded);
+    throw_unless_done(recorded);
     if (const auto made = recorded.template made_by<RecordDigest>()) {
       digest.id = made->id;
       digest.days = made->days;

@@ -57,7 +57,8 @@ WriteResult apply_in(sql::Db &db, const WriteContext &at, const AddEditor &write
   const auto address = ascii_lowercase(write.email);
   auto taken = db.cached("SELECT 1 FROM editors WHERE email = :email");
   taken.bind(":email", address);
-  if (taken.step()) throw AlreadyExists("an editor with address " + address + " exists");
+  if (taken.step())
+    return WriteResult::already_exists("an editor with address " + address + " exists");
   auto stmt = db.cached("INSERT INTO editors (email, password_hash, created_at) "
                         "VALUES (:email, :hash, :at)");
   stmt.bind(":email", address).bind(":hash", write.password_hash);
@@ -68,8 +69,7 @@ WriteResult apply_in(sql::Db &db, const WriteContext &at, const AddEditor &write
 WriteResult apply_in(sql::Db &db, const WriteContext &, const RemoveEditor &write) {
   auto stmt = db.cached("DELETE FROM editors WHERE email = :email"); // sessions cascade
   stmt.bind(":email", ascii_lowercase(write.email)).run();
-  if (db.changes() == 0)
-    return WriteResult::not_done(WriteResult::Ended::not_found, write.email + " is not an editor");
+  if (db.changes() == 0) return WriteResult::not_found(write.email + " is not an editor");
   return WriteResult::written();
 }
 
@@ -77,8 +77,7 @@ WriteResult apply_in(sql::Db &db, const WriteContext &, const SetEditorPassword 
   const auto address = ascii_lowercase(write.email);
   auto stmt = db.cached("UPDATE editors SET password_hash = :hash WHERE email = :email");
   stmt.bind(":hash", write.password_hash).bind(":email", address).run();
-  if (db.changes() == 0)
-    return WriteResult::not_done(WriteResult::Ended::not_found, write.email + " is not an editor");
+  if (db.changes() == 0) return WriteResult::not_found(write.email + " is not an editor");
   // A new password signs every browser out: whoever knew the old one is out too.
   auto sessions = db.cached("DELETE FROM sessions WHERE editor_id = "
                             "(SELECT id FROM editors WHERE email = :email)");

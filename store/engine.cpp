@@ -160,13 +160,12 @@ constexpr auto kFileNotTheOneOpened =
     "The site cannot save anything at the moment: its database file was moved or replaced. "
     "Nothing was changed; please try again later.";
 
-// How a write ended is told back as a value (WriteResult, store/write_refusals.h result_of): the
-// caller's thread raises the matching exception itself, so no exception object is ever shared
-// between threads.
+// How a write ended is told back as a value (WriteResult): a caller's thread that wants an
+// exception raises its own, so no exception object is ever shared between threads.
 struct Engine::Writer {
   struct Job {
-    std::function<void(sql::Db &)> change;
-    WriteDone done; // told once the batch is durable, or failed
+    std::function<WriteResult(sql::Db &)> change; // a job not done is undone
+    WriteDone done;                               // told once the batch is durable, or failed
     Changes changes = Changes::anything;
   };
 
@@ -267,7 +266,7 @@ struct Engine::Writer {
 
   // Queues `change` for the next transaction; `done` hears how it ended, on the writer's
   // thread, once the batch is durable (or failed), so it must only hand the outcome on.
-  void queue(std::function<void(sql::Db &)> change, WriteDone done,
+  void queue(std::function<WriteResult(sql::Db &)> change, WriteDone done,
              Changes changes = Changes::anything) {
     {
       std::lock_guard lock(mutex);
@@ -276,12 +275,18 @@ struct Engine::Writer {
     wake.notify_one();
   }
 
-  // Queues `change` and waits until it is durable; rethrows what it threw.
+  // Queues `change` and waits until it is durable; throws WriteNotDone, with the words of what
+  // `change` threw, when it was not written.
   void submit(std::function<void(sql::Db &)> change) {
     std::promise<WriteResult> told;
     auto outcome_told = told.get_future();
-    queue(std::move(change), [&told](const WriteResult &ended) { told.set_value(ended); });
-    raise_unless_done(outcome_told.get());
+    queue(
+        [change = std::move(change)](sql::Db &writer_db) {
+          change(writer_db);
+          return WriteResult::written();
+        },
+        [&told](const WriteResult &ended) { told.set_value(ended); });
+    throw_unless_done(outcome_told.get());
   }
 
   void run() {
@@ -330,25 +335,25 @@ struct Engine::Writer {
         job.done(WriteResult::not_done(WriteResult::Ended::unavailable, kFileNotTheOneOpened));
       return;
     }
-    std::vector<std::exception_ptr> failures(batch.size());
+    std::vector<WriteResult> ended(batch.size());
     try {
       sql::Transaction tx(db);
       for (size_t i = 0; i < batch.size(); ++i)
         for (int attempt = 1;; ++attempt) {
           sql::Savepoint savepoint(db);
           try {
-            batch[i].change(db);
-            savepoint.release();
+            ended[i] = batch[i].change(db);
+            if (ended[i].done()) savepoint.release(); // else undone: a refusal leaves nothing
           } catch (...) {
             // A table an in-memory database's reader holds: undone, and tried again.
             if (wait_out_table_lock(std::current_exception(), attempt)) continue;
-            failures[i] = std::current_exception();
+            ended[i] = failed_with(std::current_exception());
           }
           break;
         }
       tx.commit();
     } catch (...) {
-      const auto failed = result_of(std::current_exception());
+      const auto failed = failed_with(std::current_exception());
       for (auto &job : batch)
         job.done(failed);
       return;
@@ -359,7 +364,7 @@ struct Engine::Writer {
       catalogue_generation_.fetch_add(1, std::memory_order_release);
     generation_.fetch_add(1, std::memory_order_release);
     for (size_t i = 0; i < batch.size(); ++i)
-      batch[i].done(failures[i] ? result_of(failures[i]) : WriteResult::written());
+      batch[i].done(ended[i]);
     // After the answers: the batch is durable already, and its writers need not wait for it.
     if (log_frames_ >= kCheckpointFrames) checkpoint("PASSIVE");
   }
@@ -556,7 +561,8 @@ void Engine::write(std::function<void(sql::Db &)> change) {
   writer_->submit(std::move(change));
 }
 
-void Engine::write_then(std::function<void(sql::Db &)> change, WriteDone done, Changes changes) {
+void Engine::write_then(std::function<WriteResult(sql::Db &)> change, WriteDone done,
+                        Changes changes) {
   if (!writer_)
     return done(WriteResult::not_done(WriteResult::Ended::unavailable, read_only_refusal()));
   writer_->queue(std::move(change), std::move(done), changes);

@@ -92,12 +92,15 @@ public:
       }
     }
   }
-  // Runs `change` inside the writer's next transaction; returns once it is durable and
-  // rethrows whatever `change` threw (then nothing of it was written).
+  // Runs `change` inside the writer's next transaction; returns once it is durable, or throws
+  // WriteNotDone saying why it was not (then nothing of it was written: `change` threw, or the
+  // file could not take it).
   void write(std::function<void(sql::Db &)> change);
-  // The same without waiting: `done` is told on the writer's thread once it is durable, or
-  // why it was not written (then nothing of it was), and must only hand that on.
-  void write_then(std::function<void(sql::Db &)> change, WriteDone done,
+  // The same without waiting, for a change that says how it ended: one not done (a write the
+  // site refuses) is undone, whatever it wrote first. `done` is told on the writer's thread
+  // once it is durable, or why it was not written (then nothing of it was), and must only hand
+  // that on.
+  void write_then(std::function<WriteResult(sql::Db &)> change, WriteDone done,
                   Changes changes = Changes::anything);
 
 private:

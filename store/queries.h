@@ -92,19 +92,22 @@ template <class FromRow> auto paged(sql::Stmt &stmt, PageSpan span, FromRow from
 
 std::optional<Tool> tool_by_slug(sql::Db &db, std::string_view slug);
 std::optional<Tool> tool_by_id(sql::Db &db, int64_t id);
-// The id `sql` (with one :slug) reads for `slug`; NotFound naming the `noun` ("no tool has
-// the address x") when it reads none.
-inline int64_t id_with_slug(sql::Db &db, const char *sql, const char *noun,
-                            const std::string &slug) {
+// The id `sql` (with one :slug) reads for `slug`, if it reads one.
+inline std::optional<int64_t> id_with_slug(sql::Db &db, const char *sql, const std::string &slug) {
   auto stmt = db.cached(sql);
   stmt.bind(":slug", slug);
-  if (!stmt.step()) throw NotFound(std::string("no ") + noun + " has the address " + slug);
+  if (!stmt.step()) return std::nullopt;
   return stmt.int64(0);
 }
-// The id of the item with this slug, each in its aggregate's file; NotFound when none has.
-int64_t category_id(sql::Db &db, const std::string &slug);
-int64_t tool_id(sql::Db &db, const std::string &slug);
-int64_t reviewer_id(sql::Db &db, const std::string &slug);
+// The id of the item with this slug, each in its aggregate's file; none when none has.
+std::optional<int64_t> category_id(sql::Db &db, const std::string &slug);
+std::optional<int64_t> tool_id(sql::Db &db, const std::string &slug);
+std::optional<int64_t> reviewer_id(sql::Db &db, const std::string &slug);
+// A write refused for naming an item that is not there ("no tool has the address x").
+inline WriteResult no_such(std::string_view noun, std::string_view slug) {
+  return WriteResult::not_found("no " + std::string(noun) + " has the address " +
+                                std::string(slug));
+}
 // The name of the tool or reviewer with this id, as a message to the editor says it.
 std::string tool_name(sql::Db &db, int64_t id);
 std::string reviewer_name(sql::Db &db, int64_t id);

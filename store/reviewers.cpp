@@ -26,10 +26,15 @@ std::optional<ContentReviewer> reviewer_at(sql::Db &db, std::string_view slug) {
   if (!stmt.step()) return std::nullopt;
   return ContentReviewer{stmt.text(0), stmt.text(1), stmt.text(2), stmt.text(3)};
 }
+
+WriteResult reviewer_slug_taken(const std::string &slug) {
+  return WriteResult::already_exists("another reviewer already has the address " + slug);
+}
+
 } // namespace
 
-int64_t queries::reviewer_id(sql::Db &db, const std::string &slug) {
-  return id_with_slug(db, "SELECT id FROM reviewers WHERE slug = :slug", "reviewer", slug);
+std::optional<int64_t> queries::reviewer_id(sql::Db &db, const std::string &slug) {
+  return id_with_slug(db, "SELECT id FROM reviewers WHERE slug = :slug", slug);
 }
 
 std::string queries::reviewer_name(sql::Db &db, int64_t id) {
@@ -70,8 +75,7 @@ namespace aggregates {
 
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const CreateReviewer &write) {
   const auto &[reviewer, editor] = write;
-  if (reviewer_at(db, reviewer.slug))
-    throw AlreadyExists("another reviewer already has the address " + reviewer.slug);
+  if (reviewer_at(db, reviewer.slug)) return reviewer_slug_taken(reviewer.slug);
   // A new reviewer joins the end of the panel.
   auto stmt = db.cached("INSERT INTO reviewers (slug, name, lens, bio, panel_order) VALUES "
                         "(:slug, :name, :lens, :bio, (SELECT ifnull(max(panel_order), 0) + 1 "
@@ -88,9 +92,9 @@ WriteResult apply_in(sql::Db &db, const WriteContext &at, const CreateReviewer &
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const UpdateReviewer &write) {
   const auto &[slug, reviewer, editor] = write;
   const auto before = reviewer_at(db, slug);
-  if (!before) throw NotFound("no reviewer has the address " + std::string(slug));
+  if (!before) return queries::no_such("reviewer", slug);
   if (reviewer.slug != slug && reviewer_at(db, reviewer.slug))
-    throw AlreadyExists("another reviewer already has the address " + reviewer.slug);
+    return reviewer_slug_taken(reviewer.slug);
   auto stmt = db.cached("UPDATE reviewers SET slug = :new_slug, name = :name, lens = :lens, "
                         "bio = :bio WHERE slug = :slug");
   stmt.bind(":new_slug", reviewer.slug).bind(":name", reviewer.name);
@@ -103,7 +107,7 @@ WriteResult apply_in(sql::Db &db, const WriteContext &at, const UpdateReviewer &
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const DeleteReviewer &write) {
   const auto &[slug, editor] = write;
   const auto before = reviewer_at(db, slug);
-  if (!before) throw NotFound("no reviewer has the address " + std::string(slug));
+  if (!before) return queries::no_such("reviewer", slug);
   auto stmt = db.cached("DELETE FROM reviewers WHERE slug = :slug"); // reviews cascade
   stmt.bind(":slug", slug).run();
   queries::forget_renames(db, "reviewer", before->slug);

@@ -105,16 +105,29 @@ std::string already_reviewed(sql::Db &db, int64_t tool, int64_t reviewer) {
          queries::tool_name(db, tool);
 }
 
+// The review's tool and reviewer by their ids; a refusal naming the one that is not there.
+struct ReviewIds {
+  int64_t tool = 0, reviewer = 0;
+};
+std::variant<ReviewIds, WriteResult> ids_of(sql::Db &db, const ContentReview &review) {
+  const auto tool = queries::tool_id(db, review.tool);
+  if (!tool) return queries::no_such("tool", review.tool);
+  const auto reviewer = queries::reviewer_id(db, review.reviewer);
+  if (!reviewer) return queries::no_such("reviewer", review.reviewer);
+  return ReviewIds{*tool, *reviewer};
+}
+
 } // namespace
 
 namespace aggregates {
 
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const CreateReview &write) {
   const auto &[review, editor] = write;
-  const auto tool = queries::tool_id(db, review.tool);
-  const auto reviewer = queries::reviewer_id(db, review.reviewer);
+  const auto ids = ids_of(db, review);
+  if (const auto *refused = std::get_if<WriteResult>(&ids)) return *refused;
+  const auto [tool, reviewer] = std::get<ReviewIds>(ids);
   if (review_at(db, review.tool, review.reviewer))
-    throw AlreadyExists(already_reviewed(db, tool, reviewer));
+    return WriteResult::already_exists(already_reviewed(db, tool, reviewer));
   auto stmt = db.cached("INSERT INTO reviews (tool_id, reviewer_id, verdict, quote) "
                         "VALUES (:tool, :reviewer, :verdict, :quote)");
   stmt.bind(":tool", tool).bind(":reviewer", reviewer);
@@ -127,12 +140,13 @@ WriteResult apply_in(sql::Db &db, const WriteContext &at, const CreateReview &wr
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const UpdateReview &write) {
   const auto &[tool_slug, reviewer_slug, review, editor] = write;
   const auto before = review_at(db, tool_slug, reviewer_slug);
-  if (!before) throw NotFound("there is no such review");
-  const auto tool = queries::tool_id(db, review.tool);
-  const auto reviewer = queries::reviewer_id(db, review.reviewer);
+  if (!before) return WriteResult::not_found("there is no such review");
+  const auto ids = ids_of(db, review);
+  if (const auto *refused = std::get_if<WriteResult>(&ids)) return *refused;
+  const auto [tool, reviewer] = std::get<ReviewIds>(ids);
   if ((review.tool != tool_slug || review.reviewer != reviewer_slug) &&
       review_at(db, review.tool, review.reviewer))
-    throw AlreadyExists(already_reviewed(db, tool, reviewer));
+    return WriteResult::already_exists(already_reviewed(db, tool, reviewer));
   auto stmt =
       db.cached("UPDATE reviews SET tool_id = :tool, reviewer_id = :reviewer, verdict = :verdict, "
                 "quote = :quote WHERE tool_id = (SELECT id FROM tools WHERE slug = :old_tool) AND "
@@ -148,7 +162,7 @@ WriteResult apply_in(sql::Db &db, const WriteContext &at, const UpdateReview &wr
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const DeleteReview &write) {
   const auto &[tool_slug, reviewer_slug, editor] = write;
   const auto before = review_at(db, tool_slug, reviewer_slug);
-  if (!before) throw NotFound("there is no such review");
+  if (!before) return WriteResult::not_found("there is no such review");
   auto stmt =
       db.cached("DELETE FROM reviews WHERE tool_id = (SELECT id FROM tools WHERE slug = :tool) AND "
                 "reviewer_id = (SELECT id FROM reviewers WHERE slug = :reviewer)");

@@ -26,11 +26,11 @@ public:
   virtual void submit_queued(const Write &write, WriteDone done) = 0;
 
   // For the site's own tasks (the confirmation mailer, a digest run, the checkpointer), which
-  // stop at a write not done: `write` submitted, thrown as the store throws unless it was done
-  // (store/write_refusals.h raise_unless_done), and what it made for a kind that makes something.
+  // stop at a write not done: `write` submitted, WriteNotDone thrown unless it was done
+  // (store/write_refusals.h), and what it made for a kind that makes something.
   template <class W> auto submit_or_throw(const W &write) {
     const auto ended = submit(write);
-    raise_unless_done(ended);
+    throw_unless_done(ended);
     if constexpr (requires { typename W::Made; }) return ended.template made_by<W>().value();
   }
 };

@@ -107,8 +107,8 @@ public:
   // Reviews (store/reviews.cpp)
   Paged<Review> reviews_by_reviewer(int64_t reviewer_id, PageSpan span); // by tool name
   // Reviews at the desk, named by their tool and reviewer; the desk lists the newest first.
-  // Creating or moving a review onto a tool its reviewer already reviewed throws
-  // AlreadyExists.
+  // Creating or moving a review onto a tool its reviewer already reviewed is refused
+  // (already_exists).
   std::optional<ContentReview> review_content(std::string_view tool, std::string_view reviewer);
   // Narrowed by `words` (queries::holding) in the tool's or reviewer's name, the verdict or
   // the quote.
@@ -261,68 +261,9 @@ public:
   ~Store();
 
   void set_today(std::function<std::string()> today);
-  // A write taken now, by this store's clock and date: the context a lone server's writes and
-  // the short ways below apply with (store/apply_write.h).
+  // A write taken now, by this store's clock and date: the context a lone server's writes
+  // apply with (store/apply_write.h).
   WriteContext context_now() const;
-
-  // The short ways to apply a write now (store/apply_write.cpp): each applies its kind
-  // (domain/writes.h, which says what each does) with context_now() and throws what refused
-  // it (NotFound, AlreadyExists, Refused, StoreUnavailable). For the commands that run on the
-  // file and the tests; the site's handlers submit instead (store/site_writes.h), and see
-  // only StoreReads.
-  void create_category(const ContentCategory &category, std::string_view editor);
-  void update_category(std::string_view slug, const ContentCategory &category,
-                       std::string_view editor);
-  void delete_category(std::string_view slug, std::string_view editor);
-  void create_tool(const ContentTool &tool, std::string_view editor);
-  void update_tool(std::string_view slug, const ContentTool &tool, std::string_view editor);
-  void delete_tool(std::string_view slug, std::string_view editor);
-  void create_review(const ContentReview &review, std::string_view editor);
-  void update_review(std::string_view tool, std::string_view reviewer, const ContentReview &review,
-                     std::string_view editor);
-  void delete_review(std::string_view tool, std::string_view reviewer, std::string_view editor);
-  void create_reviewer(const ContentReviewer &reviewer, std::string_view editor);
-  void update_reviewer(std::string_view slug, const ContentReviewer &reviewer,
-                       std::string_view editor);
-  void delete_reviewer(std::string_view slug, std::string_view editor);
-  void create_comparison(const ContentComparison &comparison, std::string_view editor);
-  void update_comparison(std::string_view pair, const ContentComparison &comparison,
-                         std::string_view editor);
-  void delete_comparison(std::string_view pair, std::string_view editor);
-  ImportSummary import_content(const Content &content);
-  // Editors: false when there is no such editor.
-  void add_editor(std::string_view email, std::string_view password_hash);
-  bool remove_editor(std::string_view email);
-  bool set_editor_password(std::string_view email, std::string_view password_hash);
-  void start_session(std::string_view secret_hash, int64_t editor_id, std::string_view csrf_token,
-                     int64_t expires_at);
-  void end_session(std::string_view secret_hash);
-  // A vote: counted (empty) or set aside and why. The same queued: `done` is told once it is
-  // durable, or why it was not stored.
-  VoteStanding cast_tool_vote(const Ballot &ballot, int64_t tool_id,
-                              std::optional<Verdict> verdict);
-  VoteStanding cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id,
-                              std::optional<int64_t> pick);
-  void cast_tool_vote(const Ballot &ballot, int64_t tool_id, std::optional<Verdict> verdict,
-                      WriteDone done);
-  void cast_pair_vote(const Ballot &ballot, int64_t a_id, int64_t b_id, std::optional<int64_t> pick,
-                      WriteDone done);
-  // The newsletter: unsubscribe says whether the address left now (false: it had before);
-  // erase_subscriber whether there was one.
-  SubscriptionRequest request_subscription(std::string_view email, int64_t now);
-  ConfirmationCheck confirm_subscription(std::string_view token_hash, int64_t now);
-  bool unsubscribe(int64_t id);
-  Resubscription resubscribe(int64_t id);
-  bool start_confirmation(int64_t subscriber_id, std::string_view token_hash, int64_t expires_at);
-  bool claim_confirmation(int64_t subscriber_id, int64_t now, int64_t lease_seconds);
-  void confirmation_mailed(int64_t subscriber_id);
-  void confirmation_failed(int64_t subscriber_id, std::optional<int64_t> next_attempt_at,
-                           std::string_view error);
-  bool erase_subscriber(int64_t id, std::string_view editor);
-  bool claim_digest_send(int64_t digest_id, int64_t subscriber_id);
-  void digest_sent(int64_t digest_id, int64_t subscriber_id);
-  void digest_send_failed(int64_t digest_id, int64_t subscriber_id, SendFailure failure,
-                          std::string_view error);
 
   // The weekly digest (store/digests.cpp, which says how digests are made and resumed).
   // The digest a run sends now: the latest one while confirmed subscribers are still owed it
@@ -350,7 +291,7 @@ public:
   // (store/apply_write.cpp applies every Write through them).
   using StoreReads::read;
   void write(std::function<void(sql::Db &)> change) { engine_.write(std::move(change)); }
-  void write_then(std::function<void(sql::Db &)> change, WriteDone done,
+  void write_then(std::function<WriteResult(sql::Db &)> change, WriteDone done,
                   Changes changes = Changes::anything) {
     engine_.write_then(std::move(change), std::move(done), changes);
   }

@@ -280,9 +280,7 @@ WriteResult apply_in(sql::Db &db, const WriteContext &, const ConfirmationFailed
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const EraseSubscriber &write) {
   auto stmt = db.cached("DELETE FROM subscribers WHERE id = :id");
   stmt.bind(":id", write.id).run();
-  if (db.changes() == 0)
-    return WriteResult::not_done(WriteResult::Ended::not_found,
-                                 "that subscriber is not on the list");
+  if (db.changes() == 0) return WriteResult::not_found("that subscriber is not on the list");
   // Erasure: the log says that one address went, never which.
   queries::log_edit(
       db, at,

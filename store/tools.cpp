@@ -52,9 +52,8 @@ std::optional<ContentTool> tool_at(sql::Db &db, std::string_view slug) {
                      stmt.text(8), stmt.text(9), stmt.text(10)};
 }
 
-void bind_tool(sql::Stmt &stmt, sql::Db &db, const ContentTool &tool) {
-  stmt.bind(":slug", tool.slug).bind(":name", tool.name);
-  stmt.bind(":category", queries::category_id(db, tool.category));
+void bind_tool(sql::Stmt &stmt, int64_t category_id, const ContentTool &tool) {
+  stmt.bind(":slug", tool.slug).bind(":name", tool.name).bind(":category", category_id);
   stmt.bind(":tagline", tool.tagline).bind(":description", tool.description);
   stmt.bind(":entry", tool.entry).bind(":vendor", tool.vendor).bind(":url", tool.url);
   stmt.bind(":pricing_notes", tool.pricing_notes).bind(":source", tool.pricing_source);
@@ -64,10 +63,14 @@ void bind_tool(sql::Stmt &stmt, sql::Db &db, const ContentTool &tool) {
     stmt.bind(":checked", tool.pricing_checked_on);
 }
 
+WriteResult tool_slug_taken(const std::string &slug) {
+  return WriteResult::already_exists("another tool already has the address " + slug);
+}
+
 } // namespace
 
-int64_t queries::tool_id(sql::Db &db, const std::string &slug) {
-  return id_with_slug(db, "SELECT id FROM tools WHERE slug = :slug", "tool", slug);
+std::optional<int64_t> queries::tool_id(sql::Db &db, const std::string &slug) {
+  return id_with_slug(db, "SELECT id FROM tools WHERE slug = :slug", slug);
 }
 
 std::string queries::tool_name(sql::Db &db, int64_t id) {
@@ -316,13 +319,14 @@ namespace aggregates {
 
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const CreateTool &write) {
   const auto &tool = write.item;
-  if (tool_at(db, tool.slug))
-    throw AlreadyExists("another tool already has the address " + tool.slug);
+  if (tool_at(db, tool.slug)) return tool_slug_taken(tool.slug);
+  const auto category = queries::category_id(db, tool.category);
+  if (!category) return queries::no_such("category", tool.category);
   auto stmt = db.cached(
       "INSERT INTO tools (slug, name, category_id, tagline, description, entry, vendor, url, "
       "pricing_notes, pricing_checked_on, pricing_source) VALUES (:slug, :name, :category, "
       ":tagline, :description, :entry, :vendor, :url, :pricing_notes, :checked, :source)");
-  bind_tool(stmt, db, tool);
+  bind_tool(stmt, *category, tool);
   stmt.run();
   // The address may have been another tool's before it was renamed: it is this one's now.
   queries::address_taken(db, "tool", tool.slug);
@@ -333,15 +337,16 @@ WriteResult apply_in(sql::Db &db, const WriteContext &at, const CreateTool &writ
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const UpdateTool &write) {
   const auto &[slug, tool, editor] = write;
   const auto before = tool_at(db, slug);
-  if (!before) throw NotFound("no tool has the address " + slug);
-  if (tool.slug != slug && tool_at(db, tool.slug))
-    throw AlreadyExists("another tool already has the address " + tool.slug);
+  if (!before) return queries::no_such("tool", slug);
+  if (tool.slug != slug && tool_at(db, tool.slug)) return tool_slug_taken(tool.slug);
+  const auto category = queries::category_id(db, tool.category);
+  if (!category) return queries::no_such("category", tool.category);
   auto stmt =
       db.cached("UPDATE tools SET slug = :slug, name = :name, category_id = :category, "
                 "tagline = :tagline, description = :description, entry = :entry, vendor = :vendor, "
                 "url = :url, pricing_notes = :pricing_notes, pricing_checked_on = :checked, "
                 "pricing_source = :source WHERE slug = :old_slug");
-  bind_tool(stmt, db, tool);
+  bind_tool(stmt, *category, tool);
   stmt.bind(":old_slug", slug).run();
   if (tool.slug != slug) queries::record_rename(db, "tool", before->slug, tool.slug);
   queries::log_change<ContentTool>(db, at, editor, "tool", tool.slug, before, tool);
@@ -350,10 +355,11 @@ WriteResult apply_in(sql::Db &db, const WriteContext &at, const UpdateTool &writ
 
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const DeleteTool &write) {
   const auto before = tool_at(db, write.slug);
-  if (!before) throw NotFound("no tool has the address " + write.slug);
+  const auto id = queries::tool_id(db, write.slug);
+  if (!before || !id) return queries::no_such("tool", write.slug);
   // Its votes go with it, each withdrawal logged at the time of this write (the log's
   // triggers date a withdrawal by the row's cast_at: migrations/0018-times-bound.sql).
-  queries::date_withdrawals_of_tool(db, at, queries::tool_id(db, write.slug));
+  queries::date_withdrawals_of_tool(db, at, *id);
   auto stmt = db.cached("DELETE FROM tools WHERE slug = :slug"); // reviews and votes cascade
   stmt.bind(":slug", write.slug).run();
   queries::forget_renames(db, "tool", before->slug);

@@ -104,7 +104,7 @@ constexpr const char *kMetricsToken = "a-metrics-token-for-tests";
 
 // Sign-ins that fail and one that works, a desk page and a reader's page: figures of both kinds.
 void use_desk_and_site(test::SiteServer &site, httplib::Client &client) {
-  site.store().add_editor("editor@example.com", auth::hash_password("a long desk password"));
+  test::add_editor(site.store(), "editor@example.com", auth::hash_password("a long desk password"));
   REQUIRE(test::post_form(client, "/admin/login", "email=editor%40example.com&password=wrong", "",
                           "203.0.113.9")
               ->status == 401);

@@ -130,10 +130,10 @@ ContentTool tool_with_tagline(const std::string &slug, const std::string &name,
 
 // Adds two tools named `a_name` and `b_name` and publishes their comparison; its address.
 std::string publish_pair(Store &store, const std::string &a_name, const std::string &b_name) {
-  store.create_tool(tool_with_tagline("tool-a", a_name, "The first <tagline> & \"quotes\""),
+  test::create_tool(store, tool_with_tagline("tool-a", a_name, "The first <tagline> & \"quotes\""),
                     "test");
-  store.create_tool(tool_with_tagline("tool-b", b_name, "The second one"), "test");
-  store.create_comparison({"tool-a", "tool-b", "2026-11-20", "", ""}, "test");
+  test::create_tool(store, tool_with_tagline("tool-b", b_name, "The second one"), "test");
+  test::create_comparison(store, {"tool-a", "tool-b", "2026-11-20", "", ""}, "test");
   return "/compare/tool-a-vs-tool-b";
 }
 
@@ -343,7 +343,8 @@ TEST_CASE("cards: a card is kept: the same bytes twice, 304 for its ETag, drawn 
   // So does the editor's bottom line, which the card shows in place of the computed statement.
   auto comparison = *site.store().comparison_content("cursor-background-agent-vs-codestral-2-1");
   comparison.bottom_line = "Ship Codestral for pipelines.";
-  site.store().update_comparison("cursor-background-agent-vs-codestral-2-1", comparison, "test");
+  test::update_comparison(site.store(), "cursor-background-agent-vs-codestral-2-1", comparison,
+                          "test");
   const auto edited = client.Get((kPublished + "/card.svg").c_str());
   CHECK(edited->get_header_value("ETag") != svg->get_header_value("ETag"));
   CHECK(edited->body.find("THE EDITOR&apos;S BOTTOM LINE") != std::string::npos);
@@ -368,7 +369,7 @@ TEST_CASE("cards: addresses that name no card: 404 for no such pair or tool, 301
 
   auto tool = *site.store().tool_content("codestral-2-1");
   tool.slug = "codestral-2-2";
-  site.store().update_tool("codestral-2-1", tool, "test");
+  test::update_tool(site.store(), "codestral-2-1", tool, "test");
   const auto renamed = client.Get("/compare/cursor-background-agent-vs-codestral-2-1/card.svg");
   CHECK(renamed->status == 301);
   CHECK(renamed->get_header_value("Location") ==
@@ -396,7 +397,7 @@ TEST_CASE("cards: a tool's badge gives its panel ship rate with its count, or sa
                                 {{"If-None-Match", badge->get_header_value("ETag")}});
   CHECK(again->status == 304);
 
-  site.store().create_tool(tool_with_tagline("fresh-tool", kHostileName, "New"), "test");
+  test::create_tool(site.store(), tool_with_tagline("fresh-tool", kHostileName, "New"), "test");
   const auto empty = client.Get("/tools/fresh-tool/badge.svg");
   REQUIRE(empty->status == 200);
   CHECK(xml_fault(empty->body) == "");
@@ -439,7 +440,7 @@ TEST_CASE("cards: a pair's badge says whom the panel and the readers favour, as 
 TEST_CASE("cards: a tool's page shows its badge and embed snippets with absolute addresses and "
           "the name escaped") {
   test::SiteServer site(test::SiteServer::BaseUrl{"https://verdict.example"});
-  site.store().create_tool(tool_with_tagline("hostile", kHostileName, "New"), "test");
+  test::create_tool(site.store(), tool_with_tagline("hostile", kHostileName, "New"), "test");
   auto client = site.client();
   const auto page = client.Get("/tools/hostile");
   REQUIRE(page->status == 200);

@@ -102,7 +102,7 @@ std::string cluster_key_file(const fs::path &folder) {
 void one_site_as(const fs::path &folder, std::initializer_list<std::string> files) {
   {
     Store site((folder / *files.begin()).string());
-    site.import_content(test::seeded_store()->export_content());
+    test::import_content(site, test::seeded_store()->export_content());
   }
   for (auto file = files.begin() + 1; file != files.end(); ++file)
     fs::copy_file(folder / *files.begin(), folder / *file);
@@ -387,7 +387,7 @@ TEST_CASE("cluster: a write applied from the stream is applied once, in order, w
   test::TempDir dir;
   const auto path = (dir.path / "node.db").string();
   Store store(path);
-  store.import_content(test::seeded_store()->export_content());
+  test::import_content(store, test::seeded_store()->export_content());
   const auto tool = *store.tool_by_slug("codestral-2-1");
   const auto community = [&] { return store.tool_by_slug(tool.slug)->community; };
   const auto ballot = test::ballot_of(std::string(32, 'b'));
@@ -423,7 +423,7 @@ TEST_CASE("cluster: a write applied from the stream is applied once, in order, w
   CHECK(logged.subject.find("agents") != std::string::npos);
   CHECK(logged.at == "2023-11-14T22:13:20Z");
   // Written by a lone server: now, as ever.
-  store.create_category({"editors", "Editors"}, "editor@example.com");
+  test::create_category(store, {"editors", "Editors"}, "editor@example.com");
   CHECK(store.edit_log({1, 1}).items.at(0).at.substr(0, 4) != "2023");
   CHECK(store.applied_sequence() == 3);
 
@@ -436,7 +436,7 @@ TEST_CASE("cluster: the votes of one entry of the stream are written together or
           "each at the time it was taken") {
   test::TempDir dir;
   Store store((dir.path / "node.db").string());
-  store.import_content(test::seeded_store()->export_content());
+  test::import_content(store, test::seeded_store()->export_content());
   const auto tool = *store.tool_by_slug("codestral-2-1");
   const auto community = [&] { return store.tool_by_slug(tool.slug)->community; };
   const auto vote = [&](char voter) {
@@ -557,8 +557,8 @@ TEST_CASE("cluster: two nodes' writes go through the stream to both files alike:
   test::TempDir dir;
   {
     Store site((dir.path / "a.db").string());
-    site.import_content(test::seeded_store()->export_content());
-    site.add_editor("editor@example.com", "$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$aGFzaA");
+    test::import_content(site, test::seeded_store()->export_content());
+    test::add_editor(site, "editor@example.com", "$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$aGFzaA");
   }
   fs::copy_file(dir.path / "a.db", dir.path / "b.db");
   {
@@ -876,7 +876,10 @@ TEST_CASE("cluster: three verdict nodes under a vote load lose no acknowledged v
   const std::vector<std::string> names = {"web-1", "web-2", "web-3"};
   const auto file_of = [&](const std::string &name) { return dir.path / (name + ".db"); };
   // One site's file, copied to each node, as a new node starts from another's backup.
-  Store(file_of("web-1").string()).import_content(test::seeded_store()->export_content());
+  {
+    Store made(file_of("web-1").string());
+    test::import_content(made, test::seeded_store()->export_content());
+  }
   for (size_t i = 1; i < names.size(); ++i)
     fs::copy_file(file_of("web-1"), file_of(names[i]));
   std::vector<std::unique_ptr<test::Server>> nodes;
@@ -969,7 +972,10 @@ TEST_CASE("cluster: a node whose file is older than anything the stream still ke
   auto settings = settings_for(nats, "maker");
   settings.most_kept = 3;
   cluster::WriteStream stream(settings); // makes the stream, keeping the last 3 writes
-  Store((dir.path / "old.db").string()).import_content(test::seeded_store()->export_content());
+  {
+    Store made((dir.path / "old.db").string());
+    test::import_content(made, test::seeded_store()->export_content());
+  }
   fs::copy_file(dir.path / "old.db", dir.path / "recent.db");
   {
     Node recent(dir.path / "recent.db", nats, "recent");
@@ -1019,7 +1025,7 @@ TEST_CASE("cluster: the weekly digest is made and sent once for the cluster, whi
   {
     auto site = open_site_database(first);
     for (const auto *email : {"ada@example.com", "bob@example.com"})
-      site->request_subscription(email, 0);
+      test::request_subscription(*site, email, 0);
     site->write([](sql::Db &db) {
       db.exec("UPDATE comparisons SET published_on = date('now') WHERE published_on IS NOT NULL");
       db.exec("UPDATE subscribers SET status = 'confirmed'");
@@ -1070,7 +1076,10 @@ TEST_CASE("cluster: verdict user and verdict import on one node reach every node
   NatsCluster nats;
   test::TempDir dir;
   const auto first = (dir.path / "web-1.db").string(), second = (dir.path / "web-2.db").string();
-  Store(first).import_content(test::seeded_store()->export_content());
+  {
+    Store made(first);
+    test::import_content(made, test::seeded_store()->export_content());
+  }
   fs::copy_file(first, second);
   std::string servers;
   for (const auto &url : nats.urls())
@@ -1113,11 +1122,11 @@ TEST_CASE("cluster: failed sign-ins counted by one node hold back the same guess
   });
   second.share_with([&](const auto &counted) { told_by_second.push_back(counted); });
   for (int i = 0; i < 5; ++i)
-    first.failed("198.51.100.0/24", "editor@example.com");
+    test::wrong_password(first, "198.51.100.0/24", "editor@example.com");
   CHECK(told_by_first.size() == 5);
   CHECK(told_by_second.empty()); // heard, not told again
-  CHECK(second.wait("198.51.100.0/24", "editor@example.com").seconds.count() > 0);
-  CHECK(second.wait("203.0.113.0/24", "editor@example.com").seconds.count() == 0);
+  CHECK(test::held_back(second, "198.51.100.0/24", "editor@example.com").seconds.count() > 0);
+  CHECK(test::held_back(second, "203.0.113.0/24", "editor@example.com").seconds.count() == 0);
 }
 
 TEST_CASE("cluster: a guesser of desk passwords spreading tries over two nodes is held back as "
@@ -1127,8 +1136,8 @@ TEST_CASE("cluster: a guesser of desk passwords spreading tries over two nodes i
   const auto site = (dir.path / "web-1.db").string();
   {
     Store store(site);
-    store.import_content(test::seeded_store()->export_content());
-    store.add_editor("editor@example.com", auth::hash_password("a long enough password"));
+    test::import_content(store, test::seeded_store()->export_content());
+    test::add_editor(store, "editor@example.com", auth::hash_password("a long enough password"));
   }
   fs::copy_file(site, dir.path / "web-2.db");
   test::Server one(node_args(nats, "web-1", site));
@@ -1193,8 +1202,8 @@ TEST_CASE("cluster: whoever reaches the NATS servers without the cluster's key c
   const std::string password_hash = "$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$c2VjcmV0LWhhc2g";
   {
     Store site((dir.path / "a.db").string());
-    site.import_content(test::seeded_store()->export_content());
-    site.add_editor("editor@example.com", password_hash);
+    test::import_content(site, test::seeded_store()->export_content());
+    test::add_editor(site, "editor@example.com", password_hash);
   }
   fs::copy_file(dir.path / "a.db", dir.path / "b.db");
 
@@ -1381,7 +1390,10 @@ TEST_CASE("cluster: with two of three NATS servers down, 200 readers voting at o
   test::TempDir dir;
   const std::vector<std::string> names = {"web-1", "web-2"};
   const auto file_of = [&](const std::string &name) { return dir.path / (name + ".db"); };
-  Store(file_of("web-1").string()).import_content(test::seeded_store()->export_content());
+  {
+    Store made(file_of("web-1").string());
+    test::import_content(made, test::seeded_store()->export_content());
+  }
   fs::copy_file(file_of("web-1"), file_of("web-2"));
   std::vector<std::unique_ptr<test::Server>> nodes;
   for (const auto &name : names)

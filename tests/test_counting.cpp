@@ -88,7 +88,7 @@ TEST_CASE("counting: a network's places hold for 30 days: a fourth voter is set 
   const auto counted = [&] { return store->tool_by_slug("codestral-2-1")->community.total; };
   const auto before = counted();
   const auto vote = [&](const std::string &voter, const std::string &day, Verdict verdict) {
-    return store->cast_tool_vote(test::ballot_of(voter, "office", day), tool, verdict);
+    return test::cast_tool_vote(*store, test::ballot_of(voter, "office", day), tool, verdict);
   };
   for (const auto *voter : {"a", "b", "c"})
     CHECK_FALSE(vote(std::string(31, 'v') + voter, "2026-01-01", Verdict::ship).has_value());

@@ -17,7 +17,7 @@ namespace {
 
 void add_editor(Store &store, const std::string &email = test::kEditorEmail,
                 const std::string &password = test::kEditorPassword) {
-  store.add_editor(email, auth::hash_password(password));
+  test::add_editor(store, email, auth::hash_password(password));
 }
 
 httplib::Result try_sign_in(httplib::Client &client, const std::string &email,
@@ -1198,8 +1198,8 @@ TEST_CASE("desk: each long list narrows to the words typed in its box, pages kee
   CHECK(shown < all);
 
   // Subscribers: by address.
-  desk.site.store().request_subscription("first@example.com", 1'800'000'000);
-  desk.site.store().request_subscription("second@example.org", 1'800'000'000);
+  test::request_subscription(desk.site.store(), "first@example.com", 1'800'000'000);
+  test::request_subscription(desk.site.store(), "second@example.org", 1'800'000'000);
   const auto subscribers = listed("/admin/subscribers?q=example.org");
   CHECK(subscribers.find("second@example.org") != std::string::npos);
   CHECK(subscribers.find("first@example.com") == std::string::npos);

@@ -317,45 +317,47 @@ TEST_CASE("digest: a sign-up is pending and owed one confirmation mail, another 
           "more") {
   auto store = test::seeded_store();
   const int64_t now = 1'800'000'000;
-  CHECK(store->request_subscription("reader@example.com", now) == SubscriptionRequest::mail_queued);
+  CHECK(test::request_subscription(*store, "reader@example.com", now) ==
+        SubscriptionRequest::mail_queued);
   CHECK(status_of(*store, "reader@example.com") == "pending");
   CHECK(test::confirmations_waiting(*store) == 1);
   const auto due = store->confirmations_due(now, 10);
   REQUIRE(due.size() == 1);
   CHECK(due[0].email == "reader@example.com");
   CHECK(store->confirmations_due(now - 1, 10).empty()); // not before its time
-  store->confirmation_mailed(due[0].subscriber_id);
+  test::confirmation_mailed(*store, due[0].subscriber_id);
   // Asking again at once is held back; after the wait it is owed again.
-  CHECK(store->request_subscription("Reader@Example.com", now + 10) ==
+  CHECK(test::request_subscription(*store, "Reader@Example.com", now + 10) ==
         SubscriptionRequest::mail_held_back);
   CHECK(test::confirmations_waiting(*store) == 0);
-  CHECK(store->request_subscription("reader@example.com", now + 300) ==
+  CHECK(test::request_subscription(*store, "reader@example.com", now + 300) ==
         SubscriptionRequest::mail_queued);
-  CHECK(store->request_subscription("reader@example.com", now + 301) ==
+  CHECK(test::request_subscription(*store, "reader@example.com", now + 301) ==
         SubscriptionRequest::mail_held_back); // the second wait is longer
   CHECK(test::confirmations_waiting(*store) == 1);
   CHECK(store->subscriber_counts().total() == 1);
 
   // Confirmed through its link: asking again changes nothing and owes nothing.
   const auto token = auth::random_secret();
-  REQUIRE(store->start_confirmation(due[0].subscriber_id, auth::secret_hash(token), now + 1000));
-  CHECK(store->confirm_subscription(auth::secret_hash(token), now + 400) ==
+  REQUIRE(
+      test::start_confirmation(*store, due[0].subscriber_id, auth::secret_hash(token), now + 1000));
+  CHECK(test::confirm_subscription(*store, auth::secret_hash(token), now + 400) ==
         ConfirmationCheck::confirmable);
   CHECK(status_of(*store, "reader@example.com") == "confirmed");
   CHECK(test::confirmations_waiting(*store) == 0);
-  CHECK(store->request_subscription("reader@example.com", now + 99999) ==
+  CHECK(test::request_subscription(*store, "reader@example.com", now + 99999) ==
         SubscriptionRequest::already_confirmed);
   CHECK(test::confirmations_waiting(*store) == 0);
   // "Never mail this address again" holds: after leaving, the form owes it no mail, however
   // long after, and the address stays unsubscribed.
-  CHECK(store->unsubscribe(due[0].subscriber_id));
+  CHECK(test::unsubscribe(*store, due[0].subscriber_id));
   for (const int64_t later : {99999, 10 * 86400, 400 * 86400})
-    CHECK(store->request_subscription("reader@example.com", now + later) ==
+    CHECK(test::request_subscription(*store, "reader@example.com", now + later) ==
           SubscriptionRequest::left_the_list);
   CHECK(test::confirmations_waiting(*store) == 0);
   CHECK(status_of(*store, "reader@example.com") == "unsubscribed");
   // Coming back is the undo's: it was confirmed, so it is confirmed again.
-  CHECK(store->resubscribe(due[0].subscriber_id) == Resubscription::confirmed);
+  CHECK(test::resubscribe(*store, due[0].subscriber_id) == Resubscription::confirmed);
   const auto counts = store->subscriber_counts();
   CHECK(counts.confirmed == 1);
   CHECK(counts.total() == 1);
@@ -365,30 +367,30 @@ TEST_CASE("digest: a confirmation link confirms once, and an expired, replaced o
           "refused") {
   auto store = test::seeded_store();
   const int64_t now = 1'800'000'000;
-  store->request_subscription("reader@example.com", now);
+  test::request_subscription(*store, "reader@example.com", now);
   const auto id = store->confirmations_due(now, 1).at(0).subscriber_id;
   const auto first = auth::random_secret(), second = auth::random_secret();
-  REQUIRE(
-      store->start_confirmation(id, auth::secret_hash(first), now + kConfirmationLifetimeSeconds));
+  REQUIRE(test::start_confirmation(*store, id, auth::secret_hash(first),
+                                   now + kConfirmationLifetimeSeconds));
   // A newer mail's link replaces the older one's.
-  REQUIRE(
-      store->start_confirmation(id, auth::secret_hash(second), now + kConfirmationLifetimeSeconds));
+  REQUIRE(test::start_confirmation(*store, id, auth::secret_hash(second),
+                                   now + kConfirmationLifetimeSeconds));
   CHECK(store->confirmation(auth::secret_hash(first), now) == ConfirmationCheck::unknown);
   CHECK(store->confirmation(auth::secret_hash(second), now + kConfirmationLifetimeSeconds + 1) ==
         ConfirmationCheck::expired);
-  CHECK(store->confirm_subscription(auth::secret_hash(second),
-                                    now + kConfirmationLifetimeSeconds + 1) ==
+  CHECK(test::confirm_subscription(*store, auth::secret_hash(second),
+                                   now + kConfirmationLifetimeSeconds + 1) ==
         ConfirmationCheck::expired);
   CHECK(status_of(*store, "reader@example.com") == "pending");
-  CHECK(store->confirm_subscription(auth::secret_hash(second), now + 60) ==
+  CHECK(test::confirm_subscription(*store, auth::secret_hash(second), now + 60) ==
         ConfirmationCheck::confirmable);
-  CHECK(store->confirm_subscription(auth::secret_hash(second), now + 61) ==
+  CHECK(test::confirm_subscription(*store, auth::secret_hash(second), now + 61) ==
         ConfirmationCheck::used);
   CHECK(store->confirmation(auth::secret_hash(auth::random_secret()), now) ==
         ConfirmationCheck::unknown);
   CHECK(status_of(*store, "reader@example.com") == "confirmed");
   // No mail is started for an address that is no longer pending.
-  CHECK_FALSE(store->start_confirmation(id, auth::secret_hash(first), now));
+  CHECK_FALSE(test::start_confirmation(*store, id, auth::secret_hash(first), now));
 }
 
 TEST_CASE("digest: a mistyped address comes back in the form with the fault beside it, kept as "
@@ -567,7 +569,7 @@ TEST_CASE("digest: one click on the List-Unsubscribe header of a received mail u
   CHECK(status_of(site.store(), "reader@example.com") == "unsubscribed");
 
   // The link in the body unsubscribes in one request too, and its page offers the undo.
-  REQUIRE(site.store().resubscribe(site.store().all_subscribers().at(0).id) ==
+  REQUIRE(test::resubscribe(site.store(), site.store().all_subscribers().at(0).id) ==
           Resubscription::confirmed);
   const auto opened = client.Get(path.c_str());
   CHECK(opened->status == 200);
@@ -591,7 +593,7 @@ TEST_CASE("digest: one click on the List-Unsubscribe header of a received mail u
   // A forged or shortened token unsubscribes nobody.
   auto forged = path;
   forged.back() = forged.back() == 'a' ? 'b' : 'a';
-  REQUIRE(site.store().resubscribe(site.store().all_subscribers().at(0).id) ==
+  REQUIRE(test::resubscribe(site.store(), site.store().all_subscribers().at(0).id) ==
           Resubscription::confirmed);
   CHECK(client.Get(forged.c_str())->status == 404);
   CHECK(client
@@ -612,9 +614,9 @@ std::string digest_site(const test::TempDir &dir, const std::vector<std::string>
   const auto path = (dir.path / "site.db").string();
   auto store = open_site_database(path);
   for (const auto &email : confirmed)
-    store->request_subscription(email, 0);
+    test::request_subscription(*store, email, 0);
   for (const auto &email : others)
-    store->request_subscription(email, 0);
+    test::request_subscription(*store, email, 0);
   const auto list = [](const std::vector<std::string> &emails) {
     std::string quoted;
     for (const auto &email : emails)
@@ -737,8 +739,8 @@ TEST_CASE("digest: a send interrupted by a run that died is not repeated") {
     const auto digest = store.digest_to_send(utc_today(), 7, true);
     const auto ada = digest.recipients.at(0);
     REQUIRE(ada.email == "ada@example.com");
-    REQUIRE(store.claim_digest_send(digest.id, ada.id));
-    CHECK_FALSE(store.claim_digest_send(digest.id, ada.id)); // one claim stands
+    REQUIRE(test::claim_digest_send(store, digest.id, ada.id));
+    CHECK_FALSE(test::claim_digest_send(store, digest.id, ada.id)); // one claim stands
   }
   test::SmtpSink sink(dir.path / "mail");
   std::string said;
@@ -965,8 +967,8 @@ TEST_CASE("digest: a send refused for now is owed to the next run and given up a
   REQUIRE(digest.recipients.size() == 1);
   const auto ada = digest.recipients[0].id;
   for (int run = 0; run < 10; ++run) {
-    REQUIRE(store.claim_digest_send(digest.id, ada));
-    store.digest_send_failed(digest.id, ada, SendFailure::unreached, "could not connect");
+    REQUIRE(test::claim_digest_send(store, digest.id, ada));
+    test::digest_send_failed(store, digest.id, ada, SendFailure::unreached, "could not connect");
   }
   for (int refusals = 1; refusals <= kDigestSendAttempts; ++refusals) {
     INFO(refusals);
@@ -974,14 +976,14 @@ TEST_CASE("digest: a send refused for now is owed to the next run and given up a
     CHECK(again.resumed);
     CHECK(again.id == digest.id);
     REQUIRE(again.recipients.size() == 1);
-    REQUIRE(store.claim_digest_send(digest.id, ada));
-    store.digest_send_failed(digest.id, ada, SendFailure::refused, "451 try again later");
+    REQUIRE(test::claim_digest_send(store, digest.id, ada));
+    test::digest_send_failed(store, digest.id, ada, SendFailure::refused, "451 try again later");
   }
   // Given up: the digest is done, and nothing new was published for another.
   const auto after = store.digest_to_send(utc_today(), 7, true);
   CHECK_FALSE(after.resumed);
   CHECK(after.items.empty());
-  CHECK_FALSE(store.claim_digest_send(digest.id, ada));
+  CHECK_FALSE(test::claim_digest_send(store, digest.id, ada));
 }
 
 TEST_CASE("digest: a mail that cannot be made fails that send alone, claims nothing, and the "
@@ -1010,7 +1012,7 @@ TEST_CASE("digest: a confirmation mail that cannot be made waits its turn again 
   auto client = site.client();
   // An address kept before addresses were checked, which no mail header can carry, owed its
   // mail first.
-  site.store().request_subscription("old,list@example.com", unix_now() - 60);
+  test::request_subscription(site.store(), "old,list@example.com", unix_now() - 60);
   REQUIRE(post_same_origin(client, "/subscribe", "email=reader%40example.com")->status == 303);
   const auto mails = mailing.sink.wait_for(1);
   REQUIRE(mails.size() == 1);
@@ -1071,7 +1073,7 @@ TEST_CASE("digest: one-click unsubscribe reads its body as a form: a line end af
           "another field does not matter") {
   test::SiteServer site;
   auto client = site.client();
-  site.store().request_subscription("reader@example.com", unix_now());
+  test::request_subscription(site.store(), "reader@example.com", unix_now());
   const auto id = site.store().all_subscribers().at(0).id;
   const auto path =
       "/unsubscribe/" +
@@ -1085,7 +1087,7 @@ TEST_CASE("digest: one-click unsubscribe reads its body as a form: a line end af
     const auto res = client.Post(path.c_str(), foreign, body, "application/x-www-form-urlencoded");
     CHECK(res->status == 200);
     CHECK(status_of(site.store(), "reader@example.com") == "unsubscribed");
-    site.store().resubscribe(id);
+    test::resubscribe(site.store(), id);
   }
   const auto wrong = client.Post(path.c_str(), foreign, "List-Unsubscribe=Please\r\n",
                                  "application/x-www-form-urlencoded");
@@ -1161,7 +1163,7 @@ TEST_CASE("digest: a confirmation mail refused for good, or too often, is given 
   for (const auto &due : site.store().confirmations_due(unix_now() + 7 * 86400, 10))
     CHECK(due.email != "reader@example.com");
 
-  site.store().add_editor("desk@example.com", auth::hash_password("a desk password"));
+  test::add_editor(site.store(), "desk@example.com", auth::hash_password("a desk password"));
   const auto desk = test::sign_in_at_desk(client, "desk@example.com", "a desk password");
   const auto list = test::get_at_desk(client, desk, "/admin/subscribers");
   CHECK(test::visible_text(list->body).find("its confirmation mail was given up") !=
@@ -1310,7 +1312,8 @@ TEST_CASE("digest: made-up names at one domain use up only their own network's s
                                             std::to_string(kConfirmationMailsPerDomainPerNetwork) +
                                             "@bombed.example") == "absent");
   // The desk says how many each ration turned away.
-  mailing.site.store().add_editor(test::kEditorEmail, auth::hash_password(test::kEditorPassword));
+  test::add_editor(mailing.site.store(), test::kEditorEmail,
+                   auth::hash_password(test::kEditorPassword));
   const auto session = test::sign_in_at_desk(client, test::kEditorEmail, test::kEditorPassword);
   const auto desk = test::get_at_desk(client, session, "/admin/subscribers");
   REQUIRE(desk);

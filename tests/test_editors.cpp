@@ -44,15 +44,16 @@ TEST_CASE("editors: addresses are one per editor whatever their case, and removi
           "ends their sessions") {
   Store store(":memory:");
   const auto hash = auth::hash_password("a long password");
-  store.add_editor("Ada@Example.com", hash);
-  CHECK_THROWS_AS(store.add_editor("ada@example.COM", hash), AlreadyExists);
+  test::add_editor(store, "Ada@Example.com", hash);
+  CHECK(test::refusal_of([&] { test::add_editor(store, "ada@example.COM", hash); }) ==
+        WriteResult::Ended::already_exists);
   REQUIRE(store.editors().size() == 1);
   CHECK(store.editors()[0].email == "ada@example.com");
   const auto ada = store.editor_by_email("ADA@example.com");
   REQUIRE(ada);
   CHECK(ada->password_hash == hash);
 
-  store.start_session("kept-hash", ada->id, "csrf-1", 2000);
+  test::start_session(store, "kept-hash", ada->id, "csrf-1", 2000);
   const auto session = store.session("kept-hash", 1000);
   REQUIRE(session);
   CHECK(session->email == "ada@example.com");
@@ -60,8 +61,8 @@ TEST_CASE("editors: addresses are one per editor whatever their case, and removi
   CHECK_FALSE(store.session("kept-hash", 2000)); // expired at its time
   CHECK_FALSE(store.session("other-hash", 1000));
 
-  CHECK(store.remove_editor("ada@example.com"));
-  CHECK_FALSE(store.remove_editor("ada@example.com"));
+  CHECK(test::remove_editor(store, "ada@example.com"));
+  CHECK_FALSE(test::remove_editor(store, "ada@example.com"));
   CHECK_FALSE(store.session("kept-hash", 1000));
   CHECK(store.editors().empty());
 }
@@ -69,21 +70,21 @@ TEST_CASE("editors: addresses are one per editor whatever their case, and removi
 TEST_CASE("editors: a new password ends every session of that editor, and a signed-out "
           "session is gone") {
   Store store(":memory:");
-  store.add_editor("ed@example.com", auth::hash_password("first password"));
+  test::add_editor(store, "ed@example.com", auth::hash_password("first password"));
   const auto ed = store.editor_by_email("ed@example.com");
   REQUIRE(ed);
-  store.start_session("laptop", ed->id, "c1", 4000000000);
-  store.start_session("phone", ed->id, "c2", 4000000000);
-  store.end_session("phone");
+  test::start_session(store, "laptop", ed->id, "c1", 4000000000);
+  test::start_session(store, "phone", ed->id, "c2", 4000000000);
+  test::end_session(store, "phone");
   CHECK(store.session("laptop", 1000));
   CHECK_FALSE(store.session("phone", 1000));
 
   const auto second = auth::hash_password("second password");
-  CHECK(store.set_editor_password("ed@example.com", second));
+  CHECK(test::set_editor_password(store, "ed@example.com", second));
   CHECK_FALSE(store.session("laptop", 1000));
   CHECK(auth::password_matches(store.editor_by_email("ed@example.com")->password_hash,
                                "second password"));
-  CHECK_FALSE(store.set_editor_password("nobody@example.com", second));
+  CHECK_FALSE(test::set_editor_password(store, "nobody@example.com", second));
 }
 
 TEST_CASE("editors: an account's failures hold back only the network they came from, until the "
@@ -96,22 +97,31 @@ TEST_CASE("editors: an account's failures hold back only the network they came f
                                  .window = minutes(10)});
   const auto start = auth::SignInThrottle::Clock::now();
   const std::string attacker = "203.0.113.0/24", editor = "198.51.100.0/24";
-  CHECK(throttle.wait(attacker, "Ed@example.com", "", start).seconds == seconds(0));
-  throttle.failed(attacker, "ed@example.com", "", start);
-  throttle.failed(attacker, "ED@example.com", "", start + minutes(3)); // any case
-  const auto held = throttle.wait(attacker, "ed@example.com", "", start + minutes(4));
+  CHECK(test::held_back(throttle, attacker, "Ed@example.com", "", start).seconds == seconds(0));
+  test::wrong_password(throttle, attacker, "ed@example.com", "", start);
+  test::wrong_password(throttle, attacker, "ED@example.com", "", start + minutes(3)); // any case
+  const auto held = test::held_back(throttle, attacker, "ed@example.com", "", start + minutes(4));
   CHECK(held.seconds == minutes(6));
   CHECK(held.held_by == HeldBy::account_from_network);
-  CHECK(throttle.wait(attacker, "ed@example.com", "", start + minutes(10)).seconds == seconds(0));
-  CHECK(throttle.wait(attacker, "other@example.com", "", start + minutes(4)).seconds == seconds(0));
+  CHECK(test::held_back(throttle, attacker, "ed@example.com", "", start + minutes(10)).seconds ==
+        seconds(0));
+  CHECK(test::held_back(throttle, attacker, "other@example.com", "", start + minutes(4)).seconds ==
+        seconds(0));
   // The editor's network is not the attacker's.
-  CHECK(throttle.wait(editor, "ed@example.com", "", start + minutes(4)).seconds == seconds(0));
-  throttle.failed(editor, "ed@example.com", "", start + minutes(5));
-  throttle.failed(editor, "ed@example.com", "", start + minutes(6));
-  CHECK(throttle.wait(editor, "ed@example.com", "", start + minutes(6)).seconds == minutes(9));
-  throttle.succeeded(editor, "ed@example.com");
-  CHECK(throttle.wait(editor, "ed@example.com", "", start + minutes(6)).seconds == seconds(0));
-  CHECK(throttle.wait(attacker, "ed@example.com", "", start + minutes(6)).seconds == minutes(4));
+  CHECK(test::held_back(throttle, editor, "ed@example.com", "", start + minutes(4)).seconds ==
+        seconds(0));
+  // A typo, then the right password: the typo is forgotten, so one more typo holds nobody back
+  // (two would).
+  test::wrong_password(throttle, editor, "ed@example.com", "", start + minutes(5));
+  test::right_password(throttle, editor, "ed@example.com", "", start + minutes(6));
+  test::wrong_password(throttle, editor, "ed@example.com", "", start + minutes(7));
+  CHECK(test::held_back(throttle, editor, "ed@example.com", "", start + minutes(7)).seconds ==
+        seconds(0));
+  test::wrong_password(throttle, editor, "ed@example.com", "", start + minutes(8));
+  CHECK(test::held_back(throttle, editor, "ed@example.com", "", start + minutes(8)).seconds ==
+        minutes(9));
+  CHECK(test::held_back(throttle, attacker, "ed@example.com", "", start + minutes(6)).seconds ==
+        minutes(4));
 }
 
 TEST_CASE("editors: one network guessing across accounts is held back on every account, and an "
@@ -122,23 +132,25 @@ TEST_CASE("editors: one network guessing across accounts is held back on every a
       {.per_account_from_network = 3, .per_network = 4, .per_account = 6, .window = minutes(15)});
   const auto now = auth::SignInThrottle::Clock::now();
   for (const auto *account : {"a@example.com", "b@example.com", "c@example.com", "d@example.com"})
-    throttle.failed("203.0.113.0/24", account, "", now);
-  const auto across = throttle.wait("203.0.113.0/24", "e@example.com", "", now);
+    test::wrong_password(throttle, "203.0.113.0/24", account, "", now);
+  const auto across = test::held_back(throttle, "203.0.113.0/24", "e@example.com", "", now);
   CHECK(across.held_by == HeldBy::network);
   CHECK(across.seconds == minutes(15));
   // Six failures on one account from three networks: the ceiling holds back a new browser
   // anywhere, but not one the account is known on, which is counted on its own.
   for (const auto *network : {"192.0.2.0/24", "192.0.3.0/24", "192.0.4.0/24"})
     for (int i = 0; i < 2; ++i)
-      throttle.failed(network, "ed@example.com", "", now);
-  const auto ceiling = throttle.wait("198.51.100.0/24", "ed@example.com", "", now);
+      test::wrong_password(throttle, network, "ed@example.com", "", now);
+  const auto ceiling = test::held_back(throttle, "198.51.100.0/24", "ed@example.com", "", now);
   CHECK(ceiling.held_by == HeldBy::account);
-  CHECK(throttle.wait("198.51.100.0/24", "ed@example.com", "device-1", now).seconds == seconds(0));
+  CHECK(test::held_back(throttle, "198.51.100.0/24", "ed@example.com", "device-1", now).seconds ==
+        seconds(0));
   for (int i = 0; i < 3; ++i)
-    throttle.failed("198.51.100.0/24", "ed@example.com", "device-1", now);
-  CHECK(throttle.wait("198.51.100.0/24", "ed@example.com", "device-1", now).held_by ==
+    test::wrong_password(throttle, "198.51.100.0/24", "ed@example.com", "device-1", now);
+  CHECK(test::held_back(throttle, "198.51.100.0/24", "ed@example.com", "device-1", now).held_by ==
         HeldBy::device);
-  CHECK(throttle.wait("198.51.100.0/24", "ed@example.com", "device-2", now).seconds == seconds(0));
+  CHECK(test::held_back(throttle, "198.51.100.0/24", "ed@example.com", "device-2", now).seconds ==
+        seconds(0));
 }
 
 TEST_CASE("editors: a known-device token holds for its account until it expires, and for no "

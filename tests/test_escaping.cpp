@@ -58,7 +58,7 @@ TEST_CASE("http: content full of HTML special characters is escaped on every pag
   REQUIRE(markers.size() > 40);
 
   test::SiteServer site;
-  site.store().import_content(parsed.content);
+  test::import_content(site.store(), parsed.content);
   auto client = site.client();
 
   std::vector<std::string> paths = {"/", "/tools", "/reviewers", "/subscribe", "/no/such/page",

@@ -92,7 +92,8 @@ TEST_CASE("feeds: the site's feed holds the 20 newest published comparisons, new
           store.comparison_content(tools[k].slug + "-vs-" + tools[i].slug))
         continue;
       ++added;
-      store.create_comparison(
+      test::create_comparison(
+          store,
           published(tools[i].slug, tools[k].slug,
                     "2026-12-" + std::string(added < 10 ? "0" : "") + std::to_string(added)),
           test::kEditorEmail);
@@ -150,7 +151,7 @@ TEST_CASE("feeds: a bundled comparison's entry tells its intro, bottom line and 
   auto comparison = *store.comparison_content("cursor-background-agent-vs-codestral-2-1");
   comparison.intro = "Two ways to hand a ticket to a model.";
   comparison.bottom_line = "Ship Codestral for the editor, Cursor for the backlog.";
-  store.update_comparison("cursor-background-agent-vs-codestral-2-1", comparison,
+  test::update_comparison(store, "cursor-background-agent-vs-codestral-2-1", comparison,
                           test::kEditorEmail);
   auto client = site.client();
   const auto entries = entries_of(client.Get("/feed.xml")->body);
@@ -295,8 +296,9 @@ TEST_CASE("feeds: names full of markup characters are escaped, and characters XM
   tool.name = "Angle <&\"> 'Tool'";
   // A content file can carry both (as \u0007 and \uffff in its JSON); XML can carry neither.
   tool.tagline = "A tagline with a bell\x07 and U+FFFF \xEF\xBF\xBF.";
-  store.create_tool(tool, test::kEditorEmail);
-  store.create_comparison({"angle-tool", "mistral-3-small", "2026-12-01",
+  test::create_tool(store, tool, test::kEditorEmail);
+  test::create_comparison(store,
+                          {"angle-tool", "mistral-3-small", "2026-12-01",
                            "Intro <script>alert(1)</script> & more", "Bottom \"line\" 'here'"},
                           test::kEditorEmail);
   auto client = site.client();
@@ -334,7 +336,7 @@ TEST_CASE("feeds: unpublished comparisons never appear in any feed") {
   test::SiteServer site;
   auto &store = site.store();
   // A draft the editor has not published, and a pair a reader merely looked at.
-  store.create_comparison({"codestral-2-1", "code-llama-4", "", "A draft.", ""},
+  test::create_comparison(store, {"codestral-2-1", "code-llama-4", "", "A draft.", ""},
                           test::kEditorEmail);
   auto client = site.client();
   REQUIRE(client.Get("/compare/code-llama-4-70b-vs-mistral-3-small")->status == 200);
@@ -350,7 +352,7 @@ TEST_CASE("feeds: unpublished comparisons never appear in any feed") {
   // Unpublishing takes a comparison out again.
   auto comparison = *store.comparison_content("cursor-background-agent-vs-codestral-2-1");
   comparison.published_on.clear();
-  store.update_comparison("cursor-background-agent-vs-codestral-2-1", comparison,
+  test::update_comparison(store, "cursor-background-agent-vs-codestral-2-1", comparison,
                           test::kEditorEmail);
   CHECK(client.Get("/feed.xml")->body.find("cursor-background-agent-vs-codestral-2-1") ==
         std::string::npos);
@@ -369,10 +371,10 @@ TEST_CASE("feeds: an unknown tool or reviewer is 404, a renamed one's feed moves
   auto &store = site.store();
   auto tool = *store.tool_content("codestral-2-1");
   tool.slug = "codestral-2-2";
-  store.update_tool("codestral-2-1", tool, test::kEditorEmail);
+  test::update_tool(store, "codestral-2-1", tool, test::kEditorEmail);
   auto reviewer = *store.reviewer_content("builder");
   reviewer.slug = "maker";
-  store.update_reviewer("builder", reviewer, test::kEditorEmail);
+  test::update_reviewer(store, "builder", reviewer, test::kEditorEmail);
 
   const auto moved = client.Get("/tools/codestral-2-1/feed.xml");
   CHECK(moved->status == 301);
@@ -409,8 +411,9 @@ TEST_CASE("feeds: a comparison published through the store changes the feed and 
     const auto reviewer_etag = etag_of("/reviewers/investor/feed.xml");
 
     site.store().set_today([] { return std::string("2026-12-24"); }); // the comparison's day
-    site.store().create_comparison(published("codestral-2-1", "mistral-3-small", "2026-12-24"),
-                                   test::kEditorEmail);
+    test::create_comparison(site.store(),
+                            published("codestral-2-1", "mistral-3-small", "2026-12-24"),
+                            test::kEditorEmail);
     for (const auto &[path, etag] : {std::pair{"/feed.xml", site_etag},
                                      std::pair{"/tools/mistral-3-small/feed.xml", tool_etag},
                                      std::pair{"/reviewers/investor/feed.xml", reviewer_etag}}) {
@@ -433,7 +436,7 @@ TEST_CASE("feeds: a site with nothing published has an empty feed with a fixed d
   for (const auto &summary : store.published_comparisons({1, 20}).items) {
     auto comparison = *store.comparison_content(summary.a_slug + "-vs-" + summary.b_slug);
     comparison.published_on.clear();
-    store.update_comparison(summary.a_slug + "-vs-" + summary.b_slug, comparison,
+    test::update_comparison(store, summary.a_slug + "-vs-" + summary.b_slug, comparison,
                             test::kEditorEmail);
   }
   auto client = site.client();

@@ -433,10 +433,11 @@ TEST_CASE("http: every share on every page carries its 95% interval from the fif
   REQUIRE(
       test::post_form(client, std::string(test::kBundledComparison) + "/vote", "pick=a")->status ==
       303);
-  site.store().create_reviewer({"the-auditor", "The Auditor", "Compliance", "Reads the terms."},
-                               "editor@example.com");
-  site.store().create_review({"codestral-2-1", "the-auditor", "skip", "No audit log."},
-                             "editor@example.com");
+  test::create_reviewer(site.store(),
+                        {"the-auditor", "The Auditor", "Compliance", "Reads the terms."},
+                        "editor@example.com");
+  test::create_review(site.store(), {"codestral-2-1", "the-auditor", "skip", "No audit log."},
+                      "editor@example.com");
   REQUIRE(site.store().tool_by_slug("codestral-2-1")->panel.total >= kMinVotesForInterval);
 
   const auto votes = wilson_interval(4, 5);

@@ -22,7 +22,7 @@ std::pair<int, uint64_t> reads_for(test::SiteServer &site, httplib::Client &clie
 TEST_CASE("one page, one read: every page a reader, a feed reader or the desk opens reads the "
           "database once, and a kept page not at all") {
   test::SiteServer site;
-  site.store().add_editor(test::kEditorEmail, auth::hash_password(test::kEditorPassword));
+  test::add_editor(site.store(), test::kEditorEmail, auth::hash_password(test::kEditorPassword));
   auto client = site.client();
   for (const std::string &path :
        std::vector<std::string>{"/",

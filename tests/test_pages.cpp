@@ -22,7 +22,7 @@ void import_edited(test::SiteServer &site, const std::function<void(nlohmann::js
   edit(content);
   const auto parsed = parse_content(content.dump());
   REQUIRE(parsed.errors.empty());
-  site.store().import_content(parsed.content);
+  test::import_content(site.store(), parsed.content);
 }
 
 size_t position(const std::string &text, const std::string &what) {
@@ -98,8 +98,8 @@ TEST_CASE("pages: every list of comparisons says who the panel favours and who r
   const auto cursor = site.store().tool_by_slug("cursor-background-agent")->id;
   const auto codestral = site.store().tool_by_slug("codestral-2-1")->id;
   const auto pick_codestral = [&](int reader) {
-    site.store().cast_pair_vote(test::ballot_of(std::string(31, 'c') + char('a' + reader)), cursor,
-                                codestral, codestral);
+    test::cast_pair_vote(site.store(), test::ballot_of(std::string(31, 'c') + char('a' + reader)),
+                         cursor, codestral, codestral);
   };
   for (int i = 0; i < 4; ++i)
     pick_codestral(i);
@@ -107,9 +107,9 @@ TEST_CASE("pages: every list of comparisons says who the panel favours and who r
   pick_codestral(4);
   every_list_says("Readers favour Codestral 2.1: 5 of 5 head-to-head picks");
   for (int i = 0; i < 6; ++i)
-    site.store().cast_pair_vote(
-        test::ballot_of(std::string(31, 'k') + char('a' + i), "one office network"), cursor,
-        codestral, cursor);
+    test::cast_pair_vote(
+        site.store(), test::ballot_of(std::string(31, 'k') + char('a' + i), "one office network"),
+        cursor, codestral, cursor);
   every_list_says("Readers favour Codestral 2.1: 5 of 8 head-to-head picks");
 }
 
@@ -123,15 +123,15 @@ TEST_CASE("pages: a tool's alternatives are ranked by counted head-to-head picks
   // Eight readers pick Cursor over Codestral, eight pick Codestral over Mistral Small 3.1, and
   // six of one network pick Mistral Small 3.1, of whom three are counted.
   for (int i = 0; i < 8; ++i) {
-    site.store().cast_pair_vote(test::ballot_of(std::string(31, 'p') + char('a' + i)), cursor,
-                                codestral, cursor);
-    site.store().cast_pair_vote(test::ballot_of(std::string(31, 'q') + char('a' + i)), codestral,
-                                mistral, codestral);
+    test::cast_pair_vote(site.store(), test::ballot_of(std::string(31, 'p') + char('a' + i)),
+                         cursor, codestral, cursor);
+    test::cast_pair_vote(site.store(), test::ballot_of(std::string(31, 'q') + char('a' + i)),
+                         codestral, mistral, codestral);
   }
   for (int i = 0; i < 6; ++i)
-    site.store().cast_pair_vote(
-        test::ballot_of(std::string(31, 'r') + char('a' + i), "one office network"), codestral,
-        mistral, mistral);
+    test::cast_pair_vote(
+        site.store(), test::ballot_of(std::string(31, 'r') + char('a' + i), "one office network"),
+        codestral, mistral, mistral);
 
   const auto got = client.Get("/tools/codestral-2-1/alternatives");
   REQUIRE(got);
@@ -184,8 +184,8 @@ TEST_CASE("pages: three or four tools side by side, at one address in slug order
   const auto cursor = site.store().tool_by_slug("cursor-background-agent")->id;
   const auto codestral = site.store().tool_by_slug("codestral-2-1")->id;
   for (int i = 0; i < 3; ++i)
-    site.store().cast_pair_vote(test::ballot_of(std::string(31, 's') + char('a' + i)), cursor,
-                                codestral, codestral);
+    test::cast_pair_vote(site.store(), test::ballot_of(std::string(31, 's') + char('a' + i)),
+                         cursor, codestral, codestral);
   const std::string three =
       "/compare/codestral-2-1-vs-cursor-background-agent-vs-mistral-small-3-1";
   const auto page = client.Get(three);
@@ -465,7 +465,7 @@ TEST_CASE("pages: a draft's and a scheduled comparison's words are nowhere a rea
   const std::string page = "/compare/codestral-2-1-vs-mistral-3-small";
   const std::string intro = "An intro nobody outside the desk has read.";
   const std::string bottom_line = "A bottom line still under embargo.";
-  store.create_comparison({"codestral-2-1", "mistral-3-small", "", intro, bottom_line},
+  test::create_comparison(store, {"codestral-2-1", "mistral-3-small", "", intro, bottom_line},
                           "editor@example.com");
   auto client = site.client();
   // Every list a reader (or a crawler, a feed reader, a script) may meet a comparison in.
@@ -503,7 +503,7 @@ TEST_CASE("pages: a draft's and a scheduled comparison's words are nowhere a rea
   const auto seen_etag = seen->get_header_value("ETag");
 
   // Dated tomorrow: scheduled, still nowhere.
-  store.update_comparison("codestral-2-1-vs-mistral-3-small",
+  test::update_comparison(store, "codestral-2-1-vs-mistral-3-small",
                           {"codestral-2-1", "mistral-3-small", "2026-11-25", intro, bottom_line},
                           "editor@example.com");
   CHECK_FALSE(shows_words(everywhere()));

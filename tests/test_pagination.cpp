@@ -181,7 +181,7 @@ TEST_CASE("pagination: after a tool is added, renamed and removed no page starts
   addition.tools = {added};
   addition.comparisons = {{added.slug, tools[5].slug, "2030-01-01", "The newest.", ""}};
   store->set_today([] { return std::string("2030-01-01"); }); // the day it comes out
-  store->import_content(addition);
+  test::import_content(*store, addition);
   check_pages_in_any_order(*store, 20, 2);
   check_pages_in_any_order(*store, 10, 3);
 
@@ -196,7 +196,7 @@ TEST_CASE("pagination: after a tool is added, renamed and removed no page starts
                                  [](const auto &c) { return !c.published_on.empty(); });
   withdrawn.published_on.clear();
   rename.comparisons = {withdrawn};
-  store->import_content(rename);
+  test::import_content(*store, rename);
   check_pages_in_any_order(*store, 20, 4);
 
   // Removed (no page removes a tool; the store's writer does): the rows after it move up, and
@@ -211,8 +211,8 @@ TEST_CASE("pagination: after a tool is added, renamed and removed no page starts
   // Votes and an import that changes nothing leave the orders, and their versions, as they are.
   const auto tools_version = version_of(*store, "tools_by_name");
   const auto comparisons_version = version_of(*store, "published_comparisons");
-  store->cast_tool_vote(test::ballot_of(std::string(32, 'b')), tools[3].id, Verdict::ship);
-  store->import_content(store->export_content());
+  test::cast_tool_vote(*store, test::ballot_of(std::string(32, 'b')), tools[3].id, Verdict::ship);
+  test::import_content(*store, store->export_content());
   CHECK(version_of(*store, "tools_by_name") == tools_version);
   CHECK(version_of(*store, "published_comparisons") == comparisons_version);
 }

@@ -1243,8 +1243,8 @@ TEST_CASE("process: verdict log prints the desk's changes, newest first, with be
   CHECK(said.find("Nothing has been changed at the desk yet.") != std::string::npos);
   {
     Store store(db);
-    store.create_category({"plans", "Plans"}, "ed@example.com");
-    store.update_category("plans", {"plans", "Plans and more"}, "ed@example.com");
+    test::create_category(store, {"plans", "Plans"}, "ed@example.com");
+    test::update_category(store, "plans", {"plans", "Plans and more"}, "ed@example.com");
   }
   REQUIRE(run_binary({"log", "--db", db}, &said) == 0);
   const auto updated = said.find("ed@example.com updated category plans");
@@ -1263,8 +1263,8 @@ TEST_CASE("process: verdict subscribers export writes the list as CSV") {
   import_bundled_content(db);
   {
     Store store(db);
-    store.request_subscription("ada@example.com", 0);
-    store.request_subscription("+44@example.com", 0);
+    test::request_subscription(store, "ada@example.com", 0);
+    test::request_subscription(store, "+44@example.com", 0);
   }
   std::string said;
   REQUIRE(run_binary({"subscribers", "export", "--db", db}, &said) == 0);

@@ -189,27 +189,28 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
                      std::string(32, 'd') + "', 1, 'ship', '2026-01-02T00:00:00Z');"));
     CHECK(upgraded.tallies_by_day().targets.size() == 1);
   }
-  store.cast_tool_vote(test::ballot_of(voter), tool.id, Verdict::ship);
+  test::cast_tool_vote(store, test::ballot_of(voter), tool.id, Verdict::ship);
   CHECK(client.Get("/receipts", {{"Cookie", "verdict_voter=" + voter}})->body.find(tool.name) !=
         std::string::npos);
   CHECK(store.subscriber_counts().total() == 1);
   CHECK(test::subscriber_emails(store).size() == 1);
   // The weekly digest: sign-up, confirmation mails, links, and a digest's sends.
   const int64_t now = 1'800'000'000;
-  CHECK(store.request_subscription("digest@example.com", now) == SubscriptionRequest::mail_queued);
+  CHECK(test::request_subscription(store, "digest@example.com", now) ==
+        SubscriptionRequest::mail_queued);
   CHECK(test::confirmations_waiting(store) >= 1);
   const auto due = store.confirmations_due(now, 10);
   REQUIRE(!due.empty());
   const auto reader_id = due.back().subscriber_id;
-  CHECK(store.claim_confirmation(reader_id, now, 600));
-  CHECK_FALSE(store.claim_confirmation(reader_id, now, 600)); // claimed already
-  store.confirmation_failed(reader_id, now, "refused");
-  store.confirmation_failed(reader_id, std::nullopt, "refused for good");
-  REQUIRE(store.start_confirmation(reader_id, auth::secret_hash("token"), now + 60));
+  CHECK(test::claim_confirmation(store, reader_id, now, 600));
+  CHECK_FALSE(test::claim_confirmation(store, reader_id, now, 600)); // claimed already
+  test::confirmation_failed(store, reader_id, now, "refused");
+  test::confirmation_failed(store, reader_id, std::nullopt, "refused for good");
+  REQUIRE(test::start_confirmation(store, reader_id, auth::secret_hash("token"), now + 60));
   CHECK(store.confirmation(auth::secret_hash("token"), now) == ConfirmationCheck::confirmable);
-  CHECK(store.confirm_subscription(auth::secret_hash("token"), now) ==
+  CHECK(test::confirm_subscription(store, auth::secret_hash("token"), now) ==
         ConfirmationCheck::confirmable);
-  store.confirmation_mailed(reader_id);
+  test::confirmation_mailed(store, reader_id);
   CHECK(store.site_secret("unsubscribe", auth::random_secret()).size() == 64);
   // A cluster node's: the key's secret kept in its file, and read back by `cluster key --db`.
   store.keep_site_secret("known_devices", auth::random_secret());
@@ -221,25 +222,25 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   REQUIRE(digest.id != 0);
   CHECK(!digest.items.empty());
   REQUIRE(digest.recipients.size() == 1);
-  CHECK(store.claim_digest_send(digest.id, reader_id));
-  store.digest_send_failed(digest.id, reader_id, SendFailure::refused, "refused");
+  CHECK(test::claim_digest_send(store, digest.id, reader_id));
+  test::digest_send_failed(store, digest.id, reader_id, SendFailure::refused, "refused");
   CHECK(store.digest_to_send(published.published_on, 366, false).resumed);
   CHECK(store.digest_to_send(published.published_on, 366, true).interrupted == 0);
-  CHECK(store.claim_digest_send(digest.id, reader_id));
-  store.digest_sent(digest.id, reader_id);
+  CHECK(test::claim_digest_send(store, digest.id, reader_id));
+  test::digest_sent(store, digest.id, reader_id);
   CHECK(store.digest_to_send(published.published_on, 366, true).items.empty());
-  CHECK(store.unsubscribe(reader_id));
-  CHECK(store.resubscribe(reader_id) == Resubscription::confirmed);
+  CHECK(test::unsubscribe(store, reader_id));
+  CHECK(test::resubscribe(store, reader_id) == Resubscription::confirmed);
   const auto token = "/unsubscribe/" + auth::unsubscribe_token(
                                            store.site_secret("unsubscribe", auth::random_secret()),
                                            reader_id, "digest@example.com");
   CHECK(client.Get(token.c_str())->status == 200);
   CHECK(client.Get(("/confirm/" + auth::random_secret()).c_str())->status == 404);
   const auto content = store.export_content();
-  store.import_content(content);
+  test::import_content(store, content);
 
   // The editor's desk, through its pages.
-  store.add_editor("desk@example.com", auth::hash_password("a desk password"));
+  test::add_editor(store, "desk@example.com", auth::hash_password("a desk password"));
   const auto desk = test::sign_in_at_desk(client, "desk@example.com", "a desk password");
   for (const auto *address : {"/admin", "/admin/log", "/admin/categories", "/admin/categories/new"})
     CHECK(test::get_at_desk(client, desk, address)->status == 200);
@@ -303,16 +304,16 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   CHECK(test::post_at_desk(client, desk, "/admin/logout", "")->status == 303);
   // Editors from the command line.
   const std::string hash = "$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$aGFzaA";
-  store.add_editor("Editor@example.com", hash);
+  test::add_editor(store, "Editor@example.com", hash);
   CHECK(store.editors().size() == 2);
   const auto editor = store.editor_by_email("editor@example.com");
   REQUIRE(editor);
-  store.start_session("secret-hash", editor->id, "csrf", 4102444800);
+  test::start_session(store, "secret-hash", editor->id, "csrf", 4102444800);
   CHECK(store.session("secret-hash", 1700000000));
-  store.end_session("secret-hash");
-  CHECK(store.set_editor_password("editor@example.com", hash));
+  test::end_session(store, "secret-hash");
+  CHECK(test::set_editor_password(store, "editor@example.com", hash));
   store.edit_log({1, 20});
-  CHECK(store.remove_editor("editor@example.com"));
+  CHECK(test::remove_editor(store, "editor@example.com"));
   // A node of a cluster applying the stream's writes.
   CHECK(store.applied_sequence() == 0);
   test::apply_entry_now(

@@ -46,12 +46,13 @@ TEST_CASE("search: a match in a tool's name outranks one in a tagline, which out
           "description") {
   auto store = test::seeded_store();
   // Made in the opposite order, so the older row's tie-break cannot explain the ranking.
-  store->create_tool(searched_tool("in-description", "Plain", "A tool",
-                                   "The quillwort engine does things, and more things besides."),
-                     test::kEditorEmail);
-  store->create_tool(searched_tool("in-tagline", "Simple", "Quillwort for teams"),
-                     test::kEditorEmail);
-  store->create_tool(searched_tool("in-name", "Quillwort"), test::kEditorEmail);
+  test::create_tool(*store,
+                    searched_tool("in-description", "Plain", "A tool",
+                                  "The quillwort engine does things, and more things besides."),
+                    test::kEditorEmail);
+  test::create_tool(*store, searched_tool("in-tagline", "Simple", "Quillwort for teams"),
+                    test::kEditorEmail);
+  test::create_tool(*store, searched_tool("in-name", "Quillwort"), test::kEditorEmail);
   CHECK(hits_of(*store, "quillwort") ==
         std::vector<std::string>{"in-name", "in-tagline", "in-description"});
   CHECK(store->search("quillwort", {1, 20}).total == 3);
@@ -66,12 +67,14 @@ TEST_CASE("search: a quote's result names its tool and reviewer and links to the
           "shows it, at the quote") {
   test::SiteServer site;
   auto &store = site.store();
-  store.create_tool(searched_tool("crowded", "Crowded"), test::kEditorEmail);
+  test::create_tool(store, searched_tool("crowded", "Crowded"), test::kEditorEmail);
   // 25 reviews in panel order: the 21st is on the tool's second page.
   for (int i = 1; i <= 25; ++i) {
     const auto slug = "panelist-" + std::to_string(i);
-    store.create_reviewer({slug, "Panelist " + std::to_string(i), "Lens", ""}, test::kEditorEmail);
-    store.create_review(
+    test::create_reviewer(store, {slug, "Panelist " + std::to_string(i), "Lens", ""},
+                          test::kEditorEmail);
+    test::create_review(
+        store,
         {"crowded", slug, "ship", i == 21 ? "The marsupial workflow wins." : "Ordinary words."},
         test::kEditorEmail);
   }
@@ -98,11 +101,13 @@ TEST_CASE("search: a quote's result names its tool and reviewer and links to the
 TEST_CASE("search: stored text is escaped in results and only the words found are marked") {
   test::SiteServer site;
   auto &store = site.store();
-  store.create_tool(searched_tool("hostile", "Hostile <b>bold</b>", "Tagline \"quoted\" & 'single'",
+  test::create_tool(store,
+                    searched_tool("hostile", "Hostile <b>bold</b>", "Tagline \"quoted\" & 'single'",
                                   "<script>alert(1)</script> runs in quillwort pages"),
                     test::kEditorEmail);
   // The characters results mark matches with, stored in a text: they are not marks.
-  store.create_tool(searched_tool("forger", "Forger", "A tool",
+  test::create_tool(store,
+                    searched_tool("forger", "Forger", "A tool",
                                   std::string("\x01") + "forged" + "\x02" + " quillwort"),
                     test::kEditorEmail);
   auto client = site.client();
@@ -143,23 +148,23 @@ TEST_CASE("search: marked text becomes HTML with every mark closed and nothing e
 
 TEST_CASE("search: the index follows tools created, renamed, changed and deleted at the desk") {
   auto store = test::seeded_store();
-  store->create_tool(
-      searched_tool("nimbus", "Nimbus", "Clouds for teams", "Keeps the weather in a jar."),
+  test::create_tool(
+      *store, searched_tool("nimbus", "Nimbus", "Clouds for teams", "Keeps the weather in a jar."),
       test::kEditorEmail);
   const auto codestral_hits = hits_of(*store, "codestral").size();
-  store->create_review({"nimbus", "builder", "ship", "Codestral could learn from this."},
-                       test::kEditorEmail);
+  test::create_review(*store, {"nimbus", "builder", "ship", "Codestral could learn from this."},
+                      test::kEditorEmail);
   CHECK(hits_of(*store, "nimbus") == std::vector<std::string>{"nimbus"});
   CHECK(hits_of(*store, "weather jar") == std::vector<std::string>{"nimbus"});
   CHECK(hits_of(*store, "codestral").size() == codestral_hits + 1);
 
   // A vote moves the tool's tallies, not its text: the index is as it was.
-  store->cast_tool_vote(test::ballot_of(std::string(32, 'a')), store->tool_by_slug("nimbus")->id,
-                        Verdict::ship);
+  test::cast_tool_vote(*store, test::ballot_of(std::string(32, 'a')),
+                       store->tool_by_slug("nimbus")->id, Verdict::ship);
   CHECK(hits_of(*store, "nimbus") == std::vector<std::string>{"nimbus"});
 
   auto changed = searched_tool("stratus", "Stratus", "Fog for teams", "Keeps the mist in a box.");
-  store->update_tool("nimbus", changed, test::kEditorEmail);
+  test::update_tool(*store, "nimbus", changed, test::kEditorEmail);
   CHECK(hits_of(*store, "nimbus").empty());
   CHECK(hits_of(*store, "weather").empty());
   CHECK(hits_of(*store, "stratus") == std::vector<std::string>{"stratus"});
@@ -171,11 +176,13 @@ TEST_CASE("search: the index follows tools created, renamed, changed and deleted
   auto taken = changed;
   taken.slug = "codestral-2-1";
   taken.name = "Cumulus";
-  CHECK_THROWS_AS(store->update_tool("stratus", taken, test::kEditorEmail), AlreadyExists);
+  CHECK(test::refusal_of([&] {
+          test::update_tool(*store, "stratus", taken, test::kEditorEmail);
+        }) == WriteResult::Ended::already_exists);
   CHECK(hits_of(*store, "stratus") == std::vector<std::string>{"stratus"});
   CHECK(hits_of(*store, "cumulus").empty());
 
-  store->delete_tool("stratus", test::kEditorEmail);
+  test::delete_tool(*store, "stratus", test::kEditorEmail);
   CHECK(hits_of(*store, "stratus").empty());
   CHECK(hits_of(*store, "mist box").empty());
   // Its reviews went with it, and out of the index.
@@ -185,26 +192,27 @@ TEST_CASE("search: the index follows tools created, renamed, changed and deleted
 
 TEST_CASE("search: the index follows reviews created, changed and deleted, and reviewers deleted") {
   auto store = test::seeded_store();
-  store->create_review({"codestral-2-1", "creative", "ship", "A kaleidoscope of completions."},
-                       test::kEditorEmail);
+  test::create_review(*store,
+                      {"codestral-2-1", "creative", "ship", "A kaleidoscope of completions."},
+                      test::kEditorEmail);
   CHECK(hits_of(*store, "kaleidoscope") == std::vector<std::string>{"codestral-2-1#creative"});
-  store->update_review("codestral-2-1", "creative",
-                       {"codestral-2-1", "creative", "skip", "A labyrinth of completions."},
-                       test::kEditorEmail);
+  test::update_review(*store, "codestral-2-1", "creative",
+                      {"codestral-2-1", "creative", "skip", "A labyrinth of completions."},
+                      test::kEditorEmail);
   CHECK(hits_of(*store, "kaleidoscope").empty());
   CHECK(hits_of(*store, "labyrinth") == std::vector<std::string>{"codestral-2-1#creative"});
   // Moved to another tool, the same quote is found there.
-  store->update_review("codestral-2-1", "creative",
-                       {"mistral-3-small", "creative", "skip", "A labyrinth of completions."},
-                       test::kEditorEmail);
+  test::update_review(*store, "codestral-2-1", "creative",
+                      {"mistral-3-small", "creative", "skip", "A labyrinth of completions."},
+                      test::kEditorEmail);
   CHECK(hits_of(*store, "labyrinth") == std::vector<std::string>{"mistral-3-small#creative"});
-  store->delete_review("mistral-3-small", "creative", test::kEditorEmail);
+  test::delete_review(*store, "mistral-3-small", "creative", test::kEditorEmail);
   CHECK(hits_of(*store, "labyrinth").empty());
 
-  store->create_review({"codestral-2-1", "creative", "ship", "A kaleidoscope again."},
-                       test::kEditorEmail);
+  test::create_review(*store, {"codestral-2-1", "creative", "ship", "A kaleidoscope again."},
+                      test::kEditorEmail);
   CHECK(hits_of(*store, "kaleidoscope").size() == 1);
-  store->delete_reviewer("creative", test::kEditorEmail);
+  test::delete_reviewer(*store, "creative", test::kEditorEmail);
   CHECK(hits_of(*store, "kaleidoscope").empty());
 }
 
@@ -402,7 +410,7 @@ TEST_CASE("search: results are never kept in the shared page cache, so no text c
     REQUIRE(client.Get(("/search?q=word" + std::to_string(i)).c_str())->status == 200);
   CHECK(site.app().cache.bytes() == kept);
   // A change is found on the very next search.
-  site.store().create_tool(searched_tool("fresh", "Freshly Made"), test::kEditorEmail);
+  test::create_tool(site.store(), searched_tool("fresh", "Freshly Made"), test::kEditorEmail);
   CHECK(result_links(client.Get("/search?q=freshly")->body) ==
         std::vector<std::string>{"/tools/fresh"});
 }
@@ -477,12 +485,13 @@ TEST_CASE("search: a query naming two tools, with or without vs, offers their co
   CHECK(leads_of("cursor vs codestral").find("Readers: no votes yet") != std::string::npos);
   const auto cursor = site.store().tool_by_slug("cursor-background-agent")->id;
   const auto codestral = site.store().tool_by_slug("codestral-2-1")->id;
-  site.store().cast_pair_vote(test::ballot_of(std::string(32, 'c')), cursor, codestral, cursor);
+  test::cast_pair_vote(site.store(), test::ballot_of(std::string(32, 'c')), cursor, codestral,
+                       cursor);
   CHECK(leads_of("cursor vs codestral").find("Readers: too few votes yet, 1 counted") !=
         std::string::npos);
   for (const char reader : {'d', 'e', 'f', 'g'})
-    site.store().cast_pair_vote(test::ballot_of(std::string(32, reader)), cursor, codestral,
-                                cursor);
+    test::cast_pair_vote(site.store(), test::ballot_of(std::string(32, reader)), cursor, codestral,
+                         cursor);
   CHECK(leads_of("cursor vs codestral")
             .find("Readers favour Cursor Background Agent: 5 of 5 head-to-head picks") !=
         std::string::npos);

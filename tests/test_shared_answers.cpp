@@ -310,7 +310,7 @@ TEST_CASE("shared answers: a page stays kept after the site's own write, and a w
 
   {
     Store other(path); // its own connections, as another process has
-    other.cast_tool_vote(test::ballot_of(std::string(32, 'e')),
+    test::cast_tool_vote(other, test::ballot_of(std::string(32, 'e')),
                          other.tool_by_slug("codestral-2-1")->id, Verdict::skip);
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(600));

@@ -66,22 +66,22 @@ TEST_CASE("a tool's reviews come in panel order with their verdicts") {
 TEST_CASE("second vote by the same voter replaces the first, and withdrawing removes it") {
   auto store = test::seeded_store();
   const auto id = store->tool_by_slug("codestral-2-1")->id;
-  store->cast_tool_vote(test::ballot_of(test::kVoter1), id, Verdict::ship);
+  test::cast_tool_vote(*store, test::ballot_of(test::kVoter1), id, Verdict::ship);
   CHECK(store->tool_by_slug("codestral-2-1")->community.total == 1);
   CHECK(store->tool_by_slug("codestral-2-1")->community.ships == 1);
 
-  store->cast_tool_vote(test::ballot_of(test::kVoter1), id, Verdict::skip);
+  test::cast_tool_vote(*store, test::ballot_of(test::kVoter1), id, Verdict::skip);
   auto tool = store->tool_by_slug("codestral-2-1");
   CHECK(tool->community.total == 1);
   CHECK(tool->community.ships == 0);
   CHECK(store->voter_choices_on_tool(test::kVoter1, id).on_a == Verdict::skip);
 
-  store->cast_tool_vote(test::ballot_of(test::kVoter2), id, Verdict::ship);
+  test::cast_tool_vote(*store, test::ballot_of(test::kVoter2), id, Verdict::ship);
   tool = store->tool_by_slug("codestral-2-1");
   CHECK(tool->community.total == 2);
   CHECK(tool->community.ships == 1);
 
-  store->cast_tool_vote(test::ballot_of(test::kVoter1), id, std::nullopt);
+  test::cast_tool_vote(*store, test::ballot_of(test::kVoter1), id, std::nullopt);
   tool = store->tool_by_slug("codestral-2-1");
   CHECK(tool->community.total == 1);
   CHECK(tool->community.ships == 1);
@@ -92,26 +92,26 @@ TEST_CASE("head-to-head picks are one per voter per pair, whichever order the pa
   auto store = test::seeded_store();
   const auto a = store->tool_by_slug("cursor-background-agent")->id;
   const auto b = store->tool_by_slug("codestral-2-1")->id;
-  store->cast_pair_vote(test::ballot_of(test::kVoter1), a, b, a);
-  store->cast_pair_vote(test::ballot_of(test::kVoter2), b, a, b);
+  test::cast_pair_vote(*store, test::ballot_of(test::kVoter1), a, b, a);
+  test::cast_pair_vote(*store, test::ballot_of(test::kVoter2), b, a, b);
   CHECK(test::pair_tally(*store, a, b).a == 1);
   CHECK(test::pair_tally(*store, a, b).b == 1);
   CHECK(test::pair_tally(*store, b, a).a == 1);
 
-  store->cast_pair_vote(test::ballot_of(test::kVoter1), b, a,
-                        b); // the same voter changes their pick
+  test::cast_pair_vote(*store, test::ballot_of(test::kVoter1), b, a,
+                       b); // the same voter changes their pick
   CHECK(test::pair_tally(*store, a, b).a == 0);
   CHECK(test::pair_tally(*store, a, b).b == 2);
   CHECK(store->voter_choices(test::kVoter1, a, b).pick == b);
 
-  store->cast_pair_vote(test::ballot_of(test::kVoter2), a, b, std::nullopt);
+  test::cast_pair_vote(*store, test::ballot_of(test::kVoter2), a, b, std::nullopt);
   CHECK(test::pair_tally(*store, a, b).b == 1);
 }
 
 TEST_CASE("a vote on a tool that does not exist is refused and writes nothing") {
   auto store = test::seeded_store();
   const auto before = store->generation();
-  CHECK_THROWS(store->cast_tool_vote(test::ballot_of(test::kVoter1), 999999, Verdict::ship));
+  CHECK_THROWS(test::cast_tool_vote(*store, test::ballot_of(test::kVoter1), 999999, Verdict::ship));
   CHECK(store->tool_by_slug("codestral-2-1")->community.total == 0);
   // The failed write was rolled back but the (empty) batch still committed.
   CHECK(store->generation() >= before);
@@ -147,7 +147,7 @@ TEST_CASE("tool slugs that contain -vs- still resolve") {
   tool.description = "d";
   tool.entry = "Free";
   extra.tools = {tool};
-  store->import_content(extra);
+  test::import_content(*store, extra);
   const auto detail = store->comparison_detail("humans-vs-bots-vs-codestral-2-1");
   REQUIRE(detail);
   CHECK(detail->comparison.a.slug == "humans-vs-bots");
@@ -156,20 +156,20 @@ TEST_CASE("tool slugs that contain -vs- still resolve") {
 
 TEST_CASE("a subscriber already on the list is not an error and is not added twice") {
   auto store = test::seeded_store();
-  store->request_subscription("reader@example.com", 0);
-  store->request_subscription("Reader@Example.com", 0);
+  test::request_subscription(*store, "reader@example.com", 0);
+  test::request_subscription(*store, "Reader@Example.com", 0);
   CHECK(store->subscriber_counts().total() == 1);
 }
 
 TEST_CASE("importing the same content twice changes nothing and export round-trips") {
   auto store = test::seeded_store();
   const auto first = content_to_json(store->export_content());
-  store->import_content(parse_content(embedded("content/verdict.json")).content);
+  test::import_content(*store, parse_content(embedded("content/verdict.json")).content);
   CHECK(content_to_json(store->export_content()) == first);
   CHECK(store->tools_by_name().size() == 8);
 
   Store empty(":memory:");
-  empty.import_content(parse_content(first).content);
+  test::import_content(empty, parse_content(first).content);
   CHECK(content_to_json(empty.export_content()) == first);
   CHECK(empty.tool_by_slug("code-llama-4-70b")->panel.ships == 3);
 }
@@ -189,7 +189,7 @@ TEST_CASE("export of the bundled content equals content/verdict.json field for f
   CHECK(nlohmann::json::parse(first) == bundled);
 
   Store empty(":memory:");
-  empty.import_content(parse_content(first).content);
+  test::import_content(empty, parse_content(first).content);
   CHECK(nlohmann::json::parse(content_to_json(empty.export_content())) == bundled);
 }
 
@@ -216,7 +216,7 @@ TEST_CASE("tallies always equal the votes behind them, whatever readers do in wh
       std::optional<int64_t> pick;
       if (action == 0) pick = ids[0];
       if (action == 1) pick = ids[2];
-      store->cast_pair_vote(test::ballot_of(voters[voter]), ids[2], ids[0], pick);
+      test::cast_pair_vote(*store, test::ballot_of(voters[voter]), ids[2], ids[0], pick);
       if (pick)
         picked_other[voter] = *pick;
       else
@@ -228,9 +228,9 @@ TEST_CASE("tallies always equal the votes behind them, whatever readers do in wh
       if (action == 0) pick = ids[0];
       if (action == 1) pick = ids[1];
       if (next(2))
-        store->cast_pair_vote(test::ballot_of(voters[voter]), ids[0], ids[1], pick);
+        test::cast_pair_vote(*store, test::ballot_of(voters[voter]), ids[0], ids[1], pick);
       else
-        store->cast_pair_vote(test::ballot_of(voters[voter]), ids[1], ids[0], pick);
+        test::cast_pair_vote(*store, test::ballot_of(voters[voter]), ids[1], ids[0], pick);
       if (pick)
         picked[voter] = *pick;
       else
@@ -240,7 +240,7 @@ TEST_CASE("tallies always equal the votes behind them, whatever readers do in wh
     std::optional<Verdict> verdict;
     if (action == 0) verdict = Verdict::ship;
     if (action == 1) verdict = Verdict::skip;
-    store->cast_tool_vote(test::ballot_of(voters[voter]), ids[tool], verdict);
+    test::cast_tool_vote(*store, test::ballot_of(voters[voter]), ids[tool], verdict);
     if (verdict)
       said[{voter, tool}] = *verdict;
     else
@@ -300,7 +300,7 @@ TEST_CASE("a re-import updates every field it carries, the panel order and a pai
 
   const auto parsed = parse_content(edited.dump());
   REQUIRE(parsed.errors.empty());
-  store->import_content(parsed.content);
+  test::import_content(*store, parsed.content);
   CHECK(nlohmann::json::parse(content_to_json(store->export_content())) == edited);
 }
 
@@ -353,7 +353,7 @@ TEST_CASE("a vote waits out another connection's brief write lock instead of fai
   test::TempDir dir;
   const auto path = (dir.path / "site.db").string();
   Store store(path);
-  store.import_content(parse_content(test::source_file("content/verdict.json")).content);
+  test::import_content(store, parse_content(test::source_file("content/verdict.json")).content);
   const auto id = store.tool_by_slug("codestral-2-1")->id;
   // A backup or the command line holding the write lock for a moment.
   sql::Db other(path);
@@ -362,7 +362,7 @@ TEST_CASE("a vote waits out another connection's brief write lock instead of fai
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     other.exec("COMMIT");
   });
-  CHECK_NOTHROW(store.cast_tool_vote(test::ballot_of(test::kVoter1), id, Verdict::ship));
+  CHECK_NOTHROW(test::cast_tool_vote(store, test::ballot_of(test::kVoter1), id, Verdict::ship));
   release.join();
   CHECK(store.tool_by_slug("codestral-2-1")->community.total == 1);
 }
@@ -393,7 +393,8 @@ TEST_CASE("a batch whose commit fails tells every caller so, and keeps nothing o
             std::to_string(id) + ", 'ship')");
   }));
   CHECK(store->tool_by_slug("codestral-2-1")->community.total == 0);
-  store->cast_tool_vote(test::ballot_of(test::kVoter2), id, Verdict::ship); // the writer goes on
+  test::cast_tool_vote(*store, test::ballot_of(test::kVoter2), id,
+                       Verdict::ship); // the writer goes on
   CHECK(store->tool_by_slug("codestral-2-1")->community.total == 1);
 }
 
@@ -402,7 +403,7 @@ TEST_CASE("an import that names some of the site copy leaves the rest as it was"
   const auto before = store->site_copy();
   const auto parsed = parse_content(R"({"site": {"site_name": "Renamed"}})");
   REQUIRE(parsed.errors.empty());
-  store->import_content(parsed.content);
+  test::import_content(*store, parsed.content);
   const auto after = store->site_copy();
   CHECK(after.site_name == "Renamed");
   CHECK(after.comparison_dek == before.comparison_dek);

@@ -704,4 +704,28 @@ EntryApplied apply_entry_now(Store &store, uint64_t sequence,
   return *applied;
 }
 
+auth::SignInThrottle::Wait held_back(auth::SignInThrottle &throttle, std::string_view network,
+                                     std::string_view account, std::string_view device,
+                                     auth::SignInThrottle::Clock::time_point now) {
+  const auto asked = throttle.charge(network, account, device, now);
+  throttle.take_back(asked, network, account, device);
+  return asked.wait;
+}
+
+void wrong_password(auth::SignInThrottle &throttle, std::string_view network,
+                    std::string_view account, std::string_view device,
+                    auth::SignInThrottle::Clock::time_point now) {
+  const auto tried = throttle.charge(network, account, device, now);
+  REQUIRE(tried.charged()); // a try held back is never checked
+  throttle.charged_failed(network, account, device);
+}
+
+void right_password(auth::SignInThrottle &throttle, std::string_view network,
+                    std::string_view account, std::string_view device,
+                    auth::SignInThrottle::Clock::time_point now) {
+  const auto tried = throttle.charge(network, account, device, now);
+  REQUIRE(tried.charged());
+  throttle.charged_succeeded(tried, network, account, device);
+}
+
 } // namespace verdict::test

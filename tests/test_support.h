@@ -17,6 +17,7 @@
 #include "middleware/app.h"
 #include "render/views.h"
 #include "store/store.h"
+#include "store_writes.h"
 #include "transport/connection_server.h"
 
 namespace verdict::test {
@@ -36,6 +37,22 @@ struct EntryApplied {
 };
 EntryApplied apply_entry_now(Store &store, uint64_t sequence,
                              std::vector<std::pair<Write, WriteContext>> writes);
+
+// The desk's sign-in throttle driven as the desk drives it (handlers/desk_sign_in.cpp): each
+// try charged before its password is checked. How long a try now would be held back (asked
+// by a charge, taken back); a wrong password; a right one.
+auth::SignInThrottle::Wait
+held_back(auth::SignInThrottle &throttle, std::string_view network, std::string_view account,
+          std::string_view device = {},
+          auth::SignInThrottle::Clock::time_point now = auth::SignInThrottle::Clock::now());
+void wrong_password(
+    auth::SignInThrottle &throttle, std::string_view network, std::string_view account,
+    std::string_view device = {},
+    auth::SignInThrottle::Clock::time_point now = auth::SignInThrottle::Clock::now());
+void right_password(
+    auth::SignInThrottle &throttle, std::string_view network, std::string_view account,
+    std::string_view device = {},
+    auth::SignInThrottle::Clock::time_point now = auth::SignInThrottle::Clock::now());
 
 inline const std::string kBundledPair = "cursor-background-agent-vs-codestral-2-1";
 inline const std::string kBundledComparison = "/compare/" + kBundledPair;

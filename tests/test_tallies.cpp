@@ -166,7 +166,7 @@ TEST_CASE("tallies: the open data names each tool by its slug of the moment, tho
 
   auto tool = *store.tool_content("codestral-2-1");
   tool.slug = "codestral-2-2";
-  store.update_tool("codestral-2-1", tool, test::kEditorEmail);
+  test::update_tool(store, "codestral-2-1", tool, test::kEditorEmail);
   const auto renamed = store.tool_slugs();
   REQUIRE(renamed->find(id));
   CHECK(*renamed->find(id) == "codestral-2-2");
@@ -174,14 +174,14 @@ TEST_CASE("tallies: the open data names each tool by its slug of the moment, tho
 
   tool.slug = "a-new-tool";
   tool.name = "A new tool";
-  store.create_tool(tool, test::kEditorEmail);
+  test::create_tool(store, tool, test::kEditorEmail);
   const auto added = store.tool_by_slug("a-new-tool")->id;
   REQUIRE(store.tool_slugs()->find(added));
   CHECK(*store.tool_slugs()->find(added) == "a-new-tool");
-  store.delete_tool("a-new-tool", test::kEditorEmail);
+  test::delete_tool(store, "a-new-tool", test::kEditorEmail);
   CHECK_FALSE(store.tool_slugs()->find(added));
 
-  store.cast_tool_vote(test::ballot_of(voter(1)), id, Verdict::ship);
+  test::cast_tool_vote(store, test::ballot_of(voter(1)), id, Verdict::ship);
   const auto csv = site.client().Get("/data/tallies.csv");
   REQUIRE(csv);
   CHECK(csv->body.find("\"codestral-2-2\"") != std::string::npos);
@@ -209,18 +209,18 @@ TEST_CASE("tallies: /data/tallies.csv and .json replay the log into yesterday's 
   store.load_votes(load);
 
   // Today: a change, a withdrawal, one too quick, four from one network (the fourth set aside).
-  store.cast_tool_vote(test::ballot_of(voter(1)), b, Verdict::skip);
-  store.cast_tool_vote(test::ballot_of(voter(2)), b, std::nullopt);
+  test::cast_tool_vote(store, test::ballot_of(voter(1)), b, Verdict::skip);
+  test::cast_tool_vote(store, test::ballot_of(voter(2)), b, std::nullopt);
   auto quick = test::ballot_of(voter(4));
   quick.seconds_on_page = 0;
-  REQUIRE(store.cast_tool_vote(quick, b, Verdict::ship) == SetAsideReason::too_fast);
+  REQUIRE(test::cast_tool_vote(store, quick, b, Verdict::ship) == SetAsideReason::too_fast);
   for (int i = 5; i <= 8; ++i)
-    store.cast_tool_vote(test::ballot_of(voter(i), "office"), b, Verdict::ship);
-  store.cast_pair_vote(test::ballot_of(voter(3)), a, b, b);
-  store.cast_pair_vote(test::ballot_of(voter(9)), a, b, b);
+    test::cast_tool_vote(store, test::ballot_of(voter(i), "office"), b, Verdict::ship);
+  test::cast_pair_vote(store, test::ballot_of(voter(3)), a, b, b);
+  test::cast_pair_vote(store, test::ballot_of(voter(9)), a, b, b);
   auto quick_pick = test::ballot_of(voter(10));
   quick_pick.seconds_on_page = 0;
-  store.cast_pair_vote(quick_pick, a, b, a);
+  test::cast_pair_vote(store, quick_pick, a, b, a);
 
   auto client = site.client();
   const auto json_res = client.Get("/data/tallies.json");
@@ -321,7 +321,7 @@ TEST_CASE("tallies: the figures kept per day with each vote are the log's replay
           "and a tool deleted with its votes") {
   test::TempDir dir;
   Store store((dir.path / "site.db").string());
-  store.import_content(test::seeded_store()->export_content());
+  test::import_content(store, test::seeded_store()->export_content());
   std::vector<int64_t> tools;
   for (const auto &tool : store.tools_by_name())
     tools.push_back(tool.id);
@@ -361,7 +361,7 @@ TEST_CASE("tallies: the figures kept per day with each vote are the log's replay
   store.load_votes(load);
   check_kept_is_replay(store);
   // A tool deleted: its votes withdrawn, today, on its targets' rows.
-  store.delete_tool(store.tools_by_name().at(2).slug, test::kEditorEmail);
+  test::delete_tool(store, store.tools_by_name().at(2).slug, test::kEditorEmail);
   check_kept_is_replay(store);
   const auto kept = store.tallies_by_day();
   size_t days = 0;
@@ -391,7 +391,7 @@ TEST_CASE("tallies: a site from before the tallies were kept per day has them ma
   REQUIRE(kept.targets[1].target == tool_target(2));
   check_days(kept.targets[1], {{"2026-01-02", 0, 1, 0, 0}, {"2026-01-03", 1, 1, 0, 0}});
   // And kept from there with each vote.
-  store.cast_tool_vote(test::ballot_of(voter(3)), 2, Verdict::ship);
+  test::cast_tool_vote(store, test::ballot_of(voter(3)), 2, Verdict::ship);
   check_kept_is_replay(store);
   CHECK(store.tallies_by_day().targets[1].days.back().first == 2);
 }

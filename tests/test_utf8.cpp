@@ -303,7 +303,7 @@ TEST_CASE("utf8: broken sequences in the names and values of readers' forms are 
 TEST_CASE("utf8: broken sequences in desk forms and desk addresses are refused as valid pages, "
           "and nothing is written") {
   test::SiteServer site;
-  site.store().add_editor("editor@example.com", auth::hash_password("a long desk password"));
+  test::add_editor(site.store(), "editor@example.com", auth::hash_password("a long desk password"));
   auto client = site.client();
   client.set_tcp_nodelay(true);
   const auto session = test::sign_in_at_desk(client, "editor@example.com", "a long desk password");

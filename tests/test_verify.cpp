@@ -40,13 +40,14 @@ struct VerifiedSite {
     Store store(db);
     const auto a = store.tool_by_slug("cursor-background-agent")->id;
     const auto b = store.tool_by_slug("codestral-2-1")->id;
-    store.cast_tool_vote(test::ballot_of(kFirstVoter), b, Verdict::ship);
+    test::cast_tool_vote(store, test::ballot_of(kFirstVoter), b, Verdict::ship);
     for (int i = 2; i < 7; ++i) // one network: three counted, two set aside
-      store.cast_tool_vote(test::ballot_of(std::string(32, static_cast<char>('0' + i)), "office"),
+      test::cast_tool_vote(store,
+                           test::ballot_of(std::string(32, static_cast<char>('0' + i)), "office"),
                            b, i % 2 ? Verdict::ship : Verdict::skip);
-    store.cast_pair_vote(test::ballot_of(std::string(32, '8')), a, b, a);
-    store.cast_tool_vote(test::ballot_of(std::string(32, '9')), a, Verdict::skip);
-    store.cast_tool_vote(test::ballot_of(std::string(32, '9')), a, std::nullopt);
+    test::cast_pair_vote(store, test::ballot_of(std::string(32, '8')), a, b, a);
+    test::cast_tool_vote(store, test::ballot_of(std::string(32, '9')), a, Verdict::skip);
+    test::cast_tool_vote(store, test::ballot_of(std::string(32, '9')), a, std::nullopt);
     store.make_checkpoint(store.log_signing_key(), unix_now());
   }
 
@@ -73,7 +74,8 @@ public:
           const auto id = store.tool_by_slug("code-llama-4")->id;
           for (int i = 0; !stop_; ++i) {
             auto voter = std::to_string(i);
-            store.cast_tool_vote(test::ballot_of(std::string(32 - voter.size(), 'v') + voter), id,
+            test::cast_tool_vote(store,
+                                 test::ballot_of(std::string(32 - voter.size(), 'v') + voter), id,
                                  i % 3 ? Verdict::ship : Verdict::skip);
             if (i % 50 == 0) store.make_checkpoint(store.log_signing_key(), unix_now());
           }
@@ -99,7 +101,7 @@ TEST_CASE("verify: a site left alone verifies, again later, and after more votes
   CHECK(site.verify() == 0); // the checkpoint seen before is the same one
   {
     Store store(site.db);
-    store.cast_tool_vote(test::ballot_of(std::string(32, 'f')),
+    test::cast_tool_vote(store, test::ballot_of(std::string(32, 'f')),
                          store.tool_by_slug("code-llama-4")->id, Verdict::ship);
     store.make_checkpoint(store.log_signing_key(), unix_now());
   }
@@ -126,7 +128,7 @@ TEST_CASE("verify: a site upgraded from before the log verifies, its votes carri
                kFirstVoter + "', 1, 2, 2, '2026-01-01T00:00:00Z');");
   {
     Store store(db); // upgraded: the log opened, then its votes rekeyed
-    store.cast_tool_vote(test::ballot_of(kFirstVoter), 2, Verdict::ship); // a change after
+    test::cast_tool_vote(store, test::ballot_of(kFirstVoter), 2, Verdict::ship); // a change after
     store.make_checkpoint(store.log_signing_key(), unix_now());
   }
   std::string said;
@@ -368,7 +370,7 @@ TEST_CASE("verify: a reader who saw a checkpoint fails when the site then shows 
     VerifiedSite site;
     {
       Store store(site.db);
-      store.cast_tool_vote(test::ballot_of(std::string(32, 'f')),
+      test::cast_tool_vote(store, test::ballot_of(std::string(32, 'f')),
                            store.tool_by_slug("code-llama-4")->id, Verdict::ship);
       store.make_checkpoint(store.log_signing_key(), unix_now() + 60);
     }
@@ -389,7 +391,7 @@ TEST_CASE("verify: a reader who saw a checkpoint fails when the site rewrites th
               "DELETE FROM vote_log_nodes"); // the tree made again from the entries as they are
   {
     Store store(site.db);
-    store.cast_tool_vote(test::ballot_of(std::string(32, 'f')),
+    test::cast_tool_vote(store, test::ballot_of(std::string(32, 'f')),
                          store.tool_by_slug("code-llama-4")->id, Verdict::ship);
     store.make_checkpoint(store.log_signing_key(), unix_now() + 60);
   }
@@ -407,7 +409,7 @@ TEST_CASE("verify: says how old the newest checkpoint is and how many entries no
   CHECK_THAT(said, Catch::Contains("the newest checkpoint is 0 min old and covers 9 of 9 entries"));
   {
     Store store(site.db);
-    store.cast_tool_vote(test::ballot_of(std::string(32, 'f')),
+    test::cast_tool_vote(store, test::ballot_of(std::string(32, 'f')),
                          store.tool_by_slug("code-llama-4")->id, Verdict::ship);
   }
   CHECK(site.verify(&said) == 0);
@@ -419,7 +421,7 @@ TEST_CASE("verify: says how old the newest checkpoint is and how many entries no
   {
     Store store(stale.db);
     store.make_checkpoint(store.log_signing_key(), unix_now() - 3 * 86400);
-    store.cast_tool_vote(test::ballot_of(std::string(32, 'f')),
+    test::cast_tool_vote(store, test::ballot_of(std::string(32, 'f')),
                          store.tool_by_slug("code-llama-4")->id, Verdict::ship);
   }
   CHECK(stale.verify(&said) == 1);

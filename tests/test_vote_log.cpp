@@ -37,17 +37,17 @@ TEST_CASE("vote log: every vote event on a tool or a pair is an entry — cast, 
   const auto tool = "tool:" + std::to_string(b);
   const auto pair = "pair:" + std::to_string(std::min(a, b)) + "-" + std::to_string(std::max(a, b));
 
-  store->cast_tool_vote(test::ballot_of(test::kVoter1), b, Verdict::ship);
-  store->cast_tool_vote(test::ballot_of(test::kVoter1), b,
-                        Verdict::ship); // the same again: no event
-  store->cast_tool_vote(test::ballot_of(test::kVoter1), b, Verdict::skip);
-  store->cast_tool_vote(test::ballot_of(test::kVoter1), b, std::nullopt);
+  test::cast_tool_vote(*store, test::ballot_of(test::kVoter1), b, Verdict::ship);
+  test::cast_tool_vote(*store, test::ballot_of(test::kVoter1), b,
+                       Verdict::ship); // the same again: no event
+  test::cast_tool_vote(*store, test::ballot_of(test::kVoter1), b, Verdict::skip);
+  test::cast_tool_vote(*store, test::ballot_of(test::kVoter1), b, std::nullopt);
   auto quick = test::ballot_of(test::kVoter2);
   quick.seconds_on_page = 0;
-  CHECK(store->cast_pair_vote(quick, a, b, a) == SetAsideReason::too_fast);
+  CHECK(test::cast_pair_vote(*store, quick, a, b, a) == SetAsideReason::too_fast);
   CHECK_FALSE(
-      store->cast_pair_vote(test::ballot_of(test::kVoter2), a, b, b)); // sent again, counted
-  store->cast_pair_vote(test::ballot_of(test::kVoter2), a, b, std::nullopt);
+      test::cast_pair_vote(*store, test::ballot_of(test::kVoter2), a, b, b)); // sent again, counted
+  test::cast_pair_vote(*store, test::ballot_of(test::kVoter2), a, b, std::nullopt);
 
   const auto entries = entries_of(*store);
   REQUIRE(entries.size() == 6);
@@ -71,8 +71,8 @@ TEST_CASE("vote log: entries are numbered from 0 with no gap, each kept with its
   auto store = test::seeded_store();
   const auto id = store->tool_by_slug("codestral-2-1")->id;
   for (int i = 0; i < 9; ++i)
-    store->cast_tool_vote(test::ballot_of(std::string(31, 'a') + std::to_string(i)), id,
-                          i % 2 ? Verdict::ship : Verdict::skip);
+    test::cast_tool_vote(*store, test::ballot_of(std::string(31, 'a') + std::to_string(i)), id,
+                         i % 2 ? Verdict::ship : Verdict::skip);
   const auto logged = store->vote_log(0, 1000);
   REQUIRE(logged.size() == 9);
   std::vector<merkle::Hash> leaves;
@@ -94,11 +94,12 @@ TEST_CASE("vote log: an entry holds no reader data — the voter and the network
   const auto a = store->tool_by_slug("cursor-background-agent")->id;
   const auto b = store->tool_by_slug("codestral-2-1")->id;
   const std::string network = "203.0.113.0/24";
-  store->cast_tool_vote(test::ballot_of(test::kVoter1, network), a, Verdict::ship);
-  store->cast_tool_vote(test::ballot_of(test::kVoter1, network), b, Verdict::skip);
-  store->cast_tool_vote(test::ballot_of(test::kVoter2, network), a, Verdict::ship);
-  store->cast_tool_vote(test::ballot_of(test::kVoter1, network), a, Verdict::skip); // changed
-  store->cast_pair_vote(test::ballot_of(test::kVoter1, network), a, b, a);
+  test::cast_tool_vote(*store, test::ballot_of(test::kVoter1, network), a, Verdict::ship);
+  test::cast_tool_vote(*store, test::ballot_of(test::kVoter1, network), b, Verdict::skip);
+  test::cast_tool_vote(*store, test::ballot_of(test::kVoter2, network), a, Verdict::ship);
+  test::cast_tool_vote(*store, test::ballot_of(test::kVoter1, network), a,
+                       Verdict::skip); // changed
+  test::cast_pair_vote(*store, test::ballot_of(test::kVoter1, network), a, b, a);
   const auto logged = store->vote_log(0, 10);
   REQUIRE(logged.size() == 5);
   for (const auto &entry : logged) {
@@ -132,14 +133,14 @@ TEST_CASE("vote log: a batch whose commit fails leaves no entry behind, and the 
           "the next leaf") {
   auto store = test::seeded_store();
   const auto id = store->tool_by_slug("codestral-2-1")->id;
-  store->cast_tool_vote(test::ballot_of(test::kVoter1), id, Verdict::ship);
+  test::cast_tool_vote(*store, test::ballot_of(test::kVoter1), id, Verdict::ship);
   CHECK_THROWS(store->write([&](sql::Db &db) {
     db.exec("PRAGMA defer_foreign_keys = ON");
     db.exec("INSERT INTO tool_votes (voter, tool_id, verdict) VALUES ('" + test::kVoter2 +
             "', 999, 'ship')");
   }));
   CHECK(store->vote_log_head().size == 1);
-  store->cast_tool_vote(test::ballot_of(test::kVoter2), id, Verdict::skip);
+  test::cast_tool_vote(*store, test::ballot_of(test::kVoter2), id, Verdict::skip);
   const auto logged = store->vote_log(0, 10);
   REQUIRE(logged.size() == 2);
   CHECK(logged[1].leaf == 1);
@@ -191,7 +192,7 @@ TEST_CASE("vote log: a database from before the log opens it with every vote alr
   CHECK(replay.standing(pair_target(1, 2)).cast() == 1);
   // A change after it is the new pseudonym's, and replays as a change.
   auto ballot = test::ballot_of(test::kVoter1);
-  store.cast_tool_vote(ballot, 2, Verdict::ship);
+  test::cast_tool_vote(store, ballot, 2, Verdict::ship);
   CHECK(entries_of(store).back()["voter"] == entries[3]["voter"]);
   // Each vote already cast has its receipt: the leaf of its latest entry.
   const auto receipts = store.vote_receipts(test::kVoter1);
@@ -211,7 +212,7 @@ void cast_votes(Store &store, int from, int count) {
   for (int i = from; i < from + count; ++i) {
     auto voter = std::to_string(i);
     voter = std::string(32 - voter.size(), 'c') + voter;
-    store.cast_tool_vote(test::ballot_of(voter), id, i % 3 ? Verdict::ship : Verdict::skip);
+    test::cast_tool_vote(store, test::ballot_of(voter), id, i % 3 ? Verdict::ship : Verdict::skip);
   }
 }
 
@@ -473,11 +474,11 @@ TEST_CASE("checkpoint feed: every signed checkpoint is an Atom entry, newest fir
   auto client = site.client();
   auto &store = site.store();
   const auto &key = site.app().log_signing_key;
-  store.cast_tool_vote(test::ballot_of(test::kVoter1), store.tool_by_slug("codestral-2-1")->id,
-                       Verdict::ship);
+  test::cast_tool_vote(store, test::ballot_of(test::kVoter1),
+                       store.tool_by_slug("codestral-2-1")->id, Verdict::ship);
   const auto first = store.make_checkpoint(key, 1795500000);
-  store.cast_tool_vote(test::ballot_of(test::kVoter2), store.tool_by_slug("codestral-2-1")->id,
-                       Verdict::skip);
+  test::cast_tool_vote(store, test::ballot_of(test::kVoter2),
+                       store.tool_by_slug("codestral-2-1")->id, Verdict::skip);
   const auto second = store.make_checkpoint(key, 1795586400);
 
   const auto feed = client.Get("/transparency/feed.xml");
@@ -508,7 +509,8 @@ TEST_CASE("vote log: entries and proofs are cacheable — a proof and a full pag
   // A thousand and one entries: one full page of the log and one more.
   for (int i = 0; i < 1001; ++i) {
     const auto n = std::to_string(i);
-    store.cast_tool_vote(test::ballot_of(std::string(32 - n.size(), 'e') + n), tool, Verdict::ship);
+    test::cast_tool_vote(store, test::ballot_of(std::string(32 - n.size(), 'e') + n), tool,
+                         Verdict::ship);
   }
   store.make_checkpoint(site.app().log_signing_key, 1'800'000'000);
   auto client = site.client();

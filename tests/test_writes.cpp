@@ -235,6 +235,37 @@ TEST_CASE("writes: the store's apply says how each ended, and writes nothing unl
   CHECK(writes.submit(EraseSubscriber{987654321, "a@example.com"}).ended == Ended::not_found);
 }
 
+TEST_CASE("writes: a write refused after writing part of itself leaves nothing of it, applied "
+          "alone or in a cluster's entry") {
+  auto store = test::seeded_store();
+  // An import whose category and tool are written before its review names a tool that is not
+  // there: refused, with nothing of the category or the tool kept.
+  Content content;
+  content.categories.push_back({"half-written", "Half written"});
+  auto tool = kWrittenTool;
+  tool.category = "half-written";
+  content.tools.push_back(tool);
+  content.reviews.push_back({"no-such-tool", store->reviewers().at(0).slug, "ship", "Fine."});
+
+  const auto alone = apply(*store, ImportContent{content}, store->context_now());
+  CHECK(alone.ended == WriteResult::Ended::not_found);
+  CHECK(alone.words == "no tool has the address no-such-tool");
+  CHECK_FALSE(store->category("half-written"));
+  CHECK_FALSE(store->tool_by_slug("tabby"));
+
+  // In an entry, the refused write leaves nothing and the entry's other write stands.
+  const auto entry = test::apply_entry_now(
+      *store, 1,
+      {{ImportContent{content}, store->context_now()},
+       {CreateCategory{{"agents", "Agents"}, "a@example.com"}, store->context_now()}});
+  CHECK(entry.entry.done());
+  CHECK(entry.writes.at(0).ended == WriteResult::Ended::not_found);
+  CHECK(entry.writes.at(1).done());
+  CHECK_FALSE(store->category("half-written"));
+  CHECK_FALSE(store->tool_by_slug("tabby"));
+  CHECK(store->category("agents"));
+}
+
 TEST_CASE("writes: the kinds that make something answer with what they made") {
   auto store = test::seeded_store();
   StoreWrites writes(*store);
@@ -275,20 +306,13 @@ TEST_CASE("writes: the kinds that make something answer with what they made") {
   CHECK(imported.tools.updated == 1);
   CHECK(imported.tools.created == 0);
 
-  // The one place between the store's exceptions and a result, both ways.
-  for (const auto ended :
-       {WriteResult::Ended::not_found, WriteResult::Ended::already_exists,
-        WriteResult::Ended::refused, WriteResult::Ended::unavailable, WriteResult::Ended::failed}) {
-    const auto round = result_of([&] {
-      try {
-        raise_unless_done(WriteResult::not_done(ended, "why"));
-      } catch (...) {
-        return std::current_exception();
-      }
-      return std::exception_ptr();
-    }());
-    CHECK(round.ended == ended);
-    CHECK(round.words == "why");
+  // Who stops at a write not done hears how it ended, whole.
+  try {
+    writes.submit_or_throw(DeleteCategory{"no-such-category", test::kEditorEmail});
+    FAIL("a write of nothing was done");
+  } catch (const WriteNotDone &refused) {
+    CHECK(refused.result.ended == WriteResult::Ended::not_found);
+    CHECK(std::string(refused.what()) == "no category has the address no-such-category");
   }
 }
 
