@@ -412,6 +412,10 @@ struct SearchHit {
   std::string reviewer_lens;
   Verdict verdict = Verdict::ship;
   int64_t review_position = 0; // the review's place among the tool's reviews in panel order, from 0
+  // A tool's figures, as its page says them: the panel's verdicts, and readers' counted votes
+  // with those set aside.
+  ShipTally panel, community;
+  SetAside community_set_aside;
 };
 
 // A comparison a search offers: of the two tools its words name, written up or not, or a
@@ -427,7 +431,14 @@ struct ComparisonHit {
 struct SearchResults {
   std::vector<ComparisonHit> comparisons; // on the first page, before the hits
   Paged<SearchHit> hits;
-  int64_t total = 0; // results on every page
+  int64_t total = 0;         // results on every page, at most kMostSearchResults
+  bool more_found = false;   // more matched than are listed
+  std::string searched_for;  // the words searched for, when a typo in them was forgiven
 };
+// How many results a search lists at most: past that many, a reader refines the words.
+constexpr int64_t kMostSearchResults = 1000;
+// Whether a search forgives typos (the search box's) or looks for the words as typed (the
+// link under "Showing results for …").
+enum class SearchAs { meant, typed };
 
 } // namespace verdict

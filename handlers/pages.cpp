@@ -289,22 +289,30 @@ void show_reviewer(App &app, StoreReads &site, const Request &req, Response &res
 // GET /search — full-text search over tools and the panel's quotes, best match first; no
 // text, or only spaces, is the form alone. Not kept in the shared page cache, which is keyed
 // by path and page: there a key for every text anyone sends would push out every page.
-//   q=TEXT   optional: the words to find, at most 200 characters
-//   page=N   optional, from 1
+//   q=TEXT    optional: the words to find, at most 200 characters
+//   as=typed  optional: the words as typed, no typo forgiven (the link under "Showing
+//             results for …")
+//   page=N    optional, from 1
 void show_search(App &app, StoreReads &site, const Request &req, Response &res,
                  const UrlCaptures &) {
   const auto span = list_page(app, req, res, kItemsPageSize);
   if (!span) return;
   const auto search = parse_search_text(param_values(req, "q"));
   if (!search.ok()) return send_error(app, res, 400, "Search text refused", search.error);
+  const auto as = parse_search_as(param_values(req, "as"));
+  if (!as)
+    return send_error(app, res, 400, "Search refused",
+                      "The address's as= takes one value, typed (the words as typed, no typo "
+                      "forgiven), or none.");
   // The same for every reader (no Vary: Cookie) and as fresh as the other pages.
   set_cache_policy(res, CachePolicy::anonymous_page);
   // Kept for the page epoch: asking again what anyone asked costs no search.
-  const auto key = std::to_string(span->number) + " " + search.text;
+  const auto key = std::to_string(span->number) + (*as == SearchAs::typed ? " typed " : " ") +
+                   search.text;
   send_kept_html(app, app.search_pages, key, res, [&]() -> std::optional<std::string> {
-    const auto results = site.search(search.text, *span);
+    const auto results = site.search(search.text, *span, *as);
     if (past_the_end(app, res, *span, results.hits.items.empty())) return std::nullopt;
-    return pages::search(app.views, search.text, results, site.site_copy(), kItemsPageSize);
+    return pages::search(app.views, search.text, *as, results, site.site_copy(), kItemsPageSize);
   });
 }
 

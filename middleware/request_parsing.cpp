@@ -310,6 +310,12 @@ SearchText parse_search_text(const std::vector<std::string> &values) {
   return {text.substr(first, text.find_last_not_of(' ') - first + 1), {}};
 }
 
+std::optional<SearchAs> parse_search_as(const std::vector<std::string> &values) {
+  if (values.empty()) return SearchAs::meant;
+  if (values.size() == 1 && values.front() == "typed") return SearchAs::typed;
+  return std::nullopt;
+}
+
 bool is_plain_host(std::string_view host) {
   return !host.empty() && std::all_of(host.begin(), host.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == ':' ||

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "domain/model.h"
+
 namespace verdict {
 
 struct FormParse {
@@ -85,6 +87,9 @@ struct SearchText {
 };
 constexpr size_t kMaxSearchCharacters = 200;
 SearchText parse_search_text(const std::vector<std::string> &values);
+// How to search (the `as` parameter, every value it came with): none forgives typos; one
+// "typed" looks for the words as typed. Empty for anything else.
+std::optional<SearchAs> parse_search_as(const std::vector<std::string> &values);
 
 // A host as a link may name it: letters, digits, dots, hyphens, and a port or IPv6 brackets;
 // nothing that could end the link or start a path.

@@ -5,6 +5,7 @@
 #include "middleware/guards.h"
 
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 
 #include "auth/secrets.h"
@@ -146,6 +147,12 @@ httplib::Server::Handler costly(App &app, httplib::Server::Handler inner, const 
       ~Charge() { app.cost_budget.finish(network, thread_cpu_time() - started); }
     } charge{app, network};
     inner(req, res);
+    // What it cost, said to whoever asks (a browser's developer tools, bench/search_cost.py):
+    // the CPU time of making this answer, in milliseconds (Server-Timing, W3C).
+    const auto spent = std::chrono::duration<double, std::milli>(thread_cpu_time() - charge.started);
+    char timing[48];
+    std::snprintf(timing, sizeof timing, "cpu;dur=%.3f", spent.count());
+    res.set_header("Server-Timing", timing);
   };
 }
 

@@ -103,11 +103,11 @@ std::string categories(const Views &views, const std::vector<CategoryListing> &c
                        const SiteCopy &site);
 std::string category(const Views &views, const CategoryListing &category, const Paged<Tool> &tools,
                      const std::vector<ComparisonSummary> &comparisons, const SiteCopy &site);
-// The search page: its form holding `query`, and the results of searching it (an empty query
-// asked for nothing). A quote links to the page of its tool that shows it, a tool's page
-// showing `reviews_per_page` reviews; matches are marked (marked_html).
-std::string search(const Views &views, const std::string &query, const SearchResults &results,
-                   const SiteCopy &site, int reviews_per_page);
+// The search page: its form holding `query`, and the results of searching it `as` the reader
+// asked (an empty query asked for nothing). A quote links to the page of its tool that shows
+// it, a tool's page showing `reviews_per_page` reviews; matches are marked (marked_html).
+std::string search(const Views &views, const std::string &query, SearchAs as,
+                   const SearchResults &results, const SiteCopy &site, int reviews_per_page);
 // Text a search returned as HTML: all of it escaped first, then each match it marks
 // (kMatchStart … kMatchEnd) made a <mark> element, every one closed, so whatever the text
 // holds, only <mark> can come out of it as markup.

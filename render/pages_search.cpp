@@ -2,6 +2,7 @@
 // marked, and the address of the page that shows each hit.
 #include "render/pages.h"
 
+#include "domain/counting.h"
 #include "domain/glance.h"
 #include "domain/numbers.h"
 #include "domain/share_phrase.h"
@@ -43,6 +44,9 @@ Data search_item(const SearchHit &hit, int reviews_per_page) {
   if (is_tool) {
     item.set("marked_title", marked_html(hit.tool_name));
     item.set("marked_tagline", marked_html(hit.tagline));
+    // Its figures as its page says them, the readers' with the votes set aside.
+    item.set("panel", "Panel: " + panel_summary(hit.panel));
+    item.set("community", "Readers: " + community_summary(hit.community, hit.community_set_aside));
   }
   return item;
 }
@@ -96,14 +100,22 @@ Data comparison_item(const ComparisonHit &hit) {
   item.set("panel_lead", leads.panel);
   item.set("readers_lead", leads.readers);
   item.set("published", bool_data(hit.published));
+  // The head-to-head picks as its page counts them: cast, and set aside with why.
+  const auto &picks = hit.numbers.picks;
+  const auto picked = picks.a + picks.b;
+  if (picked > 0 || picks.set_aside.total() > 0)
+    item.set("picks_line", "Head-to-head: " + count_phrase(picked, "pick", "picks") + " counted" +
+                               with_set_aside(picks.set_aside, picked));
   return item;
 }
 } // namespace
 
-std::string search(const Views &views, const std::string &query, const SearchResults &results,
-                   const SiteCopy &site, int reviews_per_page) {
+std::string search(const Views &views, const std::string &query, SearchAs as,
+                   const SearchResults &results, const SiteCopy &site, int reviews_per_page) {
   const auto &hits = results.hits;
-  const auto path = query.empty() ? std::string("/search") : "/search?q=" + query_value(query);
+  const auto path = query.empty() ? std::string("/search")
+                                  : "/search?q=" + query_value(query) +
+                                        (as == SearchAs::typed ? "&as=typed" : "");
   Data page;
   page.set("query", query);
   page.set("no_query", bool_data(query.empty()));
@@ -114,8 +126,16 @@ std::string search(const Views &views, const std::string &query, const SearchRes
     comparisons.push_back(comparison_item(hit));
   page.set("comparisons", comparisons);
   page.set("has_comparisons", bool_data(!results.comparisons.empty()));
-  if (results.total > 0)
-    page.set("count", count_phrase(results.total, "result", "results") + " for “" + query + "”");
+  const auto searched = results.searched_for.empty() ? query : results.searched_for;
+  if (!results.searched_for.empty()) {
+    page.set("searched_for", results.searched_for);
+    page.set("as_typed_link", "/search?q=" + query_value(query) + "&as=typed");
+  }
+  if (results.more_found)
+    page.set("count", "More than a thousand results for “" + searched +
+                          "”: the first thousand are listed, and more words find fewer");
+  else if (results.total > 0)
+    page.set("count", count_phrase(results.total, "result", "results") + " for “" + searched + "”");
   Data items{list{}};
   for (const auto &hit : hits.items)
     items.push_back(search_item(hit, reviews_per_page));

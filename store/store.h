@@ -23,6 +23,7 @@
 #include "domain/content.h"
 #include "domain/directory.h"
 #include "domain/model.h"
+#include "domain/name_index.h"
 #include "domain/tallies.h"
 #include "domain/vote_log.h"
 #include "domain/writes.h"
@@ -155,11 +156,15 @@ public:
   // The comparisons of a tool the reviewer reviewed, with their reviews of both tools; empty
   // when no reviewer has the slug.
   std::optional<ReviewerFeed> reviewer_feed(std::string_view slug, int limit);
-  // Full-text search (store/search.cpp) over tools' names, taglines and descriptions (a name
-  // weighs most) and the panel's quotes, best match first. Any text is safe: it is read as
-  // words to find, each word required and the last also as the start of a longer word; no
-  // text is taken as FTS5 query syntax. No words, no results.
-  SearchResults search(std::string_view text, PageSpan span);
+  // Full-text search (store/search.cpp) over tools' names, taglines and descriptions and the
+  // panel's quotes: tools named by the words first, then the tools whose other texts hold
+  // them, then quotes (docs/PAGES.md, "Search", says the rules). Any text is safe: it is read
+  // as words to find, each word required and the last also as the start of a longer word; no
+  // text is taken as FTS5 query syntax. A word no text holds is read as the name's word it is
+  // a typo of, unless `as` says typed. No words, no results.
+  SearchResults search(std::string_view text, PageSpan span, SearchAs as = SearchAs::meant);
+  // Every tool's name as search reads it, kept until a tool is added, removed or renamed.
+  std::shared_ptr<const NameIndex> tool_names();
 
   // Votes (store/votes.cpp)
   VoterChoices voter_choices(std::string_view voter, int64_t a_id, int64_t b_id);
@@ -308,6 +313,9 @@ private:
   std::mutex tool_slugs_mutex_;
   std::shared_ptr<const ToolSlugs> tool_slugs_; // as of tools_by_name's version below
   int64_t tool_slugs_version_ = 0;
+  std::mutex tool_names_mutex_;
+  std::shared_ptr<const NameIndex> tool_names_; // search's, as of tools_by_name's version below
+  int64_t tool_names_version_ = 0;
   struct VoteTargets; // store/vote_targets.h
   std::unique_ptr<VoteTargets> vote_targets_;
   struct PageStartMemos; // store/page_starts.h
