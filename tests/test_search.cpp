@@ -496,3 +496,103 @@ TEST_CASE("search: a query naming two tools, with or without vs, offers their co
             .find("Readers favour Cursor Background Agent: 5 of 5 head-to-head picks") !=
         std::string::npos);
 }
+
+TEST_CASE("search: a tool named by the words comes before any quote or other text that holds "
+          "them, the name that is exactly the words first") {
+  auto store = test::seeded_store();
+  // The bundled quotes say "Cursor" too: the three tools named Cursor… still come first.
+  const auto hits = hits_of(*store, "cursor");
+  REQUIRE(hits.size() >= 4);
+  std::vector<std::string> named(hits.begin(), hits.begin() + 3);
+  std::sort(named.begin(), named.end());
+  CHECK(named == std::vector<std::string>{"cursor-background-agent", "cursor-background-agents",
+                                          "cursor-v0-50-background-agent"});
+  CHECK(std::find_if(hits.begin(), hits.end(), [](const std::string &hit) {
+          return hit.find('#') != std::string::npos;
+        }) >= hits.begin() + 3);
+  // A name of exactly the words before a longer one; a shorter name before a longer.
+  CHECK(hits_of(*store, "cursor background agents").front() == "cursor-background-agents");
+  CHECK(hits_of(*store, "cursor background agent").front() == "cursor-background-agent");
+  test::create_tool(*store,
+                    searched_tool("quillwort-pro-max",
+                                  "Quillwort Pro Max Studio Edition for Large Distributed Teams"),
+                    test::kEditorEmail);
+  test::create_tool(*store, searched_tool("quillwort", "Quillwort"), test::kEditorEmail);
+  // Its tagline and description say the word again and again, which a score alone would rank
+  // above a long name that says it once.
+  test::create_tool(*store,
+                    searched_tool("other", "Other", "Quillwort quillwort quillwort",
+                                  "Quillwort quillwort quillwort quillwort."),
+                    test::kEditorEmail);
+  CHECK(hits_of(*store, "quillwort") ==
+        std::vector<std::string>{"quillwort", "quillwort-pro-max", "other"});
+}
+
+TEST_CASE("search: a typo of a name's word finds the tool and says what was searched, with a "
+          "link to the words as typed, and a prefix finds as the reader types") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto page = client.Get(search_path("cursr"));
+  REQUIRE(page->status == 200);
+  const auto text = test::visible_text(page->body);
+  CHECK(text.find("Showing results for Cursor (you typed cursr") != std::string::npos);
+  CHECK(page->body.find("href=\"/search?q=cursr&amp;as=typed\"") != std::string::npos);
+  CHECK(result_links(page->body).front().starts_with("/tools/cursor-background-agent"));
+  // As typed: nothing is forgiven, and nothing has that word.
+  const auto as_typed = client.Get("/search?q=cursr&as=typed");
+  REQUIRE(as_typed->status == 200);
+  CHECK(test::visible_text(as_typed->body).find("Showing results for") == std::string::npos);
+  CHECK(result_links(as_typed->body).empty());
+  // Two edits from nine letters; one below; none below five letters.
+  auto &store = site.store();
+  CHECK(hits_of(store, "codestrl").front() == "codestral-2-1");
+  CHECK(hits_of(store, "codesrtal").front() == "codestral-2-1"); // two letters swapped
+  CHECK(store.search("cursr", {1, 20}).searched_for == "Cursor");
+  CHECK(store.search("crsr", {1, 20}).hits.items.empty()); // four letters: no typo forgiven
+  CHECK(store.search("cxrsxr", {1, 20}).hits.items.empty()); // two edits from six letters
+  // A word some text holds is what was meant, never corrected.
+  CHECK(store.search("weekend", {1, 20}).searched_for.empty());
+  // The start of a name, as the reader types it.
+  CHECK(hits_of(store, "codest").front() == "codestral-2-1");
+  CHECK(hits_of(store, "cursor backgr").front().starts_with("cursor-background-agent"));
+  // Only "typed" is taken for as=.
+  CHECK(client.Get("/search?q=cursr&as=exact")->status == 400);
+}
+
+TEST_CASE("search: a tool's result shows the panel's and readers' figures, and a comparison's "
+          "its head-to-head picks counted and set aside") {
+  test::SiteServer site;
+  auto client = site.client();
+  auto &store = site.store();
+  const auto cursor = store.tool_by_slug("cursor-background-agent")->id;
+  const auto codestral = store.tool_by_slug("codestral-2-1")->id;
+  test::cast_tool_vote(store, test::ballot_of(std::string(32, 'a')), codestral, Verdict::ship);
+  test::cast_pair_vote(store, test::ballot_of(std::string(32, 'b')), cursor, codestral, cursor);
+  const auto text = test::visible_text(client.Get(search_path("codestral"))->body);
+  const auto tool = store.tool_by_slug("codestral-2-1");
+  CHECK(text.find("Panel: " + pages::panel_summary(tool->panel)) != std::string::npos);
+  CHECK(text.find("Readers: " +
+                  pages::community_summary(tool->community, tool->community_set_aside)) !=
+        std::string::npos);
+  CHECK(text.find("Head-to-head: 1 pick counted") != std::string::npos);
+}
+
+TEST_CASE("search: a word so common that more than a thousand texts hold it lists the first "
+          "thousand, newest first, and says so") {
+  auto store = test::seeded_store();
+  for (int i = 0; i < kMostSearchResults + 5; ++i)
+    test::create_tool(*store,
+                      searched_tool("common-" + std::to_string(i), "Tool " + std::to_string(i),
+                                    "Everywhere here"),
+                      test::kEditorEmail);
+  const auto first = store->search("everywhere", {1, 20});
+  CHECK(first.more_found);
+  CHECK(first.total == kMostSearchResults);
+  REQUIRE(first.hits.items.size() == 20);
+  CHECK(first.hits.items.front().tool_slug ==
+        "common-" + std::to_string(kMostSearchResults + 4)); // the newest
+  const int last_page = static_cast<int>(kMostSearchResults / 20);
+  CHECK(store->search("everywhere", {last_page, 20}).hits.items.size() == 20);
+  CHECK_FALSE(store->search("everywhere", {last_page, 20}).hits.has_next);
+  CHECK(store->search("everywhere", {last_page + 1, 20}).hits.items.empty());
+}
