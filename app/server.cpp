@@ -335,6 +335,9 @@ int serve(const Options &options) {
   // (`./dev bench cluster` measures it).
   app.page_epoch.set_max_lag(cluster_node ? std::chrono::milliseconds(900)
                                           : std::chrono::milliseconds(1000));
+  // Every tool's name read for search now, not by the first reader to search (milliseconds
+  // on a site of thousands of tools; store/search.cpp).
+  (void)store->tool_names();
   raise_descriptor_limit();
   transport::ConnectionServer server(transport_limits(options.threads, options.trusted_proxy));
   install_routes(server, app);

@@ -146,6 +146,7 @@ std::string NameIndex::spelling_of(const std::string &term) const {
 }
 
 std::optional<std::string> NameIndex::meant(std::string_view typed) const {
+  if (holders_.contains(std::string(typed))) return std::nullopt; // a name's own term
   const auto typed_points = code_points(typed);
   const int allowed = typo_edits_allowed(typed_points.size());
   if (allowed == 0) return std::nullopt;

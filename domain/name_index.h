@@ -34,7 +34,7 @@ public:
   bool holds(std::string_view term, bool as_start) const;
   // The name term a reader most likely meant by `typed`: one within the edits a typo is
   // forgiven (typo_edits_allowed), fewest edits first, then the term in most names, then the
-  // first in alphabetical order. None when no term is near enough.
+  // first in alphabetical order. None when no term is near enough, or `typed` is a name's term.
   std::optional<std::string> meant(std::string_view typed) const;
   // `term` as the oldest name holding it spells it ("Cursor" for cursor); the term itself
   // when no name does.

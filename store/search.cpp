@@ -88,6 +88,30 @@ private:
   Fts5Tokenizer *tokenizer_ = nullptr;
 };
 
+// A name of ASCII alone cut into its terms as unicode61 cuts it, without calling it: its
+// terms are the runs of letters and digits, folded to lower case (every other ASCII character
+// separates them). Most names are ASCII, and reading every name at once costs a third less.
+// False, with nothing cut, for a name with any other character.
+bool cut_ascii_name(NameIndex::Named &tool) {
+  const auto &name = tool.name;
+  if (std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
+    return false;
+  const auto is_term_character = [](char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  };
+  for (size_t at = 0; at < name.size() && tool.terms.size() < kMaxTerms;) {
+    while (at < name.size() && !is_term_character(name[at]))
+      ++at;
+    const auto start = at;
+    while (at < name.size() && is_term_character(name[at]))
+      ++at;
+    if (at == start) break;
+    tool.spellings.push_back(name.substr(start, at - start));
+    tool.terms.push_back(ascii_lowercase(tool.spellings.back()));
+  }
+  return true;
+}
+
 // Every tool's name as the index cuts it, read from the text the index reads
 // (tool_search_text), so a name's terms here and in the index are the same.
 NameIndex tool_names_of(sql::Db &db) {
@@ -96,10 +120,11 @@ NameIndex tool_names_of(sql::Db &db) {
   auto rows = db.cached("SELECT id, name /* every row: every tool's name */ FROM tool_search_text");
   while (rows.step()) {
     NameIndex::Named tool{rows.int64(0), rows.text(1), {}, {}};
-    for (auto &cut : tokenizer.terms_of(tool.name, kMaxTerms)) {
-      tool.spellings.emplace_back(cut.in(tool.name));
-      tool.terms.push_back(std::move(cut.term));
-    }
+    if (!cut_ascii_name(tool))
+      for (auto &cut : tokenizer.terms_of(tool.name, kMaxTerms)) {
+        tool.spellings.emplace_back(cut.in(tool.name));
+        tool.terms.push_back(std::move(cut.term));
+      }
     named.push_back(std::move(tool));
   }
   return NameIndex(std::move(named));

@@ -5,6 +5,7 @@
 #include <regex>
 #include <set>
 
+#include "domain/name_index.h"
 #include "render/pages.h"
 #include "test_support.h"
 
@@ -595,4 +596,48 @@ TEST_CASE("search: a word so common that more than a thousand texts hold it list
   CHECK(store->search("everywhere", {last_page, 20}).hits.items.size() == 20);
   CHECK_FALSE(store->search("everywhere", {last_page, 20}).hits.has_next);
   CHECK(store->search("everywhere", {last_page + 1, 20}).hits.items.empty());
+}
+
+TEST_CASE("search: a name's words are those the index finds in it, punctuation and all, and "
+          "the names are read again when a tool is renamed") {
+  auto store = test::seeded_store();
+  test::create_tool(*store, searched_tool("zeta", "Zeta-9x_mini (beta) v2.5!"), test::kEditorEmail);
+  test::create_tool(*store, searched_tool("eta", "Éta Grüne"), test::kEditorEmail);
+  const auto zeta = store->tool_by_slug("zeta")->id, eta = store->tool_by_slug("eta")->id;
+  const auto names = store->tool_names();
+  for (const std::string term : {"zeta", "9x", "mini", "beta", "v2", "5"}) {
+    INFO(term);
+    CHECK(names->holding({term}, false, 5) == std::vector<int64_t>{zeta});
+    // The index holds the same word in the name: the tool is found by it, named first.
+    CHECK(hits_of(*store, term, {1, 20}).front() == "zeta");
+  }
+  CHECK(names->holding({"zeta", "9x", "mini", "beta", "v2", "5"}, false, 5) ==
+        std::vector<int64_t>{zeta});
+  CHECK(names->holding({"eta", "grune"}, false, 5) == std::vector<int64_t>{eta}); // folded
+  CHECK(names->spelling_of("grune") == "Grüne");
+  // Renamed: found by its new name at once, no longer by its old.
+  auto renamed = *store->tool_content("zeta");
+  renamed.name = "Omega";
+  test::update_tool(*store, "zeta", renamed, test::kEditorEmail);
+  CHECK(store->tool_names()->holding({"omega"}, false, 5) == std::vector<int64_t>{zeta});
+  CHECK(store->tool_names()->holding({"mini"}, false, 5).empty());
+}
+
+TEST_CASE("search: typos are forgiven within one edit from five letters and two from nine, a "
+          "swap of two letters one edit") {
+  CHECK(typo_edits_allowed(4) == 0);
+  CHECK(typo_edits_allowed(5) == 1);
+  CHECK(typo_edits_allowed(8) == 1);
+  CHECK(typo_edits_allowed(9) == 2);
+  CHECK(edits_within("cursr", "cursor", 1) == 1);
+  CHECK(edits_within("cusror", "cursor", 1) == 1); // swapped
+  CHECK(edits_within("crsr", "cursor", 1) == std::nullopt);
+  CHECK(edits_within("codestrel", "codestral", 2) == 1);
+  CHECK(edits_within("größe", "grösse", 2) == 2); // counted in letters, not bytes
+  NameIndex names({{1, "Cursor", {"cursor"}, {"Cursor"}},
+                   {2, "Curser", {"curser"}, {"Curser"}},
+                   {3, "Curser Two", {"curser", "two"}, {"Curser", "Two"}}});
+  CHECK(names.meant("cursr") == "curser"); // one edit from both: the one more names hold
+  CHECK(names.meant("cursor") == std::nullopt); // a name's own word is no typo
+  CHECK(names.meant("xyzzy") == std::nullopt);
 }
