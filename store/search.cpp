@@ -186,7 +186,10 @@ Asked what_was_asked(sql::Db &db, const NameIndex &names, std::string_view text,
         term = *meant;
         asked.corrected = true;
       }
-    asked.terms.push_back(std::move(term));
+    // A word said twice is looked for once ("the a the a …" asks two lists, not thirty).
+    const bool again = !(may_start && i + 1 == typed.size()) &&
+                       std::find(asked.terms.begin(), asked.terms.end(), term) != asked.terms.end();
+    if (!again) asked.terms.push_back(std::move(term));
   }
   asked.corrected_text += std::string(text.substr(copied_to));
   return asked;
