@@ -431,9 +431,9 @@ struct ComparisonHit {
 struct SearchResults {
   std::vector<ComparisonHit> comparisons; // on the first page, before the hits
   Paged<SearchHit> hits;
-  int64_t total = 0;         // results on every page, at most kMostSearchResults
-  bool more_found = false;   // more matched than are listed
-  std::string searched_for;  // the words searched for, when a typo in them was forgiven
+  int64_t total = 0;        // results on every page, at most kMostSearchResults
+  bool more_found = false;  // more matched than are listed
+  std::string searched_for; // the words searched for, when a typo in them was forgiven
 };
 // How many results a search lists at most: past that many, a reader refines the words.
 constexpr int64_t kMostSearchResults = 1000;

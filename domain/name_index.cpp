@@ -129,7 +129,9 @@ std::vector<int64_t> NameIndex::holding(const std::vector<std::string> &terms, b
                           std::back_inserter(both));
     found.swap(both);
   }
-  const auto rank = [&](uint32_t at) { return std::pair(tools_[at].terms != terms, name_rank_[at]); };
+  const auto rank = [&](uint32_t at) {
+    return std::pair(tools_[at].terms != terms, name_rank_[at]);
+  };
   const auto take = std::min(limit, found.size());
   std::partial_sort(found.begin(), found.begin() + static_cast<std::ptrdiff_t>(take), found.end(),
                     [&](uint32_t x, uint32_t y) { return rank(x) < rank(y); });

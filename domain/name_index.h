@@ -18,7 +18,7 @@ class NameIndex {
 public:
   struct Named {
     int64_t id = 0;
-    std::string name;               // as the site shows it
+    std::string name;                   // as the site shows it
     std::vector<std::string> terms;     // the name's terms, in order
     std::vector<std::string> spellings; // each term as the name spells it
   };

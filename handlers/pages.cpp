@@ -307,8 +307,8 @@ void show_search(App &app, StoreReads &site, const Request &req, Response &res,
   // The same for every reader (no Vary: Cookie) and as fresh as the other pages.
   set_cache_policy(res, CachePolicy::anonymous_page);
   // Kept for the page epoch: asking again what anyone asked costs no search.
-  const auto key = std::to_string(span->number) + (*as == SearchAs::typed ? " typed " : " ") +
-                   search.text;
+  const auto key =
+      std::to_string(span->number) + (*as == SearchAs::typed ? " typed " : " ") + search.text;
   send_kept_html(app, app.search_pages, key, res, [&]() -> std::optional<std::string> {
     const auto results = site.search(search.text, *span, *as);
     if (past_the_end(app, res, *span, results.hits.items.empty())) return std::nullopt;

@@ -149,7 +149,8 @@ httplib::Server::Handler costly(App &app, httplib::Server::Handler inner, const 
     inner(req, res);
     // What it cost, said to whoever asks (a browser's developer tools, bench/search_cost.py):
     // the CPU time of making this answer, in milliseconds (Server-Timing, W3C).
-    const auto spent = std::chrono::duration<double, std::milli>(thread_cpu_time() - charge.started);
+    const auto spent =
+        std::chrono::duration<double, std::milli>(thread_cpu_time() - charge.started);
     char timing[48];
     std::snprintf(timing, sizeof timing, "cpu;dur=%.3f", spent.count());
     res.set_header("Server-Timing", timing);

@@ -94,7 +94,8 @@ private:
 // False, with nothing cut, for a name with any other character.
 bool cut_ascii_name(NameIndex::Named &tool) {
   const auto &name = tool.name;
-  if (std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
+  if (std::any_of(name.begin(), name.end(),
+                  [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
     return false;
   const auto is_term_character = [](char c) {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
@@ -370,9 +371,8 @@ public:
 private:
   bool is_match(const std::string &term) const {
     for (size_t i = 0; i < asked_.terms.size(); ++i)
-      if (term == asked_.terms[i] ||
-          (asked_.last_may_start && i + 1 == asked_.terms.size() &&
-           term.starts_with(asked_.terms[i])))
+      if (term == asked_.terms[i] || (asked_.last_may_start && i + 1 == asked_.terms.size() &&
+                                      term.starts_with(asked_.terms[i])))
         return true;
     return false;
   }
@@ -436,16 +436,8 @@ std::shared_ptr<const NameIndex> StoreReads::tool_names() {
   return read([this](sql::Db &db) {
     sql::ReadSnapshot snapshot(db); // the version read is the version of the names read
     // The list's version moves whenever a tool is added or removed or its name changes.
-    const auto version = list_version(db, "tools_by_name");
-    {
-      std::lock_guard lock(store_.tool_names_mutex_);
-      if (store_.tool_names_ && store_.tool_names_version_ == version) return store_.tool_names_;
-    }
-    auto read_now = std::make_shared<const NameIndex>(tool_names_of(db));
-    std::lock_guard lock(store_.tool_names_mutex_);
-    store_.tool_names_ = read_now;
-    store_.tool_names_version_ = version;
-    return read_now;
+    return store_.tool_names_.at(list_version(db, "tools_by_name"),
+                                 [&db] { return tool_names_of(db); });
   });
 }
 

@@ -28,6 +28,7 @@
 #include "domain/vote_log.h"
 #include "domain/writes.h"
 #include "store/engine.h"
+#include "store/kept_by_version.h"
 #include "store/vote_log.h"
 
 namespace verdict {
@@ -310,13 +311,9 @@ private:
   // What the reads keep between answers, each retired as its comment in store/ says.
   std::mutex last_site_copy_mutex_;
   std::optional<SiteCopy> last_site_copy_; // the last read, served when a read fails
-  std::mutex tool_slugs_mutex_;
-  std::shared_ptr<const ToolSlugs> tool_slugs_; // as of tools_by_name's version below
-  int64_t tool_slugs_version_ = 0;
-  std::mutex tool_names_mutex_;
-  std::shared_ptr<const NameIndex> tool_names_; // search's, as of tools_by_name's version below
-  int64_t tool_names_version_ = 0;
-  struct VoteTargets; // store/vote_targets.h
+  KeptByVersion<ToolSlugs> tool_slugs_;    // as of the tools_by_name list's version
+  KeptByVersion<NameIndex> tool_names_;    // search's, as of the same
+  struct VoteTargets;                      // store/vote_targets.h
   std::unique_ptr<VoteTargets> vote_targets_;
   struct PageStartMemos; // store/page_starts.h
   std::unique_ptr<PageStartMemos> page_starts_;

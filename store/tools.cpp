@@ -212,20 +212,13 @@ std::shared_ptr<const ToolSlugs> StoreReads::tool_slugs() {
   return read([this](sql::Db &db) {
     sql::ReadSnapshot snapshot(db); // the version read is the version of the rows read
     // The list's version moves whenever a tool is added or removed or its slug changes.
-    const auto version = list_version(db, "tools_by_name");
-    {
-      std::lock_guard lock(store_.tool_slugs_mutex_);
-      if (store_.tool_slugs_ && store_.tool_slugs_version_ == version) return store_.tool_slugs_;
-    }
-    std::vector<std::pair<int64_t, std::string>> slugs;
-    auto rows = db.cached("SELECT id, slug /* every row: every tool's slug */ FROM tools");
-    while (rows.step())
-      slugs.emplace_back(rows.int64(0), rows.text(1));
-    auto read_now = std::make_shared<const ToolSlugs>(std::move(slugs));
-    std::lock_guard lock(store_.tool_slugs_mutex_);
-    store_.tool_slugs_ = read_now;
-    store_.tool_slugs_version_ = version;
-    return read_now;
+    return store_.tool_slugs_.at(list_version(db, "tools_by_name"), [&db] {
+      std::vector<std::pair<int64_t, std::string>> slugs;
+      auto rows = db.cached("SELECT id, slug /* every row: every tool's slug */ FROM tools");
+      while (rows.step())
+        slugs.emplace_back(rows.int64(0), rows.text(1));
+      return ToolSlugs(std::move(slugs));
+    });
   });
 }
 

@@ -107,6 +107,17 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   const std::string voter(32, 'a');
   const std::string pair = "/compare/" + tool.slug + "-vs-" + other.slug;
   const std::string published_pair = "/compare/" + published.a_slug + "-vs-" + published.b_slug;
+  // A typo of the longest word of a tool's name (a letter added): search asks the index
+  // whether some text holds it before reading it as the name's word.
+  std::string longest_word, word;
+  for (const char c : tool.name + " ") {
+    if (std::isalpha(static_cast<unsigned char>(c))) {
+      word += c;
+      continue;
+    }
+    if (word.size() > longest_word.size()) longest_word = word;
+    word.clear();
+  }
   for (const auto &address : {std::string("/"),
                               std::string("/comparisons"),
                               std::string("/comparisons?page=2"),
@@ -136,6 +147,7 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
                               "/search?q=" + httplib::detail::encode_query_param(tool.name),
                               std::string("/search?q=the&page=2"),
                               std::string("/search?q=primitive"), // quotes only
+                              "/search?q=" + longest_word + "q",
                               std::string("/metrics"),
                               std::string("/categories"),
                               "/categories/" + tool.category.slug,

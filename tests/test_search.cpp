@@ -309,9 +309,17 @@ TEST_CASE("search: any query text over HTTP answers 200 or a clear 400, never a 
     CHECK(test::visible_text(res->body).find(reason) != std::string::npos);
   }
   // Longer than any request line the site takes: the transport refuses it before any handler.
-  const auto huge = client.Get(("/search?q=" + std::string(5000, 'a')).c_str());
-  REQUIRE(huge);
-  CHECK(huge->status == 414);
+  for (const size_t length : {5000, 10000}) {
+    const auto huge = client.Get(("/search?q=" + std::string(length, 'a')).c_str());
+    REQUIRE(huge);
+    CHECK(huge->status == 414);
+    CHECK(test::visible_text(huge->body).find("a search looks for at most 200 characters") !=
+          std::string::npos);
+  }
+  // How to search is refused as clearly as what.
+  const auto bad_as = client.Get("/search?q=cursor&as=exactly");
+  CHECK(bad_as->status == 400);
+  CHECK(test::visible_text(bad_as->body).find("as= takes one value, typed") != std::string::npos);
 }
 
 TEST_CASE("search: no text shows the form and what to type, and a text nothing matches says so") {
@@ -549,7 +557,7 @@ TEST_CASE("search: a typo of a name's word finds the tool and says what was sear
   CHECK(hits_of(store, "codestrl").front() == "codestral-2-1");
   CHECK(hits_of(store, "codesrtal").front() == "codestral-2-1"); // two letters swapped
   CHECK(store.search("cursr", {1, 20}).searched_for == "Cursor");
-  CHECK(store.search("crsr", {1, 20}).hits.items.empty()); // four letters: no typo forgiven
+  CHECK(store.search("crsr", {1, 20}).hits.items.empty());   // four letters: no typo forgiven
   CHECK(store.search("cxrsxr", {1, 20}).hits.items.empty()); // two edits from six letters
   // A word some text holds is what was meant, never corrected.
   CHECK(store.search("weekend", {1, 20}).searched_for.empty());
@@ -637,7 +645,7 @@ TEST_CASE("search: typos are forgiven within one edit from five letters and two 
   NameIndex names({{1, "Cursor", {"cursor"}, {"Cursor"}},
                    {2, "Curser", {"curser"}, {"Curser"}},
                    {3, "Curser Two", {"curser", "two"}, {"Curser", "Two"}}});
-  CHECK(names.meant("cursr") == "curser"); // one edit from both: the one more names hold
+  CHECK(names.meant("cursr") == "curser");      // one edit from both: the one more names hold
   CHECK(names.meant("cursor") == std::nullopt); // a name's own word is no typo
   CHECK(names.meant("xyzzy") == std::nullopt);
 }

@@ -81,17 +81,19 @@ Framing frame_request(std::string_view buffered, const FramingLimits &limits) {
     skip += 2;
   const auto request = buffered.substr(skip);
 
+  // Said to whoever typed it: a search box's text is the likeliest long address.
+  static constexpr auto kAddressTooLong =
+      "The address is longer than any this site has: shorten it and try again (a search looks "
+      "for at most 200 characters).";
   const auto line_end = request.find(kCrlf);
   if (line_end == std::string_view::npos) {
-    if (request.size() > limits.max_request_line)
-      return refuse(414, "The request line is longer than this site ever needs.");
+    if (request.size() > limits.max_request_line) return refuse(414, kAddressTooLong);
     if (has_bare_line_feed(request)) return refuse(400, "Lines of an HTTP request end in CR LF.");
     Framing waiting;
     waiting.skip = skip;
     return waiting;
   }
-  if (line_end > limits.max_request_line)
-    return refuse(414, "The request line is longer than this site ever needs.");
+  if (line_end > limits.max_request_line) return refuse(414, kAddressTooLong);
 
   const auto line = request.substr(0, line_end);
   const auto first_space = line.find(' ');
