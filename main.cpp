@@ -39,8 +39,8 @@ bool exists(const std::string &path) {
 // Commands that read a site refuse a path that holds none, rather than create an empty one.
 void require_database(const std::string &path) {
   if (!exists(path))
-    throw std::runtime_error("no database at " + path +
-                             " (`verdict import --db PATH FILE` or `verdict serve` makes one)");
+    throw std::runtime_error("no database at " + path + ": `verdict init --db " + path +
+                             "` makes a new site there (a backup is put back by copying it)");
 }
 
 int run_import(const Options &options) {

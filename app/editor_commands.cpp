@@ -42,9 +42,10 @@ std::optional<std::string> read_line(std::istream &in) {
   return line;
 }
 
-// The new password for `email`, or nothing after saying why not.
+} // namespace
+
 std::optional<std::string> new_password(const std::string &email, std::istream &in, bool terminal,
-                                        std::ostream &said) {
+                                        std::ostream &said, std::string_view not_done) {
   std::optional<std::string> password;
   if (terminal) {
     NoEcho quiet;
@@ -54,24 +55,22 @@ std::optional<std::string> new_password(const std::string &email, std::istream &
     const auto again = read_line(in);
     said << "\n";
     if (password && again != password) {
-      said << "verdict: the two passwords differ; nothing changed\n";
+      said << "verdict: the two passwords differ; " << not_done << "\n";
       return std::nullopt;
     }
   } else {
     password = read_line(in);
   }
   if (!password) {
-    said << "verdict: no password given (type it, or pipe it as one line); nothing changed\n";
+    said << "verdict: no password given (type it, or pipe it as one line); " << not_done << "\n";
     return std::nullopt;
   }
   if (const auto problem = auth::password_problem(*password); !problem.empty()) {
-    said << "verdict: the password " << problem << "; nothing changed\n";
+    said << "verdict: the password " << problem << "; " << not_done << "\n";
     return std::nullopt;
   }
   return password;
 }
-
-} // namespace
 
 int run_user_command(const Options &options, std::istream &in, bool in_is_terminal,
                      std::ostream &out, std::ostream &said) {
@@ -93,7 +92,7 @@ int run_user_command(const Options &options, std::istream &in, bool in_is_termin
            << "their password)\n";
       return 1;
     }
-    const auto password = new_password(email, in, in_is_terminal, said);
+    const auto password = new_password(email, in, in_is_terminal, said, "nothing changed");
     if (!password) return 1;
     if (const auto added = opened.writes().submit(AddEditor{email, auth::hash_password(*password)});
         !added.done()) {
@@ -116,7 +115,7 @@ int run_user_command(const Options &options, std::istream &in, bool in_is_termin
     said << "verdict: " << email << " is no longer an editor, and is signed out everywhere\n";
     return 0;
   }
-  const auto password = new_password(email, in, in_is_terminal, said);
+  const auto password = new_password(email, in, in_is_terminal, said, "nothing changed");
   if (!password) return 1;
   if (const auto changed =
           opened.writes().submit(SetEditorPassword{email, auth::hash_password(*password)});

@@ -5,6 +5,9 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
 
 #include "app/options.h"
 
@@ -14,5 +17,11 @@ namespace verdict {
 // what was done (or why not) to `said`.
 int run_user_command(const Options &options, std::istream &in, bool in_is_terminal,
                      std::ostream &out, std::ostream &said);
+
+// A new password for `email`, asked as `user add` asks it (twice on a terminal, else one line
+// of `in`) and judged (auth::password_problem); none after saying why, ending with `not_done`
+// ("nothing changed", "nothing made").
+std::optional<std::string> new_password(const std::string &email, std::istream &in, bool terminal,
+                                        std::ostream &said, std::string_view not_done);
 
 } // namespace verdict

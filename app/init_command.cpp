@@ -4,8 +4,10 @@
 #include <iostream>
 #include <string>
 
+#include "app/command_writes.h"
 #include "app/editor_commands.h"
 #include "app/server.h"
+#include "auth/secrets.h"
 #include "middleware/request_parsing.h"
 
 namespace verdict {
@@ -38,6 +40,10 @@ int run_init(const Options &options, std::istream &in, bool in_is_terminal, std:
     said << "verdict: " << email << " is not an email address; nothing made\n";
     return 1;
   }
+  // The editor's password asked and judged first: a refused one makes nothing.
+  std::optional<std::string> password;
+  if (!email.empty() && !(password = new_password(email, in, in_is_terminal, said, "nothing made")))
+    return 1;
   open_site_database(options.db, options.empty ? StartingContent::none : StartingContent::examples);
   said << "verdict: made a new site at " << options.db
        << (options.empty ? ", empty: nothing is published yet\n"
@@ -45,14 +51,14 @@ int run_init(const Options &options, std::istream &in, bool in_is_terminal, std:
   if (email.empty()) {
     said << "verdict: no editor yet: `verdict user add EMAIL --db " << options.db << "` adds one\n";
   } else {
-    Options adding = options;
-    adding.command = "user";
-    adding.files = {"add", email};
-    if (const int failed = run_user_command(adding, in, in_is_terminal, said, said)) {
-      said << "verdict: the site is made, without an editor: `verdict user add " << email
-           << " --db " << options.db << "` adds one\n";
-      return failed;
+    CommandWrites opened(options, "init");
+    if (const auto added = opened.writes().submit(AddEditor{email, auth::hash_password(*password)});
+        !added.done()) {
+      said << "verdict: the site is made, without an editor (" << added.words
+           << "): `verdict user add " << email << " --db " << options.db << "` adds one\n";
+      return 1;
     }
+    said << "verdict: " << email << " may now sign in at /admin\n";
   }
   said << "verdict: serve it with `verdict serve --db " << options.db << "`\n";
   return 0;

@@ -542,7 +542,10 @@ Options parse_options(const std::vector<std::string> &args,
     options.error = "--into is only for backup";
   if (!keep_flag.empty() && options.backup_folder.empty())
     options.error = "--keep is only for backup --into DIR";
-  if (options.command == "init" && n != 0) options.error = "init takes no arguments";
+  if (options.command == "init" && n != 0)
+    options.error = "init takes no arguments";
+  else if (options.command == "init" && !options.db_named)
+    options.error = "init needs --db PATH, the new site's file: it makes none you did not name";
   if (!init_flag.empty() && options.command != "init")
     options.error = init_flag + " is only for init";
   if (options.command == "init" && !options.editor.empty() && !is_valid_email(options.editor))
@@ -578,21 +581,24 @@ Options parse_options(const std::vector<std::string> &args,
   if (options.command == "subscribers" && (n != 1 || options.files[0] != "export"))
     options.error = "subscribers needs export";
   if (options.command == "digest") {
+    // Every missing option said at once, not one a run.
+    std::vector<std::string> missing;
+    if (options.since_days == 0) missing.push_back("--since, like --since 7d");
+    if (options.base_url.empty())
+      missing.push_back("--base-url (or VERDICT_BASE_URL): links in mails must be absolute");
+    if (options.mail_from.empty())
+      missing.push_back("--from ADDR (or VERDICT_SMTP_FROM), the address mails come from");
+    if (options.smtp_url.empty() && options.dry_run_dir.empty())
+      missing.push_back("--smtp smtp://HOST:PORT (or VERDICT_SMTP), or --dry-run DIR to write "
+                        "the mails as files");
     if (n != 0)
       options.error = "digest takes no arguments";
-    else if (options.since_days == 0)
-      options.error = "digest needs --since, like --since 7d";
-    else if (options.base_url.empty())
-      options.error = "digest needs --base-url (or VERDICT_BASE_URL): links in mails must be "
-                      "absolute";
-    else if (!mail_links_may_use(options.base_url))
+    else if (!missing.empty()) {
+      options.error = "digest needs " + missing.front();
+      for (size_t more = 1; more < missing.size(); ++more)
+        options.error += (more + 1 == missing.size() ? "; and " : "; ") + missing[more];
+    } else if (!mail_links_may_use(options.base_url))
       options.error = kMailNeedsHttps;
-    else if (options.mail_from.empty())
-      options.error = "digest needs --from ADDR (or VERDICT_SMTP_FROM), the address mails come "
-                      "from";
-    else if (options.smtp_url.empty() && options.dry_run_dir.empty())
-      options.error = "digest needs --smtp smtp://HOST:PORT (or VERDICT_SMTP), or --dry-run DIR "
-                      "to write the mails as files";
   }
   if (options.command == "serve" && !options.smtp_url.empty()) {
     if (options.mail_from.empty())

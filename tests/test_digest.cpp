@@ -276,6 +276,12 @@ TEST_CASE("digest: the command line asks for what a digest needs, and the passwo
             .error.find("--base-url") != std::string::npos);
   CHECK(with({"--since", "7d", "--from", kFrom, "--smtp", "http://127.0.0.1"})
             .error.find("must be the mail server's address") != std::string::npos);
+  // Every option missing is said at once.
+  const auto bare = parsed_options({"digest", "--db", "x.db"}).error;
+  for (const auto *needed : {"--since", "--base-url", "--from", "--smtp"}) {
+    INFO(needed);
+    CHECK(bare.find(needed) != std::string::npos);
+  }
   const auto good = with({"--since", "48h", "--from", kFrom, "--smtp", "smtp://127.0.0.1:2525"});
   CHECK(good.error.empty());
   CHECK(good.since_days == 2);

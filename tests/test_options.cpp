@@ -157,6 +157,7 @@ TEST_CASE("init takes --empty and --editor, and they are init's alone") {
   CHECK(parse({"init", "--db", "new.db"}).empty == false);
   CHECK(parse({"init", "--editor", "nobody"}).error == "nobody is not an email address");
   CHECK(parse({"init", "extra"}).error == "init takes no arguments");
+  CHECK(parse({"init"}).error.find("init needs --db PATH") != std::string::npos);
   CHECK(parse({"serve", "--empty"}).error == "--empty is only for init");
   CHECK(parse({"import", "--db", "a.db", "in.json", "--editor", "ed@example.com"}).error ==
         "--editor is only for init");

@@ -1118,6 +1118,8 @@ TEST_CASE("process: export, check and backup refuse a database that does not exi
     std::string said;
     CHECK(run_binary(args, &said) == 1);
     CHECK(said.find("no database at " + missing) != std::string::npos);
+    // What makes one: init, named as it works there.
+    CHECK(said.find("`verdict init --db " + missing + "` makes a new site") != std::string::npos);
     CHECK_FALSE(fs::exists(missing));
   }
   CHECK_FALSE(fs::exists(dir.path / "copy.db"));
@@ -1426,6 +1428,23 @@ TEST_CASE("process: init makes a new site, with the examples or empty, and its f
   CHECK(run_binary({"serve", "--db", nothing, "--empty"}, &said) == 2);
   CHECK(said.find("--empty is only for init") != std::string::npos);
   CHECK_FALSE(fs::exists(nothing));
+  // A password refused makes nothing, and says so once.
+  const auto short_password = (dir.path / "short.txt").string();
+  std::ofstream(short_password) << "short\n";
+  said.clear();
+  CHECK(run_binary({"init", "--db", nothing, "--editor", "ed@example.com"}, &said,
+                   short_password) == 1);
+  CHECK(said.find("nothing made") != std::string::npos);
+  CHECK(said.find("made a new site") == std::string::npos);
+  CHECK(said.find("nothing changed") == std::string::npos);
+  CHECK_FALSE(fs::exists(nothing));
+  // No file is made where none was named.
+  const auto here = fs::current_path() / "verdict.db";
+  const bool was_here = fs::exists(here);
+  said.clear();
+  CHECK(run_binary({"init"}, &said) == 2);
+  CHECK(said.find("init needs --db PATH") != std::string::npos);
+  CHECK(fs::exists(here) == was_here);
 }
 
 TEST_CASE("process: a nightly copy that fails its check is removed, says why and exits 1, and "
