@@ -37,9 +37,11 @@ bool exists(const std::string &path) {
 }
 
 // Commands that read a site refuse a path that holds none, rather than create an empty one.
-void require_database(const std::string &path) {
+void require_database(const Options &options) {
+  const auto &path = options.db;
   if (!exists(path))
-    throw std::runtime_error("no database at " + path + ": `verdict init --db " + path +
+    throw std::runtime_error("no database at " + path + ": `" + options.program + " init --db " +
+                             path +
                              "` makes a new site there (a backup is put back by copying it)");
 }
 
@@ -68,7 +70,7 @@ int run_import(const Options &options) {
 }
 
 int run_export(const Options &options) {
-  require_database(options.db);
+  require_database(options);
   Store store(options.db);
   const auto json = content_to_json(store.export_content());
   if (options.files.empty()) {
@@ -91,7 +93,7 @@ int run_export(const Options &options) {
 }
 
 int run_log(const Options &options) {
-  require_database(options.db);
+  require_database(options);
   Store store(options.db);
   const auto page = store.edit_log({options.page, 50});
   if (page.items.empty())
@@ -117,11 +119,11 @@ int run(const Options &options) {
     return 0;
   }
   if (options.command == "backup") {
-    require_database(options.db);
+    require_database(options);
     return run_backup(options, std::cerr);
   }
   if (options.command == "check") {
-    require_database(options.db);
+    require_database(options);
     const auto problems = check_database(options.db);
     for (const auto &problem : problems)
       std::cerr << "verdict check: " << problem << "\n";
@@ -129,7 +131,7 @@ int run(const Options &options) {
     return problems.empty() ? 0 : 1;
   }
   if (options.command == "checkpoint") {
-    require_database(options.db);
+    require_database(options);
     Store store(options.db);
     const auto checkpoint = store.make_checkpoint(store.log_signing_key(), unix_now());
     std::cout << "checkpoint: " << checkpoint.size << " entries, root "
@@ -139,7 +141,7 @@ int run(const Options &options) {
   }
   if (options.command == "verify") {
     VerifyTarget target{options.files.empty() ? "" : options.files[0], options.db};
-    if (target.site_url.empty()) require_database(options.db);
+    if (target.site_url.empty()) require_database(options);
     const char *home = std::getenv("HOME");
     const auto state = !options.state_file.empty() ? options.state_file
                        : home                      ? std::string(home) + "/.verdict-verify.json"
@@ -147,7 +149,7 @@ int run(const Options &options) {
     return run_verify(target, state, std::cout, std::cerr, options.max_age_hours);
   }
   if (options.command == "user") {
-    if (options.files[0] != "add") require_database(options.db);
+    if (options.files[0] != "add") require_database(options);
     return run_user_command(options, std::cin, isatty(STDIN_FILENO) == 1, std::cout, std::cerr);
   }
   if (options.command == "cluster" && options.files[0] == "key")
@@ -161,7 +163,7 @@ int run(const Options &options) {
   if (options.command == "digest")
     return run_digest(options, std::cout, std::cerr, isatty(STDERR_FILENO) == 1);
   if (options.command == "subscribers") {
-    require_database(options.db);
+    require_database(options);
     std::cout << subscribers_csv(Store(options.db).all_subscribers());
     return 0;
   }
@@ -172,7 +174,9 @@ int run(const Options &options) {
 
 int main(int argc, char **argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
-  const auto options = parse_options(args, [](const char *name) { return std::getenv(name); });
+  auto options = parse_options(args, [](const char *name) { return std::getenv(name); });
+  if (argc > 0 && std::string_view(argv[0]).find('/') != std::string_view::npos)
+    options.program = argv[0];
   if (!options.error.empty()) {
     std::cerr << "verdict: " << options.error << "\n\n" << usage(options.command);
     return 2;

@@ -53,8 +53,8 @@ MailSetup setup_of(const Options &options) {
 int run_digest(const Options &options, std::ostream &out, std::ostream &progress,
                bool progress_is_terminal) {
   if (!std::filesystem::exists(options.db))
-    throw std::runtime_error("no database at " + options.db + ": `verdict init --db " + options.db +
-                             "` makes a new site there");
+    throw std::runtime_error("no database at " + options.db + ": `" + options.program +
+                             " init --db " + options.db + "` makes a new site there");
   CommandWrites opened(options, "digest");
   auto &store = opened.store();
   auto &writes = opened.writes();

@@ -32,7 +32,7 @@ std::string first_editor(const Options &options, std::istream &in, bool in_is_te
 int run_init(const Options &options, std::istream &in, bool in_is_terminal, std::ostream &said) {
   if (std::filesystem::exists(options.db)) {
     said << "verdict: " << options.db << " exists already; init makes a new site only "
-         << "(`verdict serve --db " << options.db << "` serves this one)\n";
+         << "(`" << options.program << " serve --db " << options.db << "` serves this one)\n";
     return 1;
   }
   const auto email = first_editor(options, in, in_is_terminal, said);
@@ -49,18 +49,19 @@ int run_init(const Options &options, std::istream &in, bool in_is_terminal, std:
        << (options.empty ? ", empty: nothing is published yet\n"
                          : ", with the bundled example comparisons, tools and reviewers\n");
   if (email.empty()) {
-    said << "verdict: no editor yet: `verdict user add EMAIL --db " << options.db << "` adds one\n";
+    said << "verdict: no editor yet: `" << options.program << " user add EMAIL --db " << options.db
+         << "` adds one\n";
   } else {
     CommandWrites opened(options, "init");
     if (const auto added = opened.writes().submit(AddEditor{email, auth::hash_password(*password)});
         !added.done()) {
-      said << "verdict: the site is made, without an editor (" << added.words
-           << "): `verdict user add " << email << " --db " << options.db << "` adds one\n";
+      said << "verdict: the site is made, without an editor (" << added.words << "): `"
+           << options.program << " user add " << email << " --db " << options.db << "` adds one\n";
       return 1;
     }
     said << "verdict: " << email << " may now sign in at /admin\n";
   }
-  said << "verdict: serve it with `verdict serve --db " << options.db << "`\n";
+  said << "verdict: serve it with `" << options.program << " serve --db " << options.db << "`\n";
   return 0;
 }
 

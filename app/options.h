@@ -10,6 +10,9 @@ namespace verdict {
 
 struct Options {
   std::string command = "serve"; // serve, import, export, check, backup, digest, help, version…
+  // This binary as the owner ran it, for hints that name a command that works where they are:
+  // "verdict" when the shell found it on the PATH, else the path they typed ("build/verdict").
+  std::string program = "verdict";
   std::string db = "verdict.db";
   bool db_named = false; // --db or VERDICT_DB was given (cluster key carries that site's secrets)
   std::string bind = "127.0.0.1";

@@ -63,9 +63,9 @@ std::string why_no_site_is_made(const Options &options) {
            "or the newest .served- copy), or move these away and run `verdict init`";
   }
   if (!options.demo)
-    return "there is no file at " + options.db + ": make a site with `verdict init --db " +
-           options.db +
-           "`, or serve the bundled demo with `verdict serve --demo` (a missing site is never "
+    return "there is no file at " + options.db + ": make a site with `" + options.program +
+           " init --db " + options.db + "`, or serve the bundled demo with `" + options.program +
+           " serve --demo` (a missing site is never "
            "made silently, so a file deleted or moved is noticed, not replaced by an empty site)";
   return {};
 }
@@ -234,7 +234,8 @@ void share_sign_ins(auth::SignInThrottle &throttle, cluster::WriteStream &stream
 std::string first_run_notes(const Options &options, int port, size_t editors) {
   std::string notes = "  The desk: http://" + options.bind + ":" + std::to_string(port) + "/admin";
   if (editors == 0)
-    notes += " — no editor yet; add one with: verdict user add EMAIL --db " + options.db;
+    notes +=
+        " — no editor yet; add one with: " + options.program + " user add EMAIL --db " + options.db;
   else
     notes += " — " + std::to_string(editors) + (editors == 1 ? " editor" : " editors");
   notes += "\n  Mail: ";

@@ -909,8 +909,8 @@ TEST_CASE("process: serve says where the desk is and whether anyone can sign in,
     const auto log = fresh.log();
     CHECK(log.find("The desk: http://127.0.0.1:" + std::to_string(fresh.port) + "/admin") !=
           std::string::npos);
-    CHECK(log.find("no editor yet; add one with: verdict user add EMAIL --db " + db) !=
-          std::string::npos);
+    CHECK(log.find("no editor yet; add one with: " + std::string(VERDICT_BINARY) +
+                   " user add EMAIL --db " + db) != std::string::npos);
     CHECK(log.find("Mail: off (no --smtp)") != std::string::npos);
     CHECK(log.find("Public address: not set (--base-url)") != std::string::npos);
   }
@@ -1118,8 +1118,9 @@ TEST_CASE("process: export, check and backup refuse a database that does not exi
     std::string said;
     CHECK(run_binary(args, &said) == 1);
     CHECK(said.find("no database at " + missing) != std::string::npos);
-    // What makes one: init, named as it works there.
-    CHECK(said.find("`verdict init --db " + missing + "` makes a new site") != std::string::npos);
+    // What makes one: init, named as it works where the owner is (the binary as they ran it).
+    CHECK(said.find("`" + std::string(VERDICT_BINARY) + " init --db " + missing +
+                    "` makes a new site") != std::string::npos);
     CHECK_FALSE(fs::exists(missing));
   }
   CHECK_FALSE(fs::exists(dir.path / "copy.db"));
@@ -1406,8 +1407,8 @@ TEST_CASE("process: init makes a new site, with the examples or empty, and its f
   const auto examples = (dir.path / "examples.db").string();
   REQUIRE(run_binary({"init", "--db", examples}, &said) == 0);
   CHECK(said.find("with the bundled example comparisons") != std::string::npos);
-  CHECK(said.find("no editor yet: `verdict user add EMAIL --db " + examples + "`") !=
-        std::string::npos);
+  CHECK(said.find("no editor yet: `" + std::string(VERDICT_BINARY) + " user add EMAIL --db " +
+                  examples + "`") != std::string::npos);
   {
     Store store(examples);
     CHECK(store.tools_by_name().size() == 8);
