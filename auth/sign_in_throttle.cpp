@@ -32,13 +32,6 @@ SignInThrottle::SignInThrottle(Limits limits)
       by_account_(limits.window, most_counted(limits), kMaxKeys),
       by_device_(limits.window, most_counted(limits), kMaxKeys) {}
 
-void SignInThrottle::set_limits(Limits limits) {
-  std::lock_guard lock(mutex_);
-  limits_ = limits;
-  for (auto *events : {&by_account_from_network_, &by_network_, &by_account_, &by_device_})
-    events->set_window(limits.window, most_counted(limits));
-}
-
 SignInThrottle::Wait SignInThrottle::wait_locked(std::string_view network, std::string_view account,
                                                  std::string_view device, Clock::time_point now) {
   Wait longest;

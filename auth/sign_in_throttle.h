@@ -55,7 +55,6 @@ public:
 
   SignInThrottle() : SignInThrottle(Limits{}) {}
   explicit SignInThrottle(Limits limits);
-  void set_limits(Limits limits); // a test's seam: the site runs on the defaults
 
   // A try of `account` from a client of `network` about to be checked, asked and counted in
   // one step, so a burst of parallel tries cannot slip past a limit: when no limit holds, it

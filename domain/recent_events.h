@@ -51,11 +51,6 @@ public:
 
   void forget(const std::string &key) { events_.erase(key); }
 
-  void set_window(Duration window, size_t kept_per_key) {
-    window_ = window;
-    kept_per_key_ = kept_per_key;
-  }
-
 private:
   void forget_old(TimePoint now) {
     std::erase_if(events_, [&](const auto &entry) { return entry.second.back() + window_ <= now; });

@@ -21,6 +21,13 @@
 
 namespace verdict {
 
+// How much the costliest answers and failed sign-ins may take: the site runs on the defaults;
+// a test gives smaller ones to reach them.
+struct AppBudgets {
+  CostBudget::Rates costly = CostBudget::kDefaultRates;
+  auth::SignInThrottle::Limits sign_ins{};
+};
+
 struct App {
   // Every read, as the store's read-only view: a handler is given a page's moment of it
   // (StoreMoment) and cannot write through it.
@@ -86,10 +93,11 @@ struct App {
   bool access_log = false;        // a line per routed request on stderr
   TrustedProxies trusted_proxies; // whose X-Forwarded-For is believed (base/addresses.h)
 
+  using Budgets = AppBudgets;
   // `site_writes` and `site_keys`: a cluster's (app/cluster_writes.h); none: the store's own.
   App(Store &store_, const Views &views_, int writes_per_minute = 0,
       std::string trusted_proxy_ = "", SiteWrites *site_writes = nullptr,
-      SiteKeys *site_keys = nullptr);
+      SiteKeys *site_keys = nullptr, const Budgets &budgets = {});
   App(const App &) = delete;
   App &operator=(const App &) = delete;
 };

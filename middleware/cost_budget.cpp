@@ -13,13 +13,6 @@ double in_ms(std::chrono::microseconds time) {
 
 } // namespace
 
-void CostBudget::set_rates(Rates rates) {
-  std::lock_guard lock(mutex_);
-  rates_ = rates;
-  overall_ = {};
-  clients_.clear();
-}
-
 void CostBudget::refill(Bucket &bucket, double per_second_ms, double burst_ms,
                         Clock::time_point now) {
   if (bucket.filled_at == Clock::time_point{}) {

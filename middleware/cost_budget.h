@@ -33,8 +33,6 @@ public:
       std::chrono::milliseconds(500), std::chrono::milliseconds(2000)};
 
   explicit CostBudget(Rates rates = kDefaultRates) : rates_(rates) {}
-  // New rates, every bucket full again: a test's seam (the site runs on kDefaultRates).
-  void set_rates(Rates rates);
 
   static constexpr size_t kAtOncePerClient = 4;
   // At once for the whole site, whoever asks: an answer is charged once made, so without this

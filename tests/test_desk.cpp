@@ -116,12 +116,11 @@ TEST_CASE("desk: the session cookie is for /admin only, HttpOnly, SameSite=Stric
 }
 
 TEST_CASE("desk: failed sign-ins are slowed per account and network, and per network") {
-  test::SiteServer site([](App &app) {
-    app.sign_in_throttle.set_limits({.per_account_from_network = 3,
-                                     .per_network = 5,
-                                     .per_account = 50,
-                                     .window = std::chrono::minutes(15)});
-  });
+  test::SiteServer site(App::Budgets{.costly = CostBudget::kDefaultRates,
+                                     .sign_ins = {.per_account_from_network = 3,
+                                                  .per_network = 5,
+                                                  .per_account = 50,
+                                                  .window = std::chrono::minutes(15)}});
   add_editor(site.store());
   add_editor(site.store(), "second@example.com", test::kEditorPassword);
   auto client = site.client();
@@ -187,12 +186,11 @@ TEST_CASE("desk: fifty wrong passwords for the editor from one network do not ke
 
 TEST_CASE("desk: an account guessed at from many networks still signs in on a browser it signed "
           "in on before, and on no other") {
-  test::SiteServer site([](App &app) {
-    app.sign_in_throttle.set_limits({.per_account_from_network = 3,
-                                     .per_network = 20,
-                                     .per_account = 6,
-                                     .window = std::chrono::minutes(15)});
-  });
+  test::SiteServer site(App::Budgets{.costly = CostBudget::kDefaultRates,
+                                     .sign_ins = {.per_account_from_network = 3,
+                                                  .per_network = 20,
+                                                  .per_account = 6,
+                                                  .window = std::chrono::minutes(15)}});
   add_editor(site.store());
   auto client = site.client();
   const auto first = try_sign_in(client, test::kEditorEmail, test::kEditorPassword,

@@ -426,11 +426,11 @@ TEST_CASE("search: results are never kept in the shared page cache, so no text c
 
 TEST_CASE("search: a network that spent its CPU time on searches is told to wait, another "
           "network is answered, and a search asked again is answered from what was kept") {
-  test::SiteServer site;
-  auto client = site.client();
   // A budget one search spends whole, earning nothing back: the second search is refused.
-  site.app().cost_budget.set_rates({std::chrono::microseconds(0), std::chrono::microseconds(1),
-                                    std::chrono::seconds(100), std::chrono::seconds(100)});
+  test::SiteServer site(
+      App::Budgets{.costly = {std::chrono::microseconds(0), std::chrono::microseconds(1),
+                              std::chrono::seconds(100), std::chrono::seconds(100)}});
+  auto client = site.client();
   const httplib::Headers from_one = {{"X-Forwarded-For", "10.20.30.7"}};
   const auto first = client.Get("/search?q=codestral", from_one);
   REQUIRE(first->status == 200);
@@ -445,13 +445,15 @@ TEST_CASE("search: a network that spent its CPU time on searches is told to wait
   CHECK(elsewhere->body == first->body); // the page kept for this text
 
   // The whole site's budget spent: every network waits, with 503, other pages unaffected.
-  site.app().cost_budget.set_rates({std::chrono::seconds(100), std::chrono::seconds(100),
-                                    std::chrono::microseconds(0), std::chrono::microseconds(1)});
-  REQUIRE(client.Get("/search?q=cursor", {{"X-Forwarded-For", "10.20.32.7"}})->status == 200);
-  const auto busy = client.Get("/search?q=mistral", {{"X-Forwarded-For", "10.20.33.7"}});
+  test::SiteServer spent(
+      App::Budgets{.costly = {std::chrono::seconds(100), std::chrono::seconds(100),
+                              std::chrono::microseconds(0), std::chrono::microseconds(1)}});
+  auto spent_client = spent.client();
+  REQUIRE(spent_client.Get("/search?q=cursor", {{"X-Forwarded-For", "10.20.32.7"}})->status == 200);
+  const auto busy = spent_client.Get("/search?q=mistral", {{"X-Forwarded-For", "10.20.33.7"}});
   CHECK(busy->status == 503);
   CHECK(busy->has_header("Retry-After"));
-  CHECK(client.Get("/tools")->status == 200);
+  CHECK(spent_client.Get("/tools")->status == 200);
 }
 
 TEST_CASE("search: a query naming two tools, with or without vs, offers their comparison first, "

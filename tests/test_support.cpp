@@ -216,6 +216,13 @@ SiteServer::SiteServer(const std::function<void(App &)> &configure)
   start();
 }
 
+SiteServer::SiteServer(const App::Budgets &budgets)
+    : store_(open_site_database(":memory:")), server_(transport_limits(16)) {
+  app_ = std::make_unique<App>(*store_, views_, 0, "127.0.0.1", nullptr, nullptr, budgets);
+  app_->clock = reader_clock;
+  start();
+}
+
 SiteServer::SiteServer(const std::function<void(App &, Views &)> &configure)
     : SiteServer([&](App &app) { configure(app, views_); }) {}
 

@@ -117,6 +117,8 @@ public:
   // Sending confirmation mails through `mail` (its base_url is left to the server: its own
   // address), as `verdict serve --smtp` does.
   explicit SiteServer(const MailSetup &mail);
+  // With smaller budgets for costly answers and failed sign-ins than the site's, to reach them.
+  explicit SiteServer(const App::Budgets &budgets);
   // With the transport's limits (timeouts, connections) set by the test.
   explicit SiteServer(const transport::TransportLimits &limits, int writes_per_minute = 0,
                       const std::string &trusted_proxy = "127.0.0.1");
