@@ -8,7 +8,9 @@
 // from the names in memory; then the other tools whose texts hold them; then quotes. Within
 // the last two, bm25 orders a tier of at most kRankedAtMost rows; a larger tier (a word as
 // common as "the") is listed newest first, which the index gives without scoring every row:
-// so no search, however common its words, costs more than a few milliseconds.
+// so no search, however common its words, costs more than a few milliseconds. Over 500 lines
+// because FTS5's tokenizer (its C API) and the marking of matches, which FTS5 would otherwise
+// redo for every hit, live here beside the queries they serve, and nowhere else needs them.
 #include <algorithm>
 #include <string>
 #include <unordered_set>
