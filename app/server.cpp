@@ -284,9 +284,25 @@ int serve(const Options &options) {
     std::cerr << "verdict: " << refusal << "\n";
     return 1;
   }
-  if (!std::filesystem::exists(options.db))
+  // A demo site this run makes is taken away again if the run fails before serving it (the
+  // port taken, say): a failed command leaves no new file behind. Declared before the store,
+  // so it is closed first.
+  struct MadeByThisRun {
+    std::string path;
+    bool made = false, served = false;
+    ~MadeByThisRun() {
+      if (!made || served) return;
+      std::error_code ignored;
+      std::filesystem::remove(path, ignored);
+      for (const auto &leftover : database_file::leftovers_of_a_site(path))
+        std::filesystem::remove(leftover, ignored);
+    }
+  } demo{options.db};
+  if (!std::filesystem::exists(options.db)) {
     std::cerr << "verdict: no file at " << options.db
               << ": making a demo site there with the bundled content (--demo)\n";
+    demo.made = true;
+  }
   auto store = open_site_database(options.db);
   DatabaseLock database_lock(options.db);
   if (!database_lock.held()) {
@@ -349,9 +365,11 @@ int serve(const Options &options) {
   if (port <= 0) {
     std::cerr << "verdict: cannot listen on " << options.bind << ":" << options.port
               << ": the address is in use (is another verdict serving it?) or not this "
-                 "machine's\n";
+                 "machine's"
+              << (demo.made ? "; the demo site made for it is removed again" : "") << "\n";
     return 1;
   }
+  demo.served = true;
   std::atomic<bool> listening_ended{false};
   std::thread signal_waiter([&server, &listening_ended, signals] {
     int received = 0;

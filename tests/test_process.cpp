@@ -453,6 +453,10 @@ TEST_CASE("process: a second verdict on the same port or the same database refus
                     std::to_string(first.port)},
                    &said) == 1);
   CHECK(said.find("address is in use") != std::string::npos);
+  // The demo site made for it is taken away again: a failed start leaves no new file.
+  CHECK(said.find("the demo site made for it is removed again") != std::string::npos);
+  for (const auto &entry : fs::directory_iterator(dir.path))
+    CHECK(entry.path().filename().string().rfind("other.db", 0) != 0);
   CHECK(run_binary({"--db", db, "--port", "0"}, &said) == 1);
   CHECK(said.find("already served by another verdict") != std::string::npos);
   // The first goes on serving every reader.
