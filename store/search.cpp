@@ -169,8 +169,8 @@ bool indexed(sql::Db &db, const std::string &term, bool as_start) {
 
 // What a reader typed, as terms: a term no text holds, long enough to be a typo, read as the
 // name's term it is nearest to (NameIndex::meant), unless the reader asked for it as typed.
-Asked what_was_asked(sql::Db &db, const NameIndex &names, std::string_view text, SearchAs as) {
-  Tokenizer tokenizer(db);
+Asked what_was_asked(sql::Db &db, Tokenizer &tokenizer, const NameIndex &names,
+                     std::string_view text, SearchAs as) {
   const auto typed = tokenizer.terms_of(text, kMaxTerms);
   Asked asked;
   asked.last_may_start = !typed.empty() && typed.back().term.size() >= kMinPrefixBytes;
@@ -190,8 +190,8 @@ Asked what_was_asked(sql::Db &db, const NameIndex &names, std::string_view text,
         asked.corrected = true;
       }
     // A word said twice is looked for once ("the a the a …" asks two lists, not thirty).
-    const bool again = !(may_start && i + 1 == typed.size()) &&
-                       std::find(asked.terms.begin(), asked.terms.end(), term) != asked.terms.end();
+    const bool again =
+        !may_start && std::find(asked.terms.begin(), asked.terms.end(), term) != asked.terms.end();
     if (!again) asked.terms.push_back(std::move(term));
   }
   asked.corrected_text += std::string(text.substr(copied_to));
@@ -290,7 +290,8 @@ struct RankedHit {
   int64_t id; // the tool's or the review's
 };
 
-// How many rows of `index` (tool_search or review_search) match `query`, counted to `most`.
+// How many rows `count_sql` (a count over tool_search or review_search, its match :query and
+// its limit :most) finds for `query`: counted no further than `most`.
 int64_t matching_at_most(sql::Db &db, const char *count_sql, const std::string &query,
                          int64_t most) {
   auto stmt = db.cached(count_sql);
@@ -327,7 +328,7 @@ std::vector<int64_t> tier_rows(sql::Db &db, const char *ranked_sql, const char *
 // hit: for a word as common as "the", most of a search's time.
 class Marker {
 public:
-  Marker(sql::Db &db, const Asked &asked) : tokenizer_(db), asked_(asked) {}
+  Marker(Tokenizer &tokenizer, const Asked &asked) : tokenizer_(tokenizer), asked_(asked) {}
 
   // All of `text`, each match marked.
   std::string marked(std::string_view text) { return excerpt(text, 0); }
@@ -386,7 +387,7 @@ private:
       if (c != kMatchStart && c != kMatchEnd) kept += c;
     return kept;
   }
-  Tokenizer tokenizer_;
+  Tokenizer &tokenizer_;
   const Asked &asked_;
 };
 
@@ -434,12 +435,17 @@ SearchHit review_hit(sql::Db &db, Marker &marker, int64_t id) {
 
 } // namespace
 
+std::shared_ptr<const NameIndex> StoreReads::tool_names_in(sql::Db &db) {
+  // The list's version moves whenever a tool is added or removed or its name changes; read in
+  // the caller's read transaction, it is the version of the names read.
+  return store_.tool_names_.at(list_version(db, "tools_by_name"),
+                               [&db] { return tool_names_of(db); });
+}
+
 std::shared_ptr<const NameIndex> StoreReads::tool_names() {
   return read([this](sql::Db &db) {
-    sql::ReadSnapshot snapshot(db); // the version read is the version of the names read
-    // The list's version moves whenever a tool is added or removed or its name changes.
-    return store_.tool_names_.at(list_version(db, "tools_by_name"),
-                                 [&db] { return tool_names_of(db); });
+    sql::ReadSnapshot snapshot(db);
+    return tool_names_in(db);
   });
 }
 
@@ -447,9 +453,10 @@ SearchResults StoreReads::search(std::string_view text, PageSpan span, SearchAs 
   return read([&](sql::Db &db) {
     SearchResults results;
     results.hits.number = span.number;
-    sql::ReadSnapshot snapshot(db); // the names, the ranking and the texts of one moment
-    const auto names = tool_names();
-    const auto asked = what_was_asked(db, *names, text, as);
+    sql::ReadSnapshot snapshot(db);       // the names, the ranking and the texts of one moment
+    const auto names = tool_names_in(db); // on this connection, of this moment
+    Tokenizer tokenizer(db);              // one for what was typed and for the hits' texts
+    const auto asked = what_was_asked(db, tokenizer, *names, text, as);
     if (asked.terms.empty()) return results;
     if (asked.corrected) results.searched_for = asked.corrected_text;
     const auto query = expression_of(asked.terms, asked.last_may_start);
@@ -507,7 +514,7 @@ SearchResults StoreReads::search(std::string_view text, PageSpan span, SearchAs 
     results.hits.has_next = static_cast<int64_t>(page.size()) > span.size;
     if (results.hits.has_next) page.pop_back();
     if (span.number == 1) results.comparisons = comparison_hits(db, *names, asked);
-    Marker marker(db, asked);
+    Marker marker(tokenizer, asked);
     for (const auto &hit : page)
       results.hits.items.push_back(hit.kind == SearchHit::Kind::tool
                                        ? tool_hit(db, marker, hit.id)

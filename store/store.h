@@ -238,6 +238,8 @@ protected:
   StoreReads &operator=(const StoreReads &) = delete;
   // Runs `query` on a read-only connection: this view's moment's, or one of its own.
   template <class F> auto read(F &&query);
+  // tool_names() as read on `db`, inside its read transaction (store/search.cpp).
+  std::shared_ptr<const NameIndex> tool_names_in(sql::Db &db);
   Store &store_;
 
 private:
