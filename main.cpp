@@ -11,6 +11,7 @@
 #include "app/cluster_command.h"
 #include "app/command_writes.h"
 #include "app/digest_command.h"
+#include "app/doctor_command.h"
 #include "app/editor_commands.h"
 #include "app/init_command.h"
 #include "app/options.h"
@@ -109,7 +110,7 @@ int run_log(const Options &options) {
   return 0;
 }
 
-int run(const Options &options) {
+int run(const Options &options, const std::vector<std::string> &args) {
   if (options.command == "help") {
     std::cout << (options.help_topic.empty() ? usage() : usage(options.help_topic));
     return 0;
@@ -160,6 +161,9 @@ int run(const Options &options) {
   if (options.command == "import") return run_import(options);
   if (options.command == "export") return run_export(options);
   if (options.command == "log") return run_log(options);
+  if (options.command == "doctor")
+    return run_doctor(
+        args, [](const char *name) { return std::getenv(name); }, options, std::cout);
   if (options.command == "digest")
     return run_digest(options, std::cout, std::cerr, isatty(STDERR_FILENO) == 1);
   if (options.command == "subscribers") {
@@ -182,7 +186,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   try {
-    return run(options);
+    return run(options, args);
   } catch (const std::exception &e) {
     std::cerr << "verdict: " << e.what() << "\n";
     return 1;

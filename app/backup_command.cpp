@@ -35,6 +35,19 @@ bool is_copy(const fs::path &path) {
 
 } // namespace
 
+std::vector<int64_t> copies_made_at(const std::string &folder) {
+  std::vector<int64_t> made;
+  std::error_code unreadable;
+  for (const auto &entry : fs::directory_iterator(folder, unreadable)) {
+    if (!entry.is_regular_file() || !is_copy(entry.path())) continue;
+    const auto stamp = entry.path().filename().string().substr(kCopyPrefix.size(), 15);
+    std::tm utc{};
+    const char *end = strptime(stamp.c_str(), "%Y%m%d-%H%M%S", &utc);
+    if (end && *end == '\0') made.push_back(timegm(&utc));
+  }
+  return made;
+}
+
 int run_backup(const Options &options, std::ostream &said) {
   if (options.backup_folder.empty()) {
     backup_database(options.db, options.files[0]);

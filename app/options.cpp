@@ -318,6 +318,22 @@ const std::vector<Command> &commands() {
        "Prints the edit log, newest first, 50 changes a page: when, who, what was done to\n"
        "what, and the item before and after (as the content file writes it).\n",
        "print the desk's edit log"},
+      {"doctor", "verdict doctor [--settings FILE] [--backups DIR] [--tls-ca FILE]",
+       "Looks over a running install with the settings the service reads: the environment,\n"
+       "then FILE (default /etc/default/verdict, root's alone: run `sudo verdict doctor`) for\n"
+       "what the environment leaves unset. Says of each thing ok, or what is wrong and what to\n"
+       "do: the database (integrity and keys), the site answering on its port, its public\n"
+       "address and, when https, its certificate (a problem under 14 days left), the vote\n"
+       "log's newest checkpoint (older than 48 h with entries after it), the newest backup\n"
+       "(none, or older than 36 h), the mail server (reached, logged in to, asked NOOP;\n"
+       "nothing is sent), the cluster's nodes when VERDICT_CLUSTER is set (quiet over 10 s,\n"
+       "stuck, 1000 writes behind, or skipping entries not sealed with the key), and the disk\n"
+       "(under 1 GiB or twice the database free). Writes nothing. Exits 1 on any problem.\n"
+       "  --settings FILE      the settings file the service reads (EnvironmentFile=)\n"
+       "  --backups DIR        the nightly copies' folder (default: backups/ beside the database)\n"
+       "  --tls-ca FILE        a CA that signs the site's certificate, besides the system's\n"
+       "  --db PATH, --port N, --bind ADDR, --base-url URL   as for serve, over the settings\n",
+       "look over a running install: each thing ok, or what to do"},
       {"help", "verdict help [COMMAND]", "Says how to use verdict, or one of its commands.\n",
        "say how to use verdict, or one command"},
       {"version", "verdict --version", "Prints the version.\n", "print the version"},
@@ -413,7 +429,8 @@ Options parse_options(const std::vector<std::string> &args,
   }
 
   // The first of each given, for "only for" errors.
-  std::string mail_flag, digest_flag, serve_flag, init_flag, keep_flag, cluster_flag, max_age_flag;
+  std::string mail_flag, digest_flag, serve_flag, init_flag, keep_flag, cluster_flag, max_age_flag,
+      doctor_flag;
   for (; i < args.size() && options.error.empty(); ++i) {
     const auto &arg = args[i];
     const auto value = [&](const char *flag) -> const std::string * {
@@ -467,6 +484,12 @@ Options parse_options(const std::vector<std::string> &args,
                    : arg == "--cluster-ca"       ? options.cluster_ca
                    : arg == "--cluster-tls-cert" ? options.cluster_tls_cert
                                                  : options.cluster_tls_key;
+      if (auto v = value(arg.c_str())) file = *v;
+    } else if (arg == "--settings" || arg == "--backups" || arg == "--tls-ca") {
+      doctor_flag = arg;
+      auto &file = arg == "--settings"  ? options.settings_file
+                   : arg == "--backups" ? options.backups_folder
+                                        : options.tls_ca;
       if (auto v = value(arg.c_str())) file = *v;
     } else if (arg == "--out") {
       if (auto v = value("--out")) options.key_out = *v;
@@ -578,6 +601,9 @@ Options parse_options(const std::vector<std::string> &args,
       options.error = options.files[1] + " is not an email address";
   }
   if (options.command == "log" && n != 0) options.error = "log takes no arguments";
+  if (options.command == "doctor" && n != 0) options.error = "doctor takes no arguments";
+  if (!doctor_flag.empty() && options.command != "doctor")
+    options.error = doctor_flag + " is only for doctor";
   if (options.command == "subscribers" && (n != 1 || options.files[0] != "export"))
     options.error = "subscribers needs export";
   if (options.command == "digest") {

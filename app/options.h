@@ -53,7 +53,11 @@ struct Options {
   // and key (--cluster-tls-cert, --cluster-tls-key). `cluster key --out FILE` writes a key.
   std::string cluster_key_file, cluster_creds, cluster_ca, cluster_tls_cert, cluster_tls_key;
   std::string key_out; // cluster key: the new key file
-  std::string error;   // set when the command line is not usable
+  // doctor: the service's settings file (--settings; default /etc/default/verdict), the
+  // nightly backups' folder (--backups; default beside the database), and a CA for the site's
+  // certificate besides the system's (--tls-ca).
+  std::string settings_file, backups_folder, tls_ca;
+  std::string error; // set when the command line is not usable
 };
 
 // `getenv` supplies VERDICT_DB, VERDICT_PORT, VERDICT_BIND, VERDICT_THREADS, VERDICT_BASE_URL,

@@ -11,6 +11,7 @@
 #include "base/merkle.h"
 #include "domain/clock.h"
 #include "domain/counting.h"
+#include "domain/dates.h"
 #include "domain/tallies.h"
 #include "domain/vote_log.h"
 
@@ -208,16 +209,6 @@ private:
   size_t faults_ = 0, agreeing_ = 0;
   std::set<VoteTarget> targets_;
 };
-
-} // namespace
-
-namespace {
-
-std::string age_in_words(int64_t seconds) {
-  if (seconds < 3600) return std::to_string(std::max<int64_t>(seconds / 60, 0)) + " min";
-  if (seconds < 2 * 86400) return std::to_string(seconds / 3600) + " h";
-  return std::to_string(seconds / 86400) + " days";
-}
 
 } // namespace
 

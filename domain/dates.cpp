@@ -1,6 +1,7 @@
 // Day arithmetic on YYYY-MM-DD dates and the staleness rule (domain/dates.h).
 #include "domain/dates.h"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 
@@ -83,6 +84,12 @@ std::string utc_time_shown(const std::string &rfc3339) {
   // "2026-11-24T16:05:00Z": the day, the hour and minute, the seconds left out.
   if (rfc3339.size() != 20 || rfc3339[10] != 'T' || rfc3339[19] != 'Z') return rfc3339;
   return rfc3339.substr(0, 10) + " " + rfc3339.substr(11, 5) + " UTC";
+}
+
+std::string age_in_words(int64_t seconds) {
+  if (seconds < 3600) return std::to_string(std::max<int64_t>(seconds / 60, 0)) + " min";
+  if (seconds < 2 * 86400) return std::to_string(seconds / 3600) + " h";
+  return std::to_string(seconds / 86400) + " days";
 }
 
 } // namespace verdict

@@ -27,6 +27,8 @@ bool readers_see_on(const std::string &published_on, const std::string &today);
 
 // A moment (seconds since 1970) as readers are shown it: "2026-11-24 16:05 UTC".
 std::string utc_time_of(int64_t seconds);
+// An age as an owner reads it: "12 min", "5 h", "3 days".
+std::string age_in_words(int64_t seconds);
 // The same as RFC 3339 writes it, for Atom and machines: "2026-11-24T16:05:00Z".
 std::string rfc3339_utc(int64_t seconds);
 // A date as YYYY-MM-DD (years 0 to 9999), made by arithmetic: no time-zone lock taken.

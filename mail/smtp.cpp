@@ -86,22 +86,12 @@ SmtpClient::~SmtpClient() {
   if (stopping_ && stopping_()) drop_connection(session_->curl);
 }
 
-SmtpResult SmtpClient::send(const std::string &from, const std::string &to,
-                            const std::string &message) {
+// The server, the time it gets and how it is reached, alike for a send and a greeting.
+void SmtpClient::reach_the_server() {
   CURL *curl = session_->curl;
-  curl_easy_reset(curl); // keeps the open connection, forgets the last message's options
-  Upload upload{&message};
-  char *error = session_->error;
-  error[0] = '\0';
-  curl_slist *recipients = curl_slist_append(nullptr, ("<" + to + ">").c_str());
-  const std::string sender = "<" + from + ">";
+  session_->error[0] = '\0';
   curl_easy_setopt(curl, CURLOPT_URL, settings_.url.c_str());
-  curl_easy_setopt(curl, CURLOPT_MAIL_FROM, sender.c_str());
-  curl_easy_setopt(curl, CURLOPT_MAIL_RCPT, recipients);
-  curl_easy_setopt(curl, CURLOPT_READFUNCTION, read_upload);
-  curl_easy_setopt(curl, CURLOPT_READDATA, &upload);
-  curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
-  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
+  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, session_->error);
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L); // called from threads: no SIGALRM
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 10L);
   // A server gets 20 s to answer each command, the whole send a minute; a stop abandons it
@@ -118,6 +108,38 @@ SmtpResult SmtpClient::send(const std::string &from, const std::string &to,
     curl_easy_setopt(curl, CURLOPT_USERNAME, settings_.user.c_str());
     curl_easy_setopt(curl, CURLOPT_PASSWORD, settings_.password.c_str());
   }
+}
+
+SmtpResult SmtpClient::greet() {
+  CURL *curl = session_->curl;
+  curl_easy_reset(curl);
+  reach_the_server();
+  // NOOP: every SMTP server must answer it (RFC 5321 4.1.1.9), and it sends nothing.
+  curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, "NOOP");
+  curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+  const auto code = curl_easy_perform(curl);
+  long reply = 0;
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &reply);
+  if (code == CURLE_OK) return {SmtpOutcome::accepted, static_cast<int>(reply), {}};
+  return {SmtpOutcome::refused, static_cast<int>(reply),
+          *session_->error ? session_->error : curl_easy_strerror(code)};
+}
+
+SmtpResult SmtpClient::send(const std::string &from, const std::string &to,
+                            const std::string &message) {
+  CURL *curl = session_->curl;
+  curl_easy_reset(curl); // keeps the open connection, forgets the last message's options
+  Upload upload{&message};
+  char *error = session_->error;
+  error[0] = '\0';
+  curl_slist *recipients = curl_slist_append(nullptr, ("<" + to + ">").c_str());
+  const std::string sender = "<" + from + ">";
+  curl_easy_setopt(curl, CURLOPT_MAIL_FROM, sender.c_str());
+  curl_easy_setopt(curl, CURLOPT_MAIL_RCPT, recipients);
+  curl_easy_setopt(curl, CURLOPT_READFUNCTION, read_upload);
+  curl_easy_setopt(curl, CURLOPT_READDATA, &upload);
+  curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
+  reach_the_server();
   const auto code = curl_easy_perform(curl);
   curl_slist_free_all(recipients);
   long reply = 0;

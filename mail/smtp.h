@@ -48,8 +48,12 @@ public:
 
   // Hands one message (compose_mail's bytes) to the server for one recipient.
   SmtpResult send(const std::string &from, const std::string &to, const std::string &message);
+  // Reaches the server as a send would (TLS, login) and asks NOOP, sending nothing: accepted
+  // when the server answers, else why not (`verdict doctor`).
+  SmtpResult greet();
 
 private:
+  void reach_the_server();
   struct Session;
   SmtpSettings settings_;
   std::function<bool()> stopping_;

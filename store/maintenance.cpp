@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "store/database_file.h"
+#include "store/queries.h"
 #include "store/sqlite.h"
 
 namespace verdict {
@@ -81,6 +82,18 @@ std::vector<std::string> check_database(const std::string &db_path) {
   while (keys.step())
     problems.push_back("foreign key fault in " + keys.text(0) + " row " + keys.text(1));
   return problems;
+}
+
+SiteVitals read_site_vitals(const std::string &db_path) {
+  sql::Db db(db_path, sql::Db::Open::read_only);
+  SiteVitals vitals;
+  if (const auto newest = queries::latest_checkpoints(db, 1); !newest.empty()) {
+    vitals.checkpoint_made_at = newest.front().made_at;
+    vitals.checkpoint_size = newest.front().size;
+  }
+  vitals.log_size = queries::vote_log_size(db);
+  vitals.subscribers = queries::subscriber_counts(db);
+  return vitals;
 }
 
 } // namespace verdict

@@ -182,6 +182,10 @@ PairTally pair_tally(sql::Db &db, int64_t a_id, int64_t b_id);
 PairNumbers pair_numbers(sql::Db &db, int64_t a_id, int64_t b_id);
 // How many entries the vote log holds: the numbers read beside it are what they replay to.
 uint64_t vote_log_size(sql::Db &db);
+// The newest `limit` signed checkpoints of the vote log, newest first.
+std::vector<Checkpoint> latest_checkpoints(sql::Db &db, int limit);
+// How many subscribers are pending, confirmed and unsubscribed.
+SubscriberCounts subscriber_counts(sql::Db &db);
 VoterChoices voter_choices(sql::Db &db, std::string_view voter, int64_t a_id, int64_t b_id);
 
 } // namespace verdict::queries

@@ -100,19 +100,21 @@ void Store::keep_site_secret(std::string_view name, std::string_view value) {
   });
 }
 
+SubscriberCounts queries::subscriber_counts(sql::Db &db) {
+  auto stmt = db.cached("SELECT status, count(*) FROM subscribers GROUP BY status");
+  SubscriberCounts counts;
+  while (stmt.step()) {
+    const auto status = stmt.text(0);
+    auto &count = status == "confirmed" ? counts.confirmed
+                  : status == "pending" ? counts.pending
+                                        : counts.unsubscribed;
+    count = stmt.int64(1);
+  }
+  return counts;
+}
+
 SubscriberCounts StoreReads::subscriber_counts() {
-  return read([](sql::Db &db) {
-    auto stmt = db.cached("SELECT status, count(*) FROM subscribers GROUP BY status");
-    SubscriberCounts counts;
-    while (stmt.step()) {
-      const auto status = stmt.text(0);
-      auto &count = status == "confirmed" ? counts.confirmed
-                    : status == "pending" ? counts.pending
-                                          : counts.unsubscribed;
-      count = stmt.int64(1);
-    }
-    return counts;
-  });
+  return read([](sql::Db &db) { return queries::subscriber_counts(db); });
 }
 
 Paged<Subscriber> StoreReads::subscribers(PageSpan span, std::string_view words) {

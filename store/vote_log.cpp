@@ -394,16 +394,18 @@ std::optional<Checkpoint> StoreReads::latest_checkpoint() {
   return std::move(latest.front());
 }
 
+std::vector<Checkpoint> queries::latest_checkpoints(sql::Db &db, int limit) {
+  auto stmt = db.cached("SELECT size, root, made_at, signature FROM checkpoints "
+                        "ORDER BY id DESC LIMIT :limit");
+  stmt.bind(":limit", int64_t{limit});
+  std::vector<Checkpoint> checkpoints;
+  while (stmt.step())
+    checkpoints.push_back(checkpoint_of(stmt));
+  return checkpoints;
+}
+
 std::vector<Checkpoint> StoreReads::latest_checkpoints(int limit) {
-  return read([&](sql::Db &db) {
-    auto stmt = db.cached("SELECT size, root, made_at, signature FROM checkpoints "
-                          "ORDER BY id DESC LIMIT :limit");
-    stmt.bind(":limit", int64_t{limit});
-    std::vector<Checkpoint> checkpoints;
-    while (stmt.step())
-      checkpoints.push_back(checkpoint_of(stmt));
-    return checkpoints;
-  });
+  return read([&](sql::Db &db) { return queries::latest_checkpoints(db, limit); });
 }
 
 std::vector<merkle::Hash> StoreReads::inclusion_proof(uint64_t leaf, uint64_t size) {

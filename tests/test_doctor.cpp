@@ -1,0 +1,376 @@
+// `verdict doctor` (app/doctor_command.h): each rule's edges with figures alone
+// (app/doctor_findings.h), the settings file read as systemd reads it, and the command on a
+// running site with its mail server, backups and settings, then with each of them broken.
+#include <catch2/catch.hpp>
+
+#include <httplib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <thread>
+
+#include "app/doctor_findings.h"
+#include "app/options.h"
+#include "app/settings_file.h"
+#include "test_support.h"
+
+namespace fs = std::filesystem;
+using namespace verdict;
+
+namespace {
+
+constexpr int64_t kNow = 1'800'000'000;
+constexpr uint64_t kGiB = 1024ull * 1024 * 1024;
+
+// One line of doctor's report: its verdict and subject ("ok       mail", "PROBLEM  backups").
+bool reports(const std::string &said, const std::string &verdict, const std::string &subject) {
+  std::string start = verdict;
+  start.resize(9, ' ');
+  start += subject;
+  return said.find("\n" + start) != std::string::npos || said.rfind(start, 0) == 0;
+}
+
+void write_file(const fs::path &path, const std::string &text) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+}
+
+std::set<std::string> names_in(const fs::path &folder) {
+  std::set<std::string> names;
+  for (const auto &entry : fs::directory_iterator(folder))
+    names.insert(entry.path().filename().string());
+  return names;
+}
+
+// A site served from a file, as `verdict serve` serves it, with its nightly backup made and a
+// mail server, and the settings file that names them as /etc/default/verdict would.
+struct RunningInstall {
+  test::TempDir dir;
+  fs::path db = dir.path / "verdict.db";
+  fs::path settings = dir.path / "verdict.default";
+  std::optional<test::SiteServer> site;
+  std::optional<test::SmtpSink> mail;
+
+  RunningInstall() {
+    std::string said;
+    REQUIRE(test::run_binary({"init", "--db", db.string(), "--empty"}, &said) == 0);
+    REQUIRE(
+        test::run_binary({"backup", "--db", db.string(), "--into", (dir.path / "backups").string()},
+                         &said) == 0);
+    site.emplace(db.string());
+    mail.emplace(dir.path / "mail");
+    write_settings();
+  }
+
+  void write_settings(const std::string &more = "") {
+    const auto address = "http://127.0.0.1:" + std::to_string(site->port());
+    write_file(settings, "# as the package installs it, filled in\n"
+                         "VERDICT_BASE_URL=" +
+                             address +
+                             "\n"
+                             "VERDICT_BIND=127.0.0.1\nVERDICT_PORT=" +
+                             std::to_string(site->port()) + "\nVERDICT_DB=\"" + db.string() +
+                             "\"\n"
+                             "VERDICT_SMTP=" +
+                             mail->url() +
+                             "\nVERDICT_SMTP_FROM=digest@example.com\n"
+                             "VERDICT_SMTP_USER=\n" +
+                             more);
+  }
+
+  int doctor(std::string &said, const std::vector<std::string> &more = {}) const {
+    std::vector<std::string> args = {"doctor", "--settings", settings.string()};
+    args.insert(args.end(), more.begin(), more.end());
+    return test::run_binary(args, &said);
+  }
+};
+
+} // namespace
+
+TEST_CASE("doctor: the settings file is read as systemd reads an EnvironmentFile") {
+  const auto file = read_settings_file("# a comment\n; another\n\n  VERDICT_PORT = 8081 \n"
+                                       "VERDICT_DB=\"/var/lib/verdict/site.db\"\n"
+                                       "VERDICT_SMTP_FROM='digest@example.com'\n"
+                                       "VERDICT_BASE_URL=\nVERDICT_PORT=8082\r\n"
+                                       "not a setting\n2BAD=x\n");
+  CHECK(file.values.at("VERDICT_PORT") == "8082"); // the later line wins
+  CHECK(file.values.at("VERDICT_DB") == "/var/lib/verdict/site.db");
+  CHECK(file.values.at("VERDICT_SMTP_FROM") == "digest@example.com");
+  CHECK(file.values.at("VERDICT_BASE_URL").empty());
+  REQUIRE(file.faults.size() == 2);
+  CHECK(file.faults[0] == "line 9 is not VARIABLE=VALUE: not a setting");
+  CHECK(file.faults[1] == "line 10 is not VARIABLE=VALUE: 2BAD=x");
+}
+
+TEST_CASE("doctor: backups are a problem when none is there or the newest missed a night") {
+  const auto none = judge_backups("/var/lib/verdict/backups", {}, kNow, "verdict backup …");
+  CHECK_FALSE(none.ok);
+  CHECK(none.said == "none in /var/lib/verdict/backups");
+  CHECK_THAT(none.to_do, Catch::Contains("systemctl enable --now verdict-backup.timer"));
+  CHECK_THAT(none.to_do, Catch::Contains("`verdict backup …`"));
+  const auto fresh = judge_backups("b", {kNow - 40 * 3600, kNow - 5 * 3600}, kNow, "");
+  CHECK(fresh.ok);
+  CHECK(fresh.said == "the newest of 2 copies in b is 5 h old (keep copies off this machine too)");
+  CHECK(judge_backups("b", {kNow - kBackupOldAfterHours * 3600}, kNow, "").ok);
+  const auto missed = judge_backups("b", {kNow - kBackupOldAfterHours * 3600 - 1}, kNow, "");
+  CHECK_FALSE(missed.ok);
+  CHECK_THAT(missed.said, Catch::Contains("a night was missed"));
+}
+
+TEST_CASE("doctor: the disk is a problem under 1 GiB free or under twice the database") {
+  CHECK(judge_disk("/d", 3 * kGiB, kGiB).ok);
+  CHECK_FALSE(judge_disk("/d", kGiB - 1, 1024).ok);
+  CHECK_FALSE(judge_disk("/d", 2 * kGiB - 1, kGiB).ok);
+  CHECK(judge_disk("/d", 2 * kGiB, kGiB).ok);
+  CHECK(judge_disk("/d", 2 * kGiB, kGiB).said ==
+        "2.0 GiB free where the database is (/d); the database is 1.0 GiB");
+}
+
+TEST_CASE("doctor: a certificate is a problem two weeks before it ends, and once it has") {
+  const std::string site = "https://verdict.example";
+  const auto later = judge_certificate(site, kNow + 60 * 86400, kNow);
+  CHECK(later.ok);
+  CHECK(later.said == "https://verdict.example's certificate is trusted and ends in 60 days");
+  CHECK(judge_certificate(site, kNow + kCertificateWarnDays * 86400, kNow).ok);
+  const auto soon = judge_certificate(site, kNow + kCertificateWarnDays * 86400 - 1, kNow);
+  CHECK_FALSE(soon.ok);
+  CHECK_THAT(soon.said, Catch::Contains("ends in 13 days: its renewal is failing"));
+  const auto ended = judge_certificate(site, kNow - 3 * 86400, kNow);
+  CHECK_FALSE(ended.ok);
+  CHECK_THAT(ended.said, Catch::Contains("ended 3 days ago"));
+}
+
+TEST_CASE("doctor: the vote log is a problem when its daily checkpoint stopped") {
+  CHECK(judge_checkpoint({std::nullopt, 0, 0}, kNow, 48, "c").ok); // nothing to sign yet
+  const auto unsigned_log = judge_checkpoint({std::nullopt, 0, 7}, kNow, 48, "verdict checkpoint");
+  CHECK_FALSE(unsigned_log.ok);
+  CHECK(unsigned_log.said == "7 entries and no signed checkpoint");
+  CHECK_THAT(unsigned_log.to_do, Catch::Contains("`verdict checkpoint` makes one now"));
+  CHECK(judge_checkpoint({kNow - 3 * 3600, 10, 12}, kNow, 48, "c").said ==
+        "the newest checkpoint is 3 h old, 2 entries after it");
+  // Old, but nothing after it: a quiet site, not a stopped one.
+  CHECK(judge_checkpoint({kNow - 5 * 86400, 12, 12}, kNow, 48, "c").ok);
+  const auto stopped = judge_checkpoint({kNow - 49 * 3600, 12, 13}, kNow, 48, "c");
+  CHECK_FALSE(stopped.ok);
+  CHECK_THAT(stopped.said, Catch::Contains("1 entry after it: the daily checkpoint stopped"));
+}
+
+TEST_CASE("doctor: the cluster is a problem when a node is quiet, stuck, behind or skipping") {
+  using Place = cluster::WriteStream::NodePlace;
+  const Place current{"web-1", 500, kNow - 1, 0, 0, ""};
+  const auto fine_cluster = judge_cluster({current, {"web-2", 499, kNow, 0, 0, ""}}, 500, kNow);
+  CHECK(fine_cluster.ok);
+  CHECK(fine_cluster.said == "2 nodes current (most behind: 1 of 500 writes)");
+  CHECK_FALSE(judge_cluster({}, 500, kNow).ok);
+  const auto quiet = judge_cluster({current, {"web-2", 500, kNow - 11, 0, 0, ""}}, 500, kNow);
+  CHECK_FALSE(quiet.ok);
+  CHECK_THAT(quiet.said, Catch::Contains("web-2 last said where it is 0 min ago: stopped"));
+  CHECK(judge_cluster({current, {"web-2", 500, kNow - 10, 0, 0, ""}}, 500, kNow).ok);
+  const auto stuck = judge_cluster({current, {"web-2", 9, kNow, 0, 0, "a broken file"}}, 500, kNow);
+  CHECK(stuck.said == "web-2 is stuck: a broken file");
+  const Place far_current{"web-1", 3000, kNow, 0, 0, ""};
+  const auto behind = judge_cluster(
+      {far_current, {"web-2", 3000 - kNodeBehindAfterWrites, kNow, 0, 0, ""}}, 3000, kNow);
+  CHECK(behind.said == "web-2 is 1000 writes behind");
+  CHECK(judge_cluster({far_current, {"web-2", 3001 - kNodeBehindAfterWrites, kNow, 0, 0, ""}}, 3000,
+                      kNow)
+            .ok);
+  const auto skipping = judge_cluster({current, {"web-2", 500, kNow, 3, 77, ""}}, 500, kNow);
+  CHECK_FALSE(skipping.ok);
+  CHECK(skipping.said == "web-2 skipped 3 entries not sealed with the cluster's key");
+  CHECK_THAT(skipping.to_do, Catch::Contains("change their passwords"));
+}
+
+TEST_CASE("doctor: a running install with its backups and mail is well, and writes nothing") {
+  RunningInstall install;
+  const auto before = names_in(install.dir.path);
+  const auto mails_before = install.mail->messages().size();
+  std::string said;
+  CHECK(install.doctor(said) == 0);
+  INFO(said);
+  CHECK(reports(said, "ok", "settings     from " + install.settings.string()));
+  CHECK(
+      reports(said, "ok", "database     " + install.db.string() + ": its integrity and keys hold"));
+  CHECK(reports(said, "ok",
+                "site         http://127.0.0.1:" + std::to_string(install.site->port()) +
+                    "/healthz says ok"));
+  CHECK(reports(said, "ok", "address"));
+  CHECK(reports(said, "ok", "vote log"));
+  CHECK(reports(said, "ok",
+                "backups      the newest of 1 copy in " + (install.dir.path / "backups").string() +
+                    " is 0 min old"));
+  CHECK(reports(said, "ok", "mail         " + install.mail->url() + " answers"));
+  CHECK(reports(said, "ok", "disk"));
+  CHECK(said.find("PROBLEM") == std::string::npos);
+  CHECK_THAT(said, Catch::EndsWith("All is well.\n"));
+  // It looked and wrote nothing: no file beside the site's, no mail sent.
+  CHECK(names_in(install.dir.path) == before);
+  CHECK(install.mail->messages().size() == mails_before);
+}
+
+TEST_CASE("doctor: each thing broken is named with what to do, and the exit status is 1") {
+  RunningInstall install;
+  std::string said;
+  int problems = 1;
+
+  SECTION("the mail server gone") {
+    install.mail.reset();
+    CHECK(install.doctor(said) == 1);
+    CHECK(reports(said, "PROBLEM", "mail         smtp://127.0.0.1:"));
+    CHECK_THAT(said, Catch::Contains("does not take mail from the site: Failed to connect"));
+    CHECK_THAT(said, Catch::Contains("to do: check VERDICT_SMTP in /etc/default/verdict"));
+    CHECK_THAT(said, Catch::EndsWith("1 problem.\n"));
+  }
+  SECTION("no mail server set") {
+    install.write_settings("VERDICT_SMTP=\n");
+    CHECK(install.doctor(said) == 1);
+    CHECK(reports(said, "PROBLEM", "mail         no mail server (VERDICT_SMTP): 0 sign-ups wait"));
+  }
+  SECTION("no backup") {
+    fs::remove_all(install.dir.path / "backups");
+    CHECK(install.doctor(said) == 1);
+    CHECK(reports(said, "PROBLEM",
+                  "backups      none in " + (install.dir.path / "backups").string()));
+    CHECK_THAT(said, Catch::Contains("--into " + (install.dir.path / "backups").string()));
+  }
+  SECTION("the site not answering on its port") {
+    const auto port = install.site->port();
+    install.site.reset();
+    CHECK(install.doctor(said) == 1);
+    CHECK(reports(said, "PROBLEM",
+                  "site         nothing answers at http://127.0.0.1:" + std::to_string(port) +
+                      "/healthz"));
+    CHECK_THAT(said, Catch::Contains("to do: is it running? `systemctl status verdict`"));
+    problems = 2; // its address is this port too
+  }
+  SECTION("a line of the settings file that is not a setting") {
+    install.write_settings("VERDICT PORT 8080\n");
+    CHECK(install.doctor(said) == 1);
+    CHECK(reports(said, "PROBLEM",
+                  "settings     " + install.settings.string() +
+                      ": line 9 is not VARIABLE=VALUE: VERDICT PORT 8080"));
+  }
+  SECTION("a setting the site would refuse") {
+    install.write_settings("VERDICT_PORT=eighty\n");
+    CHECK(install.doctor(said) == 1);
+    CHECK(reports(said, "PROBLEM", "settings     VERDICT_PORT must be a port number"));
+    CHECK_THAT(said, Catch::Contains("to do: correct it in " + install.settings.string()));
+  }
+  SECTION("no database where the settings say") {
+    install.write_settings("VERDICT_DB=" + (install.dir.path / "gone.db").string() + "\n");
+    CHECK(install.doctor(said) == 1);
+    CHECK(reports(said, "PROBLEM",
+                  "database     no database at " + (install.dir.path / "gone.db").string()));
+    CHECK_THAT(said, Catch::Contains(" init --db " + (install.dir.path / "gone.db").string()));
+    CHECK_FALSE(fs::exists(install.dir.path / "gone.db")); // and it made none
+  }
+  SECTION("a public address nothing answers at, not https") {
+    install.write_settings("VERDICT_BASE_URL=http://verdict.invalid\n");
+    CHECK(install.doctor(said) == 1);
+    CHECK(reports(said, "PROBLEM", "address      http://verdict.invalid is not https"));
+    CHECK(reports(said, "PROBLEM",
+                  "address      readers cannot reach http://verdict.invalid/healthz"));
+    problems = 2;
+  }
+  SECTION("a cluster whose NATS servers do not answer") {
+    install.write_settings("VERDICT_CLUSTER=nats://127.0.0.1:1\n");
+    CHECK(install.doctor(said) == 1);
+    CHECK(reports(said, "PROBLEM", "cluster      cannot read the cluster's stream"));
+  }
+  // Every other line still ok: one fault is one problem (a site down is its address down too).
+  CHECK_THAT(said, Catch::EndsWith(problems == 1 ? "1 problem.\n" : "2 problems.\n"));
+}
+
+namespace {
+
+// A certificate for 127.0.0.1 that ends `days` from now, signed by itself (so it is its own
+// CA for --tls-ca), made by Debian's openssl as an owner's ACME client would have one made.
+void make_certificate(const fs::path &folder, int days) {
+  const auto command = "openssl req -x509 -newkey rsa:2048 -nodes -days " + std::to_string(days) +
+                       " -subj /CN=127.0.0.1 -addext "
+                       "subjectAltName=IP:127.0.0.1 -keyout " +
+                       (folder / "key.pem").string() + " -out " + (folder / "cert.pem").string() +
+                       " 2>/dev/null";
+  REQUIRE(std::system(command.c_str()) == 0);
+}
+
+// nginx's place: https on loopback, answering /healthz as the site behind it would.
+struct HttpsFront {
+  httplib::SSLServer server;
+  int port = 0;
+  std::thread thread;
+  explicit HttpsFront(const fs::path &folder)
+      : server((folder / "cert.pem").c_str(), (folder / "key.pem").c_str()) {
+    server.Get("/healthz", [](const httplib::Request &, httplib::Response &response) {
+      response.set_content("ok", "text/plain");
+    });
+    port = server.bind_to_any_port("127.0.0.1");
+    thread = std::thread([this] { server.listen_after_bind(); });
+    while (!server.is_running())
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ~HttpsFront() {
+    server.stop();
+    thread.join();
+  }
+  std::string url() const { return "https://127.0.0.1:" + std::to_string(port); }
+};
+
+} // namespace
+
+TEST_CASE("doctor: an https address's certificate is read, trusted and judged by its end") {
+  RunningInstall install;
+  std::string said;
+  SECTION("ending in five days") {
+    make_certificate(install.dir.path, 5);
+    HttpsFront front(install.dir.path);
+    install.write_settings("VERDICT_BASE_URL=" + front.url() + "\n");
+    CHECK(install.doctor(said, {"--tls-ca", (install.dir.path / "cert.pem").string()}) == 1);
+    INFO(said);
+    CHECK(reports(said, "ok", "address      " + front.url() + "/healthz says ok"));
+    // Made a moment before it was read: 5 days less that moment, or the same second.
+    CHECK((reports(said, "PROBLEM",
+                   "certificate  " + front.url() +
+                       "'s certificate ends in 4 days: its renewal is failing") ||
+           reports(said, "PROBLEM",
+                   "certificate  " + front.url() +
+                       "'s certificate ends in 5 days: its renewal is failing")));
+    CHECK_THAT(said, Catch::Contains("to do: renew it (certbot renew"));
+    CHECK_THAT(said, Catch::EndsWith("1 problem.\n"));
+  }
+  SECTION("ending in sixty days") {
+    make_certificate(install.dir.path, 60);
+    HttpsFront front(install.dir.path);
+    install.write_settings("VERDICT_BASE_URL=" + front.url() + "\n");
+    CHECK(install.doctor(said, {"--tls-ca", (install.dir.path / "cert.pem").string()}) == 0);
+    INFO(said);
+    CHECK(
+        (reports(said, "ok",
+                 "certificate  " + front.url() + "'s certificate is trusted and ends in 59 days") ||
+         reports(said, "ok",
+                 "certificate  " + front.url() + "'s certificate is trusted and ends in 60 days")));
+  }
+  SECTION("signed by no CA this machine trusts") {
+    make_certificate(install.dir.path, 60);
+    HttpsFront front(install.dir.path);
+    install.write_settings("VERDICT_BASE_URL=" + front.url() + "\n");
+    CHECK(install.doctor(said) == 1);
+    INFO(said);
+    CHECK(reports(said, "PROBLEM",
+                  "address      readers cannot reach " + front.url() +
+                      "/healthz: SSL certificate problem"));
+  }
+}
+
+TEST_CASE("doctor: its flags are its own, and it takes no arguments") {
+  const auto no_env = [](const char *) -> const char * { return nullptr; };
+  const auto doctor =
+      parse_options({"doctor", "--settings", "s", "--backups", "b", "--tls-ca", "c"}, no_env);
+  CHECK(doctor.error.empty());
+  CHECK(doctor.settings_file == "s");
+  CHECK(doctor.backups_folder == "b");
+  CHECK(doctor.tls_ca == "c");
+  CHECK(parse_options({"serve", "--backups", "b"}, no_env).error == "--backups is only for doctor");
+  CHECK(parse_options({"doctor", "now"}, no_env).error == "doctor takes no arguments");
+}
