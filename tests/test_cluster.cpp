@@ -1589,7 +1589,7 @@ TEST_CASE("cluster: verdict cluster key writes a key only its owner reads, never
 }
 
 TEST_CASE("cluster: a node whose file falls more than 5 s behind the stream says so, and says "
-          "it no more once it has caught up") {
+          "it no more once it has caught up, to verdict doctor too") {
   NatsCluster nats;
   test::TempDir dir;
   one_site_as(dir.path, {"a.db", "b.db"});
@@ -1613,6 +1613,23 @@ TEST_CASE("cluster: a node whose file falls more than 5 s behind the stream says
     return b.follower.problem();
   };
   CHECK_THAT(behind(), Catch::Contains("has waited more than 5 s"));
+  // `verdict doctor` on any machine reads it from the stream, as `cluster status` does.
+  std::string servers;
+  for (const auto &url : nats.urls())
+    servers += (servers.empty() ? "" : ",") + url;
+  const auto settings = dir.path / "verdict.default";
+  std::ofstream(settings) << "VERDICT_DB=" << (dir.path / "a.db").string()
+                          << "\nVERDICT_CLUSTER=" << servers << "\n";
+  const auto cluster_line = [&settings] {
+    std::string said;
+    test::run_binary({"doctor", "--settings", settings.string()}, &said);
+    const auto start = said.find("cluster  ");
+    return start == std::string::npos ? said
+                                      : said.substr(start - 9, said.find('\n', start) - start + 9);
+  };
+  const auto stuck = cluster_line();
+  CHECK_THAT(stuck, Catch::StartsWith("PROBLEM  cluster      "));
+  CHECK_THAT(stuck, Catch::Contains("node-b is stuck: ") && Catch::Contains("more than 5 s"));
   holder.exec("COMMIT");
   REQUIRE(b.follower.wait_for(a.stream.last_sequence(), 30s));
   const auto caught_up = [&b] {
@@ -1621,4 +1638,6 @@ TEST_CASE("cluster: a node whose file falls more than 5 s behind the stream says
     return b.follower.problem();
   };
   CHECK(caught_up().empty());
+  std::this_thread::sleep_for(1500ms); // a report a second: node-b's place said anew
+  CHECK_THAT(cluster_line(), Catch::StartsWith("ok       cluster      2 nodes current"));
 }
