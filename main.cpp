@@ -4,6 +4,7 @@
 #include <iostream>
 #include <sstream>
 
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -179,8 +180,12 @@ int run(const Options &options, const std::vector<std::string> &args) {
 int main(int argc, char **argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   auto options = parse_options(args, [](const char *name) { return std::getenv(name); });
-  if (argc > 0 && std::string_view(argv[0]).find('/') != std::string_view::npos)
-    options.program = argv[0];
+  // Started by systemd (INVOCATION_ID) as a user of its own, not root: the owner reading the
+  // journal runs the hints' commands as that user.
+  std::string service_user;
+  if (std::getenv("INVOCATION_ID") && geteuid() != 0)
+    if (const auto *user = getpwuid(geteuid())) service_user = user->pw_name;
+  if (argc > 0) options.program = program_as_typed(argv[0], std::getenv("PATH"), service_user);
   if (!options.error.empty()) {
     std::cerr << "verdict: " << options.error << "\n\n" << usage(options.command);
     return 2;

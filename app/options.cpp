@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 
 #include "cluster/write_stream.h"
 #include "domain/subscription.h"
@@ -348,6 +349,29 @@ const Command *command_named(const std::string &name) {
 }
 
 } // namespace
+
+std::string program_as_typed(const std::string &argv0, const char *path_variable,
+                             const std::string &service_user) {
+  namespace fs = std::filesystem;
+  const auto name = fs::path(argv0).filename().string();
+  // Without a '/', the shell found it on the PATH already.
+  std::string program = argv0.find('/') == std::string::npos ? name : argv0;
+  if (program != name && path_variable) {
+    const std::string_view folders = path_variable;
+    for (size_t start = 0; start <= folders.size();) {
+      const auto end = std::min(folders.find(':', start), folders.size());
+      const auto folder = folders.substr(start, end - start);
+      std::error_code unknown;
+      if (!folder.empty() && fs::equivalent(fs::path(folder) / name, argv0, unknown)) {
+        program = name;
+        break;
+      }
+      start = end + 1;
+    }
+  }
+  if (program.empty()) program = "verdict";
+  return service_user.empty() ? program : "sudo -u " + service_user + " " + program;
+}
 
 std::string usage() {
   size_t widest = 0;

@@ -67,6 +67,14 @@ struct Options {
 Options parse_options(const std::vector<std::string> &args,
                       const std::function<const char *(const char *)> &getenv);
 
+// The binary as the owner types it to run another command where they are, for hints: the
+// name alone when `path_variable` (PATH) finds this very file under it (`/usr/bin/verdict` →
+// `verdict`), else `argv0` as typed (`build/verdict`); led by `sudo -u USER ` when the site
+// runs as a service's own user (`service_user` non-empty), whose files the owner's commands
+// must be run as.
+std::string program_as_typed(const std::string &argv0, const char *path_variable,
+                             const std::string &service_user);
+
 // Every command in a line each; and one command's whole help.
 std::string usage();
 std::string usage(const std::string &command);

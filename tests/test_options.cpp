@@ -3,6 +3,7 @@
 #include <map>
 
 #include "app/options.h"
+#include "test_support.h"
 
 using namespace verdict;
 
@@ -161,4 +162,21 @@ TEST_CASE("init takes --empty and --editor, and they are init's alone") {
   CHECK(parse({"serve", "--empty"}).error == "--empty is only for init");
   CHECK(parse({"import", "--db", "a.db", "in.json", "--editor", "ed@example.com"}).error ==
         "--editor is only for init");
+}
+
+TEST_CASE("options: hints name the binary as the owner types it where they are") {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir.path / "bin");
+  const auto installed = dir.path / "bin" / "verdict";
+  std::filesystem::copy_file(VERDICT_BINARY, installed);
+  const auto on_path = (dir.path / "bin").string() + ":/usr/bin";
+  // Installed, run by its full path as systemd runs it: the name the PATH finds.
+  CHECK(program_as_typed(installed.string(), on_path.c_str(), "") == "verdict");
+  // As the service's own user: the owner runs the hint as that user.
+  CHECK(program_as_typed(installed.string(), on_path.c_str(), "verdict") ==
+        "sudo -u verdict verdict");
+  // A build's binary, not the one on the PATH: as typed (after `./dev run`, build/verdict).
+  CHECK(program_as_typed("build/verdict", on_path.c_str(), "") == "build/verdict");
+  CHECK(program_as_typed(VERDICT_BINARY, on_path.c_str(), "") == VERDICT_BINARY);
+  CHECK(program_as_typed("verdict", nullptr, "") == "verdict");
 }
