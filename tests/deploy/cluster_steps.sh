@@ -21,7 +21,10 @@
 # Then, when VERDICT_BINARY has the cluster's flags (--cluster-key), steps 6 to 9 with two
 # nodes, web-1 and web-2, started as verdict.service would start them with the guide's
 # /etc/default/verdict: `verdict cluster status` lists both (and the test client's writes,
-# not sealed with the cluster's key, as skipped), and a vote on web-1 shows on web-2.
+# not sealed with the cluster's key, as skipped), and a vote on web-1 shows on web-2. Then
+# step 10 with nginx (when installed): the one-machine site file and the guide's upstream pass
+# `nginx -t`, the site and the vote show through nginx over TLS, and with either node stopped
+# nginx sends the reader to the other.
 # One line per check, then "N passed, N failed"; exit status 1 on any failure.
 #   tests/deploy/cluster_steps.sh VERDICT_BINARY
 set -uo pipefail
@@ -587,6 +590,7 @@ start_node() { # start_node N: verdict serve as machine N's unit runs it; sets n
     exec env -i PATH="$PATH" VERDICT_DB="$m/var/lib/verdict/verdict.db" VERDICT_BIND=127.0.0.1 \
       VERDICT_PORT=8080 VERDICT_TRUSTED_PROXY=127.0.0.1 sh -c "set -a && . $m/verdict.env && exec verdict serve"
   ) 2>"$m/verdict.log" &
+  node_pid[$1]=$!
   for _ in $(seq 300); do
     grep -q "serving http://" "$m/verdict.log" 2>/dev/null && break
     kill -0 $! 2>/dev/null || break
@@ -595,6 +599,7 @@ start_node() { # start_node N: verdict serve as machine N's unit runs it; sets n
   node_port[$1]=$(grep -o "serving http://127.0.0.$1:[0-9]*" "$m/verdict.log" | grep -o "[0-9]*$")
 }
 node_port=()
+node_pid=()
 for N in 1 2; do
   NAME=web-$N ADDR=127.0.0.$N m=$work/web-$N
   for step in "${join_steps[@]}"; do
@@ -648,5 +653,100 @@ for _ in $(seq 100); do
 done
 check "the vote shows on web-2's anonymous page within 10 s" 1 "$shown"
 check "and on web-1's" 1 "$(votes_on 1)"
+
+# --- Step 10 on web-1: nginx-verdict.conf installed as on one machine (deploy/README.md's
+# step 4, which tests/deploy/nginx_steps.sh runs; here its cp, sed and link, and a self-signed
+# certificate where certbot puts one), then the guide's commands. Each file then gets the
+# test's ports and folders, and the servers' 10.0.0.N:8080 become the nodes' own; then nginx,
+# with a main file that includes conf.d/ before sites-enabled/ as Debian's does.
+nginx_steps=(
+  'sudo cp "$ex/nginx-cluster.conf" /etc/nginx/conf.d/verdict-upstream.conf'
+  "sudo sed -i '/^upstream verdict {/,/^}/d' /etc/nginx/sites-available/verdict"
+  'sudo nginx -t && sudo systemctl reload nginx'
+)
+after=$(awk '/^\*\*10\. /{ print NR; exit }' "$readme")
+for step in "${nginx_steps[@]}"; do
+  line=$(step=$step awk -v after="$after" 'NR > after && index($0, ENVIRON["step"]) { print NR; exit }' \
+    "$readme")
+  check "README.md says, after its line $after: $step" "yes" "$([ -n "$line" ] && echo yes || echo no)"
+  [ -n "$line" ] && after=$line
+done
+nginx=$(command -v nginx || echo /usr/sbin/nginx)
+if [ ! -x "$nginx" ]; then
+  echo "# step 10 not run: no nginx (Debian's nginx-light)"
+  finish
+fi
+m=$work/web-1
+domain=verdict.test
+mkdir -p "$m/etc/nginx/sites-available" "$m/etc/nginx/sites-enabled" "$m/etc/nginx/conf.d" \
+  "$m/var/www/letsencrypt" "$m/var/cache/nginx" "$m/etc/letsencrypt/live/$domain" "$work/nginx-temp"
+cp "$root/deploy/nginx-verdict.conf" "$m/etc/nginx/sites-available/verdict"
+sed -i "s/verdict\.example\.com/$domain/g" "$m/etc/nginx/sites-available/verdict"
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=$domain" \
+  -addext "subjectAltName=DNS:$domain" -keyout "$m/etc/letsencrypt/live/$domain/privkey.pem" \
+  -out "$m/etc/letsencrypt/live/$domain/fullchain.pem" 2>/dev/null
+for step in "${nginx_steps[@]:0:2}"; do
+  out=$(cd "$work/nats-ca" && run "$m" "$step" 2>&1) ||
+    stop_here "step 10 on web-1: $step" "$out"
+done
+check "step 10: the site file keeps no upstream of its own" 0 \
+  "$(grep -c '^upstream ' "$m/etc/nginx/sites-available/verdict" || true)"
+check "step 10: the site file still proxies to the upstream verdict" 2 \
+  "$(grep -c 'proxy_pass http://verdict;' "$m/etc/nginx/sites-available/verdict")"
+check "step 10: conf.d holds the upstream over the three nodes" 3 \
+  "$(grep -cE '^ *server 10\.0\.0\.[123]:8080 ' "$m/etc/nginx/conf.d/verdict-upstream.conf")"
+read -r http_port https_port dead_port <<<"$(free_ports 3)"
+sed -i -e "s|listen 80;|listen 127.0.0.1:$http_port;|" \
+  -e "s|listen 443 ssl http2;|listen 127.0.0.1:$https_port ssl http2;|" -e "/listen \[::\]/d" \
+  -e "s#\([[:space:]]\)/\(etc\|var\)/#\1$m/\2/#g" "$m/etc/nginx/sites-available/verdict"
+ln -s "$m/etc/nginx/sites-available/verdict" "$m/etc/nginx/sites-enabled/verdict"
+sed -i -e "s/10\.0\.0\.1:8080/127.0.0.1:${node_port[1]}/" -e "s/10\.0\.0\.2:8080/127.0.0.2:${node_port[2]}/" \
+  -e "s/10\.0\.0\.3:8080/127.0.0.3:$dead_port/" "$m/etc/nginx/conf.d/verdict-upstream.conf"
+cat >"$work/nginx.conf" <<CONF
+user root;
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 256; }
+http {
+  access_log off;
+  client_body_temp_path $work/nginx-temp/body;
+  proxy_temp_path $work/nginx-temp/proxy;
+  fastcgi_temp_path $work/nginx-temp/fastcgi;
+  uwsgi_temp_path $work/nginx-temp/uwsgi;
+  scgi_temp_path $work/nginx-temp/scgi;
+  include $m/etc/nginx/conf.d/*.conf;
+  include $m/etc/nginx/sites-enabled/*;
+}
+CONF
+out=$("$nginx" -t -c "$work/nginx.conf" 2>&1)
+check "step 10: nginx -t with the cluster's upstream and the one-machine site file" 0 "$?"
+[ -n "$out" ] && printf '%s\n' "$out" | sed 's/^/# /'
+"$nginx" -c "$work/nginx.conf" || stop_here "nginx starts" "$(cat "$work/nginx-error.log")"
+for _ in $(seq 50); do [ -s "$work/nginx.pid" ] && break; sleep 0.1; done
+front() { # front PATH: the body through nginx over TLS, then the status
+  curl -s --max-time 10 --cacert "$m/etc/letsencrypt/live/$domain/fullchain.pem" \
+    --resolve "$domain:$https_port:127.0.0.1" -w ' %{http_code}' "https://$domain:$https_port$1" |
+    tr -d '\n'
+}
+check "step 10: the site through nginx" "ok 200" "$(front /healthz)"
+check "step 10: the reader's vote shows through nginx" 1 \
+  "$(front "$page" | grep -c 'stat-sep"> · </span>1 vote')"
+# Either node down, nginx sends the reader to the other (the reader's own node is whichever
+# the hash picked: each is stopped in turn, the other running).
+kill "${node_pid[1]}"
+wait "${node_pid[1]}" 2>/dev/null
+check "step 10: with web-1 down, the page through nginx (from web-2)" 200 \
+  "$(front "$page" | grep -o '[0-9]*$')"
+start_node 1
+[ -n "${node_port[1]}" ] || stop_here "web-1 starts again" "$(tail -n 5 "$work/web-1/verdict.log")"
+sed -i "s/127\.0\.0\.1:[0-9]* /127.0.0.1:${node_port[1]} /" "$m/etc/nginx/conf.d/verdict-upstream.conf"
+"$nginx" -c "$work/nginx.conf" -s reload
+sleep 1
+kill "${node_pid[2]}"
+wait "${node_pid[2]}" 2>/dev/null
+check "step 10: with web-2 down, the page through nginx (from web-1)" 200 \
+  "$(front "$page" | grep -o '[0-9]*$')"
+kill "${node_pid[1]}" 2>/dev/null
 
 finish
