@@ -3,6 +3,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
@@ -78,21 +79,30 @@ int run_user_command(const Options &options, std::istream &in, bool in_is_termin
   if (action == "list") {
     Store store(options.db);
     const auto editors = store.editors();
-    if (editors.empty()) said << "no editors yet: `verdict user add EMAIL` adds one\n";
+    if (editors.empty())
+      said << "no editors yet: `" << options.program << " user add EMAIL --db " << options.db
+           << "` adds one\n";
     for (const auto &editor : editors)
       out << editor.email << "  added " << editor.created_at << "\n";
     return 0;
   }
   const auto &email = options.files[1];
   if (action == "add") {
-    // A new site is made as serving would make it, so the owner may add editors first.
+    // A new site is made as serving would make it, so the owner may add editors first; its
+    // password is judged before the file is made, so a refused one leaves nothing behind.
+    const bool new_site = !std::filesystem::exists(options.db);
+    std::optional<std::string> password;
+    if (new_site) {
+      password = new_password(email, in, in_is_terminal, said, "nothing made");
+      if (!password) return 1;
+    }
     CommandWrites opened(options, "user", true);
     if (opened.store().editor_by_email(email)) {
-      said << "verdict: " << email << " is already an editor (`verdict user passwd` changes "
-           << "their password)\n";
+      said << "verdict: " << email << " is already an editor (`" << options.program
+           << " user passwd` changes their password)\n";
       return 1;
     }
-    const auto password = new_password(email, in, in_is_terminal, said, "nothing changed");
+    if (!password) password = new_password(email, in, in_is_terminal, said, "nothing changed");
     if (!password) return 1;
     if (const auto added = opened.writes().submit(AddEditor{email, auth::hash_password(*password)});
         !added.done()) {

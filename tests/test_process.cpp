@@ -1443,6 +1443,11 @@ TEST_CASE("process: init makes a new site, with the examples or empty, and its f
   CHECK(said.find("made a new site") == std::string::npos);
   CHECK(said.find("nothing changed") == std::string::npos);
   CHECK_FALSE(fs::exists(nothing));
+  // Nor does `user add` on a new site: its password is judged before the file is made.
+  said.clear();
+  CHECK(run_binary({"user", "add", "ed@example.com", "--db", nothing}, &said, short_password) == 1);
+  CHECK(said.find("at least 10 characters; nothing made") != std::string::npos);
+  CHECK_FALSE(fs::exists(nothing));
   // No file is made where none was named.
   const auto here = fs::current_path() / "verdict.db";
   const bool was_here = fs::exists(here);
