@@ -1,10 +1,14 @@
 #!/bin/bash
-# The Debian package as a self-hoster meets it: deploy/make-deb packs the built binary, a clean
-# Debian 12 root is made (mmdebstrap, from the machine's own Debian mirror), and inside it
-# `apt-get install ./verdict_….deb` brings exactly the libraries the package Depends on.
-# There the owner makes the site and its first editor (`verdict init`, as the user verdict),
-# serves it on loopback at an ephemeral port and a page is fetched; removing and purging the
-# package leave the database.
+# The Debian package as a self-hoster meets it: deploy/make-deb packs the built binary (the
+# same package each time), lintian finds no error or warning in it, a clean Debian 12 root is
+# made (mmdebstrap, from the machine's own Debian mirror), and inside it
+# `apt-get install ./verdict_….deb` brings exactly the libraries the package Depends on. What
+# it installed is checked: the manual page has a section for every command `verdict --help`
+# names, the changelog is this version's, the cluster's examples are there and every relative
+# link in the installed documents leads to an installed file (and heading). There the owner
+# makes the site and its first editor (`verdict init`, as the user verdict), serves it on
+# loopback at an ephemeral port and a page is fetched; removing the package disables the units
+# the owner enabled, and removing and purging it leave the database.
 #   tests/deploy/package_in_clean_root.sh VERDICT_BINARY
 set -euo pipefail
 verdict=$1
@@ -34,7 +38,18 @@ check() { # check DESCRIPTION EXPECTED ACTUAL
 }
 in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }
 
+for tool in lintian man python3; do
+  command -v "$tool" >/dev/null || { echo "FAILED: $tool is not installed (./dev test installs it)"; exit 1; }
+done
 deb=$("$repo/deploy/make-deb" "$verdict" "$work")
+# Every date in it is the changelog's, so the same binary makes the same bytes.
+again=$("$repo/deploy/make-deb" "$verdict" "$work/again")
+check "the same binary makes the same package" "$(sha256sum <"$deb")" "$(sha256sum <"$again")"
+# lintian as strict as it goes (pedantic, experimental and info tags), reading the overrides
+# the package installs, each with its reason above it (deploy/debian/lintian-overrides).
+lintian --pedantic --display-info --display-experimental --fail-on none "$deb" \
+  >"$work/lintian.log" 2>"$work/lintian.err" || { cat "$work/lintian.log" "$work/lintian.err"; exit 1; }
+check "lintian finds no error or warning" "" "$(grep -E '^[EW]: ' "$work/lintian.log" || true)"
 # The machine's own Debian mirror, as apt here is set up to reach it.
 mirror=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)
 mirror=${mirror:-http://deb.debian.org/debian}
@@ -63,10 +78,93 @@ for unit in verdict.service verdict-backup.service verdict-backup.timer verdict-
   verdict-digest.timer; do
   check "the unit $unit" "yes" "$(in_root sh -c "test -f /lib/systemd/system/$unit && echo yes")"
 done
-check "the documents' links hold where they are installed" "yes" \
-  "$(test -f "$root/usr/share/doc/verdict/docs/RUNNING.md" &&
-     test -f "$root/usr/share/doc/verdict/deploy/README.md" &&
-     test -f "$root/usr/share/doc/verdict/docs/comparison-page.png" && echo yes || echo no)"
+# The package enables and starts nothing: the owner does, once the site exists.
+check "no unit is enabled by the package" "" \
+  "$(find "$root/etc/systemd/system" -name 'verdict*' 2>/dev/null || true)"
+
+# The manual page, read as `man verdict` shows it: a section for every command the installed
+# binary's --help lists (deploy/make-manpage makes them from each command's help).
+manual=$root/usr/share/man/man1/verdict.1.gz
+check "the manual page" "yes" "$(test -f "$manual" && echo yes || echo no)"
+MANWIDTH=80 man --warnings -E UTF-8 -l "$manual" >"$work/manual.txt" 2>"$work/manual.err"
+check "man reads the page without a warning" "" "$(cat "$work/manual.err")"
+commands=$(in_root verdict --help | awk '/^Commands:/ { listed = 1; next }
+  listed && /^  [^ ]/ { print $1; next } listed { exit }')
+check "verdict --help lists its commands" "yes" \
+  "$(echo "$commands" | grep -qx serve && echo yes || echo no)"
+check "the manual page has a section for each command" "" \
+  "$(for command in $commands; do grep -qx "   $command" "$work/manual.txt" || echo "$command"; done)"
+
+# The changelog, Debian's format, its newest entry this binary's version.
+changelog=$root/usr/share/doc/verdict/changelog.gz
+check "the changelog" "yes" "$(test -f "$changelog" && echo yes || echo no)"
+zcat "$changelog" >"$work/changelog"
+check "the changelog's newest entry is this version" "$(in_root verdict --version)" \
+  "verdict $(dpkg-parsechangelog -l "$work/changelog" -S Version)"
+
+# The cluster's examples, where the installed documents' links and steps find them.
+check "the cluster's examples" "$(cd "$repo/deploy/cluster" && ls)" \
+  "$(cd "$root/usr/share/doc/verdict/deploy/cluster" 2>/dev/null && ls)"
+
+# Every relative link in the installed documents (Markdown's [text](target) and [id]: target)
+# leads to an installed file under /usr/share/doc/verdict, and a #heading to a heading there,
+# named as GitHub names it.
+python3 - "$root/usr/share/doc/verdict" >"$work/links.txt" <<'LINKS'
+import re
+import sys
+from pathlib import Path
+from urllib.parse import unquote
+
+top = Path(sys.argv[1]).resolve()
+
+
+def prose(path):
+    """The file's lines outside fenced code blocks."""
+    fenced = False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if re.match(r"\s*(```|~~~)", line):
+            fenced = not fenced
+        elif not fenced:
+            yield line
+
+
+def headings(path):
+    slugs, seen = set(), {}
+    for line in prose(path):
+        match = re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if not match:
+            continue
+        text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", match.group(1))
+        slug = re.sub(r"[^\w\- ]", "", text.replace("`", "").replace("*", "").lower())
+        slug = slug.replace(" ", "-")
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        slugs.add(slug if count == 0 else f"{slug}-{count}")
+    return slugs
+
+
+links = 0
+for document in sorted(top.rglob("*.md")):
+    text = "\n".join(prose(document))
+    targets = re.findall(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)", text)
+    targets += re.findall(r"^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)", text, re.M)
+    for target in targets:
+        if re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", target):
+            continue  # http:, https:, mailto:
+        links += 1
+        path, _, anchor = target.partition("#")
+        resolved = (document.parent / unquote(path)).resolve() if path else document
+        where = f"{document.relative_to(top)}: {target}"
+        if top not in resolved.parents and resolved != top:
+            print(f"{where} (outside the package's documents)")
+        elif not resolved.is_file():
+            print(f"{where} (not installed)")
+        elif anchor and resolved.suffix == ".md" and anchor not in headings(resolved):
+            print(f"{where} (no such heading)")
+if links == 0:
+    print("no relative links found: the check would hold vacuously")
+LINKS
+check "every relative link in the installed documents holds" "" "$(cat "$work/links.txt")"
 check "the copyright file names Verdict's licence" "yes" \
   "$(grep -q '^License: Expat$' "$root/usr/share/doc/verdict/copyright" && echo yes || echo no)"
 check "the unit is not edited for settings" "" \
@@ -98,12 +196,22 @@ kill "$server_pid"
 wait "$server_pid" || true
 server_pid=""
 
+# The owner enabled the site and its backups (`systemctl enable verdict verdict-backup.timer`
+# makes these links; the root runs no systemd): removing the package disables them.
+wants=$root/etc/systemd/system
+mkdir -p "$wants/multi-user.target.wants" "$wants/timers.target.wants"
+ln -s /lib/systemd/system/verdict.service "$wants/multi-user.target.wants/verdict.service"
+ln -s /lib/systemd/system/verdict-backup.timer "$wants/timers.target.wants/verdict-backup.timer"
+
 # Removing the package, and purging it, keep the site.
 in_root apt-get remove -y -qq verdict >"$work/remove.log" 2>&1 || { cat "$work/remove.log"; exit 1; }
 check "removed" "absent" "$(in_root sh -c 'command -v verdict || echo absent')"
+check "removing disables the units" "" "$(find "$wants" -name 'verdict*')"
 check "the database is kept on removal" "yes" \
   "$(test -s "$root/var/lib/verdict/verdict.db" && echo yes || echo no)"
 in_root apt-get purge -y -qq verdict >"$work/purge.log" 2>&1 || { cat "$work/purge.log"; exit 1; }
 check "the database is kept on purge" "yes" \
   "$(test -s "$root/var/lib/verdict/verdict.db" && echo yes || echo no)"
+check "purging forgets the units' records" "" \
+  "$(find "$root/var/lib/systemd" -name 'verdict*' 2>/dev/null || true)"
 echo "package in a clean Debian 12 root: $checks checks passed"
