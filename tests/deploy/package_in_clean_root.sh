@@ -192,6 +192,24 @@ check "the front page" "200" "$(curl -s -o "$work/home.html" -w '%{http_code}' "
 check "with the examples' comparisons" "yes" \
   "$(grep -q 'Cursor Background Agent vs Codestral 2.1' "$work/home.html" && echo yes || echo no)"
 check "healthz" "ok" "$(curl -s "http://127.0.0.1:$port/healthz")"
+# `sudo verdict doctor` on the running install, with the settings file the package installed
+# (its port given, as this test serves on another): the database and the site are well; a new
+# install has no public address, backup or mail yet, each named with what to do, so it exits 1;
+# and run as root it leaves nothing of root's beside the site's file.
+doctor_status=0
+in_root verdict doctor --port "$port" >"$work/doctor.log" 2>&1 || doctor_status=$?
+check "doctor exits 1 while problems remain" 1 "$doctor_status"
+check "doctor read the installed settings, and the site's file is well" "yes yes" \
+  "$(grep -q '^ok       settings     from /etc/default/verdict' "$work/doctor.log" && echo yes || echo no) $(
+     grep -q '^ok       database     /var/lib/verdict/verdict.db: its integrity and keys hold' \
+       "$work/doctor.log" && echo yes || echo no)"
+check "doctor found the site answering" "yes" \
+  "$(grep -q "^ok       site         http://127.0.0.1:$port/healthz says ok" "$work/doctor.log" &&
+     echo yes || echo no)"
+check "doctor names what a new install still lacks, with what to do" "3 3" \
+  "$(grep -cE '^PROBLEM  (address|backups|mail) ' "$work/doctor.log") $(grep -c 'to do: ' "$work/doctor.log")"
+check "doctor as root leaves no file of root's in the site's folder" "" \
+  "$(find "$root/var/lib/verdict" -user 0 2>/dev/null)"
 kill "$server_pid"
 wait "$server_pid" || true
 server_pid=""
