@@ -1,4 +1,5 @@
 // verdict: the whole publication in one executable. See `verdict --help`.
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -84,10 +85,14 @@ int run_export(const Options &options) {
     std::cerr << "verdict: " << path << " exists; pass --force to overwrite it\n";
     return 1;
   }
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  // Written beside it and renamed into place: a write that fails (a full disk) leaves no
+  // half file at `path`, and an existing one given --force stays whole until the new one is.
+  const auto partial = path + ".partial-" + std::to_string(::getpid());
+  std::ofstream out(partial, std::ios::binary | std::ios::trunc);
   out << json;
   out.close();
-  if (!out) {
+  if (!out || std::rename(partial.c_str(), path.c_str()) != 0) {
+    std::remove(partial.c_str());
     std::cerr << "verdict: cannot write " << path << "\n";
     return 1;
   }

@@ -225,20 +225,33 @@ Finding look_at_disk(const Options &site) {
                     size_of(site.db) + size_of(site.db + "-wal"));
 }
 
-void print(std::ostream &out, const Finding &finding) {
-  out << std::left << std::setw(9) << (finding.ok ? "ok" : "PROBLEM") << std::setw(13)
-      << finding.subject << finding.said << "\n";
-  if (!finding.ok) out << std::string(22, ' ') << "to do: " << finding.to_do << "\n";
+// What a finding quotes may come from outside (an answer's body, a server's words): shown
+// without control characters, so nothing read can move the owner's terminal about.
+std::string shown(std::string text) {
+  for (auto &c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return text;
 }
 
-// The settings file's values, or the problem of reading it.
-SettingsFile read_settings(const std::string &path, const std::string &program,
-                           std::vector<Finding> &findings) {
+void print(std::ostream &out, const Finding &finding) {
+  out << std::left << std::setw(9) << (finding.ok ? "ok" : "PROBLEM") << std::setw(13)
+      << finding.subject << shown(finding.said) << "\n";
+  if (!finding.ok) out << std::string(22, ' ') << "to do: " << shown(finding.to_do) << "\n";
+}
+
+// The settings file's values; nothing, with the problem said, when it cannot be read.
+std::optional<SettingsFile> read_settings(const std::string &path, const std::string &program,
+                                          std::vector<Finding> &findings) {
   std::ifstream file(path);
+  if (!fs::is_regular_file(path)) {
+    findings.push_back(problem("settings", "no settings file at " + path,
+                               "name the one the service reads (`--settings FILE`)"));
+    return std::nullopt;
+  }
   if (!file) {
     findings.push_back(problem("settings", "cannot read " + path,
                                "it is root's alone: `sudo " + program + " doctor`"));
-    return {};
+    return std::nullopt;
   }
   std::stringstream text;
   text << file.rdbuf();
@@ -247,6 +260,18 @@ SettingsFile read_settings(const std::string &path, const std::string &program,
     findings.push_back(
         problem("settings", path + ": " + fault, "write it as VARIABLE=VALUE, or begin it with #"));
   return settings;
+}
+
+int report(const std::vector<Finding> &findings, std::ostream &out) {
+  size_t problems = 0;
+  for (const auto &finding : findings) {
+    print(out, finding);
+    problems += finding.ok ? 0 : 1;
+  }
+  out << (problems == 0 ? std::string("All is well.")
+                        : std::to_string(problems) + (problems == 1 ? " problem." : " problems."))
+      << "\n";
+  return problems == 0 ? 0 : 1;
 }
 
 } // namespace
@@ -261,12 +286,14 @@ int run_doctor(const std::vector<std::string> &args,
   const auto settings = settings_path.empty()
                             ? SettingsFile{}
                             : read_settings(settings_path, flags.program, findings);
+  // Judged on other settings than the site's, every other line would mislead.
+  if (!settings) return report(findings, out);
   // The environment first, as for any command; the file for what it leaves unset (as
   // systemd gives the site both); the flags over both.
   auto site = parse_options(args, [&](const char *name) -> const char * {
     if (const char *value = getenv(name); value && *value) return value;
-    const auto kept = settings.values.find(name);
-    return kept == settings.values.end() ? nullptr : kept->second.c_str();
+    const auto kept = settings->values.find(name);
+    return kept == settings->values.end() ? nullptr : kept->second.c_str();
   });
   site.program = flags.program;
   if (!site.error.empty()) {
@@ -304,15 +331,7 @@ int run_doctor(const std::vector<std::string> &args,
     if (!site.cluster.empty()) findings.push_back(look_at_cluster(site, now));
     findings.push_back(look_at_disk(site));
   }
-  size_t problems = 0;
-  for (const auto &finding : findings) {
-    print(out, finding);
-    problems += finding.ok ? 0 : 1;
-  }
-  out << (problems == 0 ? std::string("All is well.")
-                        : std::to_string(problems) + (problems == 1 ? " problem." : " problems."))
-      << "\n";
-  return problems == 0 ? 0 : 1;
+  return report(findings, out);
 }
 
 } // namespace verdict

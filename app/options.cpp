@@ -152,6 +152,14 @@ constexpr const char *kMailNeedsHttps =
     "--base-url must be https:// for mail: one-click unsubscribe (RFC 8058) takes https "
     "addresses only (http:// only for 127.0.0.1, localhost or [::1])";
 
+// Every missing option said at once, not one a run: "WHO needs A; B; and C".
+std::string needs(const std::string &who, const std::vector<std::string> &missing) {
+  auto said = who + " needs " + missing.front();
+  for (size_t more = 1; more < missing.size(); ++more)
+    said += (more + 1 == missing.size() ? "; and " : "; ") + missing[more];
+  return said;
+}
+
 // What the mail flags need besides themselves, for a command that sends mail.
 void check_mail_settings(Options &options) {
   if (!options.smtp_user.empty() && options.smtp_password.empty())
@@ -643,20 +651,21 @@ Options parse_options(const std::vector<std::string> &args,
                         "the mails as files");
     if (n != 0)
       options.error = "digest takes no arguments";
-    else if (!missing.empty()) {
-      options.error = "digest needs " + missing.front();
-      for (size_t more = 1; more < missing.size(); ++more)
-        options.error += (more + 1 == missing.size() ? "; and " : "; ") + missing[more];
-    } else if (!mail_links_may_use(options.base_url))
+    else if (!missing.empty())
+      options.error = needs("digest", missing);
+    else if (!mail_links_may_use(options.base_url))
       options.error = kMailNeedsHttps;
   }
   if (options.command == "serve" && !options.smtp_url.empty()) {
+    std::vector<std::string> missing;
     if (options.mail_from.empty())
-      options.error = "--smtp needs --smtp-from ADDR (or VERDICT_SMTP_FROM), the address "
-                      "confirmation mails come from";
-    else if (options.base_url.empty())
-      options.error = "--smtp needs --base-url (or VERDICT_BASE_URL): the link in a "
-                      "confirmation mail must be absolute";
+      missing.push_back("--smtp-from ADDR (or VERDICT_SMTP_FROM), the address confirmation "
+                        "mails come from");
+    if (options.base_url.empty())
+      missing.push_back("--base-url (or VERDICT_BASE_URL): the link in a confirmation mail "
+                        "must be absolute");
+    if (!missing.empty())
+      options.error = needs("--smtp", missing);
     else if (!mail_links_may_use(options.base_url))
       options.error = kMailNeedsHttps;
   }

@@ -305,8 +305,11 @@ TEST_CASE("digest: the command line asks for what a digest needs, and the passwo
   CHECK(tls.error.empty());
   CHECK(tls.smtp_password == "secret");
   // The server: --smtp needs a sender and absolute links; the flags belong to serve and digest.
-  CHECK(parsed_options({"--smtp", "smtp://127.0.0.1:25"}).error.find("--smtp-from") !=
-        std::string::npos);
+  // Both missing: both said at once.
+  CHECK(parsed_options({"--smtp", "smtp://127.0.0.1:25"}).error ==
+        "--smtp needs --smtp-from ADDR (or VERDICT_SMTP_FROM), the address confirmation mails "
+        "come from; and --base-url (or VERDICT_BASE_URL): the link in a confirmation mail must "
+        "be absolute");
   CHECK(parsed_options({"--smtp", "smtp://127.0.0.1:25", "--smtp-from", kFrom})
             .error.find("--base-url") != std::string::npos);
   CHECK(parsed_options({}, {{"VERDICT_SMTP", "smtp://127.0.0.1:25"},

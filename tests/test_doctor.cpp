@@ -251,6 +251,13 @@ TEST_CASE("doctor: each thing broken is named with what to do, and the exit stat
                   "settings     " + install.settings.string() +
                       ": line 9 is not VARIABLE=VALUE: VERDICT PORT 8080"));
   }
+  SECTION("no settings file where it was named: nothing else judged on other settings") {
+    fs::remove(install.settings);
+    CHECK(install.doctor(said) == 1);
+    CHECK(said == "PROBLEM  settings     no settings file at " + install.settings.string() +
+                      "\n                      to do: name the one the service reads "
+                      "(`--settings FILE`)\n1 problem.\n");
+  }
   SECTION("a setting the site would refuse") {
     install.write_settings("VERDICT_PORT=eighty\n");
     CHECK(install.doctor(said) == 1);
@@ -373,4 +380,28 @@ TEST_CASE("doctor: its flags are its own, and it takes no arguments") {
   CHECK(doctor.tls_ca == "c");
   CHECK(parse_options({"serve", "--backups", "b"}, no_env).error == "--backups is only for doctor");
   CHECK(parse_options({"doctor", "now"}, no_env).error == "doctor takes no arguments");
+}
+
+TEST_CASE("doctor: an answer it quotes is shown without control characters") {
+  RunningInstall install;
+  // In the site's place on its port: a server whose /healthz says it cannot take writes, in
+  // words that would clear the owner's terminal were they printed as they came.
+  httplib::Server stand_in;
+  stand_in.Get("/healthz", [](const httplib::Request &, httplib::Response &response) {
+    response.status = 503;
+    response.set_content("\x1b[2J\x1b[Hno\rwrites\n", "text/plain");
+  });
+  const int port = stand_in.bind_to_any_port("127.0.0.1");
+  std::thread serving([&] { stand_in.listen_after_bind(); });
+  install.write_settings("VERDICT_PORT=" + std::to_string(port) + "\n");
+  std::string said;
+  CHECK(install.doctor(said) == 1);
+  stand_in.stop();
+  serving.join();
+  INFO(said);
+  CHECK(reports(said, "PROBLEM",
+                "site         http://127.0.0.1:" + std::to_string(port) +
+                    "/healthz answers 503: ?[2J?[Hno?writes"));
+  CHECK(said.find('\x1b') == std::string::npos);
+  CHECK(said.find('\r') == std::string::npos);
 }
