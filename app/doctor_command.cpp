@@ -54,8 +54,8 @@ std::optional<int64_t> certificate_end(curl_certinfo *info) {
   return std::nullopt;
 }
 
-// GET `url`, checking its certificate against the system's CAs (and `extra_ca`, when given).
-Fetched fetch(const std::string &url, const std::string &extra_ca) {
+// GET `url`, checking its certificate against the system's CAs, or `ca_file`'s when given.
+Fetched fetch(const std::string &url, const std::string &ca_file) {
   curl_global_init(CURL_GLOBAL_DEFAULT);
   Fetched fetched;
   CURL *curl = curl_easy_init();
@@ -69,7 +69,7 @@ Fetched fetch(const std::string &url, const std::string &extra_ca) {
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, keep_body);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &fetched.body);
   curl_easy_setopt(curl, CURLOPT_CERTINFO, 1L);
-  if (!extra_ca.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, extra_ca.c_str());
+  if (!ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, ca_file.c_str());
   const auto code = curl_easy_perform(curl);
   if (code == CURLE_OK) {
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &fetched.status);

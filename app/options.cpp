@@ -340,7 +340,7 @@ const std::vector<Command> &commands() {
        "(under 1 GiB or twice the database free). Writes nothing. Exits 1 on any problem.\n"
        "  --settings FILE      the settings file the service reads (EnvironmentFile=)\n"
        "  --backups DIR        the nightly copies' folder (default: backups/ beside the database)\n"
-       "  --tls-ca FILE        a CA that signs the site's certificate, besides the system's\n"
+       "  --tls-ca FILE        the CA to trust for the site's certificate instead of the system's\n"
        "  --db PATH, --port N, --bind ADDR, --base-url URL   as for serve, over the settings\n",
        "look over a running install: each thing ok, or what to do"},
       {"help", "verdict help [COMMAND]", "Says how to use verdict, or one of its commands.\n",

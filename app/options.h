@@ -55,7 +55,7 @@ struct Options {
   std::string key_out; // cluster key: the new key file
   // doctor: the service's settings file (--settings; default /etc/default/verdict), the
   // nightly backups' folder (--backups; default beside the database), and a CA for the site's
-  // certificate besides the system's (--tls-ca).
+  // certificate instead of the system's (--tls-ca: a private CA).
   std::string settings_file, backups_folder, tls_ca;
   std::string error; // set when the command line is not usable
 };
