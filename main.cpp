@@ -43,9 +43,8 @@ bool exists(const std::string &path) {
 void require_database(const Options &options) {
   const auto &path = options.db;
   if (!exists(path))
-    throw std::runtime_error("no database at " + path + ": `" + options.program + " init --db " +
-                             path +
-                             "` makes a new site there (a backup is put back by copying it)");
+    throw std::runtime_error("no database at " + path + ": " + how_to_make_a_site(options) +
+                             " (a backup is put back by copying it)");
 }
 
 int run_import(const Options &options) {

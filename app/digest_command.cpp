@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "app/command_writes.h"
+#include "app/init_command.h"
 #include "app/subscriber_mail.h"
 #include "auth/secrets.h"
 #include "domain/clock.h"
@@ -53,8 +54,7 @@ MailSetup setup_of(const Options &options) {
 int run_digest(const Options &options, std::ostream &out, std::ostream &progress,
                bool progress_is_terminal) {
   if (!std::filesystem::exists(options.db))
-    throw std::runtime_error("no database at " + options.db + ": `" + options.program +
-                             " init --db " + options.db + "` makes a new site there");
+    throw std::runtime_error("no database at " + options.db + ": " + how_to_make_a_site(options));
   CommandWrites opened(options, "digest");
   auto &store = opened.store();
   auto &writes = opened.writes();

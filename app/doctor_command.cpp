@@ -7,13 +7,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
-#include <map>
 #include <optional>
 #include <sstream>
 
 #include "app/backup_command.h"
 #include "app/cluster_command.h"
 #include "app/doctor_findings.h"
+#include "app/init_command.h"
 #include "app/settings_file.h"
 #include "domain/clock.h"
 #include "mail/smtp.h"
@@ -56,7 +56,8 @@ std::optional<int64_t> certificate_end(curl_certinfo *info) {
 
 // GET `url`, checking its certificate against the system's CAs, or `ca_file`'s when given.
 Fetched fetch(const std::string &url, const std::string &ca_file) {
-  curl_global_init(CURL_GLOBAL_DEFAULT);
+  static const bool started = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
+  if (!started) return {0, {}, "libcurl could not start", std::nullopt};
   Fetched fetched;
   CURL *curl = curl_easy_init();
   if (!curl) return {0, {}, "libcurl could not make a session", std::nullopt};
@@ -94,38 +95,35 @@ std::string local_address(const Options &site) {
   return "http://" + host + ":" + std::to_string(site.port);
 }
 
-bool is_on_this_machine(const std::string &url) {
-  for (const auto *local : {"://127.0.0.1", "://localhost", "://[::1]"})
-    if (url.find(local) != std::string::npos) return true;
-  return false;
+// The database's bytes on disk: its file and the write-ahead log beside it.
+uint64_t database_bytes(const std::string &db) {
+  uint64_t bytes = 0;
+  for (const auto &path : {db, db + "-wal"}) {
+    std::error_code missing;
+    const auto size = fs::file_size(path, missing);
+    bytes += missing ? 0 : size;
+  }
+  return bytes;
 }
 
-uint64_t size_of(const std::string &path) {
-  std::error_code missing;
-  const auto size = fs::file_size(path, missing);
-  return missing ? 0 : size;
-}
-
-std::vector<Finding> look_at_database(const Options &site, bool &readable) {
-  readable = false;
+// Ok when `verdict check` finds the file sound: only then is the rest of it read.
+Finding look_at_database(const Options &site) {
   if (!fs::exists(site.db))
-    return {problem("database", "no database at " + site.db,
-                    "`" + site.program + " init --db " + site.db +
-                        "` makes a new site there; or copy the newest backup to it")};
+    return problem("database", "no database at " + site.db,
+                   how_to_make_a_site(site) + "; or copy the newest backup to it");
   const auto faults = check_database(site.db);
   if (!faults.empty()) {
     std::string said;
     for (const auto &fault : faults)
       said += (said.empty() ? "" : "; ") + fault;
-    return {problem("database", site.db + ": " + said,
-                    "stop the site and put the newest backup in its place (deploy/README.md, "
-                    "\"Backups\")")};
+    return problem("database", site.db + ": " + said,
+                   "stop the site and put the newest backup in its place (deploy/README.md, "
+                   "\"Backups\")");
   }
-  readable = true;
   std::ostringstream size;
   size << std::fixed << std::setprecision(1)
-       << static_cast<double>(size_of(site.db) + size_of(site.db + "-wal")) / (1024.0 * 1024.0);
-  return {fine("database", site.db + ": its integrity and keys hold (" + size.str() + " MiB)")};
+       << static_cast<double>(database_bytes(site.db)) / (1024.0 * 1024.0);
+  return fine("database", site.db + ": its integrity and keys hold (" + size.str() + " MiB)");
 }
 
 Finding look_at_serving(const Options &site) {
@@ -152,7 +150,7 @@ std::vector<Finding> look_at_address(const Options &site, const std::string &tls
                         " (https://…) and `sudo systemctl restart verdict`")};
   std::vector<Finding> findings;
   const bool https = site.base_url.starts_with("https://");
-  if (!https && !is_on_this_machine(site.base_url))
+  if (!https && !is_this_machine(site.base_url))
     findings.push_back(problem("address",
                                site.base_url + " is not https: readers' votes and editors' "
                                                "passwords cross the internet unencrypted",
@@ -222,7 +220,7 @@ Finding look_at_disk(const Options &site) {
   if (statvfs(folder.c_str(), &disk) != 0)
     return problem("disk", "cannot read the free space of " + folder, "`df -h " + folder + "`");
   return judge_disk(folder, static_cast<uint64_t>(disk.f_bavail) * disk.f_frsize,
-                    size_of(site.db) + size_of(site.db + "-wal"));
+                    database_bytes(site.db));
 }
 
 // What a finding quotes may come from outside (an answer's body, a server's words): shown
@@ -242,12 +240,12 @@ void print(std::ostream &out, const Finding &finding) {
 // The settings file's values; nothing, with the problem said, when it cannot be read.
 std::optional<SettingsFile> read_settings(const std::string &path, const std::string &program,
                                           std::vector<Finding> &findings) {
-  std::ifstream file(path);
   if (!fs::is_regular_file(path)) {
     findings.push_back(problem("settings", "no settings file at " + path,
                                "name the one the service reads (`--settings FILE`)"));
     return std::nullopt;
   }
+  std::ifstream file(path);
   if (!file) {
     findings.push_back(problem("settings", "cannot read " + path,
                                "it is root's alone: `sudo " + program + " doctor`"));
@@ -309,11 +307,9 @@ int run_doctor(const std::vector<std::string> &args,
                  ? "from the environment and flags (no " + std::string(kServiceSettings) + ")"
                  : "from " + settings_path + ", under the environment and flags"));
     const auto now = unix_now();
-    bool readable = false;
-    for (auto &finding : look_at_database(site, readable))
-      findings.push_back(std::move(finding));
+    findings.push_back(look_at_database(site));
     std::optional<SiteVitals> vitals;
-    if (readable) vitals = read_site_vitals(site.db);
+    if (findings.back().ok) vitals = read_site_vitals(site.db);
     findings.push_back(look_at_serving(site));
     for (auto &finding : look_at_address(site, flags.tls_ca, now))
       findings.push_back(std::move(finding));

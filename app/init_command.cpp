@@ -29,6 +29,10 @@ std::string first_editor(const Options &options, std::istream &in, bool in_is_te
 
 } // namespace
 
+std::string how_to_make_a_site(const Options &options) {
+  return "`" + options.program + " init --db " + options.db + "` makes a new site there";
+}
+
 int run_init(const Options &options, std::istream &in, bool in_is_terminal, std::ostream &said) {
   if (std::filesystem::exists(options.db)) {
     said << "verdict: " << options.db << " exists already; init makes a new site only "

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <string>
 
 #include "app/options.h"
 
@@ -12,5 +13,9 @@ namespace verdict {
 // `in` and `in_is_terminal` stand for standard input (the editor's address and password);
 // prompts and what was done (or why not) go to `said`.
 int run_init(const Options &options, std::istream &in, bool in_is_terminal, std::ostream &said);
+
+// What makes a site where none is, for the messages of commands that find no file at --db:
+// "`verdict init --db PATH` makes a new site there", the binary named as the owner types it.
+std::string how_to_make_a_site(const Options &options);
 
 } // namespace verdict

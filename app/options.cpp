@@ -136,12 +136,16 @@ void set_address(Options &options, std::string &field, const std::string &addres
   field = address;
 }
 
-bool is_this_machine(const std::string &smtp_url) {
-  const auto host = smtp_url.substr(smtp_url.find("://") + 3);
+} // namespace
+
+bool is_this_machine(const std::string &url) {
+  const auto host = url.substr(url.find("://") + 3);
   for (const auto *local : {"127.0.0.1", "localhost", "[::1]"})
     if (host == local || host.rfind(std::string(local) + ":", 0) == 0) return true;
   return false;
 }
+
+namespace {
 
 // Links in mails: RFC 8058's one-click unsubscribe is for https addresses only, so a site
 // that mails is https, but for a site on this machine (a test, a look before going live).

@@ -75,6 +75,9 @@ Options parse_options(const std::vector<std::string> &args,
 std::string program_as_typed(const std::string &argv0, const char *path_variable,
                              const std::string &service_user);
 
+// Whether `url` (scheme://host[:port]…) names this machine: 127.0.0.1, localhost or [::1].
+bool is_this_machine(const std::string &url);
+
 // Every command in a line each; and one command's whole help.
 std::string usage();
 std::string usage(const std::string &command);

@@ -324,48 +324,51 @@ struct HttpsFront {
   std::string url() const { return "https://127.0.0.1:" + std::to_string(port); }
 };
 
+// The install's public address made an https front whose certificate ends in `days`.
+std::unique_ptr<HttpsFront> in_front_of(RunningInstall &install, int days) {
+  make_certificate(install.dir.path, days);
+  auto front = std::make_unique<HttpsFront>(install.dir.path);
+  install.write_settings("VERDICT_BASE_URL=" + front->url() + "\n");
+  return front;
+}
+
 } // namespace
 
 TEST_CASE("doctor: an https address's certificate is read, trusted and judged by its end") {
   RunningInstall install;
+  const auto ca = (install.dir.path / "cert.pem").string(); // each certificate is its own CA
   std::string said;
   SECTION("ending in five days") {
-    make_certificate(install.dir.path, 5);
-    HttpsFront front(install.dir.path);
-    install.write_settings("VERDICT_BASE_URL=" + front.url() + "\n");
-    CHECK(install.doctor(said, {"--tls-ca", (install.dir.path / "cert.pem").string()}) == 1);
+    const auto front = in_front_of(install, 5);
+    CHECK(install.doctor(said, {"--tls-ca", ca}) == 1);
     INFO(said);
-    CHECK(reports(said, "ok", "address      " + front.url() + "/healthz says ok"));
+    CHECK(reports(said, "ok", "address      " + front->url() + "/healthz says ok"));
     // Made a moment before it was read: 5 days less that moment, or the same second.
     CHECK((reports(said, "PROBLEM",
-                   "certificate  " + front.url() +
+                   "certificate  " + front->url() +
                        "'s certificate ends in 4 days: its renewal is failing") ||
            reports(said, "PROBLEM",
-                   "certificate  " + front.url() +
+                   "certificate  " + front->url() +
                        "'s certificate ends in 5 days: its renewal is failing")));
     CHECK_THAT(said, Catch::Contains("to do: renew it (certbot renew"));
     CHECK_THAT(said, Catch::EndsWith("1 problem.\n"));
   }
   SECTION("ending in sixty days") {
-    make_certificate(install.dir.path, 60);
-    HttpsFront front(install.dir.path);
-    install.write_settings("VERDICT_BASE_URL=" + front.url() + "\n");
-    CHECK(install.doctor(said, {"--tls-ca", (install.dir.path / "cert.pem").string()}) == 0);
+    const auto front = in_front_of(install, 60);
+    CHECK(install.doctor(said, {"--tls-ca", ca}) == 0);
     INFO(said);
-    CHECK(
-        (reports(said, "ok",
-                 "certificate  " + front.url() + "'s certificate is trusted and ends in 59 days") ||
-         reports(said, "ok",
-                 "certificate  " + front.url() + "'s certificate is trusted and ends in 60 days")));
+    CHECK((
+        reports(said, "ok",
+                "certificate  " + front->url() + "'s certificate is trusted and ends in 59 days") ||
+        reports(said, "ok",
+                "certificate  " + front->url() + "'s certificate is trusted and ends in 60 days")));
   }
   SECTION("signed by no CA this machine trusts") {
-    make_certificate(install.dir.path, 60);
-    HttpsFront front(install.dir.path);
-    install.write_settings("VERDICT_BASE_URL=" + front.url() + "\n");
+    const auto front = in_front_of(install, 60);
     CHECK(install.doctor(said) == 1);
     INFO(said);
     CHECK(reports(said, "PROBLEM",
-                  "address      readers cannot reach " + front.url() +
+                  "address      readers cannot reach " + front->url() +
                       "/healthz: SSL certificate problem"));
   }
 }
