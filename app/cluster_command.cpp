@@ -67,12 +67,16 @@ int run_cluster_key(const Options &options, std::ostream &out, std::ostream &err
 
 int run_cluster_status(const Options &options, std::ostream &out, std::ostream &err) {
   try {
-    cluster::WriteStream stream(stream_settings(options, "verdict-cluster-status"));
+    // Every report is checked against the cluster's key: one that does not open is forged.
+    const auto key = cluster::ClusterKey::from_file(options.cluster_key_file);
+    auto settings = stream_settings(options, "verdict-cluster-status");
+    settings.may_create = false; // it only looks
+    cluster::WriteStream stream(settings);
     const auto first = stream.first_sequence(), last = stream.last_sequence();
     out << "The stream of writes holds " << (last == 0 ? 0 : last - first + 1) << " writes";
     if (last > 0) out << " (" << first << " to " << last << ")";
     out << ".\n";
-    const auto places = stream.node_places();
+    const auto places = stream.node_places(key);
     if (places.empty()) {
       out << "No node has said how far it is yet.\n";
       return 0;
@@ -87,6 +91,12 @@ int run_cluster_status(const Options &options, std::ostream &out, std::ostream &
         << "applied" << std::setw(10) << "lag"
         << "said\n";
     for (const auto &place : places) {
+      if (place.forged) {
+        out << std::setw(static_cast<int>(widest + 2)) << place.node
+            << "FORGED: this report does not open with the cluster's key (someone holding a "
+               "node's NATS password but not the key wrote it)\n";
+        continue;
+      }
       const auto lag = last > place.applied ? last - place.applied : 0;
       const auto age = now - place.reported_at;
       out << std::setw(static_cast<int>(widest + 2)) << place.node << std::setw(12) << place.applied
@@ -101,7 +111,7 @@ int run_cluster_status(const Options &options, std::ostream &out, std::ostream &
         out << "  " << place.node << " is stuck: " << place.problem << "\n";
     }
     return 0;
-  } catch (const cluster::StreamUnavailable &e) {
+  } catch (const std::runtime_error &e) { // the stream unreadable, or no key to check with
     err << "verdict cluster status: " << e.what() << "\n";
     return 1;
   }

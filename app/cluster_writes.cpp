@@ -44,8 +44,7 @@ std::runtime_error unreadable(uint64_t sequence, const std::string &why) {
 ClusterWrites::ClusterWrites(Store &store, cluster::WriteStream &stream,
                              const cluster::ClusterKey &key, Settings settings)
     : store_(store), stream_(stream), key_(key), token_key_(key.secret("vote_tokens")),
-      settings_(std::move(settings)),
-      id_prefix_(settings_.node + "-" + auth::random_secret(6) + "-") {
+      settings_(std::move(settings)) {
   // The same on every node: written to this file alone, never through the stream.
   for (const auto name : cluster::kSiteSecretNames)
     store_.keep_site_secret(name, key_.secret(name));
@@ -70,8 +69,12 @@ ClusterWrite ClusterWrites::taken(const Write &write) {
   const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
                        std::chrono::system_clock::now().time_since_epoch())
                        .count();
-  return {id_prefix_ + std::to_string(++count_), std::string(kind_name(write)), now, store_.today(),
-          arguments_of(write)};
+  return {new_id(), std::string(kind_name(write)), now, store_.today(), arguments_of(write)};
+}
+
+std::string ClusterWrites::new_id() {
+  if (settings_.new_id) return settings_.new_id();
+  return settings_.node + "-" + auth::random_secret(16);
 }
 
 void ClusterWrites::expect(const std::string &id, WriteDone told) {
@@ -97,15 +100,29 @@ void ClusterWrites::tell(const std::string &id, const WriteResult &ended) {
   told(ended);
 }
 
+void ClusterWrites::publish_sealed(const std::string &plain) {
+  // An id already taken is never ours to be told "written" for: the entry goes again under a
+  // new one. Ids are unguessable, so a second taken one is no accident: refused then.
+  constexpr int kTries = 3;
+  for (int tries = 1;; ++tries) {
+    const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+    const auto id = new_id();
+    try {
+      stream_.publish(key_.seal(plain, id, now_ms), id);
+      return;
+    } catch (const cluster::IdTaken &e) {
+      std::cerr << "verdict: " << e.what() << ": "
+                << (tries < kTries ? "published again under a new id" : "not published") << "\n";
+      if (tries >= kTries) throw;
+    }
+  }
+}
+
 void ClusterWrites::publish(const std::vector<ClusterWrite> &writes) {
-  const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          std::chrono::system_clock::now().time_since_epoch())
-                          .count();
   try {
-    // One write goes under its id; several under their first's id, which no other entry bears.
-    const auto id = writes.size() == 1 ? writes.front().id : writes.front().id + "+";
-    const auto plain = writes.size() == 1 ? encoded(writes.front()) : encoded_together(writes);
-    stream_.publish(key_.seal(plain, id, now_ms), id);
+    publish_sealed(writes.size() == 1 ? encoded(writes.front()) : encoded_together(writes));
     {
       std::lock_guard lock(refusal_mutex_);
       refuse_until_.reset();
@@ -221,7 +238,8 @@ void ClusterWrites::run_sweeper() {
   }
 }
 
-void ClusterWrites::apply(const cluster::StreamEntry &entry, const std::function<void()> &failed) {
+void ClusterWrites::apply(const cluster::StreamEntry &entry, const StreamPlace &place,
+                          const std::function<void()> &failed) {
   const auto taken_writes = decoded_cluster_writes(entry.payload);
   if (!taken_writes) throw unreadable(entry.sequence, "not an entry of writes");
   std::vector<Write> decoded;
@@ -259,9 +277,21 @@ void ClusterWrites::apply(const cluster::StreamEntry &entry, const std::function
                         if (!ended.not_taken()) tell(id, ended);
                       }});
   }
-  apply_entry(store_, entry.sequence, std::move(writes), [failed](const WriteResult &ended) {
-    if (!ended.done()) failed(); // the follower reads the stream again from the file's place
+  apply_entry(store_, place, std::move(writes), [failed, place](const WriteResult &ended) {
+    if (ended.not_taken()) return failed(); // the follower reads again from the file's place
+    if (!ended.done())
+      std::cerr << "verdict: skipped the cluster's entry " << place.sequence << ": its id "
+                << place.id << " was applied before (an entry published again)\n";
   });
+}
+
+void ClusterWrites::refused(const cluster::StreamEntry &entry, const std::string &why) {
+  const auto taken_writes = decoded_cluster_writes(entry.payload);
+  if (!taken_writes) return;
+  for (const auto &taken : *taken_writes)
+    tell(taken.id, WriteResult::not_done(WriteResult::Ended::unavailable,
+                                         "The site could not save this: " + why +
+                                             ". Please try again in a minute."));
 }
 
 bool ClusterWrites::judge(Write &vote, const ClusterWrite &taken) const {

@@ -32,6 +32,7 @@
 #include "cluster/cluster_key.h"
 #include "cluster/write_stream.h"
 #include "domain/cluster_write.h"
+#include "store/apply_write.h"
 #include "store/site_writes.h"
 
 namespace verdict {
@@ -53,6 +54,10 @@ public:
     size_t most_queued = 4096;
     std::chrono::milliseconds most_waiting{1500};
     std::chrono::milliseconds refuse_after_failure{1000};
+    // Makes each write's and each entry's id. Unset: the node's name and 128 random bits, so
+    // nobody can publish under an id before the node does. Tests set it to ids anyone could
+    // guess, to see a taken id answered by publishing again under another.
+    std::function<std::string()> new_id;
   };
   // Puts the key's site secrets in the store's file (so the vote log is signed alike on every
   // node, and `verdict verify` on any node's file agrees).
@@ -67,7 +72,9 @@ public:
   // hears how it ended. Queued to the store's writer: this returns at once, and `failed`
   // hears if the file could not take the entry (then nothing of it was applied). Throws
   // std::runtime_error for a write this version cannot read.
-  void apply(const cluster::StreamEntry &entry, const std::function<void()> &failed);
+  // `place` is what the file keeps of the entry (store/apply_write.h StreamPlace).
+  void apply(const cluster::StreamEntry &entry, const StreamPlace &place,
+             const std::function<void()> &failed);
 
   // A write that makes something (its kind's Made) and that the stream took but this node has
   // not applied yet is answered `unavailable`: what it made is not known here.
@@ -80,6 +87,11 @@ public:
   // Why this node cannot take writes now (the stream refused the last one), or empty.
   std::string problem();
 
+  // The entry at `entry` was this cluster's but is not applied (app/stream_follower.h: it was
+  // stored too long after it was sealed, so this node's clock is off the servers'): those of
+  // its writes this node took are told they were not saved.
+  void refused(const cluster::StreamEntry &entry, const std::string &why);
+
 private:
   ClusterWrite taken(const Write &write);
   // Publishes `write` and waits for how it ended here.
@@ -88,6 +100,9 @@ private:
   void submit_then(ClusterWrite write, WriteDone told);
   // Publishes `writes` as one entry of the stream; their callers hear if it was not taken.
   void publish(const std::vector<ClusterWrite> &writes);
+  // Stores `plain` sealed as one entry under an id of its own, again under a new id when the
+  // stream held another entry under that one. StreamUnavailable when it was not stored.
+  void publish_sealed(const std::string &plain);
   // A vote's ballot as the stream carries it, judged here: its token must be one this site
   // made for `target` before the vote was taken, and gives the time on page; its day is the
   // day the vote was taken. False, and the ballot left as it came, when the token does not
@@ -107,8 +122,7 @@ private:
   const cluster::ClusterKey &key_;
   std::string token_key_; // the key's vote-token key, to judge each vote's token
   Settings settings_;
-  std::string id_prefix_; // the node's name and a random word made at start
-  std::atomic<uint64_t> count_{0};
+  std::string new_id();
 
   struct Expected {
     WriteDone told;

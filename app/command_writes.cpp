@@ -5,33 +5,21 @@
 #include <filesystem>
 
 #include "app/cluster_command.h"
-#include "app/cluster_writes.h"
+#include "app/cluster_node.h"
 #include "app/server.h"
-#include "app/stream_follower.h"
 #include "store/maintenance.h"
 
 namespace verdict {
 
-struct CommandWrites::Node {
+// A command's own node, on its copy of the node's file: current before the command writes.
+struct CommandWrites::Node : ClusterNode {
   Node(Store &store, const Options &options, const std::string &name)
-      : key(cluster::ClusterKey::from_file(options.cluster_key_file)),
-        stream(stream_settings(options, name)),
-        writes(store, stream, key, ClusterWrites::Settings{name}),
-        follower(
-            store, stream, key,
-            [this](const cluster::StreamEntry &entry, const std::function<void()> &failed) {
-              writes.apply(entry, failed);
-            },
-            "") {
+      : ClusterNode(store, stream_settings(options, name), options.cluster_key_file, "") {
     if (const auto behind = follower.too_far_behind(); !behind.empty())
       throw std::runtime_error(behind);
     follower.catch_up();
     follower.start();
   }
-  cluster::ClusterKey key;
-  cluster::WriteStream stream;
-  ClusterWrites writes;
-  StreamFollower follower;
 };
 
 CommandWrites::CommandWrites(const Options &options, const std::string &command, bool create) {

@@ -205,8 +205,12 @@ Finding look_at_mail(const Options &site, const SiteVitals *vitals) {
 
 Finding look_at_cluster(const Options &site, int64_t now) {
   try {
-    cluster::WriteStream stream(stream_settings(site, "verdict-doctor"));
-    return judge_cluster(stream.node_places(), stream.last_sequence(), now);
+    // Only looks: a stream or bucket that is not there is a finding, never made here.
+    auto settings = stream_settings(site, "verdict-doctor");
+    settings.may_create = false;
+    const auto key = cluster::ClusterKey::from_file(site.cluster_key_file);
+    cluster::WriteStream stream(settings);
+    return judge_cluster(stream.node_places(key), stream.last_sequence(), now);
   } catch (const std::exception &e) {
     return problem("cluster", "cannot read the cluster's stream: " + std::string(e.what()),
                    "`systemctl status nats-server` on each machine; VERDICT_CLUSTER in " +

@@ -95,6 +95,13 @@ Finding judge_cluster(const std::vector<cluster::WriteStream::NodePlace> &places
   std::vector<std::string> faults, to_do;
   uint64_t most_behind = 0;
   for (const auto &place : places) {
+    if (place.forged) {
+      faults.push_back("the report under " + place.node +
+                       " is forged: it does not open with the cluster's key");
+      to_do.push_back("someone holding a node's NATS password but not the key writes to the "
+                      "NATS servers: change the nodes' passwords");
+      continue;
+    }
     const auto lag = last_sequence > place.applied ? last_sequence - place.applied : 0;
     most_behind = std::max(most_behind, lag);
     if (!place.problem.empty()) {

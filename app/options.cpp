@@ -231,12 +231,15 @@ const std::vector<Command> &commands() {
        "VERDICT_CLUSTER_TLS_KEY)\n",
        "serve the site (the command when none is named)"},
       {"cluster",
-       "verdict cluster status --cluster URLS | verdict cluster key --out FILE [--db PATH]",
+       "verdict cluster status --cluster URLS --cluster-key FILE | verdict cluster key --out FILE "
+       "[--db PATH]",
        "status: says how far each node of the cluster has applied the stream of writes: its\n"
        "applied sequence, its lag behind the stream's last write, when it last said so, the\n"
-       "entries it skipped as not sealed with the cluster's key, and what stops it, if anything.\n"
+       "entries it skipped as not sealed with the cluster's key, and what stops it, if anything;\n"
+       "a report that does not open with the cluster's key is shown as forged. It makes nothing.\n"
        "  --cluster URLS       nats://[USER:PASSWORD@]HOST:PORT[,…], the cluster's NATS servers\n"
        "                       (VERDICT_CLUSTER), with --cluster-creds, --cluster-ca as for serve\n"
+       "  --cluster-key FILE   the cluster's key, to check each report (VERDICT_CLUSTER_KEY)\n"
        "key: writes a new cluster key to FILE (mode 600; never over an existing file), to copy\n"
        "to every node as --cluster-key. With --db PATH, the site's own secrets go into it, so a\n"
        "site served alone before keeps its readers' links and its vote log's signing key.\n",
@@ -688,6 +691,9 @@ Options parse_options(const std::vector<std::string> &args,
     options.error = "cluster needs status, or key --out FILE";
   else if (options.command == "cluster" && !key_command && options.cluster.empty())
     options.error = "cluster status needs --cluster nats://HOST:PORT[,…] (or VERDICT_CLUSTER)";
+  else if (options.command == "cluster" && !key_command && options.cluster_key_file.empty())
+    options.error = "cluster status needs --cluster-key FILE (or VERDICT_CLUSTER_KEY): each "
+                    "node's report is sealed with it, and one that does not open is forged";
   else if (key_command && options.key_out.empty())
     options.error = "cluster key needs --out FILE: where to write the new key";
   if (!options.key_out.empty() && !key_command) options.error = "--out is only for cluster key";

@@ -15,9 +15,8 @@
 
 #include "app/checkpointer.h"
 #include "app/cluster_command.h"
-#include "app/cluster_writes.h"
+#include "app/cluster_node.h"
 #include "app/confirmation_mailer.h"
-#include "app/stream_follower.h"
 #include "assets/embedded.h"
 #include "domain/content.h"
 #include "handlers/routes.h"
@@ -123,32 +122,13 @@ cluster::StreamSettings node_stream_settings(Store &store, const Options &option
   return settings;
 }
 
-// A node of a cluster: its link to the stream of writes, its writes through it, and its
-// follower applying the stream to its file.
-struct ClusterNode {
-  cluster::ClusterKey key;
-  cluster::WriteStream stream;
-  ClusterWrites writes;
-  StreamFollower follower;
-
-  ClusterNode(Store &store, const Options &options)
-      : key(cluster::ClusterKey::from_file(options.cluster_key_file)),
-        stream(node_stream_settings(store, options)),
-        writes(store, stream, key, ClusterWrites::Settings{options.node}),
-        follower(
-            store, stream, key,
-            [this](const cluster::StreamEntry &entry, const std::function<void()> &failed) {
-              writes.apply(entry, failed);
-            },
-            options.node) {}
-};
-
 // Joins the cluster: catches up with the stream before serving anything, and follows it from
 // then on (the App settles the site's secrets through it, so every node signs and checks vote
 // tokens, sessions and links alike). Empty, having said why, when this node cannot serve.
 std::unique_ptr<ClusterNode> join_cluster(Store &store, const Options &options) {
   try {
-    auto node = std::make_unique<ClusterNode>(store, options);
+    auto node = std::make_unique<ClusterNode>(store, node_stream_settings(store, options),
+                                              options.cluster_key_file, options.node);
     try {
       if (const auto behind = node->follower.too_far_behind(); !behind.empty()) {
         std::cerr << "verdict: " << behind << "\n";
@@ -319,9 +299,25 @@ int serve(const Options &options) {
   App app(*store, views, options.rate_limit, options.trusted_proxy,
           cluster_node ? &cluster_node->writes : nullptr,
           cluster_node ? &cluster_node->writes : nullptr);
+  // The follower tells the views and the App while this node is behind (below): never once
+  // they are gone, whichever way this function returns.
+  struct NoticeStopped {
+    std::unique_ptr<ClusterNode> &node;
+    ~NoticeStopped() {
+      if (node) node->follower.on_behind(nullptr);
+    }
+  } notice_stopped{cluster_node};
   if (cluster_node) {
     share_sign_ins(app.sign_in_throttle, cluster_node->stream, cluster_node->key);
     app.voter_key = cluster_node->key.secret("voter_cookies");
+    // While this node's file is behind the stream (or cannot reach it), every page says so and
+    // no cache keeps it as current; pages kept from before are rendered again at once.
+    cluster_node->follower.on_behind([&views, &app](bool behind) {
+      views.set_notice(behind ? "The figures on this page may be a few seconds behind: this "
+                                "server is catching up with the rest of the site."
+                              : "");
+      app.page_epoch.show_now();
+    });
     app.cluster_problem = [node = cluster_node.get()] {
       if (auto refused = node->writes.problem(); !refused.empty()) return refused;
       return node->follower.problem();

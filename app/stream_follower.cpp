@@ -8,10 +8,10 @@
 namespace verdict {
 
 StreamFollower::StreamFollower(Store &store, cluster::WriteStream &stream,
-                               const cluster::ClusterKey &key, Apply apply, std::string node,
-                               std::chrono::milliseconds replay_after)
+                               const cluster::ClusterKey &key, Apply apply, Refused refused,
+                               std::string node, std::chrono::milliseconds replay_after)
     : store_(store), stream_(stream), key_(key), apply_(std::move(apply)),
-      replay_after_(replay_after), node_(std::move(node)) {}
+      refused_(std::move(refused)), replay_after_(replay_after), node_(std::move(node)) {}
 
 StreamFollower::~StreamFollower() {
   {
@@ -47,26 +47,40 @@ uint64_t StreamFollower::apply_next(std::chrono::milliseconds wait) {
   return entry->sequence;
 }
 
+namespace {
+
+// How long past the moment no copy of an entry could pass the time check its id is kept all
+// the same: the stream's clock and the node's may each be read a little apart.
+constexpr int64_t kIdKeptBeyondMs = 60'000;
+
+} // namespace
+
 void StreamFollower::apply_authentic(const cluster::StreamEntry &entry) {
   // Authentic first: nothing of an entry is read before its seal holds.
   const auto opened = key_.open(entry.payload, entry.id);
   if (!opened) return skip(entry, "it is not sealed with this cluster's key");
-  if (entry.stored_at_ms > 0 && entry.stored_at_ms - opened->sealed_at_ms > replay_after_.count())
-    return skip(entry, "it was stored " +
-                           std::to_string((entry.stored_at_ms - opened->sealed_at_ms) / 1000) +
-                           " s after it was sealed: an old entry published again (or this "
-                           "node's clock is far off the NATS servers')");
-  apply_(cluster::StreamEntry{entry.sequence, opened->plain, entry.id, entry.stored_at_ms},
-         [this] { start_again_ = true; });
+  const cluster::StreamEntry plain{entry.sequence, opened->plain, entry.id, entry.stored_at_ms};
+  if (entry.stored_at_ms > 0 && entry.stored_at_ms - opened->sealed_at_ms > replay_after_.count()) {
+    const auto why = "it was stored " +
+                     std::to_string((entry.stored_at_ms - opened->sealed_at_ms) / 1000) +
+                     " s after it was sealed: an old entry published again, or the clock of the "
+                     "node that sealed it is behind the NATS servers'";
+    refused_(plain, "the clock of the server that took it is off the cluster's");
+    return skip(entry, why);
+  }
+  // A copy published again passes the check above until the stream's clock is past
+  // sealed + replay_after: the file keeps the id that long, so a copy is applied as nothing.
+  const StreamPlace place{entry.sequence, entry.id,
+                          opened->sealed_at_ms + replay_after_.count() + kIdKeptBeyondMs,
+                          entry.stored_at_ms};
+  apply_(plain, place, [this] { start_again_ = true; });
 }
 
 void StreamFollower::skip(const cluster::StreamEntry &entry, const std::string &why) {
   // Its sequence is this file's place all the same, so the node goes on past it.
-  apply_entry(store_, entry.sequence, {}, [this](const WriteResult &ended) {
+  skip_entry(store_, entry.sequence, [this](const WriteResult &ended) {
     if (!ended.done()) start_again_ = true;
   });
-  ++skipped_;
-  last_skipped_ = entry.sequence;
   std::cerr << "verdict: skipped the cluster's entry " << entry.sequence << ": " << why << "\n";
 }
 
@@ -111,10 +125,23 @@ void StreamFollower::start() {
       lock.unlock();
       note_lag();
       report_place();
+      // Any trouble following means the pages may be behind: readers are told.
+      const bool behind = !problem().empty();
+      // Told under the lock, so on_behind(nullptr) returns only once no call is under way.
+      if (behind_.exchange(behind) != behind) {
+        std::lock_guard told_lock(mutex_);
+        if (on_behind_) on_behind_(behind);
+      }
       lock.lock();
       stop_.wait_for(lock, std::chrono::seconds(1), [this] { return stopping_; });
     }
   });
+}
+
+void StreamFollower::on_behind(std::function<void(bool behind)> told) {
+  std::lock_guard lock(mutex_);
+  on_behind_ = std::move(told);
+  if (behind_ && on_behind_) on_behind_(true); // already behind: told at once
 }
 
 void StreamFollower::note_lag() {
@@ -149,11 +176,13 @@ void StreamFollower::note_lag() {
 
 void StreamFollower::report_place() {
   try {
+    const auto skipped = store_.skipped_entries();
     stream_.report_place({node_, store_.applied_sequence(),
                           std::chrono::duration_cast<std::chrono::seconds>(
                               std::chrono::system_clock::now().time_since_epoch())
                               .count(),
-                          skipped_, last_skipped_, problem()});
+                          skipped.count, skipped.last, problem()},
+                         key_);
     std::lock_guard lock(mutex_);
     place_unwritten_.clear();
     place_ever_reported_ = true;
@@ -206,6 +235,44 @@ std::string StreamFollower::problem() const {
   if (!problem_.empty()) return problem_;
   if (!stream_trouble_.empty()) return stream_trouble_;
   return place_unwritten_.empty() ? lagging_ : place_unwritten_;
+}
+
+namespace {
+
+// The newest entries of the stream looked at for one that opens with a key.
+constexpr uint64_t kEntriesLookedAt = 32;
+
+} // namespace
+
+void check_cluster_key(Store &store, cluster::WriteStream &stream, const cluster::ClusterKey &key) {
+  constexpr std::string_view kKept = "cluster_key_fingerprint";
+  if (const auto kept = store.kept_site_secret(kKept)) {
+    if (*kept == key.fingerprint()) return;
+    throw cluster::BadClusterKey(
+        "this site's file has followed a cluster whose key is another: every node must be given "
+        "the cluster's own key file (the one its other nodes were given)");
+  }
+  size_t looked_at = 0;
+  bool opened = false;
+  for (const auto &place : stream.node_places(key)) {
+    ++looked_at;
+    opened = opened || !place.forged;
+  }
+  const auto last = stream.last_sequence(), first = stream.first_sequence();
+  for (uint64_t sequence = last;
+       !opened && sequence > 0 && sequence >= first && sequence + kEntriesLookedAt > last;
+       --sequence) {
+    const auto entry = stream.entry_at(sequence);
+    if (!entry) continue;
+    ++looked_at;
+    opened = key.open(entry->payload, entry->id).has_value();
+  }
+  if (looked_at > 0 && !opened)
+    throw cluster::BadClusterKey(
+        "none of the " + std::to_string(looked_at) +
+        " reports and newest entries of the cluster's stream opens with this key: it is not the "
+        "cluster's (every node must be given the key file its other nodes were given)");
+  store.keep_site_secret(kKept, key.fingerprint());
 }
 
 } // namespace verdict

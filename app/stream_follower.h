@@ -5,11 +5,13 @@
 // place. Every node applies every write, its own too: what a node shows is always its file.
 //
 // The follower is the stream's edge: an entry is applied only if it opens with the cluster's
-// key (cluster/cluster_key.h) under the id it was stored with, and was stored soon after it
-// was sealed. Anything else — written by whoever reached a NATS server without the key, cut
-// short, or an old entry published again — is skipped: its sequence recorded as applied with
-// nothing written, counted, said once on stderr, and shown by `verdict cluster status`. It
-// never stops the node; only an authentic entry this version cannot read does.
+// key (cluster/cluster_key.h) under the id it was stored with, was stored soon after it was
+// sealed, and bears an id this file has not applied before. Anything else — written by whoever
+// reached a NATS server without the key, cut short, or an entry published again — is skipped:
+// its sequence recorded as applied with nothing written, counted in the file, said once on
+// stderr, and shown by `verdict cluster status`. It never stops the node; only an authentic
+// entry this version cannot read does. Before any of it, a node proves its key is the
+// cluster's (check_cluster_key), so a node given another key never serves.
 #pragma once
 
 #include <atomic>
@@ -24,6 +26,7 @@
 
 #include "cluster/cluster_key.h"
 #include "cluster/write_stream.h"
+#include "store/apply_write.h"
 #include "store/store.h"
 
 namespace verdict {
@@ -33,15 +36,20 @@ public:
   // Applies one opened write to the file (ClusterWrites::apply): `entry.payload` is the plain
   // text the cluster's key sealed. May queue it and return at once, calling `failed` if the
   // file then could not take it.
-  using Apply =
-      std::function<void(const cluster::StreamEntry &entry, const std::function<void()> &failed)>;
+  // `place` is what apply_entry keeps of it (store/apply_write.h).
+  using Apply = std::function<void(const cluster::StreamEntry &entry, const StreamPlace &place,
+                                   const std::function<void()> &failed)>;
+  // Told an entry of the cluster's that is not applied all the same (stored too long after it
+  // was sealed), with why: ClusterWrites::refused tells its writers.
+  using Refused = std::function<void(const cluster::StreamEntry &entry, const std::string &why)>;
   // `node` names this node in the places the nodes report (`verdict cluster status`); empty,
   // it reports none (a command's passing follower, as `verdict digest` runs one).
   // `replay_after`: an entry stored this long after it was sealed is taken for one published
   // again, and skipped (the stream's duplicate window: within it, JetStream itself keeps an
-  // id once).
+  // id once). Within it, the file keeps each id it applied (until no copy could pass), so an
+  // entry published again whatever the clocks is applied once.
   StreamFollower(Store &store, cluster::WriteStream &stream, const cluster::ClusterKey &key,
-                 Apply apply, std::string node,
+                 Apply apply, Refused refused, std::string node,
                  std::chrono::milliseconds replay_after = std::chrono::minutes(2));
   ~StreamFollower(); // stops following, if it was
   StreamFollower(const StreamFollower &) = delete;
@@ -68,10 +76,17 @@ public:
   // follower only: it checks once a second).
   std::string problem() const;
   static constexpr auto kMostLag = std::chrono::seconds(5);
-  // Entries skipped as not the cluster's (see above), and the sequence of the last: tests ask
-  // here; `verdict cluster status` reads them from the place the node reports.
-  uint64_t skipped() const { return skipped_; }
-  uint64_t last_skipped() const { return last_skipped_; }
+  // Entries skipped as not the cluster's (see above), and the sequence of the last, as the file
+  // counts them: `verdict cluster status` reads them from the place the node reports.
+  uint64_t skipped() { return store_.skipped_entries().count; }
+  uint64_t last_skipped() { return store_.skipped_entries().last; }
+  // Whether the node's pages may be behind the stream now (its file more than kMostLag behind
+  // a write the stream holds, or the stream unreadable): cheap, asked for every page.
+  bool behind() const { return behind_.load(std::memory_order_relaxed); }
+  // `told` hears each time behind() turns (on the reporting thread, once a second at most): the
+  // server shows readers a line while it holds. Unset with nullptr: once it returns, `told`
+  // is not being called and never will be.
+  void on_behind(std::function<void(bool behind)> told);
 
 private:
   void follow();
@@ -87,9 +102,11 @@ private:
   cluster::WriteStream &stream_;
   const cluster::ClusterKey &key_;
   Apply apply_;
+  Refused refused_;
   std::chrono::milliseconds replay_after_;
-  std::atomic<uint64_t> skipped_{0}, last_skipped_{0};
   std::string node_;
+  std::atomic<bool> behind_{false};
+  std::function<void(bool)> on_behind_;
   std::unique_ptr<cluster::StreamReader> reader_;
   std::atomic<bool> start_again_{false}; // a queued write failed: read again from the file
   mutable std::mutex mutex_;             // guards problem_ and wakes the thread to stop
@@ -112,5 +129,13 @@ private:
   // may take the servers seconds, which no write should wait for.
   std::thread reporter_;
 };
+
+// Whether `key` is the cluster's, before a node or command uses it: the file's own word when it
+// followed the cluster before (it keeps the key's fingerprint), else the cluster's — any node's
+// report or any of the stream's newest entries that opens with it proves it, and reports or
+// entries none of which opens disprove it; with neither (the first node), it is taken. Throws
+// cluster::BadClusterKey saying why when it is not; once proven, the file keeps its
+// fingerprint. StreamUnavailable when the file cannot say and the stream cannot be read.
+void check_cluster_key(Store &store, cluster::WriteStream &stream, const cluster::ClusterKey &key);
 
 } // namespace verdict

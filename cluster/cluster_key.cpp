@@ -173,6 +173,11 @@ std::optional<ClusterKey::Opened> ClusterKey::open(std::string_view sealed,
   return Opened{plain.substr(8, written - 8), static_cast<int64_t>(at)};
 }
 
+std::string ClusterKey::fingerprint() const {
+  const auto print = derived(key_, "fingerprint");
+  return hex_of(print.data(), 16);
+}
+
 std::string ClusterKey::secret(std::string_view name) const {
   if (const auto kept = carried_.find(name); kept != carried_.end()) return kept->second;
   const auto seed = derived(key_, std::string("secret ") + std::string(name));

@@ -54,6 +54,9 @@ public:
   // The site secret `name` (one of kSiteSecretNames, or another name for a key of the
   // cluster's own, such as "voter_cookies"): the one carried in the file, else derived.
   std::string secret(std::string_view name) const;
+  // What tells this key from another without saying anything of it: a node's file keeps it, so
+  // a node started with another key is refused before it writes (app/stream_follower.h).
+  std::string fingerprint() const;
 
 private:
   std::array<unsigned char, 32> key_{};     // the operator's secret

@@ -40,6 +40,25 @@ std::string without_password(const std::string &url) {
   return url.substr(0, colon + 1) + "***" + url.substr(at);
 }
 
+std::string user_in(const std::string &url) {
+  const auto scheme = url.find("://");
+  const auto at = url.rfind('@');
+  if (scheme == std::string::npos || at == std::string::npos || at < scheme) return {};
+  const auto credentials = url.substr(scheme + 3, at - scheme - 3);
+  const auto colon = credentials.find(':');
+  // A token alone (nats://TOKEN@HOST) names no user.
+  return colon == std::string::npos ? std::string() : credentials.substr(0, colon);
+}
+
+std::string inbox_prefix_of(const std::string &user) {
+  if (user.empty()) return "_INBOX";
+  // A subject's token may hold neither dots nor wildcards: the user's name, kept one token.
+  std::string prefix = "_INBOX_";
+  for (const char c : user)
+    prefix += (c == '.' || c == '*' || c == '>' || static_cast<unsigned char>(c) <= ' ') ? '_' : c;
+  return prefix;
+}
+
 // The connection and the JetStream context over it; libnats's own threads read and reconnect.
 struct WriteStream::Nats {
   natsConnection *connection = nullptr;
@@ -73,6 +92,14 @@ WriteStream::WriteStream(StreamSettings settings)
     natsOptions_Destroy(options);
     return StreamUnavailable(why);
   };
+  // One user for every server: the node's own inbox prefix is that user's.
+  const auto user = user_in(settings_.servers.front());
+  for (const auto &server : settings_.servers)
+    if (user_in(server) != user)
+      throw refused("the NATS servers' addresses name more than one user (" + user + ", " +
+                    user_in(server) + "): each node signs in to every server as its own user");
+  if (natsOptions_SetCustomInboxPrefix(options, inbox_prefix_of(user).c_str()) != NATS_OK)
+    throw refused("libnats: the inbox prefix " + inbox_prefix_of(user) + " is refused");
   if (!settings_.creds_file.empty() &&
       natsOptions_SetUserCredentialsFromFiles(options, settings_.creds_file.c_str(), nullptr) !=
           NATS_OK)
@@ -117,6 +144,10 @@ WriteStream::WriteStream(StreamSettings settings)
   auto found = NATS_TIMEOUT; // asked again a few times, as state_of does
   for (int tries = 0; tries < 3 && found == NATS_TIMEOUT; ++tries)
     found = js_GetStreamInfo(&info, nats_->jetstream, settings_.stream.c_str(), nullptr, &error);
+  if (found == NATS_NOT_FOUND && !settings_.may_create)
+    throw StreamUnavailable("the NATS servers hold no stream " + settings_.stream +
+                            ": no node of the cluster has started yet, or these are not its "
+                            "servers");
   if (found == NATS_NOT_FOUND) {
     jsStreamConfig config;
     jsStreamConfig_Init(&config);
@@ -166,7 +197,16 @@ uint64_t WriteStream::publish(std::string_view payload, const std::string &id) {
                                  static_cast<int>(payload.size()), &options, &error);
     if (sent == NATS_OK) {
       const auto sequence = ack->Sequence;
+      const bool duplicate = ack->Duplicate;
       jsPubAck_Destroy(ack);
+      // Held before under this id: ours only if it is these bytes (this publish sent again
+      // after an answer was lost). Anyone else's entry under our id is not our write.
+      if (duplicate) {
+        const auto held = entry_at(sequence);
+        if (!held || held->payload != payload)
+          throw IdTaken("the stream already held another entry under the id " + id + " (at " +
+                        std::to_string(sequence) + ")");
+      }
       return sequence;
     }
     jsPubAck_Destroy(ack);
@@ -333,6 +373,9 @@ kvStore *places_bucket(jsCtx *jetstream, const StreamSettings &settings) {
   const auto bucket = settings.stream + "_NODES";
   kvStore *places = nullptr;
   if (js_KeyValue(&places, jetstream, bucket.c_str()) == NATS_OK) return places;
+  if (!settings.may_create)
+    throw StreamUnavailable("the NATS servers hold no bucket " + bucket +
+                            ": no node of the cluster has reported its place yet");
   kvConfig config;
   kvConfig_Init(&config);
   config.Bucket = bucket.c_str();
@@ -365,21 +408,33 @@ void WriteStream::listen(std::function<void(std::string_view news)> heard) {
     throw StreamUnavailable("the other nodes' news cannot be heard: " + said(subscribed));
 }
 
-void WriteStream::report_place(const NodePlace &place) {
+namespace {
+
+// What a node's report is sealed under: its name, so a report moved under another node's
+// name does not open.
+std::string place_seal_id(const std::string &node) {
+  return "place " + node;
+}
+
+} // namespace
+
+void WriteStream::report_place(const NodePlace &place, const ClusterKey &key) {
   std::lock_guard lock(nats_->places_mutex);
   if (!nats_->places) nats_->places = places_bucket(nats_->jetstream, settings_);
-  // "APPLIED AT SKIPPED LAST_SKIPPED PROBLEM…": the problem last, as the rest of the line.
-  const auto value = std::to_string(place.applied) + " " + std::to_string(place.reported_at) + " " +
-                     std::to_string(place.skipped) + " " + std::to_string(place.last_skipped) +
-                     " " + place.problem;
+  // "APPLIED SKIPPED LAST_SKIPPED PROBLEM…" sealed at the report's time: the problem last, as
+  // the rest of the line.
+  const auto value =
+      key.seal(std::to_string(place.applied) + " " + std::to_string(place.skipped) + " " +
+                   std::to_string(place.last_skipped) + " " + place.problem,
+               place_seal_id(place.node), place.reported_at * 1000);
   uint64_t revision = 0;
-  if (const auto put =
-          kvStore_PutString(&revision, nats_->places, place.node.c_str(), value.c_str());
+  if (const auto put = kvStore_Put(&revision, nats_->places, place.node.c_str(), value.data(),
+                                   static_cast<int>(value.size()));
       put != NATS_OK)
     throw StreamUnavailable("this node's place cannot be reported: " + said(put));
 }
 
-std::vector<WriteStream::NodePlace> WriteStream::node_places() {
+std::vector<WriteStream::NodePlace> WriteStream::node_places(const ClusterKey &key) {
   std::lock_guard lock(nats_->places_mutex);
   if (!nats_->places) nats_->places = places_bucket(nats_->jetstream, settings_);
   kvKeysList keys{};
@@ -393,20 +448,23 @@ std::vector<WriteStream::NodePlace> WriteStream::node_places() {
     if (kvStore_Get(&entry, nats_->places, keys.Keys[i]) != NATS_OK) continue;
     NodePlace place;
     place.node = keys.Keys[i];
+    const auto opened = key.open(std::string_view(static_cast<const char *>(kvEntry_Value(entry)),
+                                                  static_cast<size_t>(kvEntry_ValueLen(entry))),
+                                 place_seal_id(place.node));
+    kvEntry_Destroy(entry);
     unsigned long long applied = 0, skipped = 0, last_skipped = 0;
-    long long at = 0;
     int problem_at = 0;
-    const char *value = kvEntry_ValueString(entry);
-    if (std::sscanf(value, "%llu %lld %llu %llu %n", &applied, &at, &skipped, &last_skipped,
-                    &problem_at) >= 4) {
+    if (!opened || std::sscanf(opened->plain.c_str(), "%llu %llu %llu %n", &applied, &skipped,
+                               &last_skipped, &problem_at) < 3) {
+      place.forged = true;
+    } else {
       place.applied = applied;
-      place.reported_at = at;
+      place.reported_at = opened->sealed_at_ms / 1000;
       place.skipped = skipped;
       place.last_skipped = last_skipped;
-      if (problem_at > 0) place.problem = value + problem_at;
-      places.push_back(place);
+      if (problem_at > 0) place.problem = opened->plain.substr(static_cast<size_t>(problem_at));
     }
-    kvEntry_Destroy(entry);
+    places.push_back(place);
   }
   kvKeysList_Destroy(&keys);
   std::sort(places.begin(), places.end(),

@@ -16,12 +16,21 @@
 #include <string_view>
 #include <vector>
 
+#include "cluster/cluster_key.h"
+
 namespace verdict::cluster {
 
 // The stream cannot take or give writes now: fewer than a majority of its servers answer, or
 // none could be reached. What the node does then (a 503 that says why) is its caller's.
 struct StreamUnavailable : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+// The stream answered a publish as a duplicate of an entry it already held under the same id,
+// and that entry is not the one published: someone else took the id first. The write is not
+// stored; its caller publishes it again under a new id.
+struct IdTaken : StreamUnavailable {
+  using StreamUnavailable::StreamUnavailable;
 };
 
 struct StreamSettings {
@@ -49,6 +58,9 @@ struct StreamSettings {
   // cannot answer for it (a majority down): it then serves its file's pages and its writes
   // are refused until they answer. A new node, or a command, needs the stream at once.
   bool may_start_unanswered = false;
+  // A command that only looks (`verdict cluster status`, `verdict doctor`) makes nothing: a
+  // stream or bucket that is not there is said to be missing, never made.
+  bool may_create = true;
 };
 
 // One write as the stream holds it.
@@ -61,6 +73,13 @@ struct StreamEntry {
 
 // `url` as it may be shown: a password in it replaced by "***".
 std::string without_password(const std::string &url);
+// The NATS user named in `url` (nats://USER:PASSWORD@HOST:PORT), or empty.
+std::string user_in(const std::string &url);
+// The inbox prefix of a node signed in as `user`: every answer to its requests and every entry
+// pushed to its consumers comes to a subject under it, and the shipped authorization lets only
+// that user listen there (deploy/cluster/nats-authorization.conf). NATS's own "_INBOX" for no
+// user.
+std::string inbox_prefix_of(const std::string &user);
 
 // Reads the stream in order from one sequence on, each entry once: a consumer of JetStream's
 // that the servers push entries to as they are stored, so a node applies a write moments after
@@ -85,9 +104,10 @@ public:
 
   // Stores `payload` in the stream and gives its sequence once a majority of the servers hold
   // it. `id` names the write: publishing the same id again within the duplicate window stores
-  // nothing new and gives the first sequence. StreamUnavailable after publish_wait without an
-  // acknowledgement: then the write may or may not be stored, and a retry with the same id
-  // settles it.
+  // nothing new and gives the first sequence, if that entry is these very bytes (a retry of
+  // this publish); IdTaken when the entry held under the id is another (an id taken first by
+  // someone else). StreamUnavailable after publish_wait without an acknowledgement: then the
+  // write may or may not be stored, and a retry with the same id settles it.
   uint64_t publish(std::string_view payload, const std::string &id);
 
   // The entry at `sequence`, or nothing when the stream holds none there yet (tests read the
@@ -110,7 +130,11 @@ public:
   void listen(std::function<void(std::string_view news)> heard);
 
   // Each node tells the others how far its file has applied the stream, kept beside it in a
-  // replicated key-value bucket: `verdict cluster status` reads every node's there.
+  // replicated key-value bucket: `verdict cluster status` reads every node's there. A report
+  // is sealed with the cluster's key under its node's name, so one that does not open (written
+  // by whoever holds a node's NATS password but not the key, or moved from another node's
+  // name) is shown as forged, never believed; its time is the seal's, so an old one written
+  // again shows its age.
   struct NodePlace {
     std::string node;
     uint64_t applied = 0;
@@ -118,9 +142,10 @@ public:
     uint64_t skipped = 0;      // entries it skipped as not the cluster's (app/stream_follower.h)
     uint64_t last_skipped = 0; // the last of them
     std::string problem;       // why it cannot follow now, or empty
+    bool forged = false;       // the report does not open with the cluster's key: nothing above
   };
-  void report_place(const NodePlace &place); // under place.node
-  std::vector<NodePlace> node_places();
+  void report_place(const NodePlace &place, const ClusterKey &key); // under place.node
+  std::vector<NodePlace> node_places(const ClusterKey &key);
 
 private:
   struct Nats;

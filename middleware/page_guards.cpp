@@ -138,7 +138,9 @@ void serve_page(App &app, StoreReads &site, const Request &req, Response &res,
   res.status = page->status;
   if (!voter.empty()) return send_own_page(site, req, res, voter, *page);
   res.set_content(page->body, page->content_type.c_str());
-  set_cache_policy(res, CachePolicy::anonymous_page);
+  // A page that says its figures may be behind is kept by no cache as the current one.
+  set_cache_policy(res, app.views.has_notice() ? CachePolicy::never_kept
+                                               : CachePolicy::anonymous_page);
   answer_not_modified_if_matching(req, res, page->etag);
 }
 

@@ -76,6 +76,10 @@ std::string Views::page(std::string_view name, const Data &data, const PageMeta 
     preview.set("back", meta.preview.back);
     layout.set("preview", preview);
   }
+  if (has_notice()) {
+    std::lock_guard lock(notice_mutex_);
+    if (!notice_.empty()) layout.set("notice", notice_);
+  }
   if (!meta.feed_path.empty()) {
     layout.set("feed", base_url_ + meta.feed_path);
     layout.set("feed_title", meta.feed_title);
@@ -110,6 +114,12 @@ std::string Views::page(std::string_view name, const Data &data, const PageMeta 
   layout.set("favicon", public_path("favicon.svg"));
   layout.set("content", fragment(name, data));
   return fragment("layout", layout);
+}
+
+void Views::set_notice(std::string notice) {
+  std::lock_guard lock(notice_mutex_);
+  notice_ = std::move(notice);
+  has_notice_ = !notice_.empty();
 }
 
 std::string Views::public_path(std::string_view file) const {

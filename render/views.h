@@ -6,7 +6,9 @@
 
 #include <kainjow/mustache.hpp>
 
+#include <atomic>
 #include <map>
+#include <mutex>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -70,6 +72,12 @@ public:
   // kept and shared by readers whatever Host they sent, so it cannot carry one reader's Host.
   std::string public_url(std::string_view path) const { return base_url_ + std::string(path); }
 
+  // A line every page shows at its top while it is set (a node of a cluster that has fallen
+  // behind its stream of writes: app/server.cpp), and empty again once it is not. Pages kept
+  // from before are not the server's business here: whoever sets it moves the page epoch.
+  void set_notice(std::string notice);
+  bool has_notice() const { return has_notice_.load(std::memory_order_relaxed); }
+
   // Static files are served at content-hashed paths, e.g. /static/style.3f2a9c1e.css, so
   // they can be cached forever; `public_path` maps "style.css" to that path.
   std::string public_path(std::string_view file) const;
@@ -82,6 +90,9 @@ private:
   std::map<std::string, std::string, std::less<>> public_paths_;
   std::map<std::string, StaticAsset, std::less<>> assets_;
   std::string base_url_;
+  mutable std::mutex notice_mutex_;
+  std::string notice_;
+  std::atomic<bool> has_notice_{false};
 };
 
 } // namespace verdict

@@ -41,11 +41,54 @@ void apply_queued(Store &store, const Write &write, const WriteContext &at, Writ
                    changes_of(write));
 }
 
-void apply_entry(Store &store, uint64_t sequence, std::vector<EntryWrite> writes,
+namespace {
+
+// Takes `sequence` as the file's place inside the open transaction: false when it was applied
+// before; throws for one past the next (the stream is applied in order).
+bool take_place(sql::Db &db, uint64_t sequence) {
+  auto place = db.cached("SELECT sequence FROM cluster_applied WHERE only_row = 1");
+  const uint64_t applied = place.step() ? static_cast<uint64_t>(place.int64(0)) : 0;
+  if (sequence <= applied) return false; // applied before: once is all
+  if (sequence != applied + 1)
+    throw std::runtime_error("the cluster's write " + std::to_string(sequence) + " came before " +
+                             std::to_string(applied + 1) +
+                             " was applied: the stream is applied in order");
+  db.cached("INSERT INTO cluster_applied (only_row, sequence) VALUES (1, :sequence) "
+            "ON CONFLICT (only_row) DO UPDATE SET sequence = excluded.sequence")
+      .bind(":sequence", static_cast<int64_t>(sequence))
+      .run();
+  return true;
+}
+
+void count_skipped(sql::Db &db, uint64_t sequence) {
+  db.cached("UPDATE cluster_applied SET skipped = skipped + 1, last_skipped = :sequence "
+            "WHERE only_row = 1")
+      .bind(":sequence", static_cast<int64_t>(sequence))
+      .run();
+}
+
+// Keeps `place`'s id, and forgets those no entry published again could pass for new under any
+// more: false when the id was kept already (the entry was published again).
+bool id_is_new(sql::Db &db, const StreamPlace &place) {
+  db.cached("DELETE FROM cluster_entry_ids WHERE forget_at_ms < :now")
+      .bind(":now", place.stored_at_ms)
+      .run();
+  db.cached("INSERT INTO cluster_entry_ids (id, forget_at_ms) VALUES (:id, :forget) "
+            "ON CONFLICT (id) DO NOTHING")
+      .bind(":id", place.id)
+      .bind(":forget", place.forget_at_ms)
+      .run();
+  return db.changes() == 1;
+}
+
+} // namespace
+
+void apply_entry(Store &store, const StreamPlace &place, std::vector<EntryWrite> writes,
                  WriteDone entry_done) {
   struct Entry {
     std::vector<EntryWrite> writes;
     std::vector<WriteResult> applied;
+    bool repeated = false;
     WriteDone done;
   };
   auto entry = std::make_shared<Entry>();
@@ -56,18 +99,13 @@ void apply_entry(Store &store, uint64_t sequence, std::vector<EntryWrite> writes
   entry->writes = std::move(writes);
   entry->done = std::move(entry_done);
   store.write_then(
-      [entry, sequence](sql::Db &db) {
-        auto place = db.cached("SELECT sequence FROM cluster_applied WHERE only_row = 1");
-        const uint64_t applied = place.step() ? static_cast<uint64_t>(place.int64(0)) : 0;
-        if (sequence <= applied) return WriteResult::written(); // applied before: once is all
-        if (sequence != applied + 1)
-          throw std::runtime_error("the cluster's write " + std::to_string(sequence) +
-                                   " came before " + std::to_string(applied + 1) +
-                                   " was applied: the stream is applied in order");
-        db.cached("INSERT INTO cluster_applied (only_row, sequence) VALUES (1, :sequence) "
-                  "ON CONFLICT (only_row) DO UPDATE SET sequence = excluded.sequence")
-            .bind(":sequence", static_cast<int64_t>(sequence))
-            .run();
+      [entry, place](sql::Db &db) {
+        if (!take_place(db, place.sequence)) return WriteResult::written();
+        if (!id_is_new(db, place)) {
+          count_skipped(db, place.sequence);
+          entry->repeated = true;
+          return WriteResult::written();
+        }
         for (size_t i = 0; i < entry->writes.size(); ++i) {
           const auto &each = entry->writes[i];
           // Each in a savepoint of its own: a refused write leaves nothing, and the entry's
@@ -89,11 +127,23 @@ void apply_entry(Store &store, uint64_t sequence, std::vector<EntryWrite> writes
         return WriteResult::written();
       },
       [entry](const WriteResult &transaction) {
+        const auto repeated = WriteResult::refused("an entry applied before, published again");
         for (size_t i = 0; i < entry->writes.size(); ++i)
-          entry->writes[i].done(transaction.done() ? entry->applied[i] : transaction);
-        entry->done(transaction);
+          entry->writes[i].done(!transaction.done() ? transaction
+                                : entry->repeated   ? repeated
+                                                    : entry->applied[i]);
+        entry->done(transaction.done() && entry->repeated ? repeated : transaction);
       },
       votes_only ? Changes::votes_only : Changes::anything);
+}
+
+void skip_entry(Store &store, uint64_t sequence, WriteDone done) {
+  store.write_then(
+      [sequence](sql::Db &db) {
+        if (take_place(db, sequence)) count_skipped(db, sequence);
+        return WriteResult::written();
+      },
+      std::move(done), Changes::votes_only);
 }
 
 } // namespace verdict

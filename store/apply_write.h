@@ -7,6 +7,7 @@
 #pragma once
 
 #include <exception>
+#include <string>
 #include <vector>
 
 #include "domain/writes.h"
@@ -35,14 +36,25 @@ struct EntryWrite {
   WriteContext at;
   WriteDone done;
 };
-// Applies the entry at `sequence` of the cluster's stream: its writes, and the sequence as
-// this file's place, in one transaction, so each entry is applied once whatever stops when,
-// and in order (an entry past the next is not applied: the transaction fails). An entry
-// applied before writes nothing again. A write the site refuses is applied as nothing, as on
-// every node, its caller told why; trouble with the file writes none of the entry, and each
-// write's `done`, then `entry_done`, hear so. An entry with no writes (one skipped, or refused
-// before it was written) records its sequence alone.
-void apply_entry(Store &store, uint64_t sequence, std::vector<EntryWrite> writes,
+// Where an entry stands in the cluster's stream, and what makes it that entry.
+struct StreamPlace {
+  uint64_t sequence = 0;
+  std::string id;           // the id it was published under: applied once, ever
+  int64_t forget_at_ms = 0; // by the stream's clock, when nothing published again under the
+                            // id could pass for new any more (app/stream_follower.h)
+  int64_t stored_at_ms = 0; // when the stream stored it, by its clock
+};
+// Applies the entry at `place` of the cluster's stream: its writes, and its sequence as this
+// file's place, in one transaction, so each entry is applied once whatever stops when, and in
+// order (an entry past the next is not applied: the transaction fails). An entry applied before
+// writes nothing again; so does one under an id applied before (published again): that is
+// counted as skipped, and `entry_done` hears `refused`. A write the site refuses is applied
+// as nothing, as on every node, its caller told why; trouble with the file writes none of the
+// entry, and each write's `done`, then `entry_done`, hear so.
+void apply_entry(Store &store, const StreamPlace &place, std::vector<EntryWrite> writes,
                  WriteDone entry_done);
+// Records the entry at `sequence` as applied with nothing written, and counts it skipped (not
+// the cluster's: app/stream_follower.h), in one transaction.
+void skip_entry(Store &store, uint64_t sequence, WriteDone done);
 
 } // namespace verdict

@@ -179,6 +179,12 @@ public:
   // (store/apply_write.h apply_entry): the sequence of the last one applied to this file (0:
   // none).
   uint64_t applied_sequence();
+  // The entries of the stream this file skipped as not the cluster's (app/stream_follower.h),
+  // and the sequence of the last.
+  struct SkippedEntries {
+    uint64_t count = 0, last = 0;
+  };
+  SkippedEntries skipped_entries();
   // The vote log (store/vote_log.h): its entries from leaf `from` on, at most `limit`, and its
   // size and root now.
   std::vector<VoteLogEntry> vote_log(uint64_t from, size_t limit);

@@ -357,6 +357,15 @@ uint64_t StoreReads::applied_sequence() {
   return read([](sql::Db &db) { return applied_in(db); });
 }
 
+StoreReads::SkippedEntries StoreReads::skipped_entries() {
+  return read([](sql::Db &db) {
+    auto stmt = db.cached("SELECT skipped, last_skipped FROM cluster_applied WHERE only_row = 1");
+    if (!stmt.step()) return SkippedEntries{};
+    return SkippedEntries{static_cast<uint64_t>(stmt.int64(0)),
+                          static_cast<uint64_t>(stmt.int64(1))};
+  });
+}
+
 void Store::load_votes(const VoteLoad &votes) {
   std::vector<int64_t> tool_ids(votes.tools.size());
   read([&](sql::Db &db) {

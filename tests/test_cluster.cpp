@@ -494,15 +494,28 @@ namespace {
 
 // A node, in this process: its own file, a copy of one site's, and its own connection to the
 // cluster, its writes through it and its follower applying them.
+ClusterWrites::Settings writes_settings(const std::string &name,
+                                       std::function<std::string()> new_id = {}) {
+  ClusterWrites::Settings settings;
+  settings.node = name;
+  settings.new_id = std::move(new_id);
+  return settings;
+}
+
 struct Node {
+  // `user`: the NATS user it signs in as (verdict-node-1…3); `new_id`: its ids, when not the
+  // node's own unguessable ones.
   Node(const fs::path &file, const NatsCluster &nats, const std::string &name,
-       std::chrono::milliseconds replay_after = std::chrono::minutes(2))
-      : store(file.string()), stream(settings_for(nats, name)),
-        writes(store, stream, cluster_key(), ClusterWrites::Settings{name}),
+       std::chrono::milliseconds replay_after = std::chrono::minutes(2), int user = 1,
+       std::function<std::string()> new_id = {})
+      : store(file.string()), stream(settings_for(nats, name, user)),
+        writes(store, stream, cluster_key(), writes_settings(name, std::move(new_id))),
         follower(
             store, stream, cluster_key(),
-            [this](const cluster::StreamEntry &entry, const std::function<void()> &failed) {
-              writes.apply(entry, failed);
+            [this](const cluster::StreamEntry &entry, const StreamPlace &place,
+                   const std::function<void()> &failed) { writes.apply(entry, place, failed); },
+            [this](const cluster::StreamEntry &entry, const std::string &why) {
+              writes.refused(entry, why);
             },
             name, replay_after) {}
   Store store;
@@ -855,10 +868,10 @@ bool all_applied(cluster::WriteStream &watcher, size_t nodes, std::chrono::secon
   const auto deadline = std::chrono::steady_clock::now() + within;
   while (std::chrono::steady_clock::now() < deadline) {
     const auto last = watcher.last_sequence();
-    const auto places = watcher.node_places();
+    const auto places = watcher.node_places(cluster_key());
     if (places.size() == nodes &&
         std::all_of(places.begin(), places.end(),
-                    [last](const auto &place) { return place.applied == last; }))
+                    [last](const auto &place) { return !place.forged && place.applied == last; }))
       return true;
     std::this_thread::sleep_for(200ms);
   }

@@ -695,7 +695,7 @@ std::string raw_exchange(int port, const std::string &bytes, int seconds) {
 }
 
 EntryApplied apply_entry_now(Store &store, uint64_t sequence,
-                             std::vector<std::pair<Write, WriteContext>> writes) {
+                             std::vector<std::pair<Write, WriteContext>> writes, std::string id) {
   auto applied = std::make_shared<EntryApplied>();
   applied->writes.resize(writes.size());
   std::vector<EntryWrite> entry;
@@ -703,7 +703,10 @@ EntryApplied apply_entry_now(Store &store, uint64_t sequence,
     entry.push_back({std::move(writes[i].first), writes[i].second,
                      [applied, i](const WriteResult &ended) { applied->writes[i] = ended; }});
   auto done = std::make_shared<std::promise<void>>();
-  apply_entry(store, sequence, std::move(entry), [done, applied](const WriteResult &ended) {
+  // Its id kept for an hour past now, as an entry sealed now is.
+  const StreamPlace place{sequence, id.empty() ? "entry-" + std::to_string(sequence) : id,
+                          unix_now_ms() + 3'600'000, unix_now_ms()};
+  apply_entry(store, place, std::move(entry), [done, applied](const WriteResult &ended) {
     applied->entry = ended;
     done->set_value();
   });

@@ -30,13 +30,15 @@ inline std::optional<std::string> failure_of(const WriteResult &ended) {
 }
 
 // The cluster's entry at `sequence` applied to `store` as a node applies it (store/apply_write.h
-// apply_entry), waited for: how the entry ended, and how each of its writes did.
+// apply_entry), waited for: how the entry ended, and how each of its writes did. `id`: the
+// entry's id in the stream ("entry-SEQUENCE" unless given).
 struct EntryApplied {
   WriteResult entry;
   std::vector<WriteResult> writes;
 };
 EntryApplied apply_entry_now(Store &store, uint64_t sequence,
-                             std::vector<std::pair<Write, WriteContext>> writes);
+                             std::vector<std::pair<Write, WriteContext>> writes,
+                             std::string id = {});
 
 // The desk's sign-in throttle driven as the desk drives it (handlers/desk_sign_in.cpp): each
 // try charged before its password is checked. How long a try now would be held back (asked

@@ -1,0 +1,36 @@
+#include "app/cluster_node.h"
+
+#include <iostream>
+
+namespace verdict {
+
+namespace {
+
+ClusterWrites::Settings writes_settings(const std::string &node) {
+  ClusterWrites::Settings settings;
+  settings.node = node;
+  return settings;
+}
+
+} // namespace
+
+ClusterNode::KeyChecked::KeyChecked(Store &store, cluster::WriteStream &stream,
+                                    const cluster::ClusterKey &key) {
+  // A node that may start while the stream cannot answer still needs its file's word on the key.
+  check_cluster_key(store, stream, key);
+}
+
+ClusterNode::ClusterNode(Store &store, cluster::StreamSettings settings,
+                         const std::string &key_file, const std::string &reported_as)
+    : key(cluster::ClusterKey::from_file(key_file)), stream(settings),
+      key_checked_(store, stream, key), writes(store, stream, key, writes_settings(settings.node)),
+      follower(
+          store, stream, key,
+          [this](const cluster::StreamEntry &entry, const StreamPlace &place,
+                 const std::function<void()> &failed) { writes.apply(entry, place, failed); },
+          [this](const cluster::StreamEntry &entry, const std::string &why) {
+            writes.refused(entry, why);
+          },
+          reported_as) {}
+
+} // namespace verdict
