@@ -129,6 +129,13 @@ void ClusterWrites::publish(const std::vector<ClusterWrite> &writes) {
     }
     for (const auto &write : writes)
       acknowledged(write.id);
+  } catch (const cluster::IdTaken &e) {
+    // Ids taken ahead of the node: the stream itself answers, so later writes go as usual.
+    std::cerr << "verdict: " << writes.size() << " write(s) not taken: " << e.what() << "\n";
+    for (const auto &write : writes)
+      tell(write.id, WriteResult::not_done(WriteResult::Ended::unavailable,
+                                           "The site could not save this just now: please try "
+                                           "again."));
   } catch (const cluster::StreamUnavailable &e) {
     std::cerr << "verdict: " << writes.size() << " write(s) not taken: " << e.what() << "\n";
     {

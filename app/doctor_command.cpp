@@ -204,6 +204,10 @@ Finding look_at_mail(const Options &site, const SiteVitals *vitals) {
 }
 
 Finding look_at_cluster(const Options &site, int64_t now) {
+  if (site.cluster_key_file.empty())
+    return problem("cluster", "no cluster key is named, so no node's report can be checked",
+                   "set VERDICT_CLUSTER_KEY in " + std::string(kServiceSettings) +
+                       " (the key file every node is given)");
   try {
     // Only looks: a stream or bucket that is not there is a finding, never made here.
     auto settings = stream_settings(site, "verdict-doctor");

@@ -11,6 +11,9 @@
 #include <unistd.h>
 
 #include <httplib.h>
+#include <nats/nats.h>
+
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <fstream>
@@ -183,6 +186,14 @@ public:
     servers_[static_cast<size_t>(i)].pid =
         test::start_child({"/usr/sbin/nats-server", "-c", config}, -1, log);
     close(log);
+  }
+
+  // The servers' monitoring ports.
+  std::vector<int> http_ports() const {
+    std::vector<int> ports;
+    for (const auto &server : servers_)
+      if (server.pid > 0) ports.push_back(server.http_port);
+    return ports;
   }
 
   // Every running server says it is healthy and the JetStream cluster has a leader.
@@ -1191,7 +1202,7 @@ TEST_CASE("cluster: a guesser of desk passwords spreading tries over two nodes i
   };
   do {
     std::this_thread::sleep_for(500ms);
-    REQUIRE(test::run_binary({"cluster", "status", "--cluster", servers}, &said) == 0);
+    REQUIRE(test::run_binary({"cluster", "status", "--cluster", servers, "--cluster-key", cluster_key_file(dir.path)}, &said) == 0);
   } while (!both_current() && std::chrono::steady_clock::now() < deadline);
   INFO(said);
   CHECK(both_current());
@@ -1203,7 +1214,7 @@ TEST_CASE("cluster: a guesser of desk passwords spreading tries over two nodes i
   REQUIRE(test::run_binary({"user", "add", "second@example.com", "--db", site, "--cluster", servers,
                             "--node", "web-1", "--cluster-key", cluster_key_file(dir.path)},
                            &said, password) == 0);
-  REQUIRE(test::run_binary({"cluster", "status", "--cluster", servers}, &said) == 0);
+  REQUIRE(test::run_binary({"cluster", "status", "--cluster", servers, "--cluster-key", cluster_key_file(dir.path)}, &said) == 0);
   CHECK(std::regex_search(said, std::regex("web-2 +[0-9]+ +[1-9]")));
 }
 
@@ -1632,7 +1643,8 @@ TEST_CASE("cluster: a node whose file falls more than 5 s behind the stream says
     servers += (servers.empty() ? "" : ",") + url;
   const auto settings = dir.path / "verdict.default";
   std::ofstream(settings) << "VERDICT_DB=" << (dir.path / "a.db").string()
-                          << "\nVERDICT_CLUSTER=" << servers << "\n";
+                          << "\nVERDICT_CLUSTER=" << servers
+                          << "\nVERDICT_CLUSTER_KEY=" << cluster_key_file(dir.path) << "\n";
   const auto cluster_line = [&settings] {
     std::string said;
     test::run_binary({"doctor", "--settings", settings.string()}, &said);
@@ -1653,4 +1665,341 @@ TEST_CASE("cluster: a node whose file falls more than 5 s behind the stream says
   CHECK(caught_up().empty());
   std::this_thread::sleep_for(1500ms); // a report a second: node-b's place said anew
   CHECK_THAT(cluster_line(), Catch::StartsWith("ok       cluster      2 nodes current"));
+}
+
+TEST_CASE("cluster: an id another node's user took first is never a write of ours: a vote, a "
+          "sign-in and a desk save that meet one are published again under a new id or "
+          "refused, and every one acknowledged is on every node") {
+  NatsCluster nats;
+  test::TempDir dir;
+  {
+    Store site((dir.path / "a.db").string());
+    test::import_content(site, test::seeded_store()->export_content());
+    test::add_editor(site, "editor@example.com", "$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$aGFzaA");
+  }
+  fs::copy_file(dir.path / "a.db", dir.path / "b.db");
+  // web-1's ids as anyone could guess them (its name and a count); the node's own are 128
+  // random bits (below).
+  auto count = std::make_shared<std::atomic<int>>(0);
+  const auto guessable = [](int n) { return "web-1-" + std::to_string(n); };
+  Node a(dir.path / "a.db", nats, "web-1", 2min, 1,
+         [count, guessable] { return guessable(++*count); });
+  Node b(dir.path / "b.db", nats, "web-2", 2min, 2);
+  for (auto *node : {&a, &b}) {
+    node->follower.catch_up();
+    node->follower.start();
+  }
+  // Holding only verdict-node-3's password, junk published first under web-1's next ids: the
+  // first write's every try (its own id, then three entry ids), and the second's first try.
+  cluster::WriteStream intruder(settings_for(nats, "intruder", 3));
+  for (int n = 1; n <= 6; ++n)
+    REQUIRE(intruder.publish("junk", guessable(n)) > 0);
+
+  const auto tool = a.store.tool_by_slug("codestral-2-1")->id;
+  const auto vote = [&](char voter) {
+    std::promise<WriteResult> told;
+    a.writes.submit_queued(
+        CastToolVote{ballot_with_token(std::string(32, voter), auth::tool_vote_target(tool)), tool,
+                     Verdict::ship},
+        [&told](const WriteResult &ended) { told.set_value(ended); });
+    return told.get_future().get();
+  };
+  const auto refused = vote('1');
+  CHECK(refused.ended == WriteResult::Ended::unavailable);
+  const auto republished = vote('2');
+  CHECK(republished.done());
+  const auto editor = a.store.editor_by_email("editor@example.com").value().id;
+  // The sign-in's and the save's first tries meet taken ids too (each takes its write's id,
+  // then its entry's).
+  REQUIRE(intruder.publish("junk", guessable(*count + 2)) > 0);
+  const auto signed_in = a.writes.submit(StartSession{"session-hash", editor, "csrf", 4102444800});
+  CHECK(signed_in.done());
+  REQUIRE(intruder.publish("junk", guessable(*count + 2)) > 0);
+  const auto saved = a.writes.submit(CreateCategory{{"agents", "Agents"}, "editor@example.com"});
+  CHECK(saved.done());
+  std::vector<WriteResult> votes;
+  for (char voter = '3'; voter <= '9'; ++voter)
+    votes.push_back(vote(voter));
+
+  const auto last = a.stream.last_sequence();
+  REQUIRE(a.follower.wait_for(last, 10s));
+  REQUIRE(b.follower.wait_for(last, 10s));
+  for (auto *node : {&a, &b}) {
+    INFO(node->follower.problem());
+    // The refused vote is nowhere; every acknowledged one is everywhere.
+    CHECK(node->community("codestral-2-1").total == 1 + static_cast<int64_t>(votes.size()));
+    CHECK(node->store.session("session-hash", unix_now()));
+    CHECK(node->store.category("agents"));
+  }
+  CHECK(votes_held((dir.path / "a.db").string()) == votes_held((dir.path / "b.db").string()));
+  for (const auto &each : votes)
+    CHECK(each.done());
+
+  // The stream's own word: a duplicate of an entry that is not these bytes is IdTaken; a
+  // publish sent again with its own bytes is its first sequence.
+  cluster::WriteStream raw(settings_for(nats, "raw", 1));
+  CHECK_THROWS_AS(raw.publish("mine", guessable(1)), cluster::IdTaken);
+  const auto mine = raw.publish("mine", "raw-own-id");
+  CHECK(raw.publish("mine", "raw-own-id") == mine);
+
+  // A node's own ids, of its writes and of its entries: its name and 128 random bits, never two
+  // alike.
+  for (char voter = 'a'; voter <= 'e'; ++voter)
+    CHECK_FALSE(vote_through(b, std::string(32, voter), "codestral-2-1", Verdict::skip));
+  std::set<std::string> ids;
+  const std::regex unguessable("web-2-[0-9a-f]{32}");
+  for (uint64_t sequence = 1; sequence <= a.stream.last_sequence(); ++sequence) {
+    const auto entry = a.stream.entry_at(sequence);
+    REQUIRE(entry);
+    if (entry->id.rfind("web-2-", 0) != 0) continue;
+    CHECK(std::regex_match(entry->id, unguessable));
+    ids.insert(entry->id);
+    const auto opened = cluster_key().open(entry->payload, entry->id);
+    REQUIRE(opened);
+    const auto writes = decoded_cluster_writes(opened->plain);
+    REQUIRE(writes);
+    for (const auto &write : *writes) {
+      CHECK(std::regex_match(write.id, unguessable));
+      ids.insert(write.id);
+    }
+  }
+  CHECK(ids.size() == 10); // five entries, five writes
+}
+
+namespace {
+
+// A reader's vote on `tool` through the node at `port`, as the reader's browser sends it: the
+// status answered.
+int vote_by_form(int port, const std::string &voter, const std::string &tool,
+                 const std::string &verdict) {
+  httplib::Client client("127.0.0.1", port);
+  const auto page = client.Get(("/tools/" + tool).c_str());
+  REQUIRE(page);
+  const auto token = test::vote_token_in(page->body, "/tools/" + tool + "/vote");
+  REQUIRE_FALSE(token.empty());
+  // As long as a reader takes to read the page: the node judges the token by its own clock.
+  const auto read_until = std::chrono::steady_clock::now() + std::chrono::seconds(kSecondsToReadAPage + 1);
+  while (std::chrono::steady_clock::now() < read_until)
+    std::this_thread::sleep_for(50ms);
+  const auto sent = client.Post(
+      ("/tools/" + tool + "/vote").c_str(),
+      {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + voter}},
+      "verdict=" + verdict + "&token=" + token, "application/x-www-form-urlencoded");
+  REQUIRE(sent);
+  return sent->status;
+}
+
+// Debian's libfaketime (package libfaketime, with the faketime command): a process started with
+// it in LD_PRELOAD and FAKETIME="+70s" reads its clock 70 s ahead.
+constexpr const char *kLibFaketime = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
+
+// What a node's file says, read beside the running node: one number of a query.
+int64_t file_number(const fs::path &file, const char *query) {
+  sql::Db db(file.string(), sql::Db::Open::read_only);
+  auto rows = db.prepare(query);
+  return rows.step() ? rows.int64(0) : -1;
+}
+
+// Waits (bounded) until the node's file has applied `sequence`.
+bool file_applied(const fs::path &file, uint64_t sequence, std::chrono::seconds within) {
+  const auto deadline = std::chrono::steady_clock::now() + within;
+  while (file_number(file, "SELECT sequence FROM cluster_applied") < static_cast<int64_t>(sequence)) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(50ms);
+  }
+  return true;
+}
+
+} // namespace
+
+TEST_CASE("cluster: an entry published again is applied once whatever the node's clock: a "
+          "node 70 s or 119 s ahead of the servers (libfaketime), its vote published again "
+          "within the stream's window and after it, keeps the reader's last choice") {
+  for (const auto *ahead : {"+70s", "+119s"}) {
+    INFO("the node's clock " << ahead);
+    NatsCluster nats;
+    test::TempDir dir;
+    one_site_as(dir.path, {"web-1.db"});
+    const auto file = dir.path / "web-1.db";
+    // The stream made first, remembering an id for 2 s (the guide's is two minutes): a copy
+    // published 3 s later is stored anew, as one published 121 s later would be.
+    constexpr auto kWindow = 2s;
+    auto maker_settings = settings_for(nats, "maker");
+    maker_settings.duplicate_window = kWindow;
+    cluster::WriteStream maker(maker_settings);
+    // libfaketime in the node's process alone (the faketime command would fork it away from
+    // the test's hands).
+    REQUIRE(fs::exists(kLibFaketime));
+    setenv("LD_PRELOAD", kLibFaketime, 1);
+    setenv("FAKETIME", ahead, 1);
+    test::Server node(node_args(nats, "web-1", file));
+    unsetenv("LD_PRELOAD");
+    unsetenv("FAKETIME");
+
+    const auto voter = new_voter_id();
+    REQUIRE(vote_by_form(node.port, voter, "codestral-2-1", "ship") == 303);
+    // The entry that carries the ship vote, as anyone holding a node's password reads it.
+    const auto ship = [&]() -> std::optional<cluster::StreamEntry> {
+      for (uint64_t sequence = maker.last_sequence(); sequence > 0; --sequence) {
+        auto entry = maker.entry_at(sequence);
+        const auto opened = entry ? cluster_key().open(entry->payload, entry->id) : std::nullopt;
+        if (opened && opened->plain.find("\"tool_vote\"") != std::string::npos) return entry;
+      }
+      return std::nullopt;
+    }();
+    REQUIRE(ship);
+    const auto published_at = std::chrono::steady_clock::now();
+    REQUIRE(vote_by_form(node.port, voter, "codestral-2-1", "skip") == 303);
+    const char *ships = "SELECT count(*) FROM tool_votes WHERE verdict = 'ship'";
+    const char *skips = "SELECT count(*) FROM tool_votes WHERE verdict = 'skip'";
+    REQUIRE(file_applied(file, maker.last_sequence(), 30s));
+    REQUIRE(file_number(file, skips) == 1);
+
+    cluster::WriteStream intruder(settings_for(nats, "intruder", 3));
+    // Within the window JetStream keeps the id: nothing new is stored.
+    const auto last = maker.last_sequence();
+    if (std::chrono::steady_clock::now() < published_at + kWindow) {
+      CHECK(intruder.publish(ship->payload, ship->id) == ship->sequence);
+      CHECK(maker.last_sequence() == last);
+    }
+    // After it, the copy is stored anew: the node's file knows the id, and skips it.
+    while (std::chrono::steady_clock::now() < published_at + kWindow + 1s)
+      std::this_thread::sleep_for(50ms);
+    const auto replayed = intruder.publish(ship->payload, ship->id);
+    CHECK(replayed > last);
+    REQUIRE(file_applied(file, replayed, 30s));
+    CHECK(file_number(file, ships) == 0);
+    CHECK(file_number(file, skips) == 1);
+    CHECK(file_number(file, "SELECT skipped FROM cluster_applied") == 1);
+    CHECK(file_number(file, "SELECT last_skipped FROM cluster_applied") ==
+          static_cast<int64_t>(replayed));
+  }
+}
+
+namespace {
+
+// A bare NATS connection as a process holding one node's NATS password makes one (a 40-line
+// client): told each permission the servers refuse it.
+class RawNatsClient {
+public:
+  explicit RawNatsClient(const std::vector<std::string> &urls) {
+    natsOptions *options = nullptr;
+    REQUIRE(natsOptions_Create(&options) == NATS_OK);
+    std::vector<const char *> servers;
+    for (const auto &url : urls)
+      servers.push_back(url.c_str());
+    natsOptions_SetServers(options, servers.data(), static_cast<int>(servers.size()));
+    natsOptions_SetErrorHandler(
+        options,
+        [](natsConnection *, natsSubscription *, natsStatus status, void *closure) {
+          if (status == NATS_NOT_PERMITTED) ++*static_cast<std::atomic<int> *>(closure);
+        },
+        &refusals);
+    REQUIRE(natsConnection_Connect(&connection, options) == NATS_OK);
+    natsOptions_Destroy(options);
+    REQUIRE(natsConnection_JetStream(&jetstream, connection, nullptr) == NATS_OK);
+  }
+  ~RawNatsClient() {
+    jsCtx_Destroy(jetstream);
+    natsConnection_Destroy(connection);
+  }
+  // Waits (bounded) until the servers have refused `more` things past those counted now.
+  bool refused_more(int more, int before) {
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (refusals < before + more && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(20ms);
+    return refusals >= before + more;
+  }
+  std::atomic<int> refusals{0};
+  natsConnection *connection = nullptr;
+  jsCtx *jetstream = nullptr;
+};
+
+// The names of the stream's consumers, as the servers' monitoring port lists them.
+std::set<std::string> consumers_of_the_stream(int http_port) {
+  httplib::Client monitor("127.0.0.1", http_port);
+  const auto listed = monitor.Get("/jsz?consumers=true");
+  REQUIRE(listed);
+  std::set<std::string> names;
+  const auto json = nlohmann::json::parse(listed->body);
+  for (const auto &account : json.value("account_details", nlohmann::json::array()))
+    for (const auto &stream : account.value("stream_detail", nlohmann::json::array()))
+      if (stream.value("name", "") == "VERDICT_WRITES")
+        for (const auto &consumer : stream.value("consumer_detail", nlohmann::json::array()))
+          names.insert(consumer.value("name", ""));
+  return names;
+}
+
+} // namespace
+
+TEST_CASE("cluster: each node touches only its own: another node's user can neither listen "
+          "to a node's inbox nor read or delete its consumer, and the nodes go on following") {
+  NatsCluster nats;
+  test::TempDir dir;
+  one_site_as(dir.path, {"a.db", "b.db"});
+  Node a(dir.path / "a.db", nats, "web-1", 2min, 1);
+  Node b(dir.path / "b.db", nats, "web-2", 2min, 2);
+  for (auto *node : {&a, &b}) {
+    node->follower.catch_up();
+    node->follower.start();
+  }
+  REQUIRE_FALSE(vote_through(a, std::string(32, '1'), "codestral-2-1", Verdict::ship));
+  // The nodes' consumers, named by the servers.
+  std::set<std::string> consumers;
+  const auto deadline = std::chrono::steady_clock::now() + 20s;
+  while (consumers.size() < 2 && std::chrono::steady_clock::now() < deadline) {
+    consumers.clear();
+    for (const auto port : nats.http_ports())
+      for (const auto &name : consumers_of_the_stream(port))
+        consumers.insert(name);
+    std::this_thread::sleep_for(100ms);
+  }
+  REQUIRE(consumers.size() >= 2);
+
+  // Holding verdict-node-3's password: listening to web-1's inbox is refused, and so is every
+  // question about or deletion of a consumer.
+  RawNatsClient intruder(nats.urls(3));
+  const int before = intruder.refusals;
+  natsSubscription *inbox = nullptr;
+  REQUIRE(natsConnection_SubscribeSync(&inbox, intruder.connection, "_INBOX_verdict-node-1.>") ==
+          NATS_OK);
+  natsConnection_Flush(intruder.connection);
+  CHECK(intruder.refused_more(1, before));
+  natsSubscription_Destroy(inbox);
+  for (const auto &consumer : consumers) {
+    jsErrCode error = static_cast<jsErrCode>(0);
+    jsOptions quick;
+    jsOptions_Init(&quick);
+    quick.Wait = 500;
+    CHECK(js_DeleteConsumer(intruder.jetstream, "VERDICT_WRITES", consumer.c_str(), &quick,
+                            &error) != NATS_OK);
+    jsConsumerInfo *info = nullptr;
+    CHECK(js_GetConsumerInfo(&info, intruder.jetstream, "VERDICT_WRITES", consumer.c_str(), &quick,
+                             &error) != NATS_OK);
+    jsConsumerInfo_Destroy(info);
+  }
+  CHECK(intruder.refused_more(static_cast<int>(2 * consumers.size()), before + 1));
+  // Its own inbox it may listen to; nobody's answers come there.
+  natsSubscription *own = nullptr;
+  REQUIRE(natsConnection_SubscribeSync(&own, intruder.connection, "_INBOX_verdict-node-3.>") ==
+          NATS_OK);
+  natsConnection_Flush(intruder.connection);
+
+  // Every consumer is still there, and both nodes go on: a vote through each is on both.
+  std::set<std::string> after;
+  for (const auto port : nats.http_ports())
+    for (const auto &name : consumers_of_the_stream(port))
+      after.insert(name);
+  for (const auto &consumer : consumers)
+    CHECK(after.count(consumer) == 1);
+  REQUIRE_FALSE(vote_through(b, std::string(32, '2'), "codestral-2-1", Verdict::ship));
+  REQUIRE_FALSE(vote_through(a, std::string(32, '3'), "codestral-2-1", Verdict::skip));
+  const auto last = a.stream.last_sequence();
+  CHECK(a.follower.wait_for(last, 10s));
+  CHECK(b.follower.wait_for(last, 10s));
+  for (auto *node : {&a, &b})
+    CHECK(node->community("codestral-2-1").total == 3);
+  natsMsg *heard = nullptr;
+  CHECK(natsSubscription_NextMsg(&heard, own, 200) == NATS_TIMEOUT);
+  natsSubscription_Destroy(own);
 }
