@@ -1889,6 +1889,9 @@ public:
     for (const auto &url : urls)
       servers.push_back(url.c_str());
     natsOptions_SetServers(options, servers.data(), static_cast<int>(servers.size()));
+    // Its answers come to its own user's inbox, the one place the servers let it listen.
+    natsOptions_SetCustomInboxPrefix(options,
+                                     cluster::inbox_prefix_of(cluster::user_in(urls.front())).c_str());
     natsOptions_SetErrorHandler(
         options,
         [](natsConnection *, natsSubscription *, natsStatus status, void *closure) {
@@ -1960,12 +1963,15 @@ TEST_CASE("cluster: each node touches only its own: another node's user can neit
   // question about or deletion of a consumer.
   RawNatsClient intruder(nats.urls(3));
   const int before = intruder.refusals;
-  natsSubscription *inbox = nullptr;
-  REQUIRE(natsConnection_SubscribeSync(&inbox, intruder.connection, "_INBOX_verdict-node-1.>") ==
-          NATS_OK);
-  natsConnection_Flush(intruder.connection);
-  CHECK(intruder.refused_more(1, before));
-  natsSubscription_Destroy(inbox);
+  // web-1's inbox, and every inbox at once.
+  const auto web_1_inbox = cluster::inbox_prefix_of("verdict-node-1") + ".>";
+  for (const auto *inbox : {web_1_inbox.c_str(), "_INBOX.>"}) {
+    natsSubscription *listening = nullptr;
+    REQUIRE(natsConnection_SubscribeSync(&listening, intruder.connection, inbox) == NATS_OK);
+    natsConnection_Flush(intruder.connection);
+    natsSubscription_Destroy(listening);
+  }
+  CHECK(intruder.refused_more(2, before));
   for (const auto &consumer : consumers) {
     jsErrCode error = static_cast<jsErrCode>(0);
     jsOptions quick;
@@ -1978,7 +1984,7 @@ TEST_CASE("cluster: each node touches only its own: another node's user can neit
                              &error) != NATS_OK);
     jsConsumerInfo_Destroy(info);
   }
-  CHECK(intruder.refused_more(static_cast<int>(2 * consumers.size()), before + 1));
+  CHECK(intruder.refused_more(static_cast<int>(2 * consumers.size()), before + 2));
   // Its own inbox it may listen to; nobody's answers come there.
   natsSubscription *own = nullptr;
   REQUIRE(natsConnection_SubscribeSync(&own, intruder.connection, "_INBOX_verdict-node-3.>") ==
@@ -2002,4 +2008,158 @@ TEST_CASE("cluster: each node touches only its own: another node's user can neit
   natsMsg *heard = nullptr;
   CHECK(natsSubscription_NextMsg(&heard, own, 200) == NATS_TIMEOUT);
   natsSubscription_Destroy(own);
+}
+
+TEST_CASE("cluster: a node proves it holds the cluster's key before it serves: one given another "
+          "key refuses to start and writes nothing, its file remembers the key, skip counts "
+          "outlive a restart, a forged report is shown as forged, and looking makes nothing") {
+  NatsCluster nats;
+  test::TempDir dir;
+  one_site_as(dir.path, {"web-1.db", "web-2.db"});
+  std::string servers;
+  for (const auto &url : nats.urls())
+    servers += (servers.empty() ? "" : ",") + url;
+
+  // Looking at a cluster no node has started makes nothing: no stream, no bucket.
+  CHECK(test::run_binary({"cluster", "status", "--cluster", servers, "--cluster-key",
+                          cluster_key_file(dir.path)}) != 0);
+  {
+    RawNatsClient looker(nats.urls(1));
+    jsStreamInfo *info = nullptr;
+    for (const auto *stream : {"VERDICT_WRITES", "KV_VERDICT_WRITES_NODES"}) {
+      CHECK(js_GetStreamInfo(&info, looker.jetstream, stream, nullptr, nullptr) == NATS_NOT_FOUND);
+      jsStreamInfo_Destroy(info);
+      info = nullptr;
+    }
+  }
+
+  test::Server web_1(node_args(nats, "web-1", dir.path / "web-1.db"));
+  REQUIRE(vote_by_form(web_1.port, new_voter_id(), "codestral-2-1", "ship") == 303);
+  // Junk from whoever holds a node's password, skipped and counted in web-1's file.
+  cluster::WriteStream intruder(settings_for(nats, "intruder", 3));
+  const auto junk = intruder.publish("junk", "junk-1");
+  REQUIRE(file_applied(dir.path / "web-1.db", junk, 30s));
+  CHECK(file_number(dir.path / "web-1.db", "SELECT skipped FROM cluster_applied") == 1);
+
+  // web-2 given another key: refused before it writes anything, saying why.
+  const auto other_folder = dir.path / "other";
+  fs::create_directories(other_folder);
+  const auto other_key = (other_folder / "cluster.key").string();
+  std::ofstream(other_key) << cluster::ClusterKey::new_file_text();
+  fs::permissions(other_key, fs::perms::owner_read | fs::perms::owner_write);
+  const auto before = test::read_file((dir.path / "web-2.db").string());
+  auto wrong = node_args(nats, "web-2", dir.path / "web-2.db");
+  wrong.back() = other_key;
+  std::string said;
+  CHECK(test::run_binary(wrong, &said) != 0);
+  CHECK_THAT(said, Catch::Contains("none of the") && Catch::Contains("opens with this key"));
+  CHECK(file_number(dir.path / "web-2.db", "SELECT count(*) FROM site_secrets WHERE name = "
+                                            "'cluster_key_fingerprint'") == 0);
+
+  // With the cluster's key it starts; its file then keeps the key's fingerprint, and another
+  // key is refused on the file's word alone.
+  {
+    test::Server web_2(node_args(nats, "web-2", dir.path / "web-2.db"));
+  }
+  CHECK(test::run_binary(wrong, &said) != 0);
+  CHECK_THAT(said, Catch::Contains("followed a cluster whose key is another"));
+
+  // web-1 stopped and started again: its skip count is its file's, and reported as such.
+  CHECK(WIFEXITED(web_1.stop(SIGTERM)));
+  test::Server again(node_args(nats, "web-1", dir.path / "web-1.db"));
+  // A report forged under web-2's name by the intruder, in the bucket every node writes.
+  {
+    RawNatsClient forger(nats.urls(3));
+    kvStore *places = nullptr;
+    REQUIRE(js_KeyValue(&places, forger.jetstream, "VERDICT_WRITES_NODES") == NATS_OK);
+    uint64_t revision = 0;
+    REQUIRE(kvStore_PutString(&revision, places, "web-2", "999 0 0 0 ") == NATS_OK);
+    kvStore_Destroy(places);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + 20s;
+  std::string status;
+  const auto shown = [&status] {
+    return status.find("skipped 1 entry") != std::string::npos &&
+           status.find("web-2") != std::string::npos && status.find("FORGED") != std::string::npos;
+  };
+  do {
+    status.clear();
+    test::run_binary({"cluster", "status", "--cluster", servers, "--cluster-key",
+                      cluster_key_file(dir.path)},
+                     &status);
+    if (!shown()) std::this_thread::sleep_for(200ms);
+  } while (!shown() && std::chrono::steady_clock::now() < deadline);
+  INFO(status);
+  CHECK(shown());
+  CHECK(std::regex_search(status, std::regex("web-2 +FORGED")));
+  CHECK(std::regex_search(status, std::regex("web-1 +[0-9]+ +0 ")));
+}
+
+TEST_CASE("cluster: every entry is sealed under a nonce of its own: no two of thousands alike, "
+          "and two seals of one text under one id differ") {
+  const std::string text = R"({"kind":"tool_vote"})";
+  std::set<std::string> nonces;
+  constexpr int kSeals = 5000;
+  std::string first;
+  for (int i = 0; i < kSeals; ++i) {
+    const auto sealed = cluster_key().seal(text, "one-id", 1800000000000);
+    if (i == 0) first = sealed;
+    // The mark ("VS1"), then the 24-byte nonce.
+    nonces.insert(sealed.substr(3, 24));
+  }
+  CHECK(cluster_key().open(first, "one-id")->plain == text);
+  CHECK(nonces.size() == kSeals);
+  CHECK(nonces.count(std::string(24, '\0')) == 0);
+  const auto second = cluster_key().seal(text, "one-id", 1800000000000);
+  CHECK(second != first);
+  CHECK(second.substr(3 + 24) != first.substr(3 + 24)); // the keystream differs too
+}
+
+TEST_CASE("cluster: while a node's file is more than 5 s behind the stream, every page it serves "
+          "says the figures may be behind and no cache keeps it, and once it has caught up the "
+          "line is gone") {
+  NatsCluster nats;
+  test::TempDir dir;
+  one_site_as(dir.path, {"web-1.db"});
+  test::Server web_1(node_args(nats, "web-1", dir.path / "web-1.db"));
+  httplib::Client reader("127.0.0.1", web_1.port);
+  const auto page = [&reader] {
+    auto got = reader.Get("/tools/codestral-2-1");
+    REQUIRE(got);
+    REQUIRE(got->status == 200);
+    return *got;
+  };
+  const std::string kNotice = "may be a few seconds behind";
+  const auto current = page();
+  CHECK(current.body.find(kNotice) == std::string::npos);
+  CHECK_THAT(current.get_header_value("Cache-Control"), Catch::Contains("public"));
+
+  // The node's file held by another writer: the stream's next entry cannot be applied.
+  sql::Db holder((dir.path / "web-1.db").string());
+  holder.exec("BEGIN IMMEDIATE");
+  cluster::WriteStream writer(settings_for(nats, "writer", 2));
+  writer.publish("not the cluster's: skipped, which writes its place", "held-1");
+  const auto shows = [&](bool notice) {
+    const auto deadline = std::chrono::steady_clock::now() + 30s;
+    for (;;) {
+      const auto got = page();
+      if ((got.body.find(kNotice) != std::string::npos) == notice ||
+          std::chrono::steady_clock::now() > deadline)
+        return got;
+      std::this_thread::sleep_for(100ms);
+    }
+  };
+  const auto behind = shows(true);
+  CHECK(test::visible_text(behind.body).find("The figures on this page " + kNotice) !=
+        std::string::npos);
+  CHECK(behind.get_header_value("Cache-Control") == "no-store");
+  // A reader with a cookie is told too.
+  const auto voter = reader.Get("/", {{"Cookie", "verdict_voter=" + new_voter_id()}});
+  REQUIRE(voter);
+  CHECK(voter->body.find(kNotice) != std::string::npos);
+
+  holder.exec("ROLLBACK");
+  const auto caught_up = shows(false);
+  CHECK(caught_up.body.find(kNotice) == std::string::npos);
+  CHECK_THAT(caught_up.get_header_value("Cache-Control"), Catch::Contains("public"));
 }
