@@ -252,26 +252,28 @@ void check_cluster_key(Store &store, cluster::WriteStream &stream, const cluster
         "this site's file has followed a cluster whose key is another: every node must be given "
         "the cluster's own key file (the one its other nodes were given)");
   }
-  size_t looked_at = 0;
+  // Proof: any node's report, or any of the newest entries, that opens with the key. Against:
+  // entries sealed (by some key) none of which opens. Junk that is nobody's entry (what anyone
+  // holding a node's NATS password may publish) says nothing either way.
   bool opened = false;
-  for (const auto &place : stream.node_places(key)) {
-    ++looked_at;
+  for (const auto &place : stream.node_places(key))
     opened = opened || !place.forged;
-  }
+  size_t sealed_by_some_key = 0;
   const auto last = stream.last_sequence(), first = stream.first_sequence();
   for (uint64_t sequence = last;
        !opened && sequence > 0 && sequence >= first && sequence + kEntriesLookedAt > last;
        --sequence) {
     const auto entry = stream.entry_at(sequence);
-    if (!entry) continue;
-    ++looked_at;
+    if (!entry || !cluster::ClusterKey::looks_sealed(entry->payload)) continue;
+    ++sealed_by_some_key;
     opened = key.open(entry->payload, entry->id).has_value();
   }
-  if (looked_at > 0 && !opened)
+  if (sealed_by_some_key > 0 && !opened)
     throw cluster::BadClusterKey(
-        "none of the " + std::to_string(looked_at) +
-        " reports and newest entries of the cluster's stream opens with this key: it is not the "
-        "cluster's (every node must be given the key file its other nodes were given)");
+        "none of the " + std::to_string(sealed_by_some_key) +
+        " newest sealed entries of the cluster's stream, nor any node's report, opens with this "
+        "key: it is not the cluster's (every node must be given the key file its other nodes "
+        "were given)");
   store.keep_site_secret(kKept, key.fingerprint());
 }
 

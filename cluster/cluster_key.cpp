@@ -149,12 +149,17 @@ std::string ClusterKey::seal(std::string_view text, std::string_view id,
   return sealed;
 }
 
+bool ClusterKey::looks_sealed(std::string_view bytes) {
+  constexpr auto kNonce = crypto_aead_xchacha20poly1305_ietf_NPUBBYTES;
+  constexpr auto kTag = crypto_aead_xchacha20poly1305_ietf_ABYTES;
+  return bytes.size() >= kSealMark.size() + kNonce + kTag + 8 && bytes.starts_with(kSealMark);
+}
+
 std::optional<ClusterKey::Opened> ClusterKey::open(std::string_view sealed,
                                                    std::string_view id) const {
   constexpr auto kNonce = crypto_aead_xchacha20poly1305_ietf_NPUBBYTES;
   constexpr auto kTag = crypto_aead_xchacha20poly1305_ietf_ABYTES;
-  if (sealed.size() < kSealMark.size() + kNonce + kTag || !sealed.starts_with(kSealMark))
-    return std::nullopt;
+  if (!looks_sealed(sealed)) return std::nullopt;
   const auto *nonce = reinterpret_cast<const unsigned char *>(sealed.data() + kSealMark.size());
   const auto cipher = sealed.substr(kSealMark.size() + kNonce);
   const auto bound = bound_to(id);

@@ -50,6 +50,10 @@ public:
   // A sealed entry's text and time; nothing when it was not sealed with this key for `id`
   // (forged, truncated, changed, or moved under another id).
   std::optional<Opened> open(std::string_view sealed, std::string_view id) const;
+  // Whether `bytes` are in the form a seal takes (its mark, a nonce and a tag), whatever key
+  // made it: what a node given another key would see of the cluster's entries, as against
+  // junk that is nobody's.
+  static bool looks_sealed(std::string_view bytes);
 
   // The site secret `name` (one of kSiteSecretNames, or another name for a key of the
   // cluster's own, such as "voter_cookies"): the one carried in the file, else derived.

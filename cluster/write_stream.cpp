@@ -334,7 +334,8 @@ private:
   }
   void drop() {
     if (!subscription_) return;
-    natsSubscription_Unsubscribe(subscription_);
+    // Destroyed without asking the servers to delete the consumer (no node may delete one:
+    // deploy/cluster/nats-authorization.conf): they drop it seconds after its interest goes.
     natsSubscription_Destroy(subscription_);
     subscription_ = nullptr;
   }
@@ -437,17 +438,31 @@ void WriteStream::report_place(const NodePlace &place, const ClusterKey &key) {
 std::vector<WriteStream::NodePlace> WriteStream::node_places(const ClusterKey &key) {
   std::lock_guard lock(nats_->places_mutex);
   if (!nats_->places) nats_->places = places_bucket(nats_->jetstream, settings_);
-  kvKeysList keys{};
-  std::vector<NodePlace> places;
-  const auto listed = kvStore_Keys(&keys, nats_->places, nullptr);
-  if (listed == NATS_NOT_FOUND) return places; // no node reported yet
+  // The keys as the bucket's stream lists its subjects: no consumer is made to read them.
+  const auto bucket = settings_.stream + "_NODES";
+  const auto prefix = "$KV." + bucket + ".";
+  const auto filter = prefix + ">";
+  jsOptions options;
+  jsOptions_Init(&options);
+  options.Stream.Info.SubjectsFilter = filter.c_str();
+  jsStreamInfo *info = nullptr;
+  jsErrCode error = static_cast<jsErrCode>(0);
+  const auto listed = asked_again_on_timeout([&] {
+    return js_GetStreamInfo(&info, nats_->jetstream, ("KV_" + bucket).c_str(), &options, &error);
+  });
   if (listed != NATS_OK)
-    throw StreamUnavailable("the nodes' places cannot be read: " + said(listed));
-  for (int i = 0; i < keys.Count; ++i) {
+    throw StreamUnavailable("the nodes' places cannot be read: " + said(listed, error));
+  std::vector<std::string> keys;
+  if (info->State.Subjects)
+    for (int i = 0; i < info->State.Subjects->Count; ++i)
+      keys.push_back(std::string(info->State.Subjects->List[i].Subject).substr(prefix.size()));
+  jsStreamInfo_Destroy(info);
+  std::vector<NodePlace> places;
+  for (const auto &key_name : keys) {
     kvEntry *entry = nullptr;
-    if (kvStore_Get(&entry, nats_->places, keys.Keys[i]) != NATS_OK) continue;
+    if (kvStore_Get(&entry, nats_->places, key_name.c_str()) != NATS_OK) continue; // deleted
     NodePlace place;
-    place.node = keys.Keys[i];
+    place.node = key_name;
     const auto opened = key.open(std::string_view(static_cast<const char *>(kvEntry_Value(entry)),
                                                   static_cast<size_t>(kvEntry_ValueLen(entry))),
                                  place_seal_id(place.node));
@@ -466,7 +481,6 @@ std::vector<WriteStream::NodePlace> WriteStream::node_places(const ClusterKey &k
     }
     places.push_back(place);
   }
-  kvKeysList_Destroy(&keys);
   std::sort(places.begin(), places.end(),
             [](const NodePlace &a, const NodePlace &b) { return a.node < b.node; });
   return places;

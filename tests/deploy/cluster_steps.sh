@@ -404,8 +404,10 @@ for step in steps:
         print(send("SUB %s 1\r\nPING\r\n" % step[4:]) or until_pong("+OK"))
     elif step.startswith("request "):
         subject, body = step[8:].split(" ", 1)
-        sent = send("SUB _INBOX.cluster_steps 9\r\nPUB %s _INBOX.cluster_steps %d\r\n%s\r\n"
-                    % (subject, len(body.encode()), body))
+        # A node's user listens only under its own inbox prefix (nats-authorization.conf).
+        inbox = ("_INBOX_%s" % opts["user"] if "user" in opts else "_INBOX") + ".cluster_steps"
+        sent = send("SUB %s 9\r\nPUB %s %s %d\r\n%s\r\n"
+                    % (inbox, subject, inbox, len(body.encode()), body))
         answer = sent
         while answer is None:
             got = line()
@@ -461,7 +463,11 @@ answers=$(nats 127.0.0.1 "${client_port[1]}" "${node1[@]}" connect \
   "pub \$JS.API.STREAM.CREATE.SOMETHING_ELSE" \
   "pub elsewhere" \
   "sub verdict.writes" \
-  "request \$JS.API.STREAM.INFO.VERDICT_WRITES {}")
+  "request \$JS.API.STREAM.INFO.VERDICT_WRITES {}" \
+  "sub _INBOX_verdict-node-2.>" \
+  "sub _INBOX.>" \
+  "pub \$JS.API.CONSUMER.DELETE.VERDICT_WRITES.any" \
+  "pub \$JS.API.CONSUMER.INFO.VERDICT_WRITES.any")
 answer() { sed -n "${1}p" <<<"$answers"; }
 check "the node's user connects" "PONG" "$(answer 1)"
 check "the node's user makes the stream (3 replicas)" "VERDICT_WRITES 3 none" \
@@ -489,6 +495,14 @@ check "the node's user may not listen to the writes' subject" \
   "-ERR 'Permissions Violation for Subscription to \"verdict.writes\"'" "$(answer 14)"
 check "after all that, the stream holds its two writes" "2 2" \
   "$(answer 15 | json_get '"%s %s" % (a["state"]["messages"], a["state"]["last_seq"])')"
+check "the node's user may not listen to another node's inbox" \
+  "-ERR 'Permissions Violation for Subscription to \"_INBOX_verdict-node-2.>\"'" "$(answer 16)"
+check "the node's user may not listen to every inbox" \
+  "-ERR 'Permissions Violation for Subscription to \"_INBOX.>\"'" "$(answer 17)"
+check "the node's user may not delete a consumer" \
+  "-ERR 'Permissions Violation for Publish to \"\$JS.API.CONSUMER.DELETE.VERDICT_WRITES.any\"'" "$(answer 18)"
+check "the node's user may not read a consumer" \
+  "-ERR 'Permissions Violation for Publish to \"\$JS.API.CONSUMER.INFO.VERDICT_WRITES.any\"'" "$(answer 19)"
 check "another server (web-3) holds them too" "2" \
   "$(nats 127.0.0.3 "${client_port[3]}" --ca "$ca_file" --user verdict-node-2 --pass "$(password 2)" \
      connect "request \$JS.API.STREAM.INFO.VERDICT_WRITES {}" | sed -n 2p | json_get 'a["state"]["messages"]')"
