@@ -31,6 +31,8 @@ ClusterNode::ClusterNode(Store &store, cluster::StreamSettings settings,
           [this](const cluster::StreamEntry &entry, const std::string &why) {
             writes.refused(entry, why);
           },
-          reported_as) {}
+          reported_as) {
+  writes.refuse_while([this] { return follower.clock_problem(); });
+}
 
 } // namespace verdict

@@ -148,6 +148,15 @@ void ClusterWrites::publish(const std::vector<ClusterWrite> &writes) {
   }
 }
 
+std::optional<WriteResult> ClusterWrites::refused_at_once() {
+  if (!refuse_while_) return std::nullopt;
+  if (const auto why = refuse_while_(); !why.empty())
+    return WriteResult::not_done(WriteResult::Ended::unavailable,
+                                 "This server cannot save anything right now: its clock is "
+                                 "wrong. Nothing was saved: please try again in a few minutes.");
+  return std::nullopt;
+}
+
 bool ClusterWrites::refusing_now() {
   std::lock_guard lock(refusal_mutex_);
   return refuse_until_ && std::chrono::steady_clock::now() < *refuse_until_;
@@ -177,7 +186,9 @@ WriteResult ClusterWrites::outcome_of(ClusterWrite write) {
   std::promise<WriteResult> told;
   auto outcome = told.get_future();
   expect(write.id, [&told](const WriteResult &ended) { told.set_value(ended); });
-  if (refusing_now())
+  if (const auto refused = refused_at_once())
+    tell(write.id, *refused);
+  else if (refusing_now())
     tell(write.id, not_taken());
   else
     publish({write});
@@ -189,6 +200,7 @@ void ClusterWrites::submit_then(ClusterWrite write, WriteDone told) {
   // reader waits no longer than the stream takes to answer, and memory stays bounded.
   const auto id = write.id;
   expect(id, std::move(told));
+  if (const auto at_once = refused_at_once()) return tell(id, *at_once);
   bool refused = refusing_now();
   if (!refused) {
     std::lock_guard lock(queue_mutex_);

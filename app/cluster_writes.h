@@ -86,6 +86,10 @@ public:
 
   // Why this node cannot take writes now (the stream refused the last one), or empty.
   std::string problem();
+  // Every write is refused at once while `why_not` says why (this node's clock is off:
+  // StreamFollower::clock_problem), so no reader is told "saved" for an entry every node
+  // would skip. Set once, before writes come.
+  void refuse_while(std::function<std::string()> why_not) { refuse_while_ = std::move(why_not); }
 
   // The entry at `entry` was this cluster's but is not applied (app/stream_follower.h: it was
   // stored too long after it was sealed, so this node's clock is off the servers'): those of
@@ -111,6 +115,9 @@ private:
   bool judge(Write &vote, const ClusterWrite &taken) const; // the same, for a vote of either kind
   // Whether writes are refused at once now, a publish having just failed.
   bool refusing_now();
+  // Told to every write while refuse_while's reason holds; nothing when it does not.
+  std::optional<WriteResult> refused_at_once();
+  std::function<std::string()> refuse_while_;
   void expect(const std::string &id, WriteDone told);
   void acknowledged(const std::string &id);
   void tell(const std::string &id, const WriteResult &ended);

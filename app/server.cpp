@@ -147,6 +147,11 @@ std::unique_ptr<ClusterNode> join_cluster(Store &store, const Options &options) 
                    "cluster's stream answers: "
                 << e.what() << "\n";
     }
+    // A clock far behind the servers' would have every write skipped: said now, not served.
+    if (const auto clock = node->follower.check_clock(); !clock.empty()) {
+      std::cerr << "verdict: " << clock << "\n";
+      return nullptr;
+    }
     node->follower.start();
     return node;
   } catch (const std::exception &e) {

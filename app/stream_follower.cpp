@@ -3,6 +3,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "domain/clock.h"
 #include "store/apply_write.h"
 
 namespace verdict {
@@ -177,13 +178,22 @@ void StreamFollower::note_lag() {
 void StreamFollower::report_place() {
   try {
     const auto skipped = store_.skipped_entries();
-    stream_.report_place({node_, store_.applied_sequence(),
-                          std::chrono::duration_cast<std::chrono::seconds>(
-                              std::chrono::system_clock::now().time_since_epoch())
-                              .count(),
-                          skipped.count, skipped.last, problem()},
-                         key_);
+    const auto sent_ms = unix_now_ms();
+    const auto stored_ms =
+        stream_.report_place({node_, store_.applied_sequence(), sent_ms / 1000, skipped.count,
+                              skipped.last, problem()},
+                             key_);
+    const auto answered_ms = unix_now_ms();
+    // The servers stored the report between sent and answered, by their clock: a clock that
+    // reads earlier than that by more than the allowance is behind theirs.
+    const auto behind_ms = stored_ms - answered_ms;
     std::lock_guard lock(mutex_);
+    if (stored_ms > 0 && behind_ms > std::chrono::milliseconds(kMostClockBehind).count())
+      clock_behind_ = "this server's clock is " + std::to_string(behind_ms / 1000) +
+                      " s behind the NATS servers': its writes are refused until it agrees with "
+                      "them (systemd-timesyncd), since every node would skip them as old";
+    else if (stored_ms > 0)
+      clock_behind_.clear();
     place_unwritten_.clear();
     place_ever_reported_ = true;
     place_failures_in_a_row_ = 0;
@@ -230,8 +240,19 @@ bool StreamFollower::wait_for(uint64_t sequence, std::chrono::milliseconds withi
   return true;
 }
 
+std::string StreamFollower::clock_problem() const {
+  std::lock_guard lock(mutex_);
+  return clock_behind_;
+}
+
+std::string StreamFollower::check_clock() {
+  report_place();
+  return clock_problem();
+}
+
 std::string StreamFollower::problem() const {
   std::lock_guard lock(mutex_);
+  if (!clock_behind_.empty()) return clock_behind_;
   if (!problem_.empty()) return problem_;
   if (!stream_trouble_.empty()) return stream_trouble_;
   return place_unwritten_.empty() ? lagging_ : place_unwritten_;

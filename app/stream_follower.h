@@ -76,6 +76,14 @@ public:
   // follower only: it checks once a second).
   std::string problem() const;
   static constexpr auto kMostLag = std::chrono::seconds(5);
+  // Why this node's writes must be refused now, or empty: its clock is more than
+  // kMostClockBehind behind the NATS servers' (measured by each report of its place), so every
+  // node would skip its entries as published again long after they were sealed.
+  std::string clock_problem() const;
+  static constexpr auto kMostClockBehind = std::chrono::seconds(90);
+  // Reports this node's place now, and measures its clock against the servers': what
+  // clock_problem() says then (a node checks it before it serves).
+  std::string check_clock();
   // Entries skipped as not the cluster's (see above), and the sequence of the last, as the file
   // counts them: `verdict cluster status` reads them from the place the node reports.
   uint64_t skipped() { return store_.skipped_entries().count; }
@@ -121,6 +129,7 @@ private:
   // Said only once a report was taken before (a bucket just made may not answer for a few
   // seconds) and after two failures in a row (a leader being chosen again takes one).
   std::string place_unwritten_;
+  std::string clock_behind_; // said while the clock is more than kMostClockBehind behind
   bool place_ever_reported_ = false;
   int place_failures_in_a_row_ = 0;
   bool stopping_ = false;

@@ -419,7 +419,7 @@ std::string place_seal_id(const std::string &node) {
 
 } // namespace
 
-void WriteStream::report_place(const NodePlace &place, const ClusterKey &key) {
+int64_t WriteStream::report_place(const NodePlace &place, const ClusterKey &key) {
   std::lock_guard lock(nats_->places_mutex);
   if (!nats_->places) nats_->places = places_bucket(nats_->jetstream, settings_);
   // "APPLIED SKIPPED LAST_SKIPPED PROBLEM…" sealed at the report's time: the problem last, as
@@ -433,6 +433,13 @@ void WriteStream::report_place(const NodePlace &place, const ClusterKey &key) {
                                    static_cast<int>(value.size()));
       put != NATS_OK)
     throw StreamUnavailable("this node's place cannot be reported: " + said(put));
+  kvEntry *stored = nullptr;
+  int64_t stored_at_ms = 0;
+  if (kvStore_Get(&stored, nats_->places, place.node.c_str()) == NATS_OK &&
+      kvEntry_Revision(stored) == revision)
+    stored_at_ms = kvEntry_Created(stored) / 1'000'000;
+  kvEntry_Destroy(stored);
+  return stored_at_ms;
 }
 
 std::vector<WriteStream::NodePlace> WriteStream::node_places(const ClusterKey &key) {

@@ -144,7 +144,9 @@ public:
     std::string problem;       // why it cannot follow now, or empty
     bool forged = false;       // the report does not open with the cluster's key: nothing above
   };
-  void report_place(const NodePlace &place, const ClusterKey &key); // under place.node
+  // Under place.node; gives when the servers stored it, by their clock (ms since 1970), so a
+  // node can tell how far its own clock is from theirs.
+  int64_t report_place(const NodePlace &place, const ClusterKey &key);
   std::vector<NodePlace> node_places(const ClusterKey &key);
 
 private:

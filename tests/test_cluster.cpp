@@ -36,6 +36,7 @@
 #include "cluster/write_stream.h"
 #include "domain/clock.h"
 #include "domain/cluster_write.h"
+#include "domain/write_encoding.h"
 #include "domain/counting.h"
 #include "middleware/request_parsing.h"
 #include "server_process.h"
@@ -1347,6 +1348,52 @@ TEST_CASE("cluster: whoever reaches the NATS servers without the cluster's key c
   }
 }
 
+namespace {
+
+// A reader's vote on `tool` through the node at `port`, as the reader's browser sends it: the
+// status answered.
+int vote_by_form(int port, const std::string &voter, const std::string &tool,
+                 const std::string &verdict) {
+  httplib::Client client("127.0.0.1", port);
+  const auto page = client.Get(("/tools/" + tool).c_str());
+  REQUIRE(page);
+  const auto token = test::vote_token_in(page->body, "/tools/" + tool + "/vote");
+  REQUIRE_FALSE(token.empty());
+  // As long as a reader takes to read the page: the node judges the token by its own clock.
+  const auto read_until = std::chrono::steady_clock::now() + std::chrono::seconds(kSecondsToReadAPage + 1);
+  while (std::chrono::steady_clock::now() < read_until)
+    std::this_thread::sleep_for(50ms);
+  const auto sent = client.Post(
+      ("/tools/" + tool + "/vote").c_str(),
+      {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + voter}},
+      "verdict=" + verdict + "&token=" + token, "application/x-www-form-urlencoded");
+  REQUIRE(sent);
+  return sent->status;
+}
+
+// Debian's libfaketime (package libfaketime, with the faketime command): a process started with
+// it in LD_PRELOAD and FAKETIME="+70s" reads its clock 70 s ahead.
+constexpr const char *kLibFaketime = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
+
+// What a node's file says, read beside the running node: one number of a query.
+int64_t file_number(const fs::path &file, const char *query) {
+  sql::Db db(file.string(), sql::Db::Open::read_only);
+  auto rows = db.prepare(query);
+  return rows.step() ? rows.int64(0) : -1;
+}
+
+// Waits (bounded) until the node's file has applied `sequence`.
+bool file_applied(const fs::path &file, uint64_t sequence, std::chrono::seconds within) {
+  const auto deadline = std::chrono::steady_clock::now() + within;
+  while (file_number(file, "SELECT sequence FROM cluster_applied") < static_cast<int64_t>(sequence)) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(50ms);
+  }
+  return true;
+}
+
+} // namespace
+
 TEST_CASE("cluster: an entry of the cluster's published again after the stream's window is "
           "skipped as a replay, not applied twice") {
   NatsCluster nats;
@@ -1372,6 +1419,52 @@ TEST_CASE("cluster: an entry of the cluster's published again after the stream's
   CHECK(a.follower.last_skipped() == 3);
   CHECK(a.community("codestral-2-1").total == 0); // the reader's withdrawal stands
   CHECK(a.follower.problem().empty());
+
+  // An entry of the cluster's that was never stored before, sealed long before the stream
+  // stored it (a seal kept back, or a node whose clock is far behind): no id to know it by,
+  // and skipped all the same.
+  const auto taken = ClusterWrite{"kept-back-vote", "tool_vote", unix_now_ms() - 600'000,
+                                  a.store.today(),
+                                  arguments_of(Write{CastToolVote{
+                                      ballot_with_token(std::string(32, 'k'),
+                                                        auth::tool_vote_target(
+                                                            a.store.tool_by_slug("codestral-2-1")->id)),
+                                      a.store.tool_by_slug("codestral-2-1")->id, Verdict::ship}})};
+  const auto kept_back =
+      intruder.publish(cluster_key().seal(encoded(taken), "kept-back", unix_now_ms() - 600'000),
+                       "kept-back");
+  REQUIRE(a.follower.wait_for(kept_back, 10s));
+  CHECK(a.follower.skipped() == 2);
+  CHECK(a.follower.last_skipped() == kept_back);
+  CHECK(a.community("codestral-2-1").total == 0);
+}
+
+TEST_CASE("cluster: a node whose clock is far behind the servers' (libfaketime) says so and "
+          "does not serve, so no reader is told a vote was saved that every node would skip") {
+  NatsCluster nats;
+  test::TempDir dir;
+  one_site_as(dir.path, {"web-1.db"});
+  const auto file = dir.path / "web-1.db";
+  const std::string asan_options = getenv("ASAN_OPTIONS") ? getenv("ASAN_OPTIONS") : "";
+  const auto with_asan = asan_options + ":verify_asan_link_order=0";
+  // 150 s behind: every node would skip its entries as stored long after they were sealed.
+  std::string said;
+  CHECK(test::run_binary(node_args(nats, "web-1", file), &said, "/dev/null",
+                         {"LD_PRELOAD=" + std::string(kLibFaketime), "FAKETIME=-150s",
+                          "ASAN_OPTIONS=" + with_asan}) != 0);
+  CHECK_THAT(said, Catch::Contains("s behind the NATS servers'") &&
+                       Catch::Contains("systemd-timesyncd"));
+  CHECK_THAT(said, !Catch::Contains("serving http"));
+  // 60 s behind is within what the guide allows: it serves, and takes a vote.
+  setenv("LD_PRELOAD", kLibFaketime, 1);
+  setenv("FAKETIME", "-60s", 1);
+  setenv("ASAN_OPTIONS", with_asan.c_str(), 1);
+  test::Server near(node_args(nats, "web-1", file));
+  unsetenv("LD_PRELOAD");
+  unsetenv("FAKETIME");
+  setenv("ASAN_OPTIONS", asan_options.c_str(), 1);
+  CHECK(vote_by_form(near.port, new_voter_id(), "codestral-2-1", "ship") == 303);
+  CHECK(file_number(file, "SELECT count(*) FROM tool_votes") == 1);
 }
 
 namespace {
@@ -1766,51 +1859,6 @@ TEST_CASE("cluster: an id another node's user took first is never a write of our
   CHECK(ids.size() == 10); // five entries, five writes
 }
 
-namespace {
-
-// A reader's vote on `tool` through the node at `port`, as the reader's browser sends it: the
-// status answered.
-int vote_by_form(int port, const std::string &voter, const std::string &tool,
-                 const std::string &verdict) {
-  httplib::Client client("127.0.0.1", port);
-  const auto page = client.Get(("/tools/" + tool).c_str());
-  REQUIRE(page);
-  const auto token = test::vote_token_in(page->body, "/tools/" + tool + "/vote");
-  REQUIRE_FALSE(token.empty());
-  // As long as a reader takes to read the page: the node judges the token by its own clock.
-  const auto read_until = std::chrono::steady_clock::now() + std::chrono::seconds(kSecondsToReadAPage + 1);
-  while (std::chrono::steady_clock::now() < read_until)
-    std::this_thread::sleep_for(50ms);
-  const auto sent = client.Post(
-      ("/tools/" + tool + "/vote").c_str(),
-      {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + voter}},
-      "verdict=" + verdict + "&token=" + token, "application/x-www-form-urlencoded");
-  REQUIRE(sent);
-  return sent->status;
-}
-
-// Debian's libfaketime (package libfaketime, with the faketime command): a process started with
-// it in LD_PRELOAD and FAKETIME="+70s" reads its clock 70 s ahead.
-constexpr const char *kLibFaketime = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
-
-// What a node's file says, read beside the running node: one number of a query.
-int64_t file_number(const fs::path &file, const char *query) {
-  sql::Db db(file.string(), sql::Db::Open::read_only);
-  auto rows = db.prepare(query);
-  return rows.step() ? rows.int64(0) : -1;
-}
-
-// Waits (bounded) until the node's file has applied `sequence`.
-bool file_applied(const fs::path &file, uint64_t sequence, std::chrono::seconds within) {
-  const auto deadline = std::chrono::steady_clock::now() + within;
-  while (file_number(file, "SELECT sequence FROM cluster_applied") < static_cast<int64_t>(sequence)) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(50ms);
-  }
-  return true;
-}
-
-} // namespace
 
 TEST_CASE("cluster: an entry published again is applied once whatever the node's clock: a "
           "node 70 s or 119 s ahead of the servers (libfaketime), its vote published again "
