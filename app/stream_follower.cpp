@@ -179,10 +179,9 @@ void StreamFollower::report_place() {
   try {
     const auto skipped = store_.skipped_entries();
     const auto sent_ms = unix_now_ms();
-    const auto stored_ms =
-        stream_.report_place({node_, store_.applied_sequence(), sent_ms / 1000, skipped.count,
-                              skipped.last, problem()},
-                             key_);
+    const auto stored_ms = stream_.report_place(
+        {node_, store_.applied_sequence(), sent_ms / 1000, skipped.count, skipped.last, problem()},
+        key_);
     const auto answered_ms = unix_now_ms();
     // The servers stored the report between sent and answered, by their clock: a clock that
     // reads earlier than that by more than the allowance is behind theirs.

@@ -424,10 +424,9 @@ int64_t WriteStream::report_place(const NodePlace &place, const ClusterKey &key)
   if (!nats_->places) nats_->places = places_bucket(nats_->jetstream, settings_);
   // "APPLIED SKIPPED LAST_SKIPPED PROBLEM…" sealed at the report's time: the problem last, as
   // the rest of the line.
-  const auto value =
-      key.seal(std::to_string(place.applied) + " " + std::to_string(place.skipped) + " " +
-                   std::to_string(place.last_skipped) + " " + place.problem,
-               place_seal_id(place.node), place.reported_at * 1000);
+  const auto value = key.seal(std::to_string(place.applied) + " " + std::to_string(place.skipped) +
+                                  " " + std::to_string(place.last_skipped) + " " + place.problem,
+                              place_seal_id(place.node), place.reported_at * 1000);
   uint64_t revision = 0;
   if (const auto put = kvStore_Put(&revision, nats_->places, place.node.c_str(), value.data(),
                                    static_cast<int>(value.size()));

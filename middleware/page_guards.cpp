@@ -139,8 +139,8 @@ void serve_page(App &app, StoreReads &site, const Request &req, Response &res,
   if (!voter.empty()) return send_own_page(site, req, res, voter, *page);
   res.set_content(page->body, page->content_type.c_str());
   // A page that says its figures may be behind is kept by no cache as the current one.
-  set_cache_policy(res, app.views.has_notice() ? CachePolicy::never_kept
-                                               : CachePolicy::anonymous_page);
+  set_cache_policy(res,
+                   app.views.has_notice() ? CachePolicy::never_kept : CachePolicy::anonymous_page);
   answer_not_modified_if_matching(req, res, page->etag);
 }
 

@@ -36,8 +36,8 @@
 #include "cluster/write_stream.h"
 #include "domain/clock.h"
 #include "domain/cluster_write.h"
-#include "domain/write_encoding.h"
 #include "domain/counting.h"
+#include "domain/write_encoding.h"
 #include "middleware/request_parsing.h"
 #include "server_process.h"
 #include "store/sqlite.h"
@@ -103,10 +103,14 @@ std::string cluster_key_file(const fs::path &folder) {
 
 // One site's file made in `folder` under the first name, with the bundled test content, and
 // copied under the others: as every node of a cluster starts from a copy of one site's file.
-void one_site_as(const fs::path &folder, std::initializer_list<std::string> files) {
+// With `an_editor`, editor@example.com may sign in at its desk.
+void one_site_as(const fs::path &folder, std::initializer_list<std::string> files,
+                 bool an_editor = false) {
   {
     Store site((folder / *files.begin()).string());
     test::import_content(site, test::seeded_store()->export_content());
+    if (an_editor)
+      test::add_editor(site, "editor@example.com", "$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$aGFzaA");
   }
   for (auto file = files.begin() + 1; file != files.end(); ++file)
     fs::copy_file(folder / *files.begin(), folder / *file);
@@ -507,7 +511,7 @@ namespace {
 // A node, in this process: its own file, a copy of one site's, and its own connection to the
 // cluster, its writes through it and its follower applying them.
 ClusterWrites::Settings writes_settings(const std::string &name,
-                                       std::function<std::string()> new_id = {}) {
+                                        std::function<std::string()> new_id = {}) {
   ClusterWrites::Settings settings;
   settings.node = name;
   settings.new_id = std::move(new_id);
@@ -580,12 +584,7 @@ TEST_CASE("cluster: two nodes' writes go through the stream to both files alike:
           "desk's saves and refusals, sessions and the site's secrets") {
   NatsCluster nats;
   test::TempDir dir;
-  {
-    Store site((dir.path / "a.db").string());
-    test::import_content(site, test::seeded_store()->export_content());
-    test::add_editor(site, "editor@example.com", "$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$aGFzaA");
-  }
-  fs::copy_file(dir.path / "a.db", dir.path / "b.db");
+  one_site_as(dir.path, {"a.db", "b.db"}, true);
   {
     Node a(dir.path / "a.db", nats, "node-a");
     Node b(dir.path / "b.db", nats, "node-b");
@@ -1203,7 +1202,9 @@ TEST_CASE("cluster: a guesser of desk passwords spreading tries over two nodes i
   };
   do {
     std::this_thread::sleep_for(500ms);
-    REQUIRE(test::run_binary({"cluster", "status", "--cluster", servers, "--cluster-key", cluster_key_file(dir.path)}, &said) == 0);
+    REQUIRE(test::run_binary({"cluster", "status", "--cluster", servers, "--cluster-key",
+                              cluster_key_file(dir.path)},
+                             &said) == 0);
   } while (!both_current() && std::chrono::steady_clock::now() < deadline);
   INFO(said);
   CHECK(both_current());
@@ -1215,7 +1216,9 @@ TEST_CASE("cluster: a guesser of desk passwords spreading tries over two nodes i
   REQUIRE(test::run_binary({"user", "add", "second@example.com", "--db", site, "--cluster", servers,
                             "--node", "web-1", "--cluster-key", cluster_key_file(dir.path)},
                            &said, password) == 0);
-  REQUIRE(test::run_binary({"cluster", "status", "--cluster", servers, "--cluster-key", cluster_key_file(dir.path)}, &said) == 0);
+  REQUIRE(test::run_binary({"cluster", "status", "--cluster", servers, "--cluster-key",
+                            cluster_key_file(dir.path)},
+                           &said) == 0);
   CHECK(std::regex_search(said, std::regex("web-2 +[0-9]+ +[1-9]")));
 }
 
@@ -1360,13 +1363,14 @@ int vote_by_form(int port, const std::string &voter, const std::string &tool,
   const auto token = test::vote_token_in(page->body, "/tools/" + tool + "/vote");
   REQUIRE_FALSE(token.empty());
   // As long as a reader takes to read the page: the node judges the token by its own clock.
-  const auto read_until = std::chrono::steady_clock::now() + std::chrono::seconds(kSecondsToReadAPage + 1);
+  const auto read_until =
+      std::chrono::steady_clock::now() + std::chrono::seconds(kSecondsToReadAPage + 1);
   while (std::chrono::steady_clock::now() < read_until)
     std::this_thread::sleep_for(50ms);
-  const auto sent = client.Post(
-      ("/tools/" + tool + "/vote").c_str(),
-      {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + voter}},
-      "verdict=" + verdict + "&token=" + token, "application/x-www-form-urlencoded");
+  const auto sent =
+      client.Post(("/tools/" + tool + "/vote").c_str(),
+                  {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + voter}},
+                  "verdict=" + verdict + "&token=" + token, "application/x-www-form-urlencoded");
   REQUIRE(sent);
   return sent->status;
 }
@@ -1385,7 +1389,8 @@ int64_t file_number(const fs::path &file, const char *query) {
 // Waits (bounded) until the node's file has applied `sequence`.
 bool file_applied(const fs::path &file, uint64_t sequence, std::chrono::seconds within) {
   const auto deadline = std::chrono::steady_clock::now() + within;
-  while (file_number(file, "SELECT sequence FROM cluster_applied") < static_cast<int64_t>(sequence)) {
+  while (file_number(file, "SELECT sequence FROM cluster_applied") <
+         static_cast<int64_t>(sequence)) {
     if (std::chrono::steady_clock::now() > deadline) return false;
     std::this_thread::sleep_for(50ms);
   }
@@ -1423,16 +1428,14 @@ TEST_CASE("cluster: an entry of the cluster's published again after the stream's
   // An entry of the cluster's that was never stored before, sealed long before the stream
   // stored it (a seal kept back, or a node whose clock is far behind): no id to know it by,
   // and skipped all the same.
-  const auto taken = ClusterWrite{"kept-back-vote", "tool_vote", unix_now_ms() - 600'000,
-                                  a.store.today(),
-                                  arguments_of(Write{CastToolVote{
-                                      ballot_with_token(std::string(32, 'k'),
-                                                        auth::tool_vote_target(
-                                                            a.store.tool_by_slug("codestral-2-1")->id)),
-                                      a.store.tool_by_slug("codestral-2-1")->id, Verdict::ship}})};
-  const auto kept_back =
-      intruder.publish(cluster_key().seal(encoded(taken), "kept-back", unix_now_ms() - 600'000),
-                       "kept-back");
+  const auto taken = ClusterWrite{
+      "kept-back-vote", "tool_vote", unix_now_ms() - 600'000, a.store.today(),
+      arguments_of(Write{CastToolVote{
+          ballot_with_token(std::string(32, 'k'),
+                            auth::tool_vote_target(a.store.tool_by_slug("codestral-2-1")->id)),
+          a.store.tool_by_slug("codestral-2-1")->id, Verdict::ship}})};
+  const auto kept_back = intruder.publish(
+      cluster_key().seal(encoded(taken), "kept-back", unix_now_ms() - 600'000), "kept-back");
   REQUIRE(a.follower.wait_for(kept_back, 10s));
   CHECK(a.follower.skipped() == 2);
   CHECK(a.follower.last_skipped() == kept_back);
@@ -1452,8 +1455,8 @@ TEST_CASE("cluster: a node whose clock is far behind the servers' (libfaketime) 
   CHECK(test::run_binary(node_args(nats, "web-1", file), &said, "/dev/null",
                          {"LD_PRELOAD=" + std::string(kLibFaketime), "FAKETIME=-150s",
                           "ASAN_OPTIONS=" + with_asan}) != 0);
-  CHECK_THAT(said, Catch::Contains("s behind the NATS servers'") &&
-                       Catch::Contains("systemd-timesyncd"));
+  CHECK_THAT(said,
+             Catch::Contains("s behind the NATS servers'") && Catch::Contains("systemd-timesyncd"));
   CHECK_THAT(said, !Catch::Contains("serving http"));
   // 60 s behind is within what the guide allows: it serves, and takes a vote.
   setenv("LD_PRELOAD", kLibFaketime, 1);
@@ -1765,12 +1768,7 @@ TEST_CASE("cluster: an id another node's user took first is never a write of our
           "refused, and every one acknowledged is on every node") {
   NatsCluster nats;
   test::TempDir dir;
-  {
-    Store site((dir.path / "a.db").string());
-    test::import_content(site, test::seeded_store()->export_content());
-    test::add_editor(site, "editor@example.com", "$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$aGFzaA");
-  }
-  fs::copy_file(dir.path / "a.db", dir.path / "b.db");
+  one_site_as(dir.path, {"a.db", "b.db"}, true);
   // web-1's ids as anyone could guess them (its name and a count); the node's own are 128
   // random bits (below).
   auto count = std::make_shared<std::atomic<int>>(0);
@@ -1859,7 +1857,6 @@ TEST_CASE("cluster: an id another node's user took first is never a write of our
   CHECK(ids.size() == 10); // five entries, five writes
 }
 
-
 TEST_CASE("cluster: an entry published again is applied once whatever the node's clock: a "
           "node 70 s or 119 s ahead of the servers (libfaketime), its vote published again "
           "within the stream's window and after it, keeps the reader's last choice") {
@@ -1942,8 +1939,8 @@ public:
       servers.push_back(url.c_str());
     natsOptions_SetServers(options, servers.data(), static_cast<int>(servers.size()));
     // Its answers come to its own user's inbox, the one place the servers let it listen.
-    natsOptions_SetCustomInboxPrefix(options,
-                                     cluster::inbox_prefix_of(cluster::user_in(urls.front())).c_str());
+    natsOptions_SetCustomInboxPrefix(
+        options, cluster::inbox_prefix_of(cluster::user_in(urls.front())).c_str());
     natsOptions_SetErrorHandler(
         options,
         [](natsConnection *, natsSubscription *, natsStatus status, void *closure) {
@@ -2106,13 +2103,11 @@ TEST_CASE("cluster: a node proves it holds the cluster's key before it serves: o
   CHECK(test::run_binary(wrong, &said) != 0);
   CHECK_THAT(said, Catch::Contains("none of the") && Catch::Contains("opens with this key"));
   CHECK(file_number(dir.path / "web-2.db", "SELECT count(*) FROM site_secrets WHERE name = "
-                                            "'cluster_key_fingerprint'") == 0);
+                                           "'cluster_key_fingerprint'") == 0);
 
   // With the cluster's key it starts; its file then keeps the key's fingerprint, and another
   // key is refused on the file's word alone.
-  {
-    test::Server web_2(node_args(nats, "web-2", dir.path / "web-2.db"));
-  }
+  { test::Server web_2(node_args(nats, "web-2", dir.path / "web-2.db")); }
   CHECK(test::run_binary(wrong, &said) != 0);
   CHECK_THAT(said, Catch::Contains("followed a cluster whose key is another"));
 
@@ -2136,9 +2131,9 @@ TEST_CASE("cluster: a node proves it holds the cluster's key before it serves: o
   };
   do {
     status.clear();
-    test::run_binary({"cluster", "status", "--cluster", servers, "--cluster-key",
-                      cluster_key_file(dir.path)},
-                     &status);
+    test::run_binary(
+        {"cluster", "status", "--cluster", servers, "--cluster-key", cluster_key_file(dir.path)},
+        &status);
     if (!shown()) std::this_thread::sleep_for(200ms);
   } while (!shown() && std::chrono::steady_clock::now() < deadline);
   INFO(status);
