@@ -173,8 +173,8 @@ struct Engine::Writer {
                   std::atomic<uint64_t> &catalogue_generation, bool in_memory,
                   std::function<std::string()> file_problem,
                   const std::function<void(sql::Db &)> &add_site_functions)
-      : db(path), path_(path), generation_(generation), catalogue_generation_(catalogue_generation),
-        file_problem_(std::move(file_problem)) {
+      : db(path), path_(path), in_memory_(in_memory), generation_(generation),
+        catalogue_generation_(catalogue_generation), file_problem_(std::move(file_problem)) {
     configure_writer(db, in_memory);
     add_site_functions(db);
     upgrade_schema(db);
@@ -195,8 +195,31 @@ struct Engine::Writer {
     wake.notify_one();
     thread.join();
     // Everything into the file before it closes, so no log is left beside it. The last
-    // connection's close would do the same, unrecorded.
-    if (file_problem_().empty()) checkpoint("TRUNCATE");
+    // connection's close would do the same, unrecorded. A file deleted, moved or replaced
+    // while the site was quiet is found here too (the watcher may be gone already): what it
+    // holds is put back where the owner will find it, never closed into a file nobody can.
+    if (const auto problem = file_not_served(); !problem.empty())
+      keep_acknowledged_writes_in_the_served_file(problem);
+    else if (!in_memory_)
+      checkpoint("TRUNCATE");
+  }
+
+  // Why the file at the site's path is not the one this connection has open, or empty: the
+  // watcher's word while it watches, and the file's own identity after.
+  std::string file_not_served() {
+    if (in_memory_) return {};
+    if (auto problem = file_problem_(); !problem.empty()) return problem;
+    const auto now = database_file::identity_of(path_);
+    if (!now) return "the database file " + path_ + " is gone (deleted or moved)";
+    if (!now->same_file(served_))
+      return "the database file " + path_ + " was replaced by another file";
+    return {};
+  }
+
+  // Asked by the watcher the moment it sees the file go: the acknowledged writes are kept at
+  // once, not only at the next write or the stop.
+  void keep_now() {
+    queue([](sql::Db &) { return WriteResult::written(); }, [](const WriteResult &) {});
   }
 
   static int count_log_frames(void *writer, sqlite3 *, const char *, int frames) {
@@ -232,14 +255,17 @@ struct Engine::Writer {
     try {
       db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
       auto served = served_file_name();
-      // Deleted, or replaced (its name taken by another): it lives only while this process
-      // has it open, so what it holds is copied where the owner will find it.
-      if (served.ends_with(" (deleted)")) {
+      // Deleted (it lives only while this process has it open) or moved away: what it holds
+      // is copied back to the site's path when nothing is there, so the site starts again
+      // with every write; beside it when another file took the name.
+      const bool deleted = served.ends_with(" (deleted)");
+      if (deleted || !std::filesystem::exists(path_)) {
         const auto copy = std::filesystem::exists(path_)
                               ? path_ + ".served-" + std::to_string(std::time(nullptr))
                               : path_;
         copy_database(db, copy);
-        served = copy + " (a copy: the file that was served was deleted)";
+        served = copy + (deleted ? " (a copy: the file that was served was deleted)"
+                                 : " (a copy of the file that was served, now at " + served + ")");
       }
       std::cerr << "verdict: " << problem << "; every write acknowledged before is in the file "
                 << "that was served: " << served << "\n";
@@ -330,7 +356,7 @@ struct Engine::Writer {
     // A file deleted, moved or replaced under us would take the write and lose it, or
     // corrupt what is there now: refuse before anything is acknowledged.
     if (auto problem = file_problem_(); !problem.empty()) {
-      keep_acknowledged_writes_in_the_served_file(problem);
+      keep_acknowledged_writes_in_the_served_file(problem); // once
       for (auto &job : batch)
         job.done(WriteResult::not_done(WriteResult::Ended::unavailable, kFileNotTheOneOpened));
       return;
@@ -374,6 +400,7 @@ struct Engine::Writer {
 
   sql::Db db;
   std::string path_;
+  bool in_memory_;
   database_file::Identity served_ =
       database_file::identity_of(path_).value_or(database_file::Identity{});
   int log_frames_ = 0;            // pages in the log since it was last copied into the file
@@ -392,7 +419,10 @@ struct Engine::Writer {
 // For a file database: the identity of the file opened, checked before every write and four
 // times a second, so an operator who deleted or replaced it is told once, in the log.
 struct Engine::Watcher {
-  explicit Watcher(const std::string &file) : path(file) {
+  // `gone`: told once, on the watcher's thread, the moment the file is seen deleted, moved or
+  // replaced.
+  Watcher(const std::string &file, std::function<void()> gone)
+      : path(file), gone_(std::move(gone)) {
     struct stat info {};
     if (stat(path.c_str(), &info) != 0) throw std::runtime_error("cannot stat " + path);
     device = info.st_dev;
@@ -427,13 +457,16 @@ struct Engine::Watcher {
     std::unique_lock lock(mutex);
     while (!wake.wait_for(lock, std::chrono::milliseconds(250), [this] { return stopping; })) {
       const auto problem = file_problem();
-      if (!problem.empty() && !reported)
+      if (!problem.empty() && !reported) {
         std::cerr << "verdict: " << problem << "; writes are refused until it is restarted\n";
+        if (gone_) gone_();
+      }
       reported = !problem.empty();
     }
   }
 
   std::string path;
+  std::function<void()> gone_;
   dev_t device;
   ino_t inode;
   mutable std::mutex first_problem_mutex;
@@ -461,7 +494,8 @@ Engine::Engine(const std::string &path, std::function<void(sql::Db &)> on_every_
   writer_ = std::make_unique<Writer>(
       path_, generation_, catalogue_generation_, in_memory, [this] { return file_problem(); },
       [this](sql::Db &db) { on_every_connection_(db); });
-  if (!in_memory) watcher_ = std::make_unique<Watcher>(path_);
+  if (!in_memory)
+    watcher_ = std::make_unique<Watcher>(path_, [writer = writer_.get()] { writer->keep_now(); });
 }
 
 void Engine::open_read_only() {
@@ -484,7 +518,7 @@ void Engine::open_read_only() {
                                            "its last checkpoint)"
                                      : std::string())
             << "\n";
-  watcher_ = std::make_unique<Watcher>(path_);
+  watcher_ = std::make_unique<Watcher>(path_, nullptr); // nothing to keep: nothing is written
 }
 
 std::string Engine::read_only_refusal() const {

@@ -14,6 +14,7 @@
 #include "app/doctor_findings.h"
 #include "app/options.h"
 #include "app/settings_file.h"
+#include "cluster/cluster_key.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;
@@ -281,9 +282,19 @@ TEST_CASE("doctor: each thing broken is named with what to do, and the exit stat
     problems = 2;
   }
   SECTION("a cluster whose NATS servers do not answer") {
-    install.write_settings("VERDICT_CLUSTER=nats://127.0.0.1:1\n");
+    const auto key = install.dir.path / "cluster.key";
+    std::ofstream(key) << cluster::ClusterKey::new_file_text();
+    fs::permissions(key, fs::perms::owner_read | fs::perms::owner_write);
+    install.write_settings(
+        "VERDICT_CLUSTER=nats://127.0.0.1:1\nVERDICT_CLUSTER_KEY=" + key.string() + "\n");
     CHECK(install.doctor(said) == 1);
     CHECK(reports(said, "PROBLEM", "cluster      cannot read the cluster's stream"));
+  }
+  SECTION("a cluster named without its key") {
+    install.write_settings("VERDICT_CLUSTER=nats://127.0.0.1:1\n");
+    CHECK(install.doctor(said) == 1);
+    CHECK(reports(said, "PROBLEM",
+                  "cluster      no cluster key is named, so no node's report can be checked"));
   }
   // Every other line still ok: one fault is one problem (a site down is its address down too).
   CHECK_THAT(said, Catch::EndsWith(problems == 1 ? "1 problem.\n" : "2 problems.\n"));

@@ -511,6 +511,53 @@ TEST_CASE("process: a database deleted or replaced under the server is noticed b
   if (replace) CHECK(check_database(db).empty());
 }
 
+TEST_CASE("process: a vote acknowledged before the database is deleted or moved under a quiet "
+          "server is put back at its path within seconds, kept through a clean stop, and "
+          "served after a restart") {
+  const auto how = GENERATE(std::string("rm"), std::string("mv"), std::string("rm, then a vote"));
+  INFO(how);
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  const auto moved = (dir.path / "moved-away.db").string();
+  {
+    Server server({"--db", db, "--port", "0", "--rate-limit", "0"});
+    httplib::Client client("127.0.0.1", server.port);
+    const auto form = "verdict=ship&token=" + ripe_vote_token(client, "/tools/codestral-2-1/vote");
+    const auto vote = [&] {
+      return client.Post(
+          "/tools/codestral-2-1/vote",
+          {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + new_voter_id()}}, form,
+          "application/x-www-form-urlencoded");
+    };
+    REQUIRE(vote()->status == 303);
+    if (how == "mv")
+      fs::rename(db, moved);
+    else
+      fs::remove(db);
+    // Noticed without a write: the log says where every acknowledged write is, and the file
+    // is at its path again.
+    const auto deadline = steady_clock::now() + std::chrono::seconds(10);
+    while (server.log().find("every write acknowledged before is in") == std::string::npos &&
+           steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK_THAT(server.log(), Catch::Contains("every write acknowledged before is in the file that "
+                                             "was served: " +
+                                             db + " (a copy"));
+    CHECK(fs::exists(db));
+    if (how == "rm, then a vote") CHECK(vote()->status == 503);
+    CHECK(WIFEXITED(server.stop(SIGTERM)));
+  }
+  REQUIRE(fs::exists(db));
+  CHECK(check_database(db).empty());
+  CHECK(stored_votes(db) == 1);
+  // Started again on its path, the site serves the vote.
+  Server again({"--db", db, "--port", "0", "--rate-limit", "0"});
+  httplib::Client client("127.0.0.1", again.port);
+  const auto page = client.Get("/tools/codestral-2-1");
+  REQUIRE(page);
+  CHECK(page->body.find("1 vote") != std::string::npos);
+}
+
 namespace {
 
 // Readers asking for pages on fresh connections, each on its own thread, until stopped:

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <future>
 #include <map>
 #include <regex>
 #include <set>
@@ -333,6 +334,14 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
       {{CastToolVote{test::ballot_of(std::string(32, 'c')), tool.id, Verdict::ship},
         WriteContext{1764000000000, "2025-11-24"}}});
   CHECK(store.applied_sequence() == 1);
+  // An entry published again under an applied id, and one that is not the cluster's: skipped,
+  // and counted.
+  test::apply_entry_now(store, 2, {}, "entry-1");
+  std::promise<WriteResult> skipped;
+  skip_entry(store, 3, [&skipped](const WriteResult &ended) { skipped.set_value(ended); });
+  CHECK(skipped.get_future().get().done());
+  CHECK(store.skipped_entries().count == 2);
+  CHECK(store.skipped_entries().last == 3);
   backup_database(db_path, (dir.path / "backup.db").string());
   CHECK(check_database(db_path).empty());
 }

@@ -277,15 +277,19 @@ try:
 except ValueError:
     print("no answer")'
 }
+# The cluster forms over a few moments (a busy machine takes longer): asked until all three
+# servers count three and name one leader, for 30 s at most, then checked.
 leader=""
-for _ in $(seq 100); do
+others=""
+for _ in $(seq 300); do
   leader=$(meta 1)
-  [ "${leader#* }" != none ] && break
+  others="$(meta 2) $(meta 3)"
+  [ "${leader%% *}" = 3 ] && [ "${leader#* }" != none ] && [ "$others" = "$leader $leader" ] && break
   sleep 0.1
 done
 check "step 5: /jsz: three servers in the JetStream cluster, one leader" "3 web-" \
   "$(printf '%s' "$leader" | cut -c 1-6)"
-check "step 5: the three servers agree on the leader" "$leader $leader" "$(meta 2) $(meta 3)"
+check "step 5: the three servers agree on the leader" "$leader $leader" "$others"
 check "step 5: each has two routes" "2 2 2" \
   "$(for N in 1 2 3; do monitor "$N" /routez | python3 -c 'import json, sys
 print(json.loads(sys.stdin.read().rsplit(" ", 1)[0])["num_routes"])' 2>&1 | tail -n 1; done |
@@ -761,6 +765,45 @@ kill "${node_pid[2]}"
 wait "${node_pid[2]}" 2>/dev/null
 check "step 10: with web-2 down, the page through nginx (from web-1)" 200 \
   "$(front "$page" | grep -o '[0-9]*$')"
-kill "${node_pid[1]}" 2>/dev/null
+# A node that answers 503 (it cannot reach its stream, or is too busy) hands the reader to the
+# other (nginx-verdict.conf's proxy_next_upstream): in its place a server that answers every
+# request 503, at web-2's address and then at web-1's, so the reader's own node is one of them.
+answer_503_at() { # ADDRESS PORT: sets answering_503 to its pid once it answers
+  python3 - "$1" "$2" <<'PY' &
+import http.server, sys
+class Busy(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(503)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+    def log_message(self, *args):
+        pass
+http.server.HTTPServer((sys.argv[1], int(sys.argv[2])), Busy).serve_forever()
+PY
+  answering_503=$!
+  for _ in $(seq 100); do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "http://$1:$2/")" = 503 ] && break
+    sleep 0.1
+  done
+}
+answer_503_at 127.0.0.2 "${node_port[2]}"
+check "step 10: with web-2 answering 503, the page through nginx (from web-1)" 200 \
+  "$(front "$page" | grep -o '[0-9]*$')"
+kill "$answering_503"
+wait "$answering_503" 2>/dev/null
+start_node 2
+[ -n "${node_port[2]}" ] || stop_here "web-2 starts again" "$(tail -n 5 "$work/web-2/verdict.log")"
+sed -i "s/127\.0\.0\.2:[0-9]* /127.0.0.2:${node_port[2]} /" "$m/etc/nginx/conf.d/verdict-upstream.conf"
+"$nginx" -c "$work/nginx.conf" -s reload
+kill "${node_pid[1]}"
+wait "${node_pid[1]}" 2>/dev/null
+answer_503_at 127.0.0.1 "${node_port[1]}"
+for _ in $(seq 50); do # nginx's new workers take over from the old within moments
+  status=$(front "$page" | grep -o '[0-9]*$')
+  [ "$status" = 200 ] && break
+  sleep 0.2
+done
+check "step 10: with web-1 answering 503, the page through nginx (from web-2)" 200 "$status"
+kill "$answering_503" "${node_pid[2]}" 2>/dev/null
 
 finish
