@@ -2069,9 +2069,16 @@ TEST_CASE("cluster: a node proves it holds the cluster's key before it serves: o
   for (const auto &url : nats.urls())
     servers += (servers.empty() ? "" : ",") + url;
 
-  // Looking at a cluster no node has started makes nothing: no stream, no bucket.
+  // Looking at a cluster no node has started makes nothing: no stream, no bucket, no consumer.
   CHECK(test::run_binary({"cluster", "status", "--cluster", servers, "--cluster-key",
                           cluster_key_file(dir.path)}) != 0);
+  const auto settings = dir.path / "verdict.default";
+  std::ofstream(settings) << "VERDICT_DB=" << (dir.path / "web-1.db").string()
+                          << "\nVERDICT_CLUSTER=" << servers
+                          << "\nVERDICT_CLUSTER_KEY=" << cluster_key_file(dir.path) << "\n";
+  std::string doctor_said;
+  CHECK(test::run_binary({"doctor", "--settings", settings.string()}, &doctor_said) == 1);
+  CHECK_THAT(doctor_said, Catch::Contains("hold no stream VERDICT_WRITES"));
   {
     RawNatsClient looker(nats.urls(1));
     jsStreamInfo *info = nullptr;
