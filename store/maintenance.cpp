@@ -1,5 +1,6 @@
 #include "store/maintenance.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,6 +30,11 @@ void copy_database(sql::Db &db, const std::string &out_path) {
   const auto partial = out_path + ".partial-" + std::to_string(::getpid());
   std::filesystem::remove(partial);
   try {
+    // Made empty and its owner's alone before anything is written into it: a copy holds the
+    // editors' password hashes and the vote log's signing key (VACUUM INTO takes an empty file).
+    const int made = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (made < 0) throw std::runtime_error("cannot make " + partial);
+    ::close(made);
     auto stmt = db.prepare("VACUUM INTO :out");
     stmt.bind(":out", partial).run();
     // A stamp of its own (store/database_file.h): restored over the site's file later, a log
@@ -53,6 +59,11 @@ void backup_database(const std::string &db_path, const std::string &out_path) {
   set_aside_a_foreign_log_said(db_path);
   sql::Db db(db_path, sql::Db::Open::read_only);
   copy_database(db, out_path);
+  // Run by root for a site's user (a timer, or by hand): the copy is owned as the site is.
+  struct stat site {};
+  if (::geteuid() == 0 && stat(db_path.c_str(), &site) == 0 &&
+      ::chown(out_path.c_str(), site.st_uid, site.st_gid) != 0)
+    throw std::runtime_error("cannot give " + out_path + " to the database's owner");
 }
 
 std::vector<std::string> check_database(const std::string &db_path) {

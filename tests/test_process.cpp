@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -195,6 +196,14 @@ TEST_CASE("process: a backup taken while the site serves and takes votes is whol
   voters.wait_for(50);
   CHECK(run_binary({"backup", "--db", db, backup}) == 0);
   voters.stop();
+  // Its owner's alone (it holds password hashes and the log's signing key), whatever the umask,
+  // and owned as the database is.
+  struct stat copy_made {
+  }, site_file{};
+  REQUIRE(stat(backup.c_str(), &copy_made) == 0);
+  REQUIRE(stat(db.c_str(), &site_file) == 0);
+  CHECK((copy_made.st_mode & 0777) == 0600);
+  CHECK(copy_made.st_uid == site_file.st_uid);
   CHECK(run_binary({"check", "--db", backup}) == 0);
   CHECK_FALSE(fs::exists(backup + "-wal"));
   CHECK(stored_votes(backup) >= 50);
@@ -1513,6 +1522,8 @@ TEST_CASE("process: a nightly copy that fails its check is removed, says why and
   import_bundled_content(db);
   REQUIRE(run_binary({"backup", "--db", db, "--into", folder.string()}) == 0);
   const auto good = fs::directory_iterator(folder)->path();
+  CHECK((fs::status(good).permissions() & fs::perms::all) ==
+        (fs::perms::owner_read | fs::perms::owner_write)); // a nightly copy is its owner's alone
 
   // A tool pointing at a category that is not there: the copy is faithful to it, so it fails
   // the check a copy must pass.
