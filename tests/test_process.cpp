@@ -85,6 +85,14 @@ std::string ripe_vote_token(httplib::Client &client, const std::string &action) 
   return token;
 }
 
+// A new reader's ship vote on Codestral 2.1 through `client`, sent with `form` (its token ripe).
+httplib::Result ship_as_a_new_reader(httplib::Client &client, const std::string &form) {
+  return client.Post(
+      "/tools/codestral-2-1/vote",
+      {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + new_voter_id()}}, form,
+      "application/x-www-form-urlencoded");
+}
+
 // Readers voting as fresh visitors, each on its own thread, until the object goes away.
 class Voters {
 public:
@@ -482,12 +490,7 @@ TEST_CASE("process: a database deleted or replaced under the server is noticed b
   Server server({"--db", db, "--port", "0", "--rate-limit", "0"});
   httplib::Client client("127.0.0.1", server.port);
   const auto form = "verdict=ship&token=" + ripe_vote_token(client, "/tools/codestral-2-1/vote");
-  const auto vote = [&] {
-    return client.Post(
-        "/tools/codestral-2-1/vote",
-        {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + new_voter_id()}}, form,
-        "application/x-www-form-urlencoded");
-  };
+  const auto vote = [&] { return ship_as_a_new_reader(client, form); };
   REQUIRE(vote()->status == 303);
   REQUIRE(client.Get("/healthz")->status == 200);
   REQUIRE(run_binary({"backup", "--db", db, backup}) == 0);
@@ -532,12 +535,7 @@ TEST_CASE("process: a vote acknowledged before the database is deleted or moved 
     Server server({"--db", db, "--port", "0", "--rate-limit", "0"});
     httplib::Client client("127.0.0.1", server.port);
     const auto form = "verdict=ship&token=" + ripe_vote_token(client, "/tools/codestral-2-1/vote");
-    const auto vote = [&] {
-      return client.Post(
-          "/tools/codestral-2-1/vote",
-          {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + new_voter_id()}}, form,
-          "application/x-www-form-urlencoded");
-    };
+    const auto vote = [&] { return ship_as_a_new_reader(client, form); };
     REQUIRE(vote()->status == 303);
     if (how == "mv")
       fs::rename(db, moved);
