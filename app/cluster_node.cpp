@@ -1,7 +1,5 @@
 #include "app/cluster_node.h"
 
-#include <iostream>
-
 namespace verdict {
 
 namespace {
@@ -16,7 +14,6 @@ ClusterWrites::Settings writes_settings(const std::string &node) {
 
 ClusterNode::KeyChecked::KeyChecked(Store &store, cluster::WriteStream &stream,
                                     const cluster::ClusterKey &key) {
-  // A node that may start while the stream cannot answer still needs its file's word on the key.
   check_cluster_key(store, stream, key);
 }
 

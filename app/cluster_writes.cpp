@@ -10,6 +10,7 @@
 
 #include "auth/secrets.h"
 #include "auth/vote_tokens.h"
+#include "domain/clock.h"
 #include "domain/write_encoding.h"
 #include "store/apply_write.h"
 
@@ -105,12 +106,9 @@ void ClusterWrites::publish_sealed(const std::string &plain) {
   // new one. Ids are unguessable, so a second taken one is no accident: refused then.
   constexpr int kTries = 3;
   for (int tries = 1;; ++tries) {
-    const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count();
     const auto id = new_id();
     try {
-      stream_.publish(key_.seal(plain, id, now_ms), id);
+      stream_.publish(key_.seal(plain, id, unix_now_ms()), id);
       return;
     } catch (const cluster::IdTaken &e) {
       std::cerr << "verdict: " << e.what() << ": "

@@ -151,6 +151,21 @@ sql::Db &Engine::Moment::connection() {
   return *held_->lease;
 }
 
+namespace {
+
+// Why the file at `path` is not the one with `device` and `inode` (the file the site opened),
+// or empty when it is: the watcher's word and the writer's own at its stop.
+std::string not_the_file_opened(const std::string &path, dev_t device, ino_t inode) {
+  struct stat info {};
+  if (stat(path.c_str(), &info) != 0)
+    return "the database file " + path + " is gone (deleted or moved)";
+  if (info.st_dev != device || info.st_ino != inode)
+    return "the database file " + path + " was replaced by another file";
+  return {};
+}
+
+} // namespace
+
 // The one writer. Writes queue up while a commit is in flight; the next transaction takes all
 // of them, each in its own savepoint, and one fsync makes the whole batch durable before any
 // of its callers hears back.
@@ -209,11 +224,7 @@ struct Engine::Writer {
   std::string file_not_served() {
     if (in_memory_) return {};
     if (auto problem = file_problem_(); !problem.empty()) return problem;
-    const auto now = database_file::identity_of(path_);
-    if (!now) return "the database file " + path_ + " is gone (deleted or moved)";
-    if (!now->same_file(served_))
-      return "the database file " + path_ + " was replaced by another file";
-    return {};
+    return not_the_file_opened(path_, served_.device, served_.inode);
   }
 
   // Asked by the watcher the moment it sees the file go: the acknowledged writes are kept at
@@ -443,12 +454,7 @@ struct Engine::Watcher {
   // to its path later (the copy the writer keeps of it, a restore) does not change what happened.
   std::string file_problem() const {
     std::lock_guard lock(first_problem_mutex);
-    if (!first_problem.empty()) return first_problem;
-    struct stat info {};
-    if (stat(path.c_str(), &info) != 0)
-      first_problem = "the database file " + path + " is gone (deleted or moved)";
-    else if (info.st_dev != device || info.st_ino != inode)
-      first_problem = "the database file " + path + " was replaced by another file";
+    if (first_problem.empty()) first_problem = not_the_file_opened(path, device, inode);
     return first_problem;
   }
 
