@@ -39,12 +39,13 @@ bool exists(const std::string &path) {
   return stat(path.c_str(), &info) == 0;
 }
 
-// Commands that read a site refuse a path that holds none, rather than create an empty one.
+// Every command but init (and serve --demo) refuses a path that holds no site, rather than
+// make one there: a mistyped path must not become a new site the owner is told was changed.
 void require_database(const Options &options) {
   const auto &path = options.db;
   if (!exists(path))
-    throw std::runtime_error("no database at " + path + ": " + how_to_make_a_site(options) +
-                             " (a backup is put back by copying it)");
+    throw std::runtime_error("no database at " + path + " (is the path right?): " +
+                             how_to_make_a_site(options) + " (a backup is put back by copying it)");
 }
 
 int run_import(const Options &options) {
@@ -62,12 +63,9 @@ int run_import(const Options &options) {
     std::cerr << "verdict: nothing imported (" << parsed.errors.size() << " errors)\n";
     return 1;
   }
-  // Into a new database: a site of the file's content alone, not the bundled demo as well.
-  const bool fresh = !exists(options.db);
   const auto summary =
       CommandWrites(options, "import").writes().submit_or_throw(ImportContent{parsed.content});
-  std::cerr << "verdict: " << (fresh ? "created " + options.db + " and imported " : "imported ")
-            << options.files[0] << ": " << describe(summary) << "\n";
+  std::cerr << "verdict: imported " << options.files[0] << ": " << describe(summary) << "\n";
   return 0;
 }
 
@@ -155,7 +153,7 @@ int run(const Options &options, const std::vector<std::string> &args) {
     return run_verify(target, state, std::cout, std::cerr, options.max_age_hours);
   }
   if (options.command == "user") {
-    if (options.files[0] != "add") require_database(options);
+    require_database(options);
     return run_user_command(options, std::cin, isatty(STDIN_FILENO) == 1, std::cout, std::cerr);
   }
   if (options.command == "cluster" && options.files[0] == "key")
@@ -163,7 +161,10 @@ int run(const Options &options, const std::vector<std::string> &args) {
   if (options.command == "cluster") return run_cluster_status(options, std::cout, std::cerr);
   if (options.command == "init")
     return run_init(options, std::cin, isatty(STDIN_FILENO) == 1, std::cerr);
-  if (options.command == "import") return run_import(options);
+  if (options.command == "import") {
+    require_database(options);
+    return run_import(options);
+  }
   if (options.command == "export") return run_export(options);
   if (options.command == "log") return run_log(options);
   if (options.command == "doctor")

@@ -22,9 +22,9 @@ struct CommandWrites::Node : ClusterNode {
   }
 };
 
-CommandWrites::CommandWrites(const Options &options, const std::string &command, bool create) {
+CommandWrites::CommandWrites(const Options &options, const std::string &command) {
   if (options.cluster.empty()) {
-    store_ = create ? open_site_database(options.db) : std::make_unique<Store>(options.db);
+    store_ = std::make_unique<Store>(options.db);
     own_ = std::make_unique<StoreWrites>(*store_);
     own_keys_ = std::make_unique<StoreKeys>(*store_);
     return;

@@ -18,7 +18,7 @@ class CommandWrites {
 public:
   // Opens options.db as it is (made as `serve` makes it when `create` and there is none), or
   // joins the cluster; throws what stops it (the cluster unreachable, the file behind it).
-  CommandWrites(const Options &options, const std::string &command, bool create = false);
+  CommandWrites(const Options &options, const std::string &command);
   ~CommandWrites();
   CommandWrites(const CommandWrites &) = delete;
   CommandWrites &operator=(const CommandWrites &) = delete;

@@ -1,6 +1,7 @@
 #include "app/doctor_command.h"
 
 #include <curl/curl.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 
 #include <ctime>
@@ -15,6 +16,7 @@
 #include "app/doctor_findings.h"
 #include "app/init_command.h"
 #include "app/settings_file.h"
+#include "base/shell_words.h"
 #include "domain/clock.h"
 #include "mail/smtp.h"
 #include "store/maintenance.h"
@@ -109,7 +111,7 @@ uint64_t database_bytes(const std::string &db) {
 // Ok when `verdict check` finds the file sound: only then is the rest of it read.
 Finding look_at_database(const Options &site) {
   if (!fs::exists(site.db))
-    return problem("database", "no database at " + site.db,
+    return problem("database", "no database at " + site.db + " (is VERDICT_DB right?)",
                    how_to_make_a_site(site) + "; or copy the newest backup to it");
   const auto faults = check_database(site.db);
   if (!faults.empty()) {
@@ -141,12 +143,13 @@ Finding look_at_serving(const Options &site) {
   return fine("site", url + " says ok");
 }
 
-std::vector<Finding> look_at_address(const Options &site, const std::string &tls_ca, int64_t now) {
+std::vector<Finding> look_at_address(const Options &site, const std::string &settings_file,
+                                     const std::string &tls_ca, int64_t now) {
   if (site.base_url.empty())
     return {problem("address",
                     "VERDICT_BASE_URL is not set: canonical links, feeds, share cards and mails "
                     "have no address to name",
-                    "set it in " + std::string(kServiceSettings) +
+                    "set it in " + settings_file +
                         " (https://…) and `sudo systemctl restart verdict`")};
   std::vector<Finding> findings;
   const bool https = site.base_url.starts_with("https://");
@@ -180,14 +183,20 @@ std::vector<Finding> look_at_address(const Options &site, const std::string &tls
   return findings;
 }
 
-Finding look_at_mail(const Options &site, const SiteVitals *vitals) {
+Finding look_at_mail(const Options &site, const std::string &settings_file,
+                     const SiteVitals *vitals) {
   const auto waiting =
       vitals ? std::to_string(vitals->subscribers.pending) + " sign-ups wait as pending and "
              : std::string();
   if (site.smtp_url.empty())
     return problem("mail", "no mail server (VERDICT_SMTP): " + waiting + "no digest goes out",
-                   "set VERDICT_SMTP and VERDICT_SMTP_FROM in " + std::string(kServiceSettings) +
-                       " (`" + site.program + " help serve`) and `sudo systemctl restart verdict`");
+                   "set VERDICT_SMTP and VERDICT_SMTP_FROM in " + settings_file + " (`" +
+                       site.program + " help serve`) and `sudo systemctl restart verdict`");
+  // Judged as serve judges it before any login is tried: a password is never sent where
+  // serve would refuse to send it.
+  if (const auto fault = mail_login_fault(site); !fault.empty())
+    return problem("mail", fault + "; no login was tried",
+                   "correct the VERDICT_SMTP settings in " + settings_file);
   SmtpClient client({site.smtp_url, site.smtp_starttls, site.smtp_user, site.smtp_password});
   const auto greeted = client.greet();
   if (!greeted.sent())
@@ -196,18 +205,15 @@ Finding look_at_mail(const Options &site, const SiteVitals *vitals) {
                        std::string(site.smtp_user.empty()
                                        ? ""
                                        : ", VERDICT_SMTP_USER and VERDICT_SMTP_PASSWORD") +
-                       " in " + kServiceSettings);
+                       " in " + settings_file);
   return fine("mail",
               site.smtp_url + " answers" +
                   (site.smtp_user.empty() ? "" : " and takes " + site.smtp_user + "'s login") +
                   "; mail comes from " + site.mail_from);
 }
 
-Finding look_at_cluster(const Options &site, int64_t now) {
-  if (site.cluster_key_file.empty())
-    return problem("cluster", "no cluster key is named, so no node's report can be checked",
-                   "set VERDICT_CLUSTER_KEY in " + std::string(kServiceSettings) +
-                       " (the key file every node is given)");
+// Only with the settings serve takes, so a cluster's key is named (serve refuses it without).
+Finding look_at_cluster(const Options &site, const std::string &settings_file, int64_t now) {
   try {
     // Only looks: a stream or bucket that is not there is a finding, never made here.
     auto settings = stream_settings(site, "verdict-doctor");
@@ -218,7 +224,7 @@ Finding look_at_cluster(const Options &site, int64_t now) {
   } catch (const std::exception &e) {
     return problem("cluster", "cannot read the cluster's stream: " + std::string(e.what()),
                    "`systemctl status nats-server` on each machine; VERDICT_CLUSTER in " +
-                       std::string(kServiceSettings));
+                       settings_file);
   }
 }
 
@@ -226,9 +232,11 @@ Finding look_at_disk(const Options &site) {
   const auto folder = fs::absolute(site.db).parent_path().string();
   struct statvfs disk {};
   if (statvfs(folder.c_str(), &disk) != 0)
-    return problem("disk", "cannot read the free space of " + folder, "`df -h " + folder + "`");
+    return problem("disk", "cannot read the free space of " + folder,
+                   "`df -h " + shell_quoted(folder) + "`");
+  // A missing database is said once, by the database's own finding.
   return judge_disk(folder, static_cast<uint64_t>(disk.f_bavail) * disk.f_frsize,
-                    database_bytes(site.db));
+                    fs::exists(site.db) ? std::optional(database_bytes(site.db)) : std::nullopt);
 }
 
 // What a finding quotes may come from outside (an answer's body, a server's words): shown
@@ -243,6 +251,22 @@ void print(std::ostream &out, const Finding &finding) {
   out << std::left << std::setw(9) << (finding.ok ? "ok" : "PROBLEM") << std::setw(13)
       << finding.subject << shown(finding.said) << "\n";
   if (!finding.ok) out << std::string(22, ' ') << "to do: " << shown(finding.to_do) << "\n";
+}
+
+// The settings a file holds that are secrets, named ("VERDICT_SMTP_PASSWORD, VERDICT_CLUSTER's
+// password"); empty when it holds none.
+std::string secrets_in(const SettingsFile &settings) {
+  std::string named;
+  const auto name = [&](const std::string &what) { named += (named.empty() ? "" : ", ") + what; };
+  for (const auto *secret : {"VERDICT_SMTP_PASSWORD", "VERDICT_METRICS_TOKEN"})
+    if (const auto kept = settings.values.find(secret);
+        kept != settings.values.end() && !kept->second.empty())
+      name(secret);
+  // A NATS server's address may carry a node's password: nats://user:PASSWORD@host.
+  if (const auto cluster = settings.values.find("VERDICT_CLUSTER");
+      cluster != settings.values.end() && cluster->second.find('@') != std::string::npos)
+    name("VERDICT_CLUSTER's password");
+  return named;
 }
 
 // The settings file's values; nothing, with the problem said, when it cannot be read.
@@ -265,6 +289,13 @@ std::optional<SettingsFile> read_settings(const std::string &path, const std::st
   for (const auto &fault : settings.faults)
     findings.push_back(
         problem("settings", path + ": " + fault, "write it as VARIABLE=VALUE, or begin it with #"));
+  if (const auto secrets = secrets_in(settings); !secrets.empty()) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) == 0 && (info.st_mode & (S_IROTH | S_IWOTH)))
+      findings.push_back(problem(
+          "settings", path + " holds " + secrets + " and every user of this machine can read it",
+          "`sudo chmod 600 " + shell_quoted(path) + "`"));
+  }
   return settings;
 }
 
@@ -296,12 +327,18 @@ int run_doctor(const std::vector<std::string> &args,
   if (!settings) return report(findings, out);
   // The environment first, as for any command; the file for what it leaves unset (as
   // systemd gives the site both); the flags over both.
-  auto site = parse_options(args, [&](const char *name) -> const char * {
+  const auto setting = [&](const char *name) -> const char * {
     if (const char *value = getenv(name); value && *value) return value;
     const auto kept = settings->values.find(name);
     return kept == settings->values.end() ? nullptr : kept->second.c_str();
-  });
+  };
+  auto site = parse_options(args, setting);
   site.program = flags.program;
+  // Named in every to-do: the file read, else the one the service reads.
+  const auto settings_named = settings_path.empty() ? std::string(kServiceSettings) : settings_path;
+  // The settings judged as `verdict serve` judges them when the service starts (doctor's own
+  // flags aside): what serve refuses is said here, not found in the journal later.
+  if (site.error.empty()) site.error = parse_options({"serve"}, setting).error;
   if (!site.error.empty()) {
     findings.push_back(
         problem("settings", site.error,
@@ -319,20 +356,20 @@ int run_doctor(const std::vector<std::string> &args,
     std::optional<SiteVitals> vitals;
     if (findings.back().ok) vitals = read_site_vitals(site.db);
     findings.push_back(look_at_serving(site));
-    for (auto &finding : look_at_address(site, flags.tls_ca, now))
+    for (auto &finding : look_at_address(site, settings_named, flags.tls_ca, now))
       findings.push_back(std::move(finding));
     if (vitals)
-      findings.push_back(
-          judge_checkpoint({vitals->checkpoint_made_at, vitals->checkpoint_size, vitals->log_size},
-                           now, site.max_age_hours, site.program + " checkpoint --db " + site.db));
+      findings.push_back(judge_checkpoint(
+          {vitals->checkpoint_made_at, vitals->checkpoint_size, vitals->log_size}, now,
+          site.max_age_hours, site.program + " checkpoint --db " + shell_quoted(site.db)));
     const auto backups = !flags.backups_folder.empty()
                              ? flags.backups_folder
                              : (fs::absolute(site.db).parent_path() / "backups").string();
-    findings.push_back(
-        judge_backups(backups, copies_made_at(backups), now,
-                      site.program + " backup --db " + site.db + " --into " + backups));
-    findings.push_back(look_at_mail(site, vitals ? &*vitals : nullptr));
-    if (!site.cluster.empty()) findings.push_back(look_at_cluster(site, now));
+    findings.push_back(judge_backups(backups, copies_made_at(backups), now,
+                                     site.program + " backup --db " + shell_quoted(site.db) +
+                                         " --into " + shell_quoted(backups)));
+    findings.push_back(look_at_mail(site, settings_named, vitals ? &*vitals : nullptr));
+    if (!site.cluster.empty()) findings.push_back(look_at_cluster(site, settings_named, now));
     findings.push_back(look_at_disk(site));
   }
   return report(findings, out);

@@ -39,11 +39,13 @@ Finding judge_backups(const std::string &folder, const std::vector<int64_t> &cop
                              " old (keep copies off this machine too)");
 }
 
-Finding judge_disk(const std::string &folder, uint64_t free_bytes, uint64_t database_bytes) {
+Finding judge_disk(const std::string &folder, uint64_t free_bytes,
+                   std::optional<uint64_t> database_bytes) {
   constexpr uint64_t kGiB = 1024ull * 1024 * 1024;
-  const auto figures = bytes_in_words(free_bytes) + " free where the database is (" + folder +
-                       "); the database is " + bytes_in_words(database_bytes);
-  if (free_bytes < kGiB || free_bytes < 2 * database_bytes)
+  const auto figures =
+      bytes_in_words(free_bytes) + " free where the database is (" + folder + ")" +
+      (database_bytes ? "; the database is " + bytes_in_words(*database_bytes) : std::string());
+  if (free_bytes < kGiB || free_bytes < 2 * database_bytes.value_or(0))
     return problem("disk",
                    figures + ": a backup needs as much again, and SQLite's log as much once more",
                    "free space there (copy old backups off this machine, say)");

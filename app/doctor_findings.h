@@ -36,7 +36,9 @@ Finding judge_backups(const std::string &folder, const std::vector<int64_t> &cop
 
 // A backup needs as much room again as the database, and SQLite's write-ahead log and a
 // VACUUM as much once more: less than twice the database free, or under 1 GiB, is a problem.
-Finding judge_disk(const std::string &folder, uint64_t free_bytes, uint64_t database_bytes);
+// `database_bytes`: none when there is no database (said by the database's finding alone).
+Finding judge_disk(const std::string &folder, uint64_t free_bytes,
+                   std::optional<uint64_t> database_bytes);
 
 // The site's certificate, read from its https address: a problem two weeks before it ends
 // (an ACME client renews a month before; two weeks left means renewal is failing).

@@ -10,6 +10,7 @@
 #include "app/command_writes.h"
 #include "app/server.h"
 #include "auth/secrets.h"
+#include "base/shell_words.h"
 #include "store/store.h"
 
 namespace verdict {
@@ -80,29 +81,23 @@ int run_user_command(const Options &options, std::istream &in, bool in_is_termin
     Store store(options.db);
     const auto editors = store.editors();
     if (editors.empty())
-      said << "no editors yet: `" << options.program << " user add EMAIL --db " << options.db
-           << "` adds one\n";
+      said << "no editors yet: `" << options.program << " user add EMAIL --db "
+           << shell_quoted(options.db) << "` adds one\n";
     for (const auto &editor : editors)
       out << editor.email << "  added " << editor.created_at << "\n";
     return 0;
   }
   const auto &email = options.files[1];
   if (action == "add") {
-    // A new site is made as serving would make it, so the owner may add editors first; its
-    // password is judged before the file is made, so a refused one leaves nothing behind.
-    const bool new_site = !std::filesystem::exists(options.db);
-    std::optional<std::string> password;
-    if (new_site) {
-      password = new_password(email, in, in_is_terminal, said, "nothing made");
-      if (!password) return 1;
-    }
-    CommandWrites opened(options, "user", true);
+    // On the site that is there (main.cpp refuses a missing file: a mistyped path must not
+    // become a new site the editor is told they may sign in to).
+    CommandWrites opened(options, "user");
     if (opened.store().editor_by_email(email)) {
       said << "verdict: " << email << " is already an editor (`" << options.program
            << " user passwd` changes their password)\n";
       return 1;
     }
-    if (!password) password = new_password(email, in, in_is_terminal, said, "nothing changed");
+    const auto password = new_password(email, in, in_is_terminal, said, "nothing changed");
     if (!password) return 1;
     if (const auto added = opened.writes().submit(AddEditor{email, auth::hash_password(*password)});
         !added.done()) {

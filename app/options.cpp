@@ -164,17 +164,21 @@ std::string needs(const std::string &who, const std::vector<std::string> &missin
   return said;
 }
 
-// What the mail flags need besides themselves, for a command that sends mail.
-void check_mail_settings(Options &options) {
+} // namespace
+
+std::string mail_login_fault(const Options &options) {
   if (!options.smtp_user.empty() && options.smtp_password.empty())
-    options.error = "--smtp-user needs its password in VERDICT_SMTP_PASSWORD (never a flag)";
-  else if (!options.smtp_password.empty() && options.smtp_user.empty())
-    options.error = "VERDICT_SMTP_PASSWORD is set but no --smtp-user (VERDICT_SMTP_USER) to log in";
-  else if (!options.smtp_user.empty() && !options.smtp_starttls &&
-           options.smtp_url.rfind("smtp://", 0) == 0 && !is_this_machine(options.smtp_url))
-    options.error = "--smtp-user would send the password unencrypted: use smtps:// or "
-                    "--smtp-starttls (plain smtp:// only to a server on this machine)";
+    return "--smtp-user needs its password in VERDICT_SMTP_PASSWORD (never a flag)";
+  if (!options.smtp_password.empty() && options.smtp_user.empty())
+    return "VERDICT_SMTP_PASSWORD is set but no --smtp-user (VERDICT_SMTP_USER) to log in";
+  if (!options.smtp_user.empty() && !options.smtp_starttls &&
+      options.smtp_url.rfind("smtp://", 0) == 0 && !is_this_machine(options.smtp_url))
+    return "--smtp-user would send the password unencrypted: use smtps:// or "
+           "--smtp-starttls (plain smtp:// only to a server on this machine)";
+  return {};
 }
+
+namespace {
 
 // Every command, with what `verdict help COMMAND` says of it.
 struct Command {
@@ -244,15 +248,17 @@ const std::vector<Command> &commands() {
        "to every node as --cluster-key. With --db PATH, the site's own secrets go into it, so a\n"
        "site served alone before keeps its readers' links and its vote log's signing key.\n",
        "say how far each node of a cluster has applied its writes"},
-      {"init", "verdict init --db PATH [--empty] [--editor EMAIL]",
-       "Makes a new site at PATH, which must not exist yet: with the bundled example\n"
-       "comparisons, tools and reviewers, or with --empty none (the site's name and copy only),\n"
-       "and its first editor. The editor's address is --editor EMAIL, or asked for on a\n"
-       "terminal (left empty: none yet); the password is asked twice on the terminal, or read\n"
-       "as one line from standard input. Then `verdict serve --db PATH` serves it.\n"
+      {"init", "verdict init --db PATH [--empty | --example-content] [--editor EMAIL]",
+       "Makes a new site at PATH, which must not exist yet, and its first editor: empty (the\n"
+       "site's name and copy only), or with the bundled example comparisons, tools and\n"
+       "reviewers when --example-content is given (asked on a terminal when neither is). The\n"
+       "editor's address is --editor EMAIL, or asked for on a terminal (left empty: none yet);\n"
+       "the password is asked twice on the terminal, or read as one line from standard input.\n"
+       "Every other command refuses a file that is not there. Then `verdict serve --db PATH`.\n"
        "  --empty              no example content: the front page says nothing is published yet\n"
+       "  --example-content    the bundled examples, to try the site out (not for production)\n"
        "  --editor EMAIL       the first editor, who signs in at /admin\n",
-       "make a new site (examples or empty) and its first editor"},
+       "make a new site (empty, or the examples) and its first editor"},
       {"import", "verdict import --db PATH FILE",
        "Applies a content file (JSON, the format `export` writes) in one transaction: rows are\n"
        "matched by slug, created or updated, and nothing is deleted. Says what it created and\n"
@@ -278,7 +284,9 @@ const std::vector<Command> &commands() {
        "file: the latest checkpoint's signature, that the log makes its root, that the log\n"
        "seen last time (kept in FILE, default ~/.verdict-verify.json) is the start of the log\n"
        "now under the same key, and that replaying the log gives every tool's and published\n"
-       "pair's community numbers. It says how old the newest checkpoint is and how many\n"
+       "pair's community numbers, each read at a log no smaller than the newest checkpoint (once\n"
+       "it is a minute old) or the one seen before, and the log's leaves 0 onwards with none\n"
+       "left out. It says how old the newest checkpoint is and how many\n"
        "entries none covers yet; a site that shows no checkpoint, or an older or smaller one,\n"
        "than the one seen before is a fault, and so is a newest checkpoint older than HOURS\n"
        "(default 48; one is made daily) with entries after it. Names each fault and exits 1;\n"
@@ -575,9 +583,12 @@ Options parse_options(const std::vector<std::string> &args,
       keep_flag = arg;
       if (auto v = value("--keep"); v && !parse_int(*v, 1, 10000, options.backups_kept))
         options.error = "--keep must be a number of copies from 1 to 10000";
-    } else if (arg == "--empty") {
+    } else if (arg == "--empty" || arg == "--example-content") {
+      const bool examples = arg == "--example-content";
+      if (options.example_content && *options.example_content != examples)
+        options.error = "--empty and --example-content ask for two different sites: name one";
       init_flag = arg;
-      options.empty = true;
+      options.example_content = examples;
     } else if (arg == "--editor") {
       init_flag = arg;
       if (auto v = value("--editor")) options.editor = *v;
@@ -678,7 +689,7 @@ Options parse_options(const std::vector<std::string> &args,
   }
   if ((options.command == "serve" || options.command == "digest") && options.error.empty() &&
       !options.smtp_url.empty())
-    check_mail_settings(options);
+    options.error = mail_login_fault(options);
   if (!mail_flag.empty() && options.command != "serve" && options.command != "digest")
     options.error = mail_flag + " is only for serve and digest";
   if (!digest_flag.empty() && options.command != "digest")

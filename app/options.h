@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,12 +27,14 @@ struct Options {
   std::string metrics_token;      // a bearer token that shows /metrics' desk figures; may be empty
   std::vector<std::string> files; // command arguments: backup OUT, import FILE, export [FILE]
   bool force = false;             // export: overwrite an existing FILE
-  bool empty = false;             // init: a site without the bundled examples
-  std::string backup_folder;      // backup: a dated copy into this folder (--into)
-  int backups_kept = 14;          // backup --into: the newest copies kept there (--keep)
-  std::string editor;             // init: the first editor's address (--editor)
-  int page = 1;                   // log: which page of the edit log
-  std::string help_topic;         // help: the command asked about (empty: all of them)
+  // init: the bundled example comparisons, tools and reviewers (--example-content) or none
+  // (--empty); neither named: asked on a terminal, else none.
+  std::optional<bool> example_content;
+  std::string backup_folder; // backup: a dated copy into this folder (--into)
+  int backups_kept = 14;     // backup --into: the newest copies kept there (--keep)
+  std::string editor;        // init: the first editor's address (--editor)
+  int page = 1;              // log: which page of the edit log
+  std::string help_topic;    // help: the command asked about (empty: all of them)
   // The weekly digest's mail (serve: confirmation mails; digest: the digest).
   std::string smtp_url;           // smtp://HOST:PORT or smtps://HOST:PORT; empty: no mail
   bool smtp_starttls = false;     // smtp:// must switch to TLS (STARTTLS) before anything else
@@ -77,6 +80,12 @@ std::string program_as_typed(const std::string &argv0, const char *path_variable
 
 // Whether `url` (scheme://host[:port]…) names this machine: 127.0.0.1, localhost or [::1].
 bool is_this_machine(const std::string &url);
+
+// What serve and digest refuse in the mail server's login: a user without its password, a
+// password without its user, or a password that would cross the network unencrypted (plain
+// smtp:// to another machine without --smtp-starttls). Empty when the login is sound. `verdict
+// doctor` judges by it before it logs in.
+std::string mail_login_fault(const Options &options);
 
 // Every command in a line each; and one command's whole help.
 std::string usage();

@@ -24,6 +24,20 @@ bool is_variable_name(std::string_view name) {
                      [&](char c) { return letter(c) || (c >= '0' && c <= '9'); });
 }
 
+// A line quoted in a fault: its first word when that looks like a variable's name (capitals,
+// digits and _), never more. The rest may be a password written without its `=`
+// (`VERDICT_SMTP_PASSWORD hunter2`), or the line a password alone, and a report is shown,
+// pasted and kept.
+std::string redacted(std::string_view line) {
+  const auto word = line.substr(0, line.find_first_of(" \t=:"));
+  const bool a_name =
+      !word.empty() && word.size() <= 64 && std::all_of(word.begin(), word.end(), [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+      });
+  if (!a_name) return "(not shown: it may hold a secret)";
+  return std::string(word) + (word.size() < line.size() ? " … (the rest not shown)" : "");
+}
+
 } // namespace
 
 SettingsFile read_settings_file(std::string_view text) {
@@ -39,7 +53,7 @@ SettingsFile read_settings_file(std::string_view text) {
     const auto name = equals == std::string_view::npos ? line : trimmed(line.substr(0, equals));
     if (equals == std::string_view::npos || !is_variable_name(name)) {
       file.faults.push_back("line " + std::to_string(number) +
-                            " is not VARIABLE=VALUE: " + std::string(line.substr(0, 60)));
+                            " is not VARIABLE=VALUE: " + redacted(line));
       continue;
     }
     auto value = trimmed(line.substr(equals + 1));

@@ -58,11 +58,8 @@ public:
     return std::pair{*checkpoint, auth::public_key_of(store_.log_signing_key())};
   }
 
-  std::vector<std::string> log_entries(uint64_t from) override {
-    std::vector<std::string> texts;
-    for (auto &entry : moment_.vote_log(from, kFileLogPage))
-      texts.push_back(std::move(entry.entry));
-    return texts;
+  std::vector<VoteLogEntry> log_entries(uint64_t from) override {
+    return moment_.vote_log(from, kFileLogPage);
   }
 
   std::vector<merkle::Hash> consistency_proof(uint64_t old_size, uint64_t size) override {
@@ -149,19 +146,12 @@ public:
     return std::pair{checkpoint, answer.at("public_key").get<std::string>()};
   }
 
-  std::vector<std::string> log_entries(uint64_t from) override {
-    const auto path = "/transparency/log?from=" + std::to_string(from);
-    const auto answer = get(path);
-    std::vector<std::string> texts;
-    uint64_t leaf = from;
-    for (const auto &entry : answer.at("entries")) {
-      if (entry.at("leaf").get<uint64_t>() != leaf)
-        throw UnreadableSite(path + ": its entries are not leaves " + std::to_string(from) +
-                             " onwards, one after another");
-      texts.push_back(entry.at("entry").get<std::string>());
-      ++leaf;
-    }
-    return texts;
+  std::vector<VoteLogEntry> log_entries(uint64_t from) override {
+    const auto answer = get("/transparency/log?from=" + std::to_string(from));
+    std::vector<VoteLogEntry> entries;
+    for (const auto &entry : answer.at("entries"))
+      entries.push_back({entry.at("leaf").get<uint64_t>(), entry.at("entry").get<std::string>()});
+    return entries;
   }
 
   std::vector<merkle::Hash> consistency_proof(uint64_t old_size, uint64_t size) override {

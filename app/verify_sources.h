@@ -37,13 +37,16 @@ public:
   virtual ~VerifySource() = default;
   // Names the site in the state file of checkpoints seen.
   virtual std::string name() const = 0;
-  // Every tool's and every published pair's numbers. Read first: the log is read after them,
-  // so it holds every entry they were made of.
-  virtual std::vector<PublishedTally> published() = 0;
-  // The latest checkpoint and the public key that signed it; nothing before the first.
+  // The latest checkpoint and the public key that signed it; nothing before the first. Read
+  // first: every number published after it must be read at a log at least its size.
   virtual std::optional<std::pair<Checkpoint, std::string>> checkpoint() = 0;
-  // Entries' text from leaf `from`, in leaf order, a page at a time; empty past the end.
-  virtual std::vector<std::string> log_entries(uint64_t from) = 0;
+  // Every tool's and every published pair's numbers. Read before the log, so the log holds
+  // every entry they were made of.
+  virtual std::vector<PublishedTally> published() = 0;
+  // Entries from leaf `from`, in leaf order, a page at a time, each with the leaf number the
+  // site gives it (judged by the caller: a log with gaps fails); empty past the end. Their
+  // hashes are left for the caller to make.
+  virtual std::vector<VoteLogEntry> log_entries(uint64_t from) = 0;
   virtual std::vector<merkle::Hash> consistency_proof(uint64_t old_size, uint64_t size) = 0;
 };
 

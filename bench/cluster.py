@@ -60,6 +60,8 @@ class Cluster:
 
     def start_nodes(self, threads):
         first = os.path.join(self.work, NODES[0] + ".db")
+        subprocess.run([self.verdict, "init", "--db", first, "--example-content"], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         subprocess.run([self.verdict, "import", "--db", first,
                         os.path.join(ROOT, "content", "verdict.json")], check=True,
                        stdout=subprocess.DEVNULL)

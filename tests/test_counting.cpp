@@ -341,6 +341,33 @@ TEST_CASE("counting: a vote sent faster than a person reads the page is stored, 
   CHECK(test::visible_text(counted->body).find("stored but not counted") == std::string::npos);
 }
 
+TEST_CASE("counting: a reader counted in two networks of one wider network takes one of its "
+          "places, not two") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto before = api(client, "/api/tools/codestral-2-1");
+  // One reader votes from one /24 of a /16, then changes their vote from another: counted in
+  // both networks, one voter of the wider one.
+  const auto first = test::post_form(client, kToolVote, "verdict=ship", "", "198.18.1.7");
+  REQUIRE(first->status == 303);
+  const auto reader = test::cookie_from(first);
+  REQUIRE(test::post_form(client, kToolVote, "verdict=skip", reader, "198.18.2.7")->status == 303);
+  // The wider network's other places, one reader from each further /24: every one counted.
+  for (int64_t i = 0; i < kCountedVotersPerWiderNetwork - 1; ++i)
+    CHECK(scripted_vote(client, kToolVote, "verdict=ship",
+                        "198.18." + std::to_string(10 + i) + ".7") == 303);
+  const auto full = api(client, "/api/tools/codestral-2-1");
+  CHECK(full["community"]["votes"].get<int64_t>() - before["community"]["votes"].get<int64_t>() ==
+        kCountedVotersPerWiderNetwork);
+  CHECK(full["set_aside"]["total"] == before["set_aside"]["total"]);
+  // And then it is full.
+  CHECK(scripted_vote(client, kToolVote, "verdict=ship", "198.18.200.7") == 303);
+  const auto after = api(client, "/api/tools/codestral-2-1");
+  CHECK(after["community"]["votes"] == full["community"]["votes"]);
+  CHECK(after["set_aside"]["total"].get<int64_t>() - full["set_aside"]["total"].get<int64_t>() ==
+        1);
+}
+
 TEST_CASE("counting: a counted reader who changes their vote keeps their place, and a fourth "
           "reader of the network sees theirs set aside with why") {
   test::SiteServer site;

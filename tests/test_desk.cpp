@@ -20,6 +20,16 @@ void add_editor(Store &store, const std::string &email = test::kEditorEmail,
   test::add_editor(store, email, auth::hash_password(password));
 }
 
+// The site's budgets with smaller sign-in limits (within 15 minutes): failures of one account
+// from one network, of one network, and of one account from everywhere.
+App::Budgets sign_in_limits(size_t account_from_network, size_t network, size_t account) {
+  return {.costly = CostBudget::kDefaultRates,
+          .sign_ins = {.per_account_from_network = account_from_network,
+                       .per_network = network,
+                       .per_account = account,
+                       .window = std::chrono::minutes(15)}};
+}
+
 httplib::Result try_sign_in(httplib::Client &client, const std::string &email,
                             const std::string &password, const httplib::Headers &extra = {}) {
   httplib::Headers headers{{"Sec-Fetch-Site", "same-origin"}};
@@ -116,11 +126,7 @@ TEST_CASE("desk: the session cookie is for /admin only, HttpOnly, SameSite=Stric
 }
 
 TEST_CASE("desk: failed sign-ins are slowed per account and network, and per network") {
-  test::SiteServer site(App::Budgets{.costly = CostBudget::kDefaultRates,
-                                     .sign_ins = {.per_account_from_network = 3,
-                                                  .per_network = 5,
-                                                  .per_account = 50,
-                                                  .window = std::chrono::minutes(15)}});
+  test::SiteServer site(sign_in_limits(3, 5, 50));
   add_editor(site.store());
   add_editor(site.store(), "second@example.com", test::kEditorPassword);
   auto client = site.client();
@@ -141,6 +147,33 @@ TEST_CASE("desk: failed sign-ins are slowed per account and network, and per net
   const auto network = try_sign_in(client, "second@example.com", test::kEditorPassword);
   CHECK(network->status == 429);
   CHECK(network->body.find("Too many failed sign-ins from your network") != std::string::npos);
+}
+
+TEST_CASE("desk: a sign-in turned away because too many passwords are being checked at once "
+          "spends no failure of the network or the account") {
+  test::SiteServer site(sign_in_limits(2, 2, 2));
+  add_editor(site.store());
+  auto client = site.client();
+  // Every place for checking a password taken, as by a burst of other sign-ins.
+  auto &checks = site.app().password_checks;
+  int held = 0;
+  while (checks.try_acquire())
+    ++held;
+  REQUIRE(held > 0);
+  // Twice each limit: were the turned-away tries counted, the account, the network and the
+  // account from this network would all be held back by now.
+  for (int i = 0; i < 4; ++i) {
+    const auto turned_away = try_sign_in(client, test::kEditorEmail, test::kEditorPassword);
+    REQUIRE(turned_away);
+    CHECK(turned_away->status == 429);
+    CHECK(turned_away->body.find("Too many sign-ins are being checked at this moment") !=
+          std::string::npos);
+    CHECK_FALSE(turned_away->has_header("Set-Cookie"));
+  }
+  checks.release(held);
+  const auto editor = try_sign_in(client, test::kEditorEmail, test::kEditorPassword);
+  CHECK(editor->status == 303);
+  CHECK(editor->get_header_value("Set-Cookie").rfind("verdict_session=", 0) == 0);
 }
 
 // The value of cookie `name` among a response's Set-Cookie lines, or empty.
@@ -186,11 +219,7 @@ TEST_CASE("desk: fifty wrong passwords for the editor from one network do not ke
 
 TEST_CASE("desk: an account guessed at from many networks still signs in on a browser it signed "
           "in on before, and on no other") {
-  test::SiteServer site(App::Budgets{.costly = CostBudget::kDefaultRates,
-                                     .sign_ins = {.per_account_from_network = 3,
-                                                  .per_network = 20,
-                                                  .per_account = 6,
-                                                  .window = std::chrono::minutes(15)}});
+  test::SiteServer site(sign_in_limits(3, 20, 6));
   add_editor(site.store());
   auto client = site.client();
   const auto first = try_sign_in(client, test::kEditorEmail, test::kEditorPassword,

@@ -100,8 +100,16 @@ TEST_CASE("doctor: the settings file is read as systemd reads an EnvironmentFile
   CHECK(file.values.at("VERDICT_SMTP_FROM") == "digest@example.com");
   CHECK(file.values.at("VERDICT_BASE_URL").empty());
   REQUIRE(file.faults.size() == 2);
-  CHECK(file.faults[0] == "line 9 is not VARIABLE=VALUE: not a setting");
-  CHECK(file.faults[1] == "line 10 is not VARIABLE=VALUE: 2BAD=x");
+  // A line is quoted by its first word alone, and only when that looks like a variable's name:
+  // the rest, or the whole line, may be a password.
+  CHECK(file.faults[0] == "line 9 is not VARIABLE=VALUE: (not shown: it may hold a secret)");
+  CHECK(file.faults[1] == "line 10 is not VARIABLE=VALUE: 2BAD … (the rest not shown)");
+  const auto unquoted = read_settings_file("VERDICT_SMTP_PASSWORD hunter2 secret\nhunter2\n");
+  REQUIRE(unquoted.faults.size() == 2);
+  CHECK(unquoted.faults[0] ==
+        "line 1 is not VARIABLE=VALUE: VERDICT_SMTP_PASSWORD … (the rest not shown)");
+  for (const auto &fault : unquoted.faults)
+    CHECK(fault.find("hunter2") == std::string::npos);
 }
 
 TEST_CASE("doctor: backups are a problem when none is there or the newest missed a night") {
@@ -220,8 +228,34 @@ TEST_CASE("doctor: each thing broken is named with what to do, and the exit stat
     CHECK(install.doctor(said) == 1);
     CHECK(reports(said, "PROBLEM", "mail         smtp://127.0.0.1:"));
     CHECK_THAT(said, Catch::Contains("does not take mail from the site: Failed to connect"));
-    CHECK_THAT(said, Catch::Contains("to do: check VERDICT_SMTP in /etc/default/verdict"));
+    // The settings file it read is the one its to-dos name.
+    CHECK_THAT(said, Catch::Contains("to do: check VERDICT_SMTP in " + install.settings.string()));
+    CHECK(said.find("/etc/default/verdict") == std::string::npos);
     CHECK_THAT(said, Catch::EndsWith("1 problem.\n"));
+  }
+  SECTION("a mail login serve would refuse: a password in plain text to another machine") {
+    install.write_settings("VERDICT_SMTP=smtp://192.0.2.1:25\nVERDICT_SMTP_USER=digest\n"
+                           "VERDICT_SMTP_PASSWORD=a-mail-password\n");
+    fs::permissions(install.settings, fs::perms::owner_read | fs::perms::owner_write);
+    CHECK(install.doctor(said) == 1);
+    CHECK(reports(said, "PROBLEM", "settings     --smtp-user would send the password unencrypted"));
+    // Judged as serve judges it, and no login tried: nothing said of the mail server's answer.
+    CHECK(said.find("mail         ") == std::string::npos);
+    CHECK(said.find("a-mail-password") == std::string::npos);
+  }
+  SECTION("a settings file holding a secret that every user can read") {
+    const std::string token(32, 'k');
+    install.write_settings("VERDICT_METRICS_TOKEN=" + token + "\n");
+    fs::permissions(install.settings, fs::perms::owner_read | fs::perms::owner_write);
+    CHECK(install.doctor(said) == 0); // root's alone, as the package installs it
+    fs::permissions(install.settings, fs::perms::owner_read | fs::perms::owner_write |
+                                          fs::perms::group_read | fs::perms::others_read);
+    CHECK(install.doctor(said) == 1);
+    CHECK(reports(said, "PROBLEM",
+                  "settings     " + install.settings.string() +
+                      " holds VERDICT_METRICS_TOKEN and every user of this machine can read it"));
+    CHECK_THAT(said, Catch::Contains("to do: `sudo chmod 600 " + install.settings.string() + "`"));
+    CHECK(said.find(token) == std::string::npos);
   }
   SECTION("no mail server set") {
     install.write_settings("VERDICT_SMTP=\n");
@@ -250,7 +284,7 @@ TEST_CASE("doctor: each thing broken is named with what to do, and the exit stat
     CHECK(install.doctor(said) == 1);
     CHECK(reports(said, "PROBLEM",
                   "settings     " + install.settings.string() +
-                      ": line 9 is not VARIABLE=VALUE: VERDICT PORT 8080"));
+                      ": line 9 is not VARIABLE=VALUE: VERDICT … (the rest not shown)"));
   }
   SECTION("no settings file where it was named: nothing else judged on other settings") {
     fs::remove(install.settings);
@@ -266,38 +300,50 @@ TEST_CASE("doctor: each thing broken is named with what to do, and the exit stat
     CHECK_THAT(said, Catch::Contains("to do: correct it in " + install.settings.string()));
   }
   SECTION("no database where the settings say") {
-    install.write_settings("VERDICT_DB=" + (install.dir.path / "gone.db").string() + "\n");
+    const auto gone = (install.dir.path / "the site's db").string();
+    install.write_settings("VERDICT_DB=\"" + gone + "\"\n");
     CHECK(install.doctor(said) == 1);
-    CHECK(reports(said, "PROBLEM",
-                  "database     no database at " + (install.dir.path / "gone.db").string()));
-    CHECK_THAT(said, Catch::Contains(" init --db " + (install.dir.path / "gone.db").string()));
-    CHECK_FALSE(fs::exists(install.dir.path / "gone.db")); // and it made none
+    CHECK(reports(said, "PROBLEM", "database     no database at " + gone));
+    // The to-do's path quoted for the shell it is pasted into.
+    CHECK_THAT(said,
+               Catch::Contains(" init --db '" + install.dir.path.string() + "/the site'\\''s db'"));
+    CHECK_FALSE(fs::exists(gone)); // and it made none
+    // Said once: the disk's line names the folder, no size of a database that is not there.
+    CHECK(said.find("; the database is") == std::string::npos);
+  }
+  SECTION("a public address that is not https, for a site that mails: serve would refuse it") {
+    install.write_settings("VERDICT_BASE_URL=http://verdict.invalid\n");
+    CHECK(install.doctor(said) == 1);
+    CHECK(reports(said, "PROBLEM", "settings     --base-url must be https:// for mail"));
   }
   SECTION("a public address nothing answers at, not https") {
-    install.write_settings("VERDICT_BASE_URL=http://verdict.invalid\n");
+    install.write_settings("VERDICT_BASE_URL=http://verdict.invalid\nVERDICT_SMTP=\n");
     CHECK(install.doctor(said) == 1);
     CHECK(reports(said, "PROBLEM", "address      http://verdict.invalid is not https"));
     CHECK(reports(said, "PROBLEM",
                   "address      readers cannot reach http://verdict.invalid/healthz"));
-    problems = 2;
+    problems = 3; // and no mail server
   }
   SECTION("a cluster whose NATS servers do not answer") {
     const auto key = install.dir.path / "cluster.key";
     std::ofstream(key) << cluster::ClusterKey::new_file_text();
     fs::permissions(key, fs::perms::owner_read | fs::perms::owner_write);
     install.write_settings(
-        "VERDICT_CLUSTER=nats://127.0.0.1:1\nVERDICT_CLUSTER_KEY=" + key.string() + "\n");
+        "VERDICT_CLUSTER=nats://127.0.0.1:1\nVERDICT_NODE=web-1\nVERDICT_CLUSTER_KEY=" +
+        key.string() + "\n");
     CHECK(install.doctor(said) == 1);
     CHECK(reports(said, "PROBLEM", "cluster      cannot read the cluster's stream"));
   }
   SECTION("a cluster named without its key") {
-    install.write_settings("VERDICT_CLUSTER=nats://127.0.0.1:1\n");
+    install.write_settings("VERDICT_CLUSTER=nats://127.0.0.1:1\nVERDICT_NODE=web-1\n");
     CHECK(install.doctor(said) == 1);
-    CHECK(reports(said, "PROBLEM",
-                  "cluster      no cluster key is named, so no node's report can be checked"));
+    // Serve refuses to start so: said as the settings' problem, the cluster not looked at.
+    CHECK(reports(said, "PROBLEM", "settings     --cluster needs --cluster-key FILE"));
+    CHECK(said.find("cluster      ") == std::string::npos);
   }
   // Every other line still ok: one fault is one problem (a site down is its address down too).
-  CHECK_THAT(said, Catch::EndsWith(problems == 1 ? "1 problem.\n" : "2 problems.\n"));
+  CHECK_THAT(said, Catch::EndsWith(std::to_string(problems) +
+                                   (problems == 1 ? " problem.\n" : " problems.\n")));
 }
 
 namespace {

@@ -149,13 +149,17 @@ TEST_CASE("an environment file's settings: the proxy from VERDICT_TRUSTED_PROXY,
   CHECK(blank.smtp_url.empty());
 }
 
-TEST_CASE("init takes --empty and --editor, and they are init's alone") {
+TEST_CASE("init takes --empty or --example-content and --editor, and they are init's alone") {
   const auto o = parse({"init", "--db", "new.db", "--empty", "--editor", "ed@example.com"});
   CHECK(o.error.empty());
   CHECK(o.command == "init");
-  CHECK(o.empty);
+  CHECK(o.example_content == false);
   CHECK(o.editor == "ed@example.com");
-  CHECK(parse({"init", "--db", "new.db"}).empty == false);
+  CHECK_FALSE(parse({"init", "--db", "new.db"}).example_content.has_value()); // asked, or none
+  CHECK(parse({"init", "--db", "new.db", "--example-content"}).example_content == true);
+  CHECK(parse({"init", "--db", "new.db", "--example-content", "--empty"}).error ==
+        "--empty and --example-content ask for two different sites: name one");
+  CHECK(parse({"serve", "--example-content"}).error == "--example-content is only for init");
   CHECK(parse({"init", "--editor", "nobody"}).error == "nobody is not an email address");
   CHECK(parse({"init", "extra"}).error == "init takes no arguments");
   CHECK(parse({"init"}).error.find("init needs --db PATH") != std::string::npos);

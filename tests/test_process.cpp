@@ -142,8 +142,10 @@ private:
   std::map<std::string, std::string> forms_; // each tool's vote, with its page's token
 };
 
-// A database at `db` holding the bundled content, made by `verdict import` as an owner would.
+// A database at `db` holding the bundled content, made as an owner would: `verdict init
+// --empty`, then `verdict import` of the content file.
 void import_bundled_content(const std::string &db) {
+  if (!fs::exists(db)) REQUIRE(run_binary({"init", "--db", db, "--empty"}) == 0);
   REQUIRE(run_binary({"import", "--db", db,
                       (fs::path(VERDICT_SOURCE_DIR) / "content/verdict.json").string()}) == 0);
 }
@@ -844,6 +846,48 @@ TEST_CASE("process: a record beside the file that no verdict wrote never stops a
   }
 }
 
+TEST_CASE("process: the log's owner is judged by every stamp its record names: a crash in the "
+          "middle of a checkpoint, the file at its new stamp, keeps the file's own log") {
+  test::TempDir dir;
+  const auto killed = (dir.path / "killed.db").string();
+  const auto acknowledged = killed_with_votes_in_the_log(killed, 30);
+  // The stamp in the file's header (SQLite's application id, 4 bytes big-endian at 68).
+  std::ifstream header(killed, std::ios::binary);
+  unsigned char bytes[4] = {};
+  header.seekg(68);
+  header.read(reinterpret_cast<char *>(bytes), sizeof bytes);
+  REQUIRE(header);
+  const uint32_t stamp = (uint32_t{bytes[0]} << 24) | (uint32_t{bytes[1]} << 16) |
+                         (uint32_t{bytes[2]} << 8) | uint32_t{bytes[3]};
+  REQUIRE(stamp != 0);
+  const auto other = [&](uint32_t step) { return std::to_string(uint32_t(stamp + step)); };
+  int n = 0;
+  for (const auto &[record, own] : std::vector<std::pair<std::string, bool>>{
+           // Stopped between the checkpoint's start and its end: the file's header already
+           // carries the new stamp, the record still both.
+           {"stamps " + other(1) + " " + std::to_string(stamp) + " checkpointing\n", true},
+           {"stamps " + std::to_string(stamp) + " " + other(1) + " checkpointing\n", true},
+           // Neither stamp is the file's: another file's log.
+           {"stamps " + other(1) + " " + other(2) + " checkpointing\n", false}}) {
+    INFO("the record: " << record);
+    const auto db = (dir.path / ("site-" + std::to_string(++n) + ".db")).string();
+    fs::copy_file(killed, db);
+    fs::copy_file(killed + "-wal", db + "-wal");
+    std::ofstream(db + "-wal-owner") << record;
+    // The owner's check judges the log as a start would.
+    std::string checked;
+    run_binary({"check", "--db", db}, &checked);
+    INFO("check said: " << checked);
+    CHECK((checked.find("was written for another file than " + db) == std::string::npos) == own);
+    if (!own) continue;
+    const auto log = log_of_a_restart(db);
+    INFO("the server said: " << log);
+    CHECK(log.find("set aside") == std::string::npos);
+    CHECK(stored_votes(db) >= acknowledged);
+    CHECK(check_database(db).empty());
+  }
+}
+
 // A small filesystem of its own (tmpfs; the suite runs as root, as CI does), unmounted after.
 struct SmallDisk {
   explicit SmallDisk(const fs::path &at) : path(at) {
@@ -1114,8 +1158,8 @@ TEST_CASE("process: memory stays bounded under a flood of distinct addresses and
   CHECK(after.Get("/healthz")->status == 200);
 }
 
-TEST_CASE("process: import into a new path makes a site of the file's content alone, and says "
-          "what it created and updated") {
+TEST_CASE("process: import into an empty site makes a site of the file's content alone, and says "
+          "what it created and updated; into a path that holds no site it makes nothing") {
   test::TempDir dir;
   const auto db = (dir.path / "new.db").string();
   const auto file = (dir.path / "mine.json").string();
@@ -1145,10 +1189,14 @@ TEST_CASE("process: import into a new path makes a site of the file's content al
   std::ofstream(file) << mine.dump(2);
 
   std::string said;
+  // A mistyped path is not made a site.
+  CHECK(run_binary({"import", "--db", db, file}, &said) == 1);
+  CHECK(said.find("no database at " + db) != std::string::npos);
+  CHECK(said.find(" init --db " + db + "` makes a new site") != std::string::npos);
+  CHECK_FALSE(fs::exists(db));
+  REQUIRE(run_binary({"init", "--db", db, "--empty"}) == 0);
   REQUIRE(run_binary({"import", "--db", db, file}, &said) == 0);
-  CHECK(said.find("created " + db) != std::string::npos);
-  CHECK(said.find("created 1 site setting, 1 category, 2 tools and 1 comparison") !=
-        std::string::npos);
+  CHECK(said.find("created 1 category, 2 tools and 1 comparison") != std::string::npos);
   const auto site = exported(db);
   CHECK(site["tools"].size() == 2); // none of the bundled demo's
   CHECK(site["tools"][0]["slug"] == "tool-one");
@@ -1240,7 +1288,14 @@ TEST_CASE("process: the owner adds, lists, re-passwords and removes editors, pas
     return input;
   };
   std::string said;
-  // On a new database, as serving would make it.
+  // A path that holds no site: nothing made, and init named.
+  CHECK(run_binary({"user", "add", "Ada@Example.com", "--db", db}, &said,
+                   with_password("a first password")) == 1);
+  CHECK(said.find("no database at " + db) != std::string::npos);
+  CHECK(said.find(" init --db " + db + "` makes a new site") != std::string::npos);
+  CHECK(said.find("may now sign in") == std::string::npos);
+  CHECK_FALSE(fs::exists(db));
+  REQUIRE(run_binary({"init", "--db", db, "--example-content"}) == 0);
   REQUIRE(run_binary({"user", "add", "Ada@Example.com", "--db", db}, &said,
                      with_password("a first password")) == 0);
   CHECK(said.find("Ada@Example.com may now sign in at /admin") != std::string::npos);
@@ -1424,8 +1479,8 @@ TEST_CASE("digest: SIGTERM ends the server promptly while a confirmation mail is
   CHECK(took < std::chrono::seconds(10));
 }
 
-TEST_CASE("process: init makes a new site, with the examples or empty, and its first editor, and "
-          "never touches a site that exists") {
+TEST_CASE("process: init makes a new site, empty unless the examples are asked for, and its first "
+          "editor, and never touches a site that exists") {
   test::TempDir dir;
   const auto password = (dir.path / "password.txt").string();
   std::ofstream(password) << "a long enough password\n";
@@ -1462,9 +1517,21 @@ TEST_CASE("process: init makes a new site, with the examples or empty, and its f
     }
   }
 
+  // Neither flag and no terminal to ask on: empty, a production site's start.
+  const auto unasked = (dir.path / "unasked.db").string();
+  REQUIRE(run_binary({"init", "--db", unasked}, &said) == 0);
+  CHECK(said.find("made a new site at " + unasked + ", empty") != std::string::npos);
+  CHECK(Store(unasked).tools_by_name().empty());
+  // Both flags: a mistake, and nothing made.
+  const auto both = (dir.path / "both.db").string();
+  CHECK(run_binary({"init", "--db", both, "--empty", "--example-content"}, &said) == 2);
+  CHECK(said.find("--empty and --example-content ask for two different sites") !=
+        std::string::npos);
+  CHECK_FALSE(fs::exists(both));
+
   // With the examples; no editor named and no terminal: none yet, and how to add one.
   const auto examples = (dir.path / "examples.db").string();
-  REQUIRE(run_binary({"init", "--db", examples}, &said) == 0);
+  REQUIRE(run_binary({"init", "--db", examples, "--example-content"}, &said) == 0);
   CHECK(said.find("with the bundled example comparisons") != std::string::npos);
   CHECK(said.find("no editor yet: `" + std::string(VERDICT_BINARY) + " user add EMAIL --db " +
                   examples + "`") != std::string::npos);
@@ -1498,10 +1565,10 @@ TEST_CASE("process: init makes a new site, with the examples or empty, and its f
   CHECK(said.find("made a new site") == std::string::npos);
   CHECK(said.find("nothing changed") == std::string::npos);
   CHECK_FALSE(fs::exists(nothing));
-  // Nor does `user add` on a new site: its password is judged before the file is made.
+  // Nor does `user add`, on a path that holds no site: it names init.
   said.clear();
   CHECK(run_binary({"user", "add", "ed@example.com", "--db", nothing}, &said, short_password) == 1);
-  CHECK(said.find("at least 10 characters; nothing made") != std::string::npos);
+  CHECK(said.find("no database at " + nothing) != std::string::npos);
   CHECK_FALSE(fs::exists(nothing));
   // No file is made where none was named.
   const auto here = fs::current_path() / "verdict.db";

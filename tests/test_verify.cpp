@@ -7,10 +7,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <httplib.h>
+
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -34,6 +38,7 @@ struct VerifiedSite {
   std::string state = (dir.path / "seen.json").string();
 
   VerifiedSite() {
+    REQUIRE(test::run_binary({"init", "--db", db, "--empty"}) == 0);
     REQUIRE(test::run_binary({"import", "--db", db,
                               (fs::path(VERDICT_SOURCE_DIR) / "content/verdict.json").string()}) ==
             0);
@@ -429,4 +434,110 @@ TEST_CASE("verify: says how old the newest checkpoint is and how many entries no
   CHECK(test::run_binary({"verify", "--db", stale.db, "--state", stale.state, "--max-age", "100"},
                          &said) == 0);
   CHECK_THAT(said, Catch::Contains("the newest checkpoint is 3 days old and covers 9 of 10"));
+}
+
+TEST_CASE("verify: a log whose leaves have a gap after the checkpoint fails, read from the file "
+          "and over HTTP, and names the leaf left out") {
+  ServedSite served;
+  {
+    Store store(served.site.db);
+    const auto tool = store.tool_by_slug("code-llama-4")->id;
+    for (const char voter : {'d', 'e', 'f'}) // leaves 9, 10 and 11, after the checkpoint of 9
+      test::cast_tool_vote(store, test::ballot_of(std::string(32, voter)), tool, Verdict::ship);
+  }
+  served.site.tamper("DELETE FROM vote_log WHERE leaf = 10");
+  std::string said;
+  CHECK(served.site.verify(&said) == 1);
+  CHECK_THAT(said, Catch::Contains("the log gives leaf 11 where leaf 10 was due"));
+  served.serve();
+  CHECK(served.verify(&said) == 1);
+  CHECK_THAT(said, Catch::Contains("the log gives leaf 11 where leaf 10 was due"));
+}
+
+namespace {
+
+// Between verify and a site: passes /transparency through as it is now, and gives every other
+// answer (the API, the pages) as it was the first time it was asked for: numbers frozen at a
+// moment the site liked better, beside the newest checkpoint.
+class FreezingProxy {
+public:
+  explicit FreezingProxy(int site_port) : site_("127.0.0.1", site_port) {
+    server_.Get(".*", [this](const httplib::Request &req, httplib::Response &res) {
+      const auto target = req.target;
+      const bool frozen = target.rfind("/transparency", 0) != 0;
+      std::lock_guard lock(mutex_);
+      if (frozen) {
+        if (const auto kept = kept_.find(target); kept != kept_.end()) {
+          res.status = kept->second.status;
+          res.set_content(kept->second.body, kept->second.get_header_value("Content-Type"));
+          return;
+        }
+      }
+      const auto answer = site_.Get(target);
+      if (!answer) {
+        res.status = 502;
+        return;
+      }
+      res.status = answer->status;
+      res.set_content(answer->body, answer->get_header_value("Content-Type"));
+      if (frozen) kept_[target] = *answer;
+    });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    serving_ = std::thread([this] { server_.listen_after_bind(); });
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!server_.is_running() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ~FreezingProxy() {
+    server_.stop();
+    serving_.join();
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+
+private:
+  httplib::Client site_;
+  httplib::Server server_;
+  std::mutex mutex_;
+  std::map<std::string, httplib::Response> kept_;
+  int port_ = 0;
+  std::thread serving_;
+};
+
+} // namespace
+
+TEST_CASE("verify URL: numbers read at a log older than the newest checkpoint fail, named with "
+          "the size they were read at, though the log of that size gives them") {
+  ServedSite served;
+  // The site's checkpoints made some minutes ago, so the newest is settled (a checkpoint a
+  // moment old may cover votes a page shows a second later).
+  served.site.tamper("DELETE FROM checkpoints");
+  {
+    Store store(served.site.db);
+    store.make_checkpoint(store.log_signing_key(), unix_now() - 600);
+  }
+  served.serve();
+  FreezingProxy proxy(served.server->port());
+  const auto verify_through_proxy = [&](const std::string &state, std::string &said) {
+    return test::run_binary({"verify", proxy.url(), "--state", state}, &said);
+  };
+  std::string said;
+  // A first reader freezes every page at a log of 9 entries: all of it true then.
+  REQUIRE(verify_through_proxy((served.site.dir.path / "first.json").string(), said) == 0);
+  {
+    Store store(served.site.db);
+    const auto tool = store.tool_by_slug("codestral-2-1")->id;
+    for (const char voter : {'d', 'e', 'f'})
+      test::cast_tool_vote(store, test::ballot_of(std::string(32, voter)), tool, Verdict::skip);
+    store.make_checkpoint(store.log_signing_key(), unix_now() - 300);
+  }
+  // The site itself shows the new numbers and verifies.
+  CHECK(served.verify() == 0);
+  // A reader who never saw this site before, shown the frozen pages beside the checkpoint of 12.
+  CHECK(verify_through_proxy((served.site.dir.path / "second.json").string(), said) == 1);
+  INFO(said);
+  CHECK_THAT(said, Catch::Contains("codestral-2-1 (/api/tools") &&
+                       Catch::Contains("its numbers were read at a log of 9 entries, older than "
+                                       "the newest checkpoint's 12"));
+  CHECK_THAT(said, Catch::Contains("(the page /tools/codestral-2-1): its numbers were read at a "
+                                   "log of 9 entries"));
 }

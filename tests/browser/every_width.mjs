@@ -45,6 +45,8 @@ function importLongWords(db, length = 20000) {
     return word(n);
   };
   const file = join(workDir, 'long-words.json');
+  const made = spawnSync(binary, ['init', '--db', db, '--empty'], { encoding: 'utf8' });
+  assert.equal(made.status, 0, `verdict init failed: ${made.stderr}`);
   let refused = '';
   for (let attempt = 0; attempt < 2; ++attempt) {
     writeFileSync(file, JSON.stringify(fill(content, '')));

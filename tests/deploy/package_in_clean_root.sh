@@ -74,10 +74,18 @@ check "the state folder belongs to it" "verdict 750" "$(in_root stat -c '%U %a' 
 check "the settings file is root's alone" "root 600" "$(in_root stat -c '%U %a' /etc/default/verdict)"
 check "the settings file is a conffile" "/etc/default/verdict" \
   "$(in_root dpkg-query -W -f='${Conffiles}' verdict | awk '{print $1}')"
+# Each unit the package installs is a file in deploy/, and the guide's path without the
+# package (deploy/README.md, its `sudo cp … /etc/systemd/system/`) copies every one of them.
+no_package_cp=$(awk '/^sudo cp deploy\/verdict\.service/,/\/etc\/systemd\/system\//' "$repo/deploy/README.md")
 for unit in verdict.service verdict-backup.service verdict-backup.timer verdict-digest.service \
   verdict-digest.timer; do
   check "the unit $unit" "yes" "$(in_root sh -c "test -f /lib/systemd/system/$unit && echo yes")"
+  check "the path without the package installs $unit too" "yes" \
+    "$(printf '%s\n' "$no_package_cp" | grep -qF "deploy/$unit" && echo yes || echo no)"
 done
+check "the units in deploy/ are the package's" \
+  "verdict-backup.service verdict-backup.timer verdict-digest.service verdict-digest.timer verdict.service" \
+  "$(cd "$repo/deploy" && ls -- *.service *.timer | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')"
 # The package enables and starts nothing: the owner does, once the site exists.
 check "no unit is enabled by the package" "" \
   "$(find "$root/etc/systemd/system" -name 'verdict*' 2>/dev/null || true)"
@@ -176,6 +184,12 @@ echo "a long desk password" | in_root runuser -u verdict -- \
   { cat "$work/init.log"; exit 1; }
 check "the first editor" "editor@example.com" \
   "$(in_root runuser -u verdict -- verdict user list --db /var/lib/verdict/verdict.db | awk '{print $1}')"
+check "init makes an empty site unless asked for the examples" "yes" \
+  "$(grep -q 'empty: nothing is published yet' "$work/init.log" && echo yes || echo no)"
+# The examples, imported as an owner imports their own content, for the pages checked below.
+install -m 644 "$repo/content/verdict.json" "$root/tmp/content.json"
+in_root runuser -u verdict -- verdict import --db /var/lib/verdict/verdict.db /tmp/content.json \
+  >"$work/import.log" 2>&1 || { cat "$work/import.log"; exit 1; }
 
 # Served from inside the root on loopback (the root shares this machine's network).
 chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin runuser -u verdict -- \
