@@ -655,12 +655,18 @@ TEST_CASE("process: a database deleted, replaced or moved away under load leaves
     }
     // More readers than before, so new connections to the database are opened after the change.
     Readers more_readers(server.port, 6);
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-    CHECK(waitpid(server.pid(), nullptr, WNOHANG) == 0);
+    // Polled until the server says it has noticed, under that load.
     httplib::Client client("127.0.0.1", server.port);
-    const auto health = client.Get("/healthz");
-    REQUIRE(health);
-    CHECK(health->status == 503);
+    int health = 0;
+    for (const auto deadline = steady_clock::now() + std::chrono::seconds(15);
+         health != 503 && steady_clock::now() < deadline;) {
+      const auto answer = client.Get("/healthz");
+      REQUIRE(answer);
+      health = answer->status;
+      if (health != 503) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    CHECK(health == 503);
+    CHECK(waitpid(server.pid(), nullptr, WNOHANG) == 0);
     voters.stop();
     readers.stop();
     more_readers.stop();

@@ -766,11 +766,16 @@ start_node 1
 [ -n "${node_port[1]}" ] || stop_here "web-1 starts again" "$(tail -n 5 "$work/web-1/verdict.log")"
 sed -i "s/127\.0\.0\.1:[0-9]* /127.0.0.1:${node_port[1]} /" "$m/etc/nginx/conf.d/verdict-upstream.conf"
 "$nginx" -c "$work/nginx.conf" -s reload
-sleep 1
 kill "${node_pid[2]}"
 wait "${node_pid[2]}" 2>/dev/null
-check "step 10: with web-2 down, the page through nginx (from web-1)" 200 \
-  "$(front "$page" | grep -o '[0-9]*$')"
+# nginx's workers take the new upstream when the reload reaches them: polled, not waited for.
+served=""
+for _ in $(seq 100); do
+  served=$(front "$page" | grep -o '[0-9]*$')
+  [ "$served" = 200 ] && break
+  sleep 0.1
+done
+check "step 10: with web-2 down, the page through nginx (from web-1)" 200 "$served"
 # A node that answers 503 (it cannot reach its stream, or is too busy) hands the reader to the
 # other (nginx-verdict.conf's proxy_next_upstream): in its place a server that answers every
 # request 503, at web-2's address and then at web-1's, so the reader's own node is one of them.
