@@ -16,8 +16,8 @@ namespace verdict {
 
 class CommandWrites {
 public:
-  // Opens options.db as it is (made as `serve` makes it when `create` and there is none), or
-  // joins the cluster; throws what stops it (the cluster unreachable, the file behind it).
+  // Opens options.db as it is (main.cpp has refused a path with no site), or joins the
+  // cluster; throws what stops it (the cluster unreachable, the file behind it).
   CommandWrites(const Options &options, const std::string &command);
   ~CommandWrites();
   CommandWrites(const CommandWrites &) = delete;

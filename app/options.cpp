@@ -302,7 +302,7 @@ const std::vector<Command> &commands() {
        "write a consistent copy of the database while the site runs"},
       {"user", "verdict user add|list|remove|passwd [EMAIL] --db PATH",
        "Manages the editors who may sign in at /admin.\n"
-       "  user add EMAIL       adds an editor (on a new database, made as `serve` makes it)\n"
+       "  user add EMAIL       adds an editor (to a site `init` made: a path with none is refused)\n"
        "  user list            names every editor\n"
        "  user remove EMAIL    removes an editor and signs them out everywhere\n"
        "  user passwd EMAIL    sets a new password and signs them out everywhere\n"

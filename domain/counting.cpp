@@ -7,6 +7,8 @@
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <initializer_list>
+#include <optional>
 #include <vector>
 
 #include "domain/numbers.h"
@@ -29,7 +31,43 @@ std::array<unsigned char, N> masked(std::array<unsigned char, N> bytes, int bits
 
 namespace {
 
-// The network of `bits` (IPv4, and IPv4 written as IPv6) or `v6_bits` an address is in.
+// The IPv4 address an IPv6 address carries, when it is one written as IPv6 or reached through
+// a tunnel or translator that names it: a reader there is a reader of that IPv4 network, and
+// its many IPv6 networks (every 6to4 /48 of one IPv4 address) must not count as many.
+//   ::ffff:a.b.c.d       IPv4-mapped (RFC 4291)
+//   ::a.b.c.d            IPv4-compatible, deprecated (RFC 4291), not :: or ::1
+//   64:ff9b::a.b.c.d     NAT64's well-known prefix (RFC 6052)
+//   2002:AABB:CCDD::/48  6to4 (RFC 3056): the IPv4 address in bits 16-47
+//   2001:0::/32          Teredo (RFC 4380): the client's IPv4 address in the last 32 bits,
+//                        each bit inverted
+std::optional<std::array<unsigned char, 4>>
+ipv4_carried_in(const std::array<unsigned char, 16> &v6) {
+  const auto starts_with = [&v6](std::initializer_list<unsigned char> prefix) {
+    return std::equal(prefix.begin(), prefix.end(), v6.begin());
+  };
+  std::array<unsigned char, 4> v4{};
+  if (starts_with({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF}) ||
+      starts_with({0, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0})) {
+    std::copy(v6.begin() + 12, v6.end(), v4.begin());
+    return v4;
+  }
+  if (starts_with({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}) && (v6[12] | v6[13]) != 0) {
+    std::copy(v6.begin() + 12, v6.end(), v4.begin());
+    return v4;
+  }
+  if (starts_with({0x20, 0x02})) {
+    std::copy(v6.begin() + 2, v6.begin() + 6, v4.begin());
+    return v4;
+  }
+  if (starts_with({0x20, 0x01, 0, 0})) {
+    for (size_t i = 0; i < 4; ++i)
+      v4[i] = static_cast<unsigned char>(~v6[12 + i]);
+    return v4;
+  }
+  return std::nullopt;
+}
+
+// The network of `bits` (IPv4, and IPv4 carried in IPv6) or `v6_bits` an address is in.
 std::string masked_network(std::string_view address, int bits, int v6_bits) {
   std::string text(address);
   // An address in brackets, as some proxies write IPv6 ("[2001:db8::1]").
@@ -44,10 +82,8 @@ std::string masked_network(std::string_view address, int bits, int v6_bits) {
     return std::string(written) + "/" + std::to_string(bits);
   }
   if (inet_pton(AF_INET6, text.c_str(), v6.data()) == 1) {
-    static constexpr unsigned char kMappedPrefix[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
-    if (std::equal(std::begin(kMappedPrefix), std::end(kMappedPrefix), v6.begin())) {
-      std::copy(v6.begin() + 12, v6.end(), v4.begin());
-      const auto network = masked(v4, bits);
+    if (const auto carried = ipv4_carried_in(v6)) {
+      const auto network = masked(*carried, bits);
       inet_ntop(AF_INET, network.data(), written, sizeof written);
       return std::string(written) + "/" + std::to_string(bits);
     }

@@ -66,7 +66,8 @@ constexpr int64_t kVotePageLifetimeSeconds = 24 * 3600;
 constexpr int64_t kVotePageRenewalSeconds = 3600;
 
 // The network an address belongs to, as text: "203.0.113.0/24", "2001:db8:1::/48". An IPv4
-// address written as IPv6 (::ffff:203.0.113.9) is its IPv4 network. Text that is no address
+// address written as IPv6 (::ffff:203.0.113.9), or carried in one by a tunnel or translator
+// (6to4, Teredo, NAT64), is its IPv4 network. Text that is no address
 // (which only a misconfigured proxy would send) is its own network.
 std::string network_of(std::string_view address);
 // The wider network the address's network is in: "203.0.0.0/16", "2001:db8::/32"; text that is

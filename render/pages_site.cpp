@@ -49,7 +49,9 @@ std::string methodology(const Views &views, const std::vector<Reviewer> &panel,
   page.set("min_votes", std::to_string(kMinVotesForInterval));
   page.set("per_network", std::to_string(kCountedVotersPerNetwork));
   page.set("networks", "an IPv4 /" + std::to_string(kIpv4NetworkBits) + " or an IPv6 /" +
-                           std::to_string(kIpv6NetworkBits));
+                           std::to_string(kIpv6NetworkBits) +
+                           " (an IPv6 address that carries an IPv4 one, through 6to4, Teredo or "
+                           "NAT64, is of that IPv4 address's network)");
   page.set("per_wider", std::to_string(kCountedVotersPerWiderNetwork));
   page.set("wider_networks", "IPv4 /" + std::to_string(kIpv4WiderNetworkBits) + " or IPv6 /" +
                                  std::to_string(kIpv6WiderNetworkBits));

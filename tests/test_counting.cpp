@@ -55,6 +55,41 @@ TEST_CASE("counting: a network is an IPv4 /24 or an IPv6 /48, IPv4 written as IP
   CHECK(network_of("not an address") == "other:not an address");
 }
 
+TEST_CASE("counting: an IPv6 address that carries an IPv4 one (6to4, Teredo, NAT64, the "
+          "deprecated compatible form) is that IPv4 address's network, and wider network") {
+  // 6to4: 2002:c000:0207::/48 is 192.0.2.7's, whatever follows.
+  CHECK(network_of("2002:c000:0207::1") == "192.0.2.0/24");
+  CHECK(network_of("2002:c000:02fe:1234::9") == "192.0.2.0/24");
+  CHECK(wider_network_of("2002:c000:0207::1") == "192.0.0.0/16");
+  // Teredo: the client's address inverted in the last 32 bits (3fff:fdd2 is 192.0.2.45).
+  CHECK(network_of("2001:0:4136:e378:8000:63bf:3fff:fdd2") == "192.0.2.0/24");
+  // NAT64's well-known prefix, and ::a.b.c.d.
+  CHECK(network_of("64:ff9b::192.0.2.33") == "192.0.2.0/24");
+  CHECK(network_of("::192.0.2.33") == "192.0.2.0/24");
+  // Not IPv4 carried: loopback, another 2001: network, another 64:ff9b network.
+  CHECK(network_of("::1") == "::/48");
+  CHECK(network_of("2001:db8::1") == "2001:db8::/48");
+  CHECK(network_of("64:ff9b:1::1") == "64:ff9b:1::/48");
+}
+
+TEST_CASE("counting: sixteen 6to4 networks of one IPv4 /24 count as that /24: three counted on "
+          "a target, the rest set aside") {
+  test::SiteServer site;
+  auto client = site.client();
+  const auto before = api(client, "/api/tools/codestral-2-1");
+  // The 6to4 /48s of 192.0.2.7 to 192.0.2.22: sixteen IPv6 networks, one IPv4 /24.
+  for (int i = 0; i < 16; ++i) {
+    char address[64];
+    std::snprintf(address, sizeof address, "2002:c000:02%02x:%x::7", 7 + i, i);
+    CHECK(scripted_vote(client, kToolVote, "verdict=ship", address) == 303);
+  }
+  const auto after = api(client, "/api/tools/codestral-2-1");
+  CHECK(after["community"]["votes"].get<int64_t>() - before["community"]["votes"].get<int64_t>() ==
+        kCountedVotersPerNetwork);
+  CHECK(after["set_aside"]["total"].get<int64_t>() - before["set_aside"]["total"].get<int64_t>() ==
+        16 - kCountedVotersPerNetwork);
+}
+
 TEST_CASE("counting: the rule counts the first readers of a network, keeps them, and sets aside "
           "the rest and the too quick") {
   const auto enough = kSecondsToReadAPage;

@@ -1165,7 +1165,7 @@ TEST_CASE("process: memory stays bounded under a flood of distinct addresses and
 }
 
 TEST_CASE("process: import into an empty site makes a site of the file's content alone, and says "
-          "what it created and updated; into a path that holds no site it makes nothing") {
+          "what it created and updated, and into a path that holds no site it makes nothing") {
   test::TempDir dir;
   const auto db = (dir.path / "new.db").string();
   const auto file = (dir.path / "mine.json").string();
@@ -1258,10 +1258,12 @@ TEST_CASE("process: a content file that is not JSON is refused with its line and
   const auto db = (dir.path / "site.db").string();
   const auto file = (dir.path / "broken.json").string();
   std::ofstream(file) << "{\n  \"categories\": [\n    {\"slug\": \"a\" \"name\": \"A\"}\n  ]\n}\n";
+  REQUIRE(run_binary({"init", "--db", db, "--empty"}) == 0);
+  const auto before = exported(db);
   std::string said;
   CHECK(run_binary({"import", "--db", db, file}, &said) == 1);
   CHECK(said.find("broken.json: file: not valid JSON at line 3, column 23") != std::string::npos);
-  CHECK_FALSE(fs::exists(db));
+  CHECK(exported(db) == before);
 }
 
 TEST_CASE("process: help names every command and says more about each one") {

@@ -69,25 +69,35 @@ try {
   // shown pressed, with a note in the form saying it is stored but not counted and why, and
   // the tool's community number leaves it out. Having read the page, they click again: it
   // counts and the note is gone.
-  const hastyContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const hasty = await hastyContext.newPage();
-  const toolPath = '/tools/mistral-small-3-1';
-  const ship = hasty.getByRole('button', { name: 'Ship Mistral Small 3.1' });
-  const note = hasty.locator('form.vote-form', { has: ship }).locator('.vote-note');
-  const toolCommunity = hasty.locator('[data-community="mistral-small-3-1"]');
   // The server times a page in whole seconds, so the page is asked for as a second begins
   // (this machine's clock is the server's): a vote it takes within the next 1.9 s is then
   // less than 2 s after the page by its clock too. The click as soon as the button is there,
-  // not once every image has loaded.
-  await hasty.waitForTimeout(1000 - (Date.now() % 1000));
-  const askedAt = Date.now();
-  await hasty.goto(origin + toolPath, { waitUntil: 'domcontentloaded' });
-  const [answer] = await Promise.all([
-    hasty.waitForResponse((response) => response.request().method() === 'POST'), ship.click()]);
-  const sentWithinMs = Date.now() - askedAt;
-  assert.equal(answer.status(), 303);
-  await hasty.waitForURL(`**${toolPath}#tool-mistral-small-3-1`);
-  assert.equal(await ship.getAttribute('aria-pressed'), 'true');
+  // not once every image has loaded. On a busy machine the page and the click can take longer
+  // than that: the vote then counts as any other, and the reader tries again on another tool
+  // (three at most), until one is answered within the 1.9 s.
+  const hastyTools = [['mistral-small-3-1', 'Mistral Small 3.1'], ['mistral-3-small', 'Mistral 3 Small'],
+                      ['cursor-background-agents', 'Cursor Background Agents']];
+  let hastyContext, hasty, slug, toolPath, ship, note, toolCommunity, sentWithinMs;
+  for (const [candidate, name] of hastyTools) {
+    if (hastyContext) await hastyContext.close();
+    hastyContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    hasty = await hastyContext.newPage();
+    slug = candidate;
+    toolPath = `/tools/${slug}`;
+    ship = hasty.getByRole('button', { name: `Ship ${name}`, exact: true });
+    note = hasty.locator('form.vote-form', { has: ship }).locator('.vote-note');
+    toolCommunity = hasty.locator(`[data-community="${slug}"]`);
+    await hasty.waitForTimeout(1000 - (Date.now() % 1000));
+    const askedAt = Date.now();
+    await hasty.goto(origin + toolPath, { waitUntil: 'domcontentloaded' });
+    const [answer] = await Promise.all([
+      hasty.waitForResponse((response) => response.request().method() === 'POST'), ship.click()]);
+    sentWithinMs = Date.now() - askedAt;
+    assert.equal(answer.status(), 303);
+    await hasty.waitForURL(`**${toolPath}#tool-${slug}`);
+    assert.equal(await ship.getAttribute('aria-pressed'), 'true');
+    if (sentWithinMs < 1900 || (await note.count()) === 1) break;
+  }
   assert.equal(await note.count(), 1,
                `no note on a vote answered ${sentWithinMs} ms after its page was asked for`);
   assert.equal((await note.textContent()).trim(),
@@ -101,7 +111,7 @@ try {
 
   await readerReads(hasty);
   await Promise.all([hasty.waitForNavigation(), ship.click()]);
-  assert.match(hasty.url(), new RegExp(`${toolPath}#tool-mistral-small-3-1$`));
+  assert.match(hasty.url(), new RegExp(`${toolPath}#tool-${slug}$`));
   assert.equal(await ship.getAttribute('aria-pressed'), 'true');
   assert.equal(await note.count(), 0);
   assert.equal(await hasty.getByText('stored but not counted').count(), 0);

@@ -1,6 +1,7 @@
 // Starts the verdict binary on loopback and an ephemeral port for a browser test, and says
 // where it listens once it does.
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import assert from 'node:assert/strict';
@@ -68,8 +69,13 @@ function freeLoopbackPort() {
   });
 }
 
-// The owner adds an editor from the shell, the password piped in.
+// The owner adds an editor from the shell, the password piped in; on a path with no site yet,
+// the site is made first with the bundled examples (`verdict init`, as an owner trying it out).
 export function addEditor(binary, db, email, password) {
+  if (!existsSync(db)) {
+    const made = spawnSync(binary, ['init', '--db', db, '--example-content'], { encoding: 'utf8' });
+    assert.equal(made.status, 0, `verdict init failed: ${made.stderr}`);
+  }
   const added = spawnSync(binary, ['user', 'add', email, '--db', db], { input: password + '\n' });
   assert.equal(added.status, 0, `verdict user add failed: ${added.stderr}`);
 }

@@ -149,4 +149,41 @@ check "trickling readers never reach verdict" yes \
   "$([ "$(established)" -le "$before" ] && echo yes || echo "no: $before then $(established)")"
 check "verdict answers through nginx meanwhile" ok "$(curl_tls "$site/healthz")"
 
+# One address holding forty requests in progress, their bodies trickling: past the file's
+# per-client limit (limit_conn) nginx answers 503 at once, and a reader elsewhere is served.
+held=$(python3 - "$https_port" <<'PY'
+import socket, ssl, sys, time
+port = int(sys.argv[1])
+context = ssl.create_default_context()
+context.check_hostname = False
+context.verify_mode = ssl.CERT_NONE
+held = []
+for _ in range(40):
+    raw = socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.6", 0))
+    tls = context.wrap_socket(raw, server_hostname="localhost")
+    tls.sendall(b"POST /subscribe HTTP/1.1\r\nHost: x\r\nSec-Fetch-Site: same-origin\r\n"
+                b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ne")
+    held.append(tls)
+refused = 0
+deadline = time.time() + 5
+for tls in held:
+    tls.settimeout(max(0.05, deadline - time.time()))
+    try:
+        refused += tls.recv(64).startswith(b"HTTP/1.1 503")
+    except (socket.timeout, ssl.SSLError, OSError):
+        pass
+# Meanwhile, a reader at another address.
+raw = socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.7", 0))
+reader = context.wrap_socket(raw, server_hostname="localhost")
+reader.settimeout(10)
+reader.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+answer = reader.recv(64)
+print(refused, answer.split(b" ")[1].decode() if answer else "nothing")
+for tls in held:
+    tls.close()
+PY
+)
+check "forty requests held from one address: those past the limit of 32 refused at once, and a \
+reader at another address answered meanwhile" "8 200" "$held"
+
 echo "nginx in front of verdict: $checks checks passed"

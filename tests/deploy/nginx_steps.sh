@@ -41,8 +41,10 @@ free_port() {
 # the one before it). What this test does below is what they do.
 readme=$root/deploy/README.md
 after=0
+raise_connections="sudo sed -i -e 's/worker_connections 768;/worker_connections 8192;/' -e '/^worker_processes/a worker_rlimit_nofile 20000;' /etc/nginx/nginx.conf"
 for step in \
   'sudo mkdir -p /var/www/letsencrypt /var/cache/nginx' \
+  "$raise_connections" \
   'sudo cp "$ex/nginx-verdict-http.conf" /etc/nginx/sites-available/verdict' \
   'sudo sed -i "s/verdict\.example\.com/$DOMAIN/g" /etc/nginx/sites-available/verdict' \
   'sudo ln -s /etc/nginx/sites-available/verdict /etc/nginx/sites-enabled/verdict' \
@@ -74,6 +76,14 @@ https_port=$(free_port)
 # its worker as root, to read the folder). Without Debian's file, the least that holds a site.
 main_conf() { # main_conf SITES_DIR OUT
   if [ -f /etc/nginx/nginx.conf ]; then
+    # The README's raising of its connections, run on a copy of Debian's file.
+    cp /etc/nginx/nginx.conf "$work/debian-nginx.conf"
+    local raised=${raise_connections//sudo /}
+    eval "${raised//\/etc\/nginx\/nginx.conf/$work/debian-nginx.conf}"
+    check "the README's step raises nginx's connections per worker" 1 \
+      "$(grep -c '^[[:space:]]*worker_connections 8192;' "$work/debian-nginx.conf")"
+    check "and the files a worker may open" 1 \
+      "$(grep -c '^worker_rlimit_nofile 20000;' "$work/debian-nginx.conf")"
     sed -e "s|^user .*;|user root;|" \
         -e "s|^worker_processes .*;|worker_processes 1;|" \
         -e "s|^pid .*;|pid $work/nginx.pid;|" \
@@ -82,7 +92,7 @@ main_conf() { # main_conf SITES_DIR OUT
         -e "s|/etc/nginx/conf.d/|$server/etc/nginx/conf.d/|" \
         -e "s|/etc/nginx/sites-enabled/|$1/|" \
         -e "s|^http {|http {\n\tinclude $work/temp_paths.conf;|" \
-        /etc/nginx/nginx.conf >"$2"
+        "$work/debian-nginx.conf" >"$2"
   else
     printf 'user root;\nworker_processes 1;\npid %s/nginx.pid;\nerror_log %s/error.log;\n%s\n%s\n' \
       "$work" "$work" 'events { worker_connections 768; }' \
