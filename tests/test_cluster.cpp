@@ -1001,7 +1001,7 @@ TEST_CASE("cluster: three verdict nodes under a vote load lose no acknowledged v
     missing += held.count(kept(voter)) == 0;
     cookies_kept += held.count(voter);
   }
-  CHECK(acknowledged.size() >= 750);
+  CHECK(acknowledged.size() >= 750 / kLoadShare); // every phase's votes
   CHECK(missing == 0);
   CHECK(cookies_kept == 0);
   const auto votes = votes_held(file_of("web-1").string());

@@ -655,15 +655,16 @@ TEST_CASE("process: a database deleted, replaced or moved away under load leaves
     }
     // More readers than before, so new connections to the database are opened after the change.
     Readers more_readers(server.port, 6);
-    // Polled until the server says it has noticed, under that load.
+    // Polled until the server says it has noticed, and the new readers have been answered
+    // pages after the change: under that load.
     httplib::Client client("127.0.0.1", server.port);
     int health = 0;
     for (const auto deadline = steady_clock::now() + std::chrono::seconds(15);
-         health != 503 && steady_clock::now() < deadline;) {
+         (health != 503 || more_readers.answered == 0) && steady_clock::now() < deadline;) {
       const auto answer = client.Get("/healthz");
       REQUIRE(answer);
       health = answer->status;
-      if (health != 503) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     CHECK(health == 503);
     CHECK(waitpid(server.pid(), nullptr, WNOHANG) == 0);
