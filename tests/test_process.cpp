@@ -1588,6 +1588,28 @@ TEST_CASE("process: init makes a new site, empty unless the examples are asked f
   CHECK(fs::exists(here) == was_here);
 }
 
+TEST_CASE("process: init on a terminal asks whether to start with the examples, and makes an "
+          "empty site unless the answer is yes") {
+  test::TempDir dir;
+  // A terminal of its own for init (util-linux's script), the owner's answers typed into it:
+  // the examples' question, then an empty address (no editor yet).
+  const auto init_on_a_terminal = [&](const std::string &name, const std::string &answer) {
+    const auto db = (dir.path / name).string();
+    const auto said = (dir.path / (name + ".said")).string();
+    const auto command = "printf '" + answer + "\\n\\n' | script -qec '" +
+                         std::string(VERDICT_BINARY) + " init --db " + db + "' /dev/null >" + said +
+                         " 2>&1";
+    REQUIRE(std::system(command.c_str()) == 0);
+    INFO(test::read_file(said));
+    CHECK(test::read_file(said).find("Start with the bundled example comparisons") !=
+          std::string::npos);
+    return Store(db).tools_by_name().size();
+  };
+  CHECK(init_on_a_terminal("yes.db", "y") == 8);
+  CHECK(init_on_a_terminal("no.db", "n") == 0);
+  CHECK(init_on_a_terminal("enter.db", "") == 0); // the default is no
+}
+
 TEST_CASE("process: a nightly copy that fails its check is removed, says why and exits 1, and "
           "the older copies stay") {
   test::TempDir dir;
