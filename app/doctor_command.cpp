@@ -192,11 +192,8 @@ Finding look_at_mail(const Options &site, const std::string &settings_file,
     return problem("mail", "no mail server (VERDICT_SMTP): " + waiting + "no digest goes out",
                    "set VERDICT_SMTP and VERDICT_SMTP_FROM in " + settings_file + " (`" +
                        site.program + " help serve`) and `sudo systemctl restart verdict`");
-  // Judged as serve judges it before any login is tried: a password is never sent where
-  // serve would refuse to send it.
-  if (const auto fault = mail_login_fault(site); !fault.empty())
-    return problem("mail", fault + "; no login was tried",
-                   "correct the VERDICT_SMTP settings in " + settings_file);
+  // Reached only with settings serve takes (run_doctor judges them first), so a password is
+  // never sent where serve would refuse to send it.
   SmtpClient client({site.smtp_url, site.smtp_starttls, site.smtp_user, site.smtp_password});
   const auto greeted = client.greet();
   if (!greeted.sent())

@@ -3,7 +3,6 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include <filesystem>
 #include <iostream>
 #include <optional>
 

@@ -164,8 +164,9 @@ std::string needs(const std::string &who, const std::vector<std::string> &missin
   return said;
 }
 
-} // namespace
-
+// What serve and digest refuse in the mail server's login: a user without its password, a
+// password without its user, or a password that would cross the network unencrypted (plain
+// smtp:// to another machine without --smtp-starttls). Empty when the login is sound.
 std::string mail_login_fault(const Options &options) {
   if (!options.smtp_user.empty() && options.smtp_password.empty())
     return "--smtp-user needs its password in VERDICT_SMTP_PASSWORD (never a flag)";
@@ -177,8 +178,6 @@ std::string mail_login_fault(const Options &options) {
            "--smtp-starttls (plain smtp:// only to a server on this machine)";
   return {};
 }
-
-namespace {
 
 // Every command, with what `verdict help COMMAND` says of it.
 struct Command {
@@ -302,7 +301,8 @@ const std::vector<Command> &commands() {
        "write a consistent copy of the database while the site runs"},
       {"user", "verdict user add|list|remove|passwd [EMAIL] --db PATH",
        "Manages the editors who may sign in at /admin.\n"
-       "  user add EMAIL       adds an editor (to a site `init` made: a path with none is refused)\n"
+       "  user add EMAIL       adds an editor (to a site `init` made: a path with none is "
+       "refused)\n"
        "  user list            names every editor\n"
        "  user remove EMAIL    removes an editor and signs them out everywhere\n"
        "  user passwd EMAIL    sets a new password and signs them out everywhere\n"

@@ -81,12 +81,6 @@ std::string program_as_typed(const std::string &argv0, const char *path_variable
 // Whether `url` (scheme://host[:port]…) names this machine: 127.0.0.1, localhost or [::1].
 bool is_this_machine(const std::string &url);
 
-// What serve and digest refuse in the mail server's login: a user without its password, a
-// password without its user, or a password that would cross the network unencrypted (plain
-// smtp:// to another machine without --smtp-starttls). Empty when the login is sound. `verdict
-// doctor` judges by it before it logs in.
-std::string mail_login_fault(const Options &options);
-
 // Every command in a line each; and one command's whole help.
 std::string usage();
 std::string usage(const std::string &command);
