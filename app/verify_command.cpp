@@ -34,12 +34,22 @@ std::optional<VoteEvent> event_of(const std::string &text) {
   event.day = at.substr(0, 10);
   event.target = *target;
   event.voter = voter->get<std::string>();
-  if (what == "withdrawn") return event;
-  if (what == "rekeyed") { // a vote carried to its target-keyed pseudonym (0014)
-    const auto was = entry.find("was");
-    if (was == entry.end() || !was->is_string() || was->get<std::string>().empty())
+  if (const auto place = entry.find("place"); place != entry.end()) {
+    event.names_places = true;
+    if (place->is_string())
+      event.place = place->get<std::string>();
+    else if (!place->is_null())
       return std::nullopt;
-    event.was = was->get<std::string>();
+  }
+  if (what == "withdrawn") return event;
+  if (what == "rekeyed") {
+    // A vote carried to its target-keyed pseudonym (0014), naming the one it had; or to the
+    // format that names places (0021), after its withdrawal under the old one.
+    event.rekeyed = true;
+    if (const auto was = entry.find("was"); was != entry.end()) {
+      if (!was->is_string() || was->get<std::string>().empty()) return std::nullopt;
+      event.was = was->get<std::string>();
+    }
   } else if (what != "cast" && what != "changed") {
     return std::nullopt;
   }

@@ -4,9 +4,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
-#include <chrono>
-#include <cstdio>
 #include <initializer_list>
 #include <optional>
 #include <vector>
@@ -113,32 +110,11 @@ std::optional<SetAsideReason> judge_vote(int64_t seconds_on_page, const CountedA
   return SetAsideReason::network;
 }
 
-std::string counting_window_first_day(std::string_view day) {
-  int year = 0;
-  unsigned month = 0, day_of_month = 0;
-  const auto number = [&day](size_t at, size_t length, auto &into) {
-    const auto *end = day.data() + at + length;
-    return std::from_chars(day.data() + at, end, into).ptr == end;
-  };
-  if (day.size() != 10 || day[4] != '-' || day[7] != '-' || !number(0, 4, year) ||
-      !number(5, 2, month) || !number(8, 2, day_of_month))
-    return std::string(day);
-  const std::chrono::year_month_day date{std::chrono::year(year), std::chrono::month(month),
-                                         std::chrono::day(day_of_month)};
-  if (!date.ok()) return std::string(day);
-  const std::chrono::year_month_day first{std::chrono::sys_days(date) -
-                                          std::chrono::days(kCountingWindowDays - 1)};
-  char text[16];
-  std::snprintf(text, sizeof text, "%04d-%02u-%02u", static_cast<int>(first.year()),
-                static_cast<unsigned>(first.month()), static_cast<unsigned>(first.day()));
-  return text;
-}
-
 std::string reason_text(SetAsideReason reason) {
   switch (reason) {
   case SetAsideReason::network:
-    // Past the network's share or its wider network's: /methodology gives both numbers.
-    return "too many from one network in " + std::to_string(kCountingWindowDays) + " days";
+    // Its network's places, or its wider network's, all held: /methodology gives both numbers.
+    return "too many from one network";
   case SetAsideReason::too_fast:
     return "sent less than " + count_phrase(kSecondsToReadAPage, "second", "seconds") +
            " after the page was loaded";

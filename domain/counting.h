@@ -6,31 +6,31 @@
 // its reason beside the number it was kept out of.
 //
 // The rule, for a vote on one target (a tool, or a head-to-head pair) from a page the server
-// issued (auth/vote_tokens.h refuses votes from anywhere else), over the window of the last
-// kCountingWindowDays UTC days, the vote's own included:
+// issued (auth/vote_tokens.h refuses votes from anywhere else):
 //
-//   | sent after its page | voters counted on the target in the window             | vote     |
+//   | sent after its page | votes counted on the target now                        | vote     |
 //   |---------------------|--------------------------------------------------------|----------|
 //   | under 2 seconds     | any                                                    | too_fast |
-//   | at least that       | this voter is one of its network's                     | counted  |
+//   | at least that       | this voter's own vote is counted                       | counted  |
 //   | at least that       | under 3 of its network's, and under 12 of its wider    | counted  |
 //   |                     | network's (the /16 or /32 its network is in)           |          |
 //   | at least that       | 3 or more of its network's, or 12 of its wider one's   | network  |
 //
-//   too_fast and network name why a vote is set aside. A counted voter holds their place in
-//   their network for kCountingWindowDays from the day they were counted.
+//   too_fast and network name why a vote is set aside.
 //
-// Every vote, a change included, is judged so: a reader who changes their mind while they hold
-// their network's place stays counted; once the place has lapsed, the change is counted if
-// their network has room, and stored and set aside with the reason if not. A set-aside vote is
-// judged again whenever its voter sends it again, so a reader who was too quick, or whose
-// office's places were taken, is counted when they vote again and there is room. A counted
-// vote sent again unchanged stays as it stands: it is no new choice.
+// A ceiling, not a rate: a counted vote holds one of its network's places (and one of its
+// wider network's) on the target for as long as it stands, whenever it was cast, so however
+// long a network votes, no more than 3 of its readers are counted on a target at once, and
+// 12 of its wider network's. A counted reader who changes their mind keeps their place; a
+// place frees only when its vote is withdrawn (or its tool deleted). Then the oldest vote set
+// aside for its network that fits is counted in it (store/votes.cpp), and so a vote set aside
+// for its network waits for a place rather than for a date. A vote set aside as too fast
+// is judged again when its voter sends it again.
 // The nested quota is what rotating addresses across a cloud provider's or a carrier's /24s
-// (or /48s) meets: their /16 (or /32) counts 12 voters per target a window, however many
-// /24s they use. The trade-off, kept honest on /methodology: readers behind one office NAT
-// share three counted votes per target a month, and a wider network twelve; their further
-// votes are stored and shown as cast, not counted.
+// (or /48s) meets: their /16 (or /32) holds 12 places per target, however many /24s they
+// use. The trade-off, kept honest on /methodology: readers behind one office NAT share three
+// counted votes per target, and a wider network twelve; their further votes are stored and
+// shown as cast, not counted, until a place frees.
 #pragma once
 
 #include <cstdint>
@@ -42,10 +42,12 @@
 
 namespace verdict {
 
-// Readers of one network counted per target in the window, and of one wider network.
+// Readers of one network counted per target at once, and of one wider network.
 constexpr int64_t kCountedVotersPerNetwork = 3;
 constexpr int64_t kCountedVotersPerWiderNetwork = 12;
-// The rolling window the counting rule counts voters over, in UTC days (today included).
+// The rule before its ceiling (migrations/0021-standing-places.sql) held a network's place for
+// a rolling window of this many UTC days, today included: the log's entries of that time are
+// checked against it (domain/tallies.h CountingRuleCheck).
 constexpr int64_t kCountingWindowDays = 30;
 // A network: the addresses one household, office or subnet is given. IPv4 /24; IPv6 /48 (one
 // site's allocation: a /64 is one LAN, and a site has 65,536 of them). Its wider network: the
@@ -74,28 +76,24 @@ std::string network_of(std::string_view address);
 // no address is its own, as above.
 std::string wider_network_of(std::string_view address);
 
-// The window's first day for a vote on `day` (YYYY-MM-DD): kCountingWindowDays - 1 days before
-// it. A day that is no date gives itself (a window of one day): the rule still judges the vote.
-std::string counting_window_first_day(std::string_view day);
-
-// What the rule reads of a vote's networks on its target, in the window.
+// What the rule reads of a vote's networks on its target.
 struct CountedAround {
-  int64_t network_voters = 0;    // voters of the vote's network counted
-  int64_t wider_voters = 0;      // voters of its wider network counted
-  bool voter_among_them = false; // this voter is one of its network's counted voters
+  int64_t network_voters = 0;    // places its network holds (votes counted now)
+  int64_t wider_voters = 0;      // places its wider network holds
+  bool voter_among_them = false; // this voter's own vote is counted, holding a place
 };
 
 // The rule above. `seconds_on_page`: since the vote's page was made. Empty: counted.
 std::optional<SetAsideReason> judge_vote(int64_t seconds_on_page, const CountedAround &counted);
 
-// Why a vote was set aside, as a reader reads it: "more than 3 from one network in a day".
+// Why a vote was set aside, as a reader reads it: "too many from one network".
 std::string reason_text(SetAsideReason reason);
 // The code a set-aside vote is stored and published under ("network", "too_fast").
 const char *reason_code(SetAsideReason reason);
 std::optional<SetAsideReason> reason_from_code(std::string_view code);
 
 // What the counting left out of a number, for beside it: "" when nothing was set aside, else
-// "49 cast · 12 set aside: more than 3 from one network in a day" (each reason with its count
+// "49 cast, 12 set aside: too many from one network" (each reason with its count
 // when there are several). `counted` is the number shown, so the phrase gives cast, counted
 // and set aside.
 std::string set_aside_phrase(const SetAside &set_aside, int64_t counted);

@@ -120,9 +120,35 @@ std::string CountingRuleCheck::add(const VoteEvent &event) {
   const Vote was = before == votes.end() ? Vote{} : before->second;
   const bool counted_now = event.first && !event.set_aside;
   if (event.first)
-    votes[event.voter] = {counted_now, event.first};
+    votes[event.voter] = {counted_now, event.first, counted_now ? event.place : std::string()};
   else if (before != votes.end())
     votes.erase(before);
+  return event.names_places ? check_place(event, was, counted_now)
+                            : check_network(event, was, counted_now);
+}
+
+std::string CountingRuleCheck::check_place(const VoteEvent &event, const Vote &was,
+                                           bool counted_now) {
+  auto &holders = holders_[event.target];
+  // The place the voter's vote held frees, unless this entry holds it again.
+  if (was.counted && !was.place.empty()) {
+    const auto held = holders.find(was.place);
+    if (held != holders.end() && held->second == event.voter) holders.erase(held);
+  }
+  if (!counted_now) return {};
+  const auto code = vote_target_code(event.target);
+  if (event.place.empty()) {
+    if (event.rekeyed || (was.counted && was.place.empty())) return {}; // counted before the rule
+    return code + ": a counted vote that names no place of its network";
+  }
+  const auto [holder, free] = holders.try_emplace(event.place, event.voter);
+  if (free || holder->second == event.voter) return {};
+  return code + ": place " + event.place + " held by two votes at once, up to " + event.day +
+         ", where the rule gives each place one";
+}
+
+std::string CountingRuleCheck::check_network(const VoteEvent &event, const Vote &was,
+                                             bool counted_now) {
   if (!counted_now || !event.was.empty() || event.network.empty()) return {};
   // A counted vote sent again unchanged needs no place.
   if (was.counted && was.first == event.first) return {};

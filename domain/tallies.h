@@ -66,6 +66,12 @@ struct VoteEvent {
   // vote this one takes over; empty for every other entry.
   std::string was;
   std::string network; // the network's pseudonym; empty when the entry has none
+  // The log's format from migrations/0021-standing-places.sql on: the entry says which of its
+  // network's places it holds (`place`, a pseudonym; empty when it holds none), never its
+  // network; and the entries that carried the votes standing then into it are "rekeyed".
+  bool names_places = false;
+  std::string place = {};
+  bool rekeyed = false;
 };
 
 // A target's standing at the end of one day (the table above).
@@ -128,13 +134,17 @@ private:
   std::map<VoteTarget, Target> targets_;
 };
 
-// The counting rule (domain/counting.h) as the log lets anyone check it, target by target:
-// within any kCountingWindowDays UTC days, at most kCountedVotersPerNetwork voters of one
-// network are counted on a target. A counted entry needs a place unless its voter holds one
-// (counted in the window) or it leaves a counted vote unchanged; a rekeyed entry judges
-// nothing. Entries without a network (cast before the rule) are not checked. Not checkable
-// from the log: the wider network's quota (the log names no wider network) and "too fast"
-// (it does not say how long a page was open).
+// The counting rule (domain/counting.h) as the log lets anyone check it, target by target.
+// Entries that name places (the rule's ceiling): no place is held by two standing votes at
+// once, and a counted entry names the place it holds (but a vote counted before the rule, or
+// carried over by a rekeyed entry, which holds none). Entries that name networks (the rule
+// before it): within any kCountingWindowDays UTC days, at most kCountedVotersPerNetwork voters
+// of one network take a place on a target; a counted entry needs a place unless its voter
+// holds one (counted in the window) or it leaves a counted vote unchanged, and a rekeyed entry
+// judges nothing. Entries without either (cast before the rule) are not checked. Not
+// checkable from the log: how many places a network has (a place names no network, so that
+// one reader's entry shows nothing of their network's others), the wider network's quota, and
+// "too fast" (an entry does not say how long a page was open).
 class CountingRuleCheck {
 public:
   // Feed entries in leaf order; returns what the entry breaks, or empty.
@@ -144,9 +154,15 @@ private:
   struct Vote {
     bool counted = false;
     std::optional<bool> first;
+    std::string place; // the place a counted vote holds, in the format that names them
   };
+  std::string check_place(const VoteEvent &event, const Vote &was, bool counted_now);
+  std::string check_network(const VoteEvent &event, const Vote &was, bool counted_now);
+
   // Each target's standing votes, by voter.
   std::map<VoteTarget, std::unordered_map<std::string, Vote>> votes_;
+  // Each target's places held, by place: the voter holding it.
+  std::map<VoteTarget, std::unordered_map<std::string, std::string>> holders_;
   // The day each voter last took a place on, by target and network: {voter: day number}.
   std::map<std::pair<VoteTarget, std::string>, std::unordered_map<std::string, int64_t>> places_;
 };

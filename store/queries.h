@@ -112,10 +112,6 @@ inline WriteResult no_such(std::string_view noun, std::string_view slug) {
 std::string tool_name(sql::Db &db, int64_t id);
 std::string reviewer_name(sql::Db &db, int64_t id);
 
-// Drops the counted voters of days before the counting window of `day` (store/votes.cpp):
-// the day's housekeeping, done with the daily checkpoint (MakeCheckpoint).
-void forget_counted_voters_before_window(sql::Db &db, const std::string &day);
-
 // Dates every vote on the tool (either side of a pair) at `at`, before the tool is deleted and
 // its votes with it: the log's triggers date each withdrawal by its row (store/votes.cpp).
 void date_withdrawals_of_tool(sql::Db &db, const WriteContext &at, int64_t tool_id);

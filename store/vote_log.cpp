@@ -38,7 +38,10 @@ struct Pseudonyms {
 // secret 'vote_log', with the vote's target in the message, so one reader's or one network's
 // pseudonyms on two targets differ and link nothing (docs/NUMBERS.md); hex text, NULL for NULL.
 // With no target (the log's first format, migrations/0010-vote-log.sql): one pseudonym across
-// targets, kept only to re-key the votes cast before. The key is read once per connection: a
+// targets, kept only to re-key the votes cast before. vote_log_pseudonym(message, target,
+// what): the log's format from migrations/0021-standing-places.sql on, the same key over a
+// message that also says what is hashed ('voter', or 'place' for a network's place), so its
+// pseudonyms share nothing with the second format's. The key is read once per connection: a
 // vote costs the writer a hash, not a lookup and a hex decoding as well.
 void pseudonym_function(sqlite3_context *context, int count, sqlite3_value **arguments) {
   if (sqlite3_value_type(arguments[0]) == SQLITE_NULL) return sqlite3_result_null(context);
@@ -53,11 +56,13 @@ void pseudonym_function(sqlite3_context *context, int count, sqlite3_value **arg
       if (!prepared || !key.step()) throw std::runtime_error("the vote log has no key");
       pseudonyms.hasher.emplace(key.text(0));
     }
-    // A target code holds no newline: the message names the target, then what is hashed.
-    const auto hash = count == 2
-                          ? (*pseudonyms.hasher)(std::string(text_argument(arguments[1])) + "\n" +
-                                                 std::string(text_argument(arguments[0])))
-                          : (*pseudonyms.hasher)(text_argument(arguments[0]));
+    // A target code holds no newline: the message names the target, then what is hashed; with
+    // a third argument it names that first (what the value is: 'voter', 'place').
+    std::string message;
+    if (count == 3) message = std::string(text_argument(arguments[2])) + "\n";
+    if (count >= 2) message += std::string(text_argument(arguments[1])) + "\n";
+    message += text_argument(arguments[0]);
+    const auto hash = (*pseudonyms.hasher)(message);
     sqlite3_result_text(context, hash.data(), static_cast<int>(hash.size()), SQLITE_TRANSIENT);
   } catch (const std::exception &e) {
     sqlite3_result_error(context, e.what(), -1);
@@ -67,7 +72,7 @@ void pseudonym_function(sqlite3_context *context, int count, sqlite3_value **arg
 } // namespace
 
 void vote_log::add_functions(sql::Db &db) {
-  for (const int arguments : {1, 2})
+  for (const int arguments : {1, 2, 3})
     sqlite3_create_function_v2(
         db.handle(), "vote_log_pseudonym", arguments, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
         new Pseudonyms, pseudonym_function, nullptr, nullptr,
@@ -367,9 +372,8 @@ Checkpoint Store::make_checkpoint(std::string_view signing_key, int64_t now) {
 }
 
 // Every node's checkpointer asks once a day: the first asked is made, and the others, finding
-// one younger than half a day, add none. The day's housekeeping goes with it.
-WriteResult aggregates::apply_in(sql::Db &db, const WriteContext &at, const MakeCheckpoint &write) {
-  queries::forget_counted_voters_before_window(db, at.today);
+// one younger than half a day, add none.
+WriteResult aggregates::apply_in(sql::Db &db, const WriteContext &, const MakeCheckpoint &write) {
   auto latest = db.cached("SELECT made_at FROM checkpoints ORDER BY id DESC LIMIT 1");
   if (!latest.step() || write.now - latest.int64(0) >= kCheckpointEverySeconds / 2)
     (void)checkpoint_in(db, signing_key_in(db), write.now);

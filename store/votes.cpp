@@ -49,81 +49,225 @@ SetAside set_aside_of(const sql::Stmt &row, int network_column) {
   return {row.int64(network_column), row.int64(network_column + 1)};
 }
 
+// Where one kind of vote is kept, and the counting rule's statements over it, made once from
+// its table's names: a tool's ship or skip and a pair's pick are judged and written alike.
+// Each statement names the target by `match` (its key's columns against their parameters) and
+// the choice by :choice; a network's places are read from the counted votes themselves
+// (migrations/0021-standing-places.sql: partial indexes that hold only those).
+struct VoteTable {
+  VoteTable(const std::string &table, const std::string &key_columns, const std::string &key_values,
+            const std::string &match, const std::string &choice)
+      : lookup("SELECT (SELECT CASE WHEN set_aside IS NOT NULL THEN 0 WHEN " + choice +
+               " = :choice THEN 2 ELSE 1 END FROM " + table + " WHERE voter = :voter AND " + match +
+               "), (SELECT count(*) FROM " + table + " WHERE " + match +
+               " AND network = :network AND set_aside IS NULL)"),
+        keep("UPDATE " + table + " SET " + choice + " = :choice, cast_at = :at WHERE voter = " +
+             ":voter AND " + match + " AND " + choice + " <> :choice"),
+        places("SELECT place FROM " + table + " WHERE " + match +
+               " AND network = :network AND set_aside IS NULL AND place IS NOT NULL"),
+        wider_held("SELECT count(*) FROM " + table + " WHERE " + match +
+                   " AND wider = :wider AND set_aside IS NULL"),
+        write("INSERT INTO " + table + " (voter, " + key_columns + ", " + choice +
+              ", network, wider, set_aside, place, cast_at) VALUES (:voter, " + key_values +
+              ", :choice, :network, :wider, :set_aside, :place, :at) ON CONFLICT (voter, " +
+              key_columns + ") DO UPDATE SET " + choice + " = excluded." + choice +
+              ", network = excluded.network, wider = excluded.wider, set_aside = "
+              "excluded.set_aside, place = excluded.place, cast_at = CASE WHEN " +
+              table + "." + choice + " = excluded." + choice +
+              " AND excluded.set_aside IS NOT NULL THEN " + table +
+              ".cast_at ELSE excluded.cast_at END"),
+        held("SELECT network, wider FROM " + table + " WHERE voter = :voter AND " + match +
+             " AND set_aside IS NULL AND network IS NOT NULL"),
+        date("UPDATE " + table + " SET cast_at = :at WHERE voter = :voter AND " + match),
+        remove("DELETE FROM " + table + " WHERE voter = :voter AND " + match),
+        waiting_in_wider("SELECT voter, network FROM " + table + " WHERE " + match +
+                         " AND wider = :wider AND set_aside = 'network' ORDER BY cast_at "
+                         "LIMIT :most"),
+        waiting_in_network("SELECT voter, network FROM " + table + " WHERE " + match +
+                           " AND wider = '' AND network = :network AND set_aside = 'network' "
+                           "ORDER BY cast_at LIMIT 1"),
+        count_in("UPDATE " + table + " SET set_aside = NULL, place = :place, cast_at = :at " +
+                 "WHERE voter = :voter AND " + match) {}
+
+  const std::string lookup;     // the voter's vote (NULL none, 0 set aside, 1 counted, 2 the
+                                // same choice counted) and its network's places held
+  const std::string keep;       // a counted vote's change: it keeps its place
+  const std::string places;     // the places its network holds on the target
+  const std::string wider_held; // how many its wider network holds
+  // A judged vote, new or sent again; one still set aside, sent again unchanged, keeps its
+  // time, and so its turn for a place.
+  const std::string write;
+  const std::string held; // the place a vote about to be withdrawn holds
+  const std::string date; // a withdrawal's time, on the row (the log dates it by the row)
+  const std::string remove;
+  const std::string waiting_in_wider;   // votes set aside for their network, oldest first
+  const std::string waiting_in_network; // the same, of the votes kept before wider networks
+  const std::string count_in;           // a waiting vote takes a freed place
+};
+
+const VoteTable kToolVotes("tool_votes", "tool_id", ":tool", "tool_id = :tool", "verdict");
+const VoteTable kPairVotes("pair_votes", "low_tool_id, high_tool_id", ":low, :high",
+                           "low_tool_id = :low AND high_tool_id = :high", "pick_tool_id");
+
+// The votes on one target: their table, its code (auth/vote_tokens.h) and how its key is bound.
+struct VotesOn {
+  const VoteTable &table;
+  std::string code;
+  std::function<void(sql::Stmt &)> bind_key;
+
+  sql::Stmt prepared(sql::Db &db, const std::string &sql) const {
+    auto stmt = db.cached(sql.c_str());
+    bind_key(stmt);
+    return stmt;
+  }
+};
+
 // What the counting rule reads for one vote, found by one statement in the writer's
 // transaction: whether the voter already has a vote on the target and whether it is counted,
-// and the voters of their network counted on the target in the window (kept in
-// counted_voters); its wider network's are asked for only when they could decide (judged()).
+// and how many places the vote's network holds there.
 struct Standing {
   bool has_vote = false;
   bool counted = false;
   bool same_choice = false; // the vote sent is the one standing (sent again, not changed)
-  CountedAround around;
+  int64_t network_places = 0;
 };
 
-// The counting rule's columns of a lookup, after the vote's own: its network's voters in the
-// window (:since to :day) and whether the voter is one of them. A plain count: a voter joins
-// their network's counted voters only when not among them in the window, so a window holds
-// one row per voter at most (a DISTINCT count built a temporary b-tree each time, a third of
-// the lookup's cost under `./dev bench cluster`).
-#define COUNTED_IN_NETWORK                                                                         \
-  "(SELECT count(*) FROM counted_voters WHERE network = :network "                                 \
-  " AND target = :target AND day BETWEEN :since AND :day), "                                       \
-  "EXISTS (SELECT 1 FROM counted_voters WHERE network = :network AND target = :target "            \
-  " AND day BETWEEN :since AND :day AND voter = :voter)"
+// The lowest place of the network's on the target that no counted vote holds.
+int64_t free_place(sql::Db &db, const VotesOn &target, const std::string &network) {
+  auto held = target.prepared(db, target.table.places);
+  held.bind(":network", network);
+  std::vector<int64_t> places;
+  while (held.step())
+    places.push_back(held.int64(0));
+  std::sort(places.begin(), places.end());
+  int64_t place = 1;
+  for (const auto taken : places)
+    if (taken == place) ++place;
+  return place;
+}
 
-// How a lookup's first column reads the voter's vote on the target, in one read of its row:
-// NULL when there is none, 0 set aside, 1 counted, 2 counted with the choice sent again.
-#define VOTE_STANDING(choice_is_sent)                                                              \
-  "CASE WHEN set_aside IS NOT NULL THEN 0 WHEN " choice_is_sent " THEN 2 ELSE 1 END"
+int64_t network_places(sql::Db &db, const VotesOn &target, const std::string &network) {
+  auto held = target.prepared(db, target.table.places);
+  held.bind(":network", network);
+  int64_t count = 0;
+  while (held.step())
+    ++count;
+  return count;
+}
 
-Standing standing_from(sql::Stmt &lookup) {
+// How many places the wider network holds on the target; none is counted for a vote kept
+// before wider networks were (its quota is not applied).
+int64_t wider_places(sql::Db &db, const VotesOn &target, const std::string &wider) {
+  if (wider.empty()) return 0;
+  auto count = target.prepared(db, target.table.wider_held);
+  count.bind(":wider", wider).step();
+  return count.int64(0);
+}
+
+// The counting rule (domain/counting.h) for a vote about to be written: counted when its
+// network and its wider network have room. Its wider network can only set aside a vote the
+// rest would count, so it is read only then.
+VoteStanding judged(sql::Db &db, const VotesOn &target, const Ballot &ballot,
+                    const Standing &found) {
+  CountedAround around{found.network_places, 0, found.counted};
+  auto standing = judge_vote(ballot.seconds_on_page, around);
+  if (!standing && !ballot.wider.empty()) {
+    around.wider_voters = wider_places(db, target, ballot.wider);
+    standing = judge_vote(ballot.seconds_on_page, around);
+  }
+  return standing;
+}
+
+// A place has freed on the target (a counted vote withdrawn): the oldest vote set aside for
+// its network that now fits — its network under its places, its wider network under its —
+// takes it, counted from `at`. Votes waiting in the wider network are read a bounded number
+// at a time: a freed place is offered to the oldest of them that fit.
+void offer_freed_place(sql::Db &db, const VotesOn &target, const std::string &at,
+                       const std::string &network, const std::string &wider) {
+  constexpr int64_t kWaitingRead = 64;
+  std::vector<std::pair<std::string, std::string>> waiting; // voter, network
+  if (wider.empty()) {
+    auto oldest = target.prepared(db, target.table.waiting_in_network);
+    oldest.bind(":network", network);
+    while (oldest.step())
+      waiting.emplace_back(oldest.text(0), oldest.text(1));
+  } else {
+    if (wider_places(db, target, wider) >= kCountedVotersPerWiderNetwork) return;
+    auto oldest = target.prepared(db, target.table.waiting_in_wider);
+    oldest.bind(":wider", wider).bind(":most", kWaitingRead);
+    while (oldest.step())
+      waiting.emplace_back(oldest.text(0), oldest.text(1));
+  }
+  for (const auto &[voter, its_network] : waiting) {
+    if (network_places(db, target, its_network) >= kCountedVotersPerNetwork) continue;
+    auto counted = target.prepared(db, target.table.count_in);
+    counted.bind(":place", free_place(db, target, its_network));
+    counted.bind(":at", at).bind(":voter", voter).run();
+    return;
+  }
+}
+
+void withdraw(sql::Db &db, const VotesOn &target, const std::string &at, const std::string &voter) {
+  std::optional<std::pair<std::string, std::string>> freed; // its network and wider network
+  auto held = target.prepared(db, target.table.held);
+  held.bind(":voter", voter);
+  if (held.step()) freed.emplace(held.text(0), held.text(1));
+  held.step(); // done: nothing of it is left open while the vote is written
+  // Dated first: the log's withdrawal is dated by the row (migrations/0018-times-bound.sql).
+  auto dated = target.prepared(db, target.table.date);
+  dated.bind(":at", at).bind(":voter", voter).run();
+  auto removed = target.prepared(db, target.table.remove);
+  removed.bind(":voter", voter).run();
+  if (freed) offer_freed_place(db, target, at, freed->first, freed->second);
+}
+
+// A counted vote keeps its place for as long as it stands: sent again, or changed, it stays
+// counted. Every other vote is judged by the counting rule as it is written, and a counted one
+// takes its network's lowest free place. One lookup reads all the rule needs, so a new vote
+// costs the writer a few statements and an upsert.
+VoteStanding write_vote(sql::Db &db, const VotesOn &target, const std::string &at,
+                        const Ballot &ballot, const std::function<void(sql::Stmt &)> &bind_choice) {
+  auto lookup = target.prepared(db, target.table.lookup);
+  lookup.bind(":voter", ballot.voter).bind(":network", ballot.network);
+  bind_choice(lookup);
   lookup.step();
   Standing found;
   found.has_vote = !lookup.is_null(0);
   found.counted = found.has_vote && lookup.int64(0) != 0;
   found.same_choice = found.has_vote && lookup.int64(0) == 2;
-  found.around.network_voters = lookup.int64(1);
-  found.around.voter_among_them = lookup.int64(2) != 0;
-  lookup.step(); // done: nothing of it is left open while the vote is written
-  return found;
-}
-
-// Binds the ballot's day, network and target, and its voter, to a lookup.
-void bind_ballot(sql::Stmt &stmt, const Ballot &ballot, const std::string &target) {
-  stmt.bind(":voter", ballot.voter).bind(":day", ballot.day);
-  stmt.bind(":network", ballot.network).bind(":target", target);
-}
-
-// The voters of the ballot's wider network counted on `target` in the window (from `since`).
-// DISTINCT: a voter who moved between two networks of one wider network may be counted under
-// both.
-int64_t wider_voters(sql::Db &db, const Ballot &ballot, const std::string &target,
-                     const std::string &since) {
-  auto count = db.cached("SELECT count(DISTINCT voter) FROM counted_voters WHERE wider = :wider "
-                         "AND target = :target AND day BETWEEN :since AND :day");
-  count.bind(":wider", ballot.wider).bind(":target", target).bind(":day", ballot.day);
-  count.bind(":since", since);
-  count.step();
-  return count.int64(0);
-}
-
-// The counting rule (domain/counting.h) for a vote about to be written on `target`; a counted
-// voter not yet among their network's counted voters in the window joins them today. Its wider
-// network can only set aside a vote the rest would count, so it is counted only then.
-VoteStanding judged(sql::Db &db, const Ballot &ballot, const std::string &target,
-                    const std::string &since, Standing found) {
-  auto standing = judge_vote(ballot.seconds_on_page, found.around);
-  if (!standing && !found.around.voter_among_them && !ballot.wider.empty()) {
-    found.around.wider_voters = wider_voters(db, ballot, target, since);
-    standing = judge_vote(ballot.seconds_on_page, found.around);
+  found.network_places = lookup.int64(1);
+  lookup.step(); // done
+  if (found.counted) {
+    if (found.same_choice) return std::nullopt;
+    auto change = target.prepared(db, target.table.keep);
+    change.bind(":voter", ballot.voter).bind(":at", at);
+    bind_choice(change);
+    change.run();
+    return std::nullopt;
   }
-  if (!standing && !found.around.voter_among_them) {
-    auto join = db.cached("INSERT INTO counted_voters (day, network, target, voter, wider) "
-                          "VALUES (:day, :network, :target, :voter, :wider)");
-    bind_ballot(join, ballot, target);
-    join.bind(":wider", ballot.wider).run();
-  }
+  const auto standing = judged(db, target, ballot, found);
+  auto stmt = target.prepared(db, target.table.write);
+  stmt.bind(":voter", ballot.voter).bind(":at", at);
+  stmt.bind(":network", ballot.network).bind(":wider", ballot.wider);
+  bind_choice(stmt);
+  bind_standing(stmt, standing);
+  if (standing)
+    stmt.bind_null(":place");
+  else
+    stmt.bind(":place", free_place(db, target, ballot.network));
+  stmt.run();
   return standing;
+}
+
+VotesOn tool_target(int64_t tool_id) {
+  return {kToolVotes, auth::tool_vote_target(tool_id),
+          [tool_id](sql::Stmt &stmt) { stmt.bind(":tool", tool_id); }};
+}
+
+VotesOn pair_target(int64_t a_id, int64_t b_id) {
+  const auto low = std::min(a_id, b_id), high = std::max(a_id, b_id);
+  return {kPairVotes, auth::pair_vote_target(a_id, b_id),
+          [low, high](sql::Stmt &stmt) { stmt.bind(":low", low).bind(":high", high); }};
 }
 
 } // namespace
@@ -212,106 +356,28 @@ VoterChoices StoreReads::voter_choices_on_tool(std::string_view voter, int64_t t
 
 namespace {
 
-// A vote already counted keeps its place when its voter changes it while they hold their
-// network's place (counted in the window); every other vote, a change after the place lapsed
-// included, is judged by the counting rule as it is written. One lookup reads all the rule
-// needs, so a new vote costs the writer two statements and an upsert.
 VoteStanding write_tool_vote(sql::Db &db, const std::string &at, const Ballot &ballot,
                              int64_t tool_id, std::optional<Verdict> verdict) {
+  const auto target = tool_target(tool_id);
   if (!verdict) {
-    // Dated first: the log's withdrawal is dated by the row (migrations/0018-times-bound.sql).
-    auto dated = db.cached("UPDATE tool_votes SET cast_at = :at "
-                           "WHERE voter = :voter AND tool_id = :tool");
-    dated.bind(":at", at).bind(":voter", ballot.voter).bind(":tool", tool_id).run();
-    auto stmt = db.cached("DELETE FROM tool_votes WHERE voter = :voter AND tool_id = :tool");
-    stmt.bind(":voter", ballot.voter).bind(":tool", tool_id).run();
+    withdraw(db, target, at, ballot.voter);
     return std::nullopt;
   }
-  const auto target = auth::tool_vote_target(tool_id);
-  auto lookup = db.cached("SELECT (SELECT " VOTE_STANDING(
-      "verdict = :verdict") " FROM tool_votes "
-                            " WHERE voter = :voter AND tool_id = :tool), " COUNTED_IN_NETWORK);
-  bind_ballot(lookup, ballot, target);
-  const auto since = counting_window_first_day(ballot.day);
-  lookup.bind(":tool", tool_id).bind(":since", since);
-  lookup.bind(":verdict", verdict_word(*verdict));
-  const auto found = standing_from(lookup);
-  // Sent again unchanged, or changed while the voter holds their network's place: kept.
-  if (found.counted && (found.same_choice || found.around.voter_among_them)) {
-    auto change = db.cached("UPDATE tool_votes SET verdict = :verdict, cast_at = :at "
-                            "WHERE voter = :voter AND tool_id = :tool AND verdict <> :verdict");
-    change.bind(":voter", ballot.voter).bind(":tool", tool_id).bind(":at", at);
-    change.bind(":verdict", verdict_word(*verdict)).run();
-    return std::nullopt;
-  }
-  const auto standing = judged(db, ballot, target, since, found);
-  auto stmt = db.cached("INSERT INTO tool_votes (voter, tool_id, verdict, network, set_aside, "
-                        "cast_at) VALUES (:voter, :tool, :verdict, :network, :set_aside, :at) "
-                        "ON CONFLICT (voter, tool_id) DO UPDATE SET verdict = excluded.verdict, "
-                        "network = excluded.network, set_aside = excluded.set_aside, "
-                        "cast_at = excluded.cast_at");
-  stmt.bind(":voter", ballot.voter).bind(":tool", tool_id).bind(":at", at);
-  stmt.bind(":verdict", verdict_word(*verdict));
-  stmt.bind(":network", ballot.network);
-  bind_standing(stmt, standing);
-  stmt.run();
-  return standing;
+  return write_vote(db, target, at, ballot,
+                    [&](sql::Stmt &stmt) { stmt.bind(":choice", verdict_word(*verdict)); });
 }
 
 VoteStanding write_pair_vote(sql::Db &db, const std::string &at, const Ballot &ballot, int64_t a_id,
                              int64_t b_id, std::optional<int64_t> pick) {
-  const auto low = std::min(a_id, b_id), high = std::max(a_id, b_id);
+  const auto target = pair_target(a_id, b_id);
   if (!pick) {
-    auto dated = db.cached("UPDATE pair_votes SET cast_at = :at WHERE voter = :voter "
-                           "AND low_tool_id = :low AND high_tool_id = :high");
-    dated.bind(":at", at).bind(":voter", ballot.voter).bind(":low", low).bind(":high", high).run();
-    auto stmt = db.cached("DELETE FROM pair_votes WHERE voter = :voter "
-                          "AND low_tool_id = :low AND high_tool_id = :high");
-    stmt.bind(":voter", ballot.voter).bind(":low", low).bind(":high", high).run();
+    withdraw(db, target, at, ballot.voter);
     return std::nullopt;
   }
-  const auto target = auth::pair_vote_target(a_id, b_id);
-  auto lookup = db.cached("SELECT (SELECT " VOTE_STANDING(
-      "pick_tool_id = :pick") " FROM pair_votes "
-                              " WHERE voter = :voter AND low_tool_id = :low AND high_tool_id = "
-                              ":high), " COUNTED_IN_NETWORK);
-  bind_ballot(lookup, ballot, target);
-  lookup.bind(":low", low).bind(":high", high);
-  const auto since = counting_window_first_day(ballot.day);
-  lookup.bind(":since", since);
-  lookup.bind(":pick", *pick);
-  const auto found = standing_from(lookup);
-  if (found.counted && (found.same_choice || found.around.voter_among_them)) {
-    auto change = db.cached("UPDATE pair_votes SET pick_tool_id = :pick, cast_at = :at "
-                            "WHERE voter = :voter AND low_tool_id = :low AND high_tool_id = :high "
-                            "AND pick_tool_id <> :pick");
-    change.bind(":at", at).bind(":voter", ballot.voter).bind(":low", low).bind(":high", high);
-    change.bind(":pick", *pick).run();
-    return std::nullopt;
-  }
-  const auto standing = judged(db, ballot, target, since, found);
-  auto stmt = db.cached(
-      "INSERT INTO pair_votes (voter, low_tool_id, high_tool_id, pick_tool_id, network, "
-      "set_aside, cast_at) VALUES (:voter, :low, :high, :pick, :network, :set_aside, :at) "
-      "ON CONFLICT (voter, low_tool_id, high_tool_id) DO UPDATE "
-      "SET pick_tool_id = excluded.pick_tool_id, network = excluded.network, "
-      "set_aside = excluded.set_aside, cast_at = excluded.cast_at");
-  stmt.bind(":voter", ballot.voter).bind(":low", low).bind(":high", high).bind(":pick", *pick);
-  stmt.bind(":network", ballot.network).bind(":at", at);
-  bind_standing(stmt, standing);
-  stmt.run();
-  return standing;
+  return write_vote(db, target, at, ballot, [&](sql::Stmt &stmt) { stmt.bind(":choice", *pick); });
 }
-} // namespace
 
-void queries::forget_counted_voters_before_window(sql::Db &db, const std::string &day) {
-  // The counting rule reads only the window's days (COUNTED_IN_NETWORK): older rows are
-  // housekeeping, dropped once a day rather than looked for at every vote. A seek: the
-  // table's key begins with the day.
-  db.cached("DELETE FROM counted_voters WHERE day < :since")
-      .bind(":since", counting_window_first_day(day))
-      .run();
-}
+} // namespace
 
 void queries::date_withdrawals_of_tool(sql::Db &db, const WriteContext &at, int64_t tool_id) {
   // Every row of the votes, as the deletion's cascade reads them too: a tool is deleted

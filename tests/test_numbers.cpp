@@ -50,12 +50,12 @@ TEST_CASE("a share is written in the wording its place names, with its interval 
   CHECK(share_phrase(kCommunityTally, 2, 3) == "67% · 3 votes");
   CHECK(share_phrase(kCommunityTally, 3, 5) == "60% · 5 votes · 95% interval 23–89%");
   CHECK(share_phrase(kCommunityTally, 0, 0, {2, 0}) ==
-        "— (2 cast, 2 set aside: too many from one network in 30 days)");
+        "— (2 cast, 2 set aside: too many from one network)");
   CHECK(share_phrase(kGlanceCommunity, 2, 3) == "2 of 3 votes say ship");
   CHECK(share_phrase(kGlanceCommunity, 3, 5).starts_with("60% ship · 5 votes · 95% "));
   CHECK(share_phrase(kGlanceCommunity, 0, 0) == "No votes yet");
   CHECK(share_phrase(kGlanceCommunity, 0, 0, {2, 0}) ==
-        "No votes counted yet (2 cast, 2 set aside: too many from one network in 30 days)");
+        "No votes counted yet (2 cast, 2 set aside: too many from one network)");
   CHECK(
       share_phrase(kGlanceCommunity, 1, 1, {0, 1}).starts_with("1 of 1 vote says ship (2 cast, "));
   // A pick share: no percent for a handful of picks, and no 0% for the side nobody picked.

@@ -34,7 +34,7 @@ const std::set<std::string> kLargeTables = {
     "comparisons",   "tool_votes",          "pair_votes",
     "pair_tallies",  "subscribers",         "tool_search",
     "review_search", "confirmation_outbox", "digest_sends",
-    "digests",       "digest_items",        "counted_voters",
+    "digests",       "digest_items",
     "vote_log",      "tally_changes"};
 
 // A statement may read a whole table only when its text says so and why, as the export does.

@@ -88,8 +88,9 @@ TEST_CASE("vote log: entries are numbered from 0 with no gap, each kept with its
   CHECK(head.root == merkle::root(9, merkle::over(leaves)));
 }
 
-TEST_CASE("vote log: an entry holds no reader data — the voter and the network only as keyed "
-          "hashes, one for a voter's events on a target, and unlinked across targets") {
+TEST_CASE("vote log: an entry holds no reader data — the voter only as a keyed hash, one for a "
+          "voter's events on a target and unlinked across targets, and a counted vote's place "
+          "but never its network") {
   auto store = test::seeded_store();
   const auto a = store->tool_by_slug("cursor-background-agent")->id;
   const auto b = store->tool_by_slug("codestral-2-1")->id;
@@ -107,26 +108,37 @@ TEST_CASE("vote log: an entry holds no reader data — the voter and the network
     CHECK(entry.entry.find(test::kVoter1) == std::string::npos);
     CHECK(entry.entry.find(test::kVoter2) == std::string::npos);
     CHECK(entry.entry.find("203.0.113") == std::string::npos);
-    CHECK(json::parse(entry.entry)["voter"].get<std::string>().size() == 32);
-    CHECK(json::parse(entry.entry)["network"].get<std::string>().size() == 32);
+    const auto parsed = json::parse(entry.entry);
+    CHECK(parsed["voter"].get<std::string>().size() == 32);
+    CHECK(parsed["place"].get<std::string>().size() == 32);
+    CHECK_FALSE(parsed.contains("network"));
+    // Dated by the hour: the second a reader voted is not in the log.
+    CHECK(parsed["at"].get<std::string>().substr(13) == ":00:00Z");
   }
   const auto voter_of = [&](size_t i) { return json::parse(logged[i].entry)["voter"]; };
-  const auto network_of = [&](size_t i) { return json::parse(logged[i].entry)["network"]; };
-  // One voter on one target: one pseudonym, so the log replays target by target.
+  const auto place_of = [&](size_t i) { return json::parse(logged[i].entry)["place"]; };
+  // One voter on one target: one pseudonym, so the log replays target by target; a counted
+  // voter who changes their mind keeps their place.
   CHECK(voter_of(0) == voter_of(3));
-  CHECK(network_of(0) == network_of(2)); // one network on one target: its quota is checked
+  CHECK(place_of(0) == place_of(3));
+  // Two readers of one network on one target hold two places, which share nothing: a reader
+  // who finds their own entry learns nothing of which others are their network's.
+  CHECK(place_of(0) != place_of(2));
   // Between voters, and between one voter's (or one network's) targets: nothing in common.
   CHECK(voter_of(0) != voter_of(2));
   CHECK(voter_of(0) != voter_of(1));
   CHECK(voter_of(0) != voter_of(4));
   CHECK(voter_of(1) != voter_of(4));
-  CHECK(network_of(0) != network_of(1));
-  CHECK(network_of(0) != network_of(4));
+  CHECK(place_of(0) != place_of(1));
+  CHECK(place_of(0) != place_of(4));
   // Nor with the pseudonym another target's key would give: each is keyed by its own target.
   std::set<std::string> pseudonyms;
   for (size_t i = 0; i < logged.size(); ++i)
-    pseudonyms.insert(voter_of(i).get<std::string>() + network_of(i).get<std::string>());
+    pseudonyms.insert(voter_of(i).get<std::string>() + place_of(i).get<std::string>());
   CHECK(pseudonyms.size() == 4); // entries 0 and 3 are one voter's on one target
+  // A receipt shows the entry, and so no network either.
+  for (const auto &receipt : store->vote_receipts(test::kVoter1))
+    CHECK_FALSE(json::parse(receipt.logged.entry).contains("network"));
 }
 
 TEST_CASE("vote log: a batch whose commit fails leaves no entry behind, and the next vote takes "
@@ -162,7 +174,7 @@ TEST_CASE("vote log: a database from before the log opens it with every vote alr
                voter + ", 1, 2, 2, '2026-01-01T00:00:00Z');");
   Store store(path);
   const auto entries = entries_of(store);
-  REQUIRE(entries.size() == 4);
+  REQUIRE(entries.size() == 8);
   CHECK(entries[0]["target"] == "pair:1-2"); // the older first
   CHECK(entries[0]["choice"] == 2);
   CHECK(entries[1]["target"] == "tool:2");
@@ -181,7 +193,28 @@ TEST_CASE("vote log: a database from before the log opens it with every vote alr
     CHECK(entries[i]["voter"] != entries[0]["voter"]);
   }
   CHECK(entries[2]["voter"] != entries[3]["voter"]);
-  CHECK(store.vote_log_head().size == 4);
+  // Then each vote standing starts over in the format that names places (migrations/0021):
+  // withdrawn under the pseudonym it had, then entered again under a new one, with no link
+  // between them but the target — all dated as the last entry was, by the hour.
+  for (size_t i : {4, 5}) {
+    INFO(entries[i].dump());
+    CHECK(entries[i]["event"] == "withdrawn");
+    CHECK(entries[i]["voter"] == entries[i - 2]["voter"]);
+    CHECK(entries[i]["at"] == "2026-01-02T00:00:00Z");
+  }
+  for (size_t i : {6, 7}) {
+    INFO(entries[i].dump());
+    CHECK(entries[i]["event"] == "rekeyed");
+    CHECK(entries[i]["target"] == entries[i - 4]["target"]);
+    CHECK(entries[i]["choice"] == entries[i - 4]["choice"]);
+    CHECK(entries[i]["at"] == "2026-01-02T00:00:00Z");
+    CHECK_FALSE(entries[i].contains("was"));
+    CHECK_FALSE(entries[i].contains("network"));
+    CHECK(entries[i]["place"].is_null()); // cast before the counting rule: it holds no place
+    for (size_t before = 0; before < i; ++before)
+      CHECK(entries[i]["voter"] != entries[before]["voter"]);
+  }
+  CHECK(store.vote_log_head().size == 8);
   // The log replayed still gives the numbers the site shows: the rekeyed votes are not counted
   // twice.
   TallyReplay replay;
@@ -193,14 +226,14 @@ TEST_CASE("vote log: a database from before the log opens it with every vote alr
   // A change after it is the new pseudonym's, and replays as a change.
   auto ballot = test::ballot_of(test::kVoter1);
   test::cast_tool_vote(store, ballot, 2, Verdict::ship);
-  CHECK(entries_of(store).back()["voter"] == entries[3]["voter"]);
+  CHECK(entries_of(store).back()["voter"] == entries[7]["voter"]);
   // Each vote already cast has its receipt: the leaf of its latest entry.
   const auto receipts = store.vote_receipts(test::kVoter1);
   REQUIRE(receipts.size() == 2);
-  CHECK(receipts[0].logged.leaf == 4);
+  CHECK(receipts[0].logged.leaf == 8);
   CHECK(receipts[0].what == "Two");
   CHECK(receipts[0].verdict == Verdict::ship);
-  CHECK(receipts[1].logged.leaf == 2);
+  CHECK(receipts[1].logged.leaf == 6);
   CHECK(receipts[1].what == "One vs Two");
   CHECK(receipts[1].picked == "Two");
 }

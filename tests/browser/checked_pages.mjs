@@ -29,7 +29,7 @@ export const checkedPages = {
 // and what the counting set aside. Having read the page, they Ship its first tool: counted.
 // Three other readers of the same network (this machine) read it and Ship its second tool and
 // pick it head-to-head: counted. The reader then does the same, and both are stored but set
-// aside (too many from one network in 30 days), shown to them with a note in each form and to
+// aside (too many from one network), shown to them with a note in each form and to
 // everyone beside the numbers.
 export async function voteAsAReader(page, origin) {
   await page.goto(origin + checkedPages.comparison);
@@ -54,7 +54,7 @@ export async function voteAsAReader(page, origin) {
   await Promise.all(others.map((context) => context.close()));
 
   await shipAndPick(page);
-  const why = 'is stored but not counted: too many from one network in 30 days.';
+  const why = 'is stored but not counted: too many from one network.';
   assert.deepEqual((await page.locator('.vote-note').allTextContents()).map((note) => note.trim()),
                    [`Your pick of Codestral 2.1 ${why} How votes are counted`,
                     `Your Ship vote ${why} How votes are counted`]);
