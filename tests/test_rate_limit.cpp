@@ -148,7 +148,8 @@ TEST_CASE("cost budget: a client who spent its CPU time waits until it earns mor
   CHECK(budget.begin("10.0.0.0/24", t0 + seconds(3600)));
 }
 
-TEST_CASE("cost budget: many clients together cannot spend more than the whole site's share") {
+TEST_CASE("cost budget: many clients together cannot spend more than the whole site's share: "
+          "once it is spent, those who spent it wait") {
   CostBudget budget({milliseconds(100), milliseconds(1000), milliseconds(500), milliseconds(2000)});
   const auto t0 = steady_clock::now();
   for (int i = 0; i < 3; ++i) {
@@ -156,11 +157,60 @@ TEST_CASE("cost budget: many clients together cannot spend more than the whole s
     REQUIRE_FALSE(budget.begin(client, t0));
     budget.finish(client, milliseconds(800), t0);
   }
-  const auto refused = budget.begin("10.9.9.0/24", t0); // a fresh client, its bucket full
+  // Each still holds time of its own, but the site's is spent, by them.
+  const auto refused = budget.begin("10.0.0.0/24", t0);
   REQUIRE(refused);
   CHECK(refused->whole_site);
   CHECK(refused->wait_seconds == 1);
-  CHECK_FALSE(budget.begin("10.9.9.0/24", t0 + seconds(2)));
+  // A client who spent nothing is answered even so.
+  CHECK_FALSE(budget.begin("10.9.9.0/24", t0));
+  CHECK_FALSE(budget.begin("10.0.0.0/24", t0 + seconds(2)));
+}
+
+TEST_CASE("cost budget: six networks flooding for 30 s spend their own shares of the site's "
+          "budget, and a seventh that asks now and then is answered every time") {
+  CostBudget budget;
+  const auto t0 = steady_clock::now();
+  int reader_asked = 0, reader_refused = 0;
+  double flood_ms = 0;
+  for (int step = 0; step < 300; ++step) { // every 100 ms
+    const auto now = t0 + milliseconds(100 * step);
+    for (int i = 0; i < 6; ++i) {
+      const auto flooder = "10.0." + std::to_string(i) + ".0/24";
+      for (int at_once = 0; at_once < 4; ++at_once) {
+        if (budget.begin(flooder, now)) continue;
+        budget.finish(flooder, milliseconds(30), now);
+        flood_ms += 30;
+      }
+    }
+    if (step % 10 == 5) { // a search a second
+      ++reader_asked;
+      if (budget.begin("10.9.9.0/24", now)) {
+        ++reader_refused;
+      } else {
+        budget.finish("10.9.9.0/24", milliseconds(30), now);
+      }
+    }
+  }
+  CHECK(reader_asked == 30);
+  CHECK(reader_refused == 0);
+  // The flood still spends no more than the site earns, its burst, and one burst more: what
+  // those under their shares may spend past the site's bucket.
+  CHECK(flood_ms <= 500 * 30 + 2 * 2000);
+}
+
+TEST_CASE("cost budget: networks holding several costly answers in progress leave places for a "
+          "client with none") {
+  CostBudget budget;
+  const auto t0 = steady_clock::now();
+  for (int round = 0; round < 4; ++round)
+    for (int i = 0; i < 6; ++i)
+      (void)budget.begin("10.0." + std::to_string(i) + ".0/24", t0);
+  CHECK_FALSE(budget.begin("10.9.9.0/24", t0));
+  // Its second waits for the flood's to finish.
+  const auto second = budget.begin("10.9.9.0/24", t0);
+  REQUIRE(second);
+  CHECK(second->whole_site);
 }
 
 TEST_CASE("cost budget: the whole site has eight costly answers in progress at most, from "

@@ -444,15 +444,19 @@ TEST_CASE("search: a network that spent its CPU time on searches is told to wait
   REQUIRE(elsewhere->status == 200);
   CHECK(elsewhere->body == first->body); // the page kept for this text
 
-  // The whole site's budget spent: every network waits, with 503, other pages unaffected.
+  // The whole site's budget spent: the network that spent it waits, with 503, while a network
+  // that spent none of it is answered, and other pages are unaffected.
   test::SiteServer spent(
       App::Budgets{.costly = {std::chrono::seconds(100), std::chrono::seconds(100),
                               std::chrono::microseconds(0), std::chrono::microseconds(1)}});
   auto spent_client = spent.client();
   REQUIRE(spent_client.Get("/search?q=cursor", {{"X-Forwarded-For", "10.20.32.7"}})->status == 200);
-  const auto busy = spent_client.Get("/search?q=mistral", {{"X-Forwarded-For", "10.20.33.7"}});
+  const auto busy = spent_client.Get("/search?q=mistral", {{"X-Forwarded-For", "10.20.32.8"}});
   CHECK(busy->status == 503);
   CHECK(busy->has_header("Retry-After"));
+  CHECK(test::visible_text(busy->body).find("The site is answering many searches") !=
+        std::string::npos);
+  CHECK(spent_client.Get("/search?q=mistral", {{"X-Forwarded-For", "10.20.33.7"}})->status == 200);
   CHECK(spent_client.Get("/tools")->status == 200);
 }
 

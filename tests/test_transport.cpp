@@ -2,6 +2,8 @@
 // them, idle and slow clients that cannot starve readers, bursts, bounds and shutdown.
 #include <catch2/catch.hpp>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -12,6 +14,7 @@
 #include <thread>
 
 #include "test_support.h"
+#include "transport/connection.h"
 #include "transport/request_framing.h"
 
 using namespace verdict;
@@ -244,21 +247,119 @@ TEST_CASE("transport: a request that trickles in past its deadline is closed, an
   CHECK(site.server().open_connections() == 0);
 }
 
-TEST_CASE("transport: past its connection bound the server answers 503 at once") {
+namespace {
+
+// Polls until the server holds `count` connections open, or `seconds` pass.
+bool open_connections_reach(test::SiteServer &site, size_t count, int seconds = 10) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (site.server().open_connections() < count && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  return site.server().open_connections() >= count;
+}
+
+const std::string kHealth = "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+
+} // namespace
+
+TEST_CASE("transport: past its connection bound a new reader closes the connection that waited "
+          "longest on its client, and is answered") {
   TransportLimits limits;
   limits.max_connections = 10;
-  test::SiteServer site(limits);
+  limits.reactors = 1; // one line of waiting connections, so the oldest is known
+  test::SiteServer site(limits, 0, "");
   std::vector<std::unique_ptr<test::RawConnection>> held;
-  for (int i = 0; i < 10; ++i)
-    held.push_back(std::make_unique<test::RawConnection>(site.port()));
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (site.server().open_connections() < 10 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  test::RawConnection one_more(site.port());
-  const auto answer = one_more.read_all(5);
-  CHECK(status_of(answer) == 503);
-  CHECK(answer.find("Retry-After") != std::string::npos);
-  held.clear();
+  for (int i = 0; i < 10; ++i) {
+    held.push_back(
+        std::make_unique<test::RawConnection>(site.port(), "127.0.1." + std::to_string(i + 1)));
+    held.back()->send("GET / HTTP/1.1\r\n"); // a head trickling in
+  }
+  REQUIRE(open_connections_reach(site, 10));
+  test::RawConnection reader(site.port(), "127.0.2.1");
+  reader.send(kHealth);
+  CHECK(status_of(reader.read_until("ok\n", 10)) == 200);
+  // The first to connect, its head still arriving, was closed: its read ends at once.
+  CHECK(held.front()->read_all(10).empty());
+  CHECK(site.server().open_connections() <= 10);
+  // The others are still open, and each finishing its head is answered.
+  held.back()->send("Host: x\r\nConnection: close\r\n\r\n");
+  CHECK(status_of(held.back()->read_all(10)) == 200);
+}
+
+TEST_CASE("transport: 16 addresses holding 256 slow connections each cannot keep a reader from "
+          "another address out") {
+  allow_many_sockets();
+  TransportLimits limits; // 4,096 connections, 256 a client
+  REQUIRE(limits.max_connections == 4096);
+  test::SiteServer site(limits, 0, "");
+  std::vector<std::unique_ptr<test::RawConnection>> slow;
+  for (int address = 0; address < 16; ++address) {
+    for (int i = 0; i < 256; ++i) {
+      slow.push_back(std::make_unique<test::RawConnection>(
+          site.port(), "127.0." + std::to_string(10 + address) + ".1"));
+      slow.back()->send("GET / HTTP/1.1\r\nHost: x\r\n"); // and never the rest
+    }
+  }
+  REQUIRE(open_connections_reach(site, 4096, 30));
+  test::RawConnection reader(site.port(), "127.0.99.1");
+  reader.send(kHealth);
+  CHECK(status_of(reader.read_until("ok\n", 10)) == 200);
+  CHECK(site.server().open_connections() <= 4096);
+}
+
+TEST_CASE("transport: one network holds at most its share of the connections, however many "
+          "addresses it uses, and another network is still served") {
+  TransportLimits limits;
+  limits.max_connections = 64;
+  limits.max_connections_per_client = 4;
+  limits.max_connections_per_network = 8;
+  test::SiteServer site(limits, 0, "");
+  std::vector<std::unique_ptr<test::RawConnection>> held;
+  for (int address = 1; address <= 4; ++address)
+    for (int i = 0; i < 2; ++i)
+      held.push_back(
+          std::make_unique<test::RawConnection>(site.port(), "127.0.5." + std::to_string(address)));
+  REQUIRE(open_connections_reach(site, 8));
+  // A fifth address of the same /24, with no connection of its own, finds its network's share
+  // taken.
+  test::RawConnection fifth(site.port(), "127.0.5.5");
+  const auto refused = fifth.read_all(10);
+  CHECK(status_of(refused) == 503);
+  CHECK(refused.find("Too many connections from your network") != std::string::npos);
+  test::RawConnection other(site.port(), "127.0.6.1");
+  other.send(kHealth);
+  CHECK(status_of(other.read_all(10)) == 200);
+}
+
+TEST_CASE("transport: a client is an IPv4 address or an IPv6 /56, its network the /24 or /48 "
+          "around it") {
+  const auto shares = [](const std::string &text) {
+    sockaddr_storage address{};
+    if (text.find(':') == std::string::npos) {
+      auto &v4 = reinterpret_cast<sockaddr_in &>(address);
+      v4.sin_family = AF_INET;
+      REQUIRE(inet_pton(AF_INET, text.c_str(), &v4.sin_addr) == 1);
+    } else {
+      auto &v6 = reinterpret_cast<sockaddr_in6 &>(address);
+      v6.sin6_family = AF_INET6;
+      REQUIRE(inet_pton(AF_INET6, text.c_str(), &v6.sin6_addr) == 1);
+    }
+    return shares_of(address);
+  };
+  // Many /64s of one /56 are one client.
+  CHECK(shares("2001:db8:0:ff00::1").client == shares("2001:db8:0:ffff::1").client);
+  CHECK(shares("2001:db8:0:ff00::1").client == "2001:db8:0:ff00::/56");
+  CHECK(shares("2001:db8:0:100::1").client != shares("2001:db8:0:ff00::1").client);
+  // Another /56 of the same /48 is another client of the same network.
+  CHECK(shares("2001:db8:0:100::1").network == shares("2001:db8:0:ff00::1").network);
+  CHECK(shares("2001:db8:0:ff00::1").network == "2001:db8::/48");
+  CHECK(shares("2001:db8:1::1").network != shares("2001:db8:0:ff00::1").network);
+  // IPv4: the address, and its /24; an IPv4-mapped address is the IPv4 address it names.
+  CHECK(shares("203.0.113.7").client == "203.0.113.7");
+  CHECK(shares("203.0.113.7").network == "203.0.113.0/24");
+  CHECK(shares("::ffff:203.0.113.7").client == "203.0.113.7");
+  CHECK(shares("::ffff:203.0.113.7").network == "203.0.113.0/24");
+  CHECK(shares("203.0.113.8").client != shares("203.0.113.7").client);
+  CHECK(shares("203.0.113.8").network == shares("203.0.113.7").network);
 }
 
 TEST_CASE("transport: one client holds at most its share of the connections, and the others "

@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "transport/cache_policy.h"
@@ -73,26 +74,57 @@ std::string refusal_response(int status, const std::string &html) {
 
 namespace {
 
-// Whose share of the connections a peer uses: its IPv4 address, or its IPv6 /64 (one host
-// is given a whole /64, so its addresses are one client's).
-std::string client_of(const sockaddr_storage &address) {
+// `address` with every bit past its first `bits` cleared, written as a network ("/bits").
+std::string network_text(sockaddr_storage address, int bits) {
+  auto *bytes = address.ss_family == AF_INET6
+                    ? reinterpret_cast<sockaddr_in6 &>(address).sin6_addr.s6_addr
+                    : reinterpret_cast<unsigned char *>(
+                          &reinterpret_cast<sockaddr_in &>(address).sin_addr.s_addr);
+  const int length = address.ss_family == AF_INET6 ? 16 : 4;
+  for (int i = 0; i < length; ++i) {
+    const int kept = std::clamp(bits - i * 8, 0, 8);
+    bytes[i] = static_cast<unsigned char>(bytes[i] & (0xFF00u >> kept));
+  }
   int port = 0;
-  if (address.ss_family != AF_INET6) return address_text(address, port);
-  auto prefix = reinterpret_cast<const sockaddr_in6 &>(address);
-  if (IN6_IS_ADDR_V4MAPPED(&prefix.sin6_addr)) return address_text(address, port);
-  std::memset(prefix.sin6_addr.s6_addr + 8, 0, 8);
-  sockaddr_storage masked{};
-  std::memcpy(&masked, &prefix, sizeof prefix);
-  return address_text(masked, port) + "/64";
+  return address_text(address, port) + "/" + std::to_string(bits);
+}
+
+// An IPv4-mapped IPv6 address (a dual-stack socket's IPv4 peer) as the IPv4 address it is.
+sockaddr_storage unmapped(const sockaddr_storage &address) {
+  if (address.ss_family != AF_INET6) return address;
+  const auto &v6 = reinterpret_cast<const sockaddr_in6 &>(address);
+  if (!IN6_IS_ADDR_V4MAPPED(&v6.sin6_addr)) return address;
+  sockaddr_storage v4{};
+  auto &in = reinterpret_cast<sockaddr_in &>(v4);
+  in.sin_family = AF_INET;
+  in.sin_port = v6.sin6_port;
+  std::memcpy(&in.sin_addr, v6.sin6_addr.s6_addr + 12, 4);
+  return v4;
 }
 
 } // namespace
 
-std::string peer_client(int fd) {
+// A client is an IPv4 address, or an IPv6 /56: providers hand a household or a rented machine
+// a /56 (RFC 6177's advice) or a /64 inside one, so one holder's many /64s are one client.
+// Its network is the IPv4 /24 or the IPv6 /48 around it. A /24 is the smallest block routed
+// on the internet, so the least anyone holding many addresses holds at once; a /16 is often a
+// whole provider's pool, whose unrelated readers would share one network's share. A /48 is
+// what one site (a company, a campus) is given; a /32 is a whole provider's.
+ShareKeys shares_of(const sockaddr_storage &address) {
+  const auto peer = unmapped(address);
+  int port = 0;
+  if (peer.ss_family == AF_INET) return {address_text(peer, port), network_text(peer, 24)};
+  if (peer.ss_family != AF_INET6) return {};
+  return {network_text(peer, 56), network_text(peer, 48)};
+}
+
+ShareKeys peer_shares(int fd, const TrustedProxies &unshared) {
   sockaddr_storage address{};
   socklen_t length = sizeof address;
   if (getpeername(fd, reinterpret_cast<sockaddr *>(&address), &length) != 0) return {};
-  return client_of(address);
+  int port = 0;
+  if (unshared.contains(address_text(address, port))) return {};
+  return shares_of(address);
 }
 
 } // namespace verdict::transport

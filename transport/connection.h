@@ -13,6 +13,7 @@
 #include <functional>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "transport/connection_server.h"
@@ -24,6 +25,15 @@ namespace verdict::transport {
 using Clock = std::chrono::steady_clock;
 
 class Reactor;
+
+// Whose shares of the connections a peer takes (Hub::admit): its client (an IPv4 address, an
+// IPv6 /56) and the wider network that client is in (an IPv4 /24, an IPv6 /48). Both empty
+// for the site's trusted proxies, through which every reader comes, and for a peer unknown:
+// those take no share.
+struct ShareKeys {
+  std::string client;
+  std::string network;
+};
 
 // One client connection. Owned by its reactor's thread except while `working`, when exactly
 // one worker thread holds it; the hand-over goes through the reactor's queues (Reactor::adopt,
@@ -42,8 +52,13 @@ struct Connection {
   bool close_after = false; // close once `out` is sent
   bool peer_done = false;   // the client sent all it will (it shut its side)
   std::string remote_ip, local_ip;
-  std::string client; // whose share of the connections it takes (Hub::admit)
+  ShareKeys shares; // whose shares of the connections it takes (Hub::admit)
   int remote_port = 0, local_port = 0;
+  // Its place in its reactor's line of connections waiting on their client (idle, or a
+  // request still arriving), oldest first: the reactor's thread alone reads or moves these
+  // (Reactor::WaitingLine), and a connection a worker holds is never in the line.
+  bool in_line = false;
+  Connection *ahead = nullptr, *behind = nullptr;
 };
 
 // Sends what the socket takes now; false when the client is gone.
@@ -100,33 +115,52 @@ struct Hub {
   std::mutex drained_mutex;
   std::condition_variable drained;
 
-  // Connections open per client, for its share (TransportLimits::max_connections_per_client).
-  std::mutex clients_mutex;
+  // Connections open per client and per wider network, for their shares
+  // (TransportLimits::max_connections_per_client, max_connections_per_network).
+  std::mutex shares_mutex;
   std::unordered_map<std::string, size_t> open_by_client;
+  std::unordered_map<std::string, size_t> open_by_network;
 
   size_t client_share() const {
     if (limits.max_connections_per_client) return limits.max_connections_per_client;
     return std::max<size_t>(16, limits.max_connections / 16);
   }
-  // Counts a new connection from `client`; false when its share is taken.
-  bool admit(const std::string &client) {
-    if (client.empty() || limits.unshared_clients.contains(client)) return true;
-    std::lock_guard lock(clients_mutex);
-    auto &count = open_by_client[client];
-    if (count >= client_share()) return false;
-    ++count;
-    return true;
+  // A network is often many clients (an office, a provider's NAT pool), so it holds more than
+  // one client's share; a quarter leaves most connections to every other network.
+  size_t network_share() const {
+    if (limits.max_connections_per_network) return limits.max_connections_per_network;
+    return std::max(client_share(), limits.max_connections / 4);
   }
-  void release(const std::string &client) {
-    if (client.empty() || limits.unshared_clients.contains(client)) return;
-    std::lock_guard lock(clients_mutex);
-    const auto it = open_by_client.find(client);
-    if (it == open_by_client.end()) return;
-    if (--it->second == 0) open_by_client.erase(it);
+  enum class Admission { admitted, client_full, network_full };
+  // Counts a new connection in its client's share and its network's, unless one is taken.
+  Admission admit(const ShareKeys &keys) {
+    if (keys.client.empty()) return Admission::admitted;
+    std::lock_guard lock(shares_mutex);
+    if (open_in(open_by_client, keys.client) >= client_share()) return Admission::client_full;
+    if (open_in(open_by_network, keys.network) >= network_share()) return Admission::network_full;
+    ++open_by_client[keys.client];
+    ++open_by_network[keys.network];
+    return Admission::admitted;
+  }
+  void release(const ShareKeys &keys) {
+    if (keys.client.empty()) return;
+    std::lock_guard lock(shares_mutex);
+    give_back_one(open_by_client, keys.client);
+    give_back_one(open_by_network, keys.network);
+  }
+  static size_t open_in(const std::unordered_map<std::string, size_t> &counts,
+                        const std::string &key) {
+    const auto it = counts.find(key);
+    return it == counts.end() ? 0 : it->second;
+  }
+  static void give_back_one(std::unordered_map<std::string, size_t> &counts,
+                            const std::string &key) {
+    const auto it = counts.find(key);
+    if (it != counts.end() && --it->second == 0) counts.erase(it);
   }
 
-  void closed_one(const std::string &client) {
-    release(client);
+  void closed_one(const ShareKeys &keys) {
+    release(keys);
     if (--open == 0 && draining) {
       std::lock_guard lock(drained_mutex);
       drained.notify_all();
@@ -134,11 +168,20 @@ struct Hub {
   }
 };
 
+// The answer to a connection turned away when every connection is being answered.
+inline constexpr std::string_view kTooManyConnections =
+    "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; "
+    "charset=utf-8\r\nRetry-After: 1\r\nConnection: close\r\n"
+    "Content-Length: 33\r\n\r\nToo many connections; try again.\n";
+
 // The peer or local address as text, and its port.
 std::string address_text(const sockaddr_storage &address, int &port);
 
-// Whose share of the connections the peer of socket `fd` uses (Hub::admit); empty when unknown.
-std::string peer_client(int fd);
+// Whose shares of the connections an address takes (Hub::admit).
+ShareKeys shares_of(const sockaddr_storage &address);
+
+// Whose shares the peer of socket `fd` takes: none when it is unknown or one of `unshared`.
+ShareKeys peer_shares(int fd, const TrustedProxies &unshared);
 
 // The answer to a request refused before routing: always the last on its connection.
 std::string refusal_response(int status, const std::string &html);

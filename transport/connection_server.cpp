@@ -27,14 +27,20 @@ namespace verdict::transport {
 
 namespace {
 
-constexpr std::string_view kBusy = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; "
-                                   "charset=utf-8\r\nRetry-After: 1\r\nConnection: close\r\n"
-                                   "Content-Length: 33\r\n\r\nToo many connections; try again.\n";
-
 constexpr std::string_view kClientBusy =
     "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
     "Retry-After: 1\r\nConnection: close\r\nContent-Length: 62\r\n\r\n"
     "Too many connections from your address; close some and retry.\n";
+
+constexpr std::string_view kNetworkBusy =
+    "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+    "Retry-After: 1\r\nConnection: close\r\nContent-Length: 51\r\n\r\n"
+    "Too many connections from your network; try again.\n";
+
+// New connections past the bound whose reactor has not yet closed another to make room for
+// them: past this many, the next is turned away, so a burst of connects cannot take the
+// process's descriptors before the reactors catch up.
+constexpr size_t kMakingRoomAtOnce = 64;
 
 // What httplib's process_request reads one whole request from, and writes its answer into.
 class RequestStream final : public httplib::Stream {
@@ -162,14 +168,31 @@ public:
 
   void share(ResponseCache *cache) { hub_.shared.store(cache, std::memory_order_release); }
 
-  // From httplib's accept thread: a new connection joins a reactor, or is turned away.
+  // From httplib's accept thread: a new connection joins a reactor, or is turned away. Past
+  // the bound it joins the reactor with the most connections waiting on their client, which
+  // closes the one that has waited longest to make room.
   void adopt(int fd) {
-    if (hub_.open.load() >= hub_.limits.max_connections || hub_.draining.load())
-      return turn_away(fd, kBusy);
-    auto client = peer_client(fd);
-    if (!hub_.admit(client)) return turn_away(fd, kClientBusy);
-    ++hub_.open;
-    reactors_[next_reactor_++ % reactors_.size()]->adopt(fd, std::move(client));
+    if (hub_.draining.load()) return turn_away(fd, kTooManyConnections);
+    auto shares = peer_shares(fd, hub_.limits.unshared_clients);
+    switch (hub_.admit(shares)) {
+    case Hub::Admission::client_full:
+      return turn_away(fd, kClientBusy);
+    case Hub::Admission::network_full:
+      return turn_away(fd, kNetworkBusy);
+    case Hub::Admission::admitted:
+      break;
+    }
+    const auto open = ++hub_.open;
+    if (open <= hub_.limits.max_connections)
+      return reactors_[next_reactor_++ % reactors_.size()]->adopt(fd, std::move(shares), false);
+    if (open > hub_.limits.max_connections + kMakingRoomAtOnce) {
+      hub_.closed_one(shares);
+      return turn_away(fd, kTooManyConnections);
+    }
+    const auto most_waiting =
+        std::max_element(reactors_.begin(), reactors_.end(),
+                         [](const auto &a, const auto &b) { return a->waiting() < b->waiting(); });
+    (*most_waiting)->adopt(fd, std::move(shares), true);
   }
 
   static void turn_away(int fd, std::string_view answer) {

@@ -8,7 +8,10 @@
 // it again itself: a warm page costs one recv and one send, and no thread switch. So:
 //   - idle and slow connections cost a socket and a small buffer, never a thread or CPU;
 //   - each request must arrive within `request_timeout`, idle keep-alive ends after
-//     `idle_timeout`, and past `max_connections` a new connection gets a 503 and is closed;
+//     `idle_timeout`; at `max_connections` a new connection closes the one that has waited
+//     longest on its client (idle, or its request still arriving), never one being answered,
+//     so a slow client's sockets make room for a reader (who sends a request at once), and
+//     one client, or one network, holds at most its share;
 //   - the listen backlog is large (Debian's httplib uses 5), and SO_REUSEPORT is off, so a
 //     second server on the same port fails to start instead of sharing its traffic;
 //   - stop() lets requests in progress finish, then closes everything within `drain_timeout`.
@@ -31,13 +34,19 @@
 namespace verdict::transport {
 
 struct TransportLimits {
-  size_t reactors = 0;           // threads that own connections; 0: one per core, at most 4
-  size_t workers = 16;           // threads that run handlers (a vote hands its fsync over)
-  size_t max_connections = 4096; // open at once; the next one is answered 503 and closed
-  // Open at once from one client (an IPv4 address, an IPv6 /64), so one client cannot take
-  // every connection: 0 is a sixteenth of max_connections, at least 16. The address of the
-  // site's trusted proxies, through which every reader comes, have no share of their own.
+  size_t reactors = 0; // threads that own connections; 0: one per core, at most 4
+  size_t workers = 16; // threads that run handlers (a vote hands its fsync over)
+  // Open at once. A new connection past it closes the oldest of those waiting on their client
+  // (idle between requests, or a request still arriving) to make room; it is answered 503 and
+  // closed only when every one is being answered.
+  size_t max_connections = 4096;
+  // Open at once from one client (an IPv4 address, an IPv6 /56), so one client cannot take
+  // every connection: 0 is a sixteenth of max_connections, at least 16.
   size_t max_connections_per_client = 0;
+  // Open at once from one network (an IPv4 /24, an IPv6 /48), so many addresses side by side
+  // are not many clients' shares: 0 is a quarter of max_connections, at least a client's.
+  size_t max_connections_per_network = 0;
+  // The site's trusted proxies, through which every reader comes: no share of their own.
   TrustedProxies unshared_clients;
   std::chrono::milliseconds request_timeout{10000}; // first byte to last byte of a request
   std::chrono::milliseconds idle_timeout{5000};     // keep-alive wait for the next request

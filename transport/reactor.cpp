@@ -14,6 +14,23 @@
 
 namespace verdict::transport {
 
+void WaitingLine::join(Connection &c) {
+  c.in_line = true;
+  c.ahead = last_;
+  c.behind = nullptr;
+  (last_ ? last_->behind : first_) = &c;
+  last_ = &c;
+  waiting_.store(waiting_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+
+void WaitingLine::leave(Connection &c) {
+  (c.ahead ? c.ahead->behind : first_) = c.behind;
+  (c.behind ? c.behind->ahead : last_) = c.ahead;
+  c.in_line = false;
+  c.ahead = c.behind = nullptr;
+  waiting_.store(waiting_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+}
+
 Reactor::Reactor(Hub &hub)
     : hub_(hub), epoll_(epoll_create1(EPOLL_CLOEXEC)),
       wake_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
@@ -28,16 +45,16 @@ Reactor::~Reactor() {
   stop();
   for (auto &[fd, connection] : connections_)
     ::close(fd);
-  for (const auto &[fd, client] : incoming_)
-    ::close(fd);
+  for (const auto &handoff : incoming_)
+    ::close(handoff.fd);
   ::close(epoll_);
   ::close(wake_);
 }
 
-void Reactor::adopt(int fd, std::string client) {
+void Reactor::adopt(int fd, ShareKeys shares, bool make_room) {
   {
     std::lock_guard lock(handoff_mutex_);
-    incoming_.emplace_back(fd, std::move(client));
+    incoming_.push_back({fd, std::move(shares), make_room});
   }
   wake();
 }
@@ -72,12 +89,31 @@ void Reactor::watch(Connection &c, uint32_t events) {
   epoll_ctl(epoll_, EPOLL_CTL_MOD, c.fd, &event);
 }
 
+// Every change of a connection's state comes here, so the line of those waiting on their
+// client holds exactly them: a connection joins at the back when it begins to wait (new, or
+// its answer sent) and keeps its place while a request arrives, however slowly it comes.
+void Reactor::set_state(Connection &c, Connection::State state) {
+  const auto waits_on_client = [](Connection::State s) {
+    return s == Connection::State::idle || s == Connection::State::reading;
+  };
+  if (!waits_on_client(state)) {
+    if (c.in_line) line_.leave(c);
+  } else if (!c.in_line) {
+    line_.join(c);
+  } else if (state == Connection::State::idle && c.state != Connection::State::idle) {
+    line_.leave(c); // answered from the cache: it waits afresh
+    line_.join(c);
+  }
+  c.state = state;
+}
+
 void Reactor::close_connection(Connection &c) {
+  if (c.in_line) line_.leave(c);
   epoll_ctl(epoll_, EPOLL_CTL_DEL, c.fd, nullptr);
   ::close(c.fd);
-  const auto client = std::move(c.client);
+  const auto shares = std::move(c.shares);
   connections_.erase(c.fd); // destroys c
-  hub_.closed_one(client);
+  hub_.closed_one(shares);
 }
 
 void Reactor::run() {
@@ -120,7 +156,7 @@ void Reactor::run() {
 }
 
 void Reactor::take_handoffs() {
-  std::vector<std::pair<int, std::string>> fresh;
+  std::vector<Incoming> fresh;
   std::vector<Connection *> back;
   {
     std::lock_guard lock(handoff_mutex_);
@@ -128,8 +164,12 @@ void Reactor::take_handoffs() {
     back.swap(returned_);
     wake_pending_ = false;
   }
-  for (auto &[fd, client] : fresh)
-    start(fd, std::move(client));
+  for (auto &handoff : fresh) {
+    if (handoff.make_room)
+      make_room(handoff.fd, std::move(handoff.shares));
+    else
+      start(handoff.fd, std::move(handoff.shares));
+  }
   for (auto *c : back)
     resume(*c);
   if (hub_.draining) {
@@ -144,10 +184,10 @@ void Reactor::take_handoffs() {
   }
 }
 
-void Reactor::start(int fd, std::string client) {
+void Reactor::start(int fd, ShareKeys shares) {
   if (hub_.draining) {
     ::close(fd);
-    hub_.closed_one(client);
+    hub_.closed_one(shares);
     return;
   }
   fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
@@ -155,7 +195,7 @@ void Reactor::start(int fd, std::string client) {
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
   auto c = std::make_unique<Connection>();
   c->fd = fd;
-  c->client = std::move(client);
+  c->shares = std::move(shares);
   c->owner = this;
   sockaddr_storage address{};
   socklen_t length = sizeof address;
@@ -169,7 +209,20 @@ void Reactor::start(int fd, std::string client) {
   event.events = EPOLLIN | EPOLLRDHUP;
   event.data.ptr = c.get();
   epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &event);
+  set_state(*c, Connection::State::idle);
   connections_.emplace(fd, std::move(c));
+}
+
+// A connection past the bound: the connection here that has waited longest on its client is
+// closed to make room for it. Only when none waits (each is being answered) is it turned away.
+void Reactor::make_room(int fd, ShareKeys shares) {
+  if (auto *oldest = line_.first()) {
+    close_connection(*oldest);
+    return start(fd, std::move(shares));
+  }
+  ::send(fd, kTooManyConnections.data(), kTooManyConnections.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+  ::close(fd);
+  hub_.closed_one(shares);
 }
 
 // A connection back from a worker or a held answer's release: send what is left, then close
@@ -177,7 +230,7 @@ void Reactor::start(int fd, std::string client) {
 void Reactor::resume(Connection &c) {
   if (!c.out.empty() && !flush(c)) return close_connection(c);
   if (!c.out.empty()) {
-    c.state = Connection::State::flushing;
+    set_state(c, Connection::State::flushing);
     c.deadline = Clock::now() + hub_.limits.write_timeout;
     return watch(c, EPOLLOUT);
   }
@@ -187,10 +240,10 @@ void Reactor::resume(Connection &c) {
     if (c.framing.kind != Framing::Kind::incomplete) return dispatch(c);
   }
   if (c.in.empty()) {
-    c.state = Connection::State::idle;
+    set_state(c, Connection::State::idle);
     c.deadline = Clock::now() + hub_.limits.idle_timeout;
   } else {
-    c.state = Connection::State::reading; // the start of the next request is here already
+    set_state(c, Connection::State::reading); // the start of the next request is here already
     c.deadline = Clock::now() + hub_.limits.request_timeout;
   }
   watch(c, EPOLLIN | EPOLLRDHUP);
@@ -215,7 +268,7 @@ void Reactor::on_readable(Connection &c) {
     if (errno != EINTR) return close_connection(c);
   }
   if (c.state == Connection::State::idle && !c.in.empty()) {
-    c.state = Connection::State::reading;
+    set_state(c, Connection::State::reading);
     c.deadline = Clock::now() + hub_.limits.request_timeout;
   }
   if (hub_.draining) c.deadline = std::min(c.deadline, Clock::now() + hub_.limits.drain_timeout);
@@ -228,13 +281,13 @@ void Reactor::on_readable(Connection &c) {
   case Framing::Kind::incomplete:
     if (!c.out.empty() && !flush(c)) return close_connection(c);
     if (!c.out.empty()) {
-      c.state = Connection::State::flushing;
+      set_state(c, Connection::State::flushing);
       c.deadline = Clock::now() + hub_.limits.write_timeout;
       return watch(c, EPOLLOUT);
     }
     if (c.peer_done) return c.in.empty() ? close_connection(c) : linger(c);
     if (c.in.empty()) {
-      c.state = Connection::State::idle;
+      set_state(c, Connection::State::idle);
       c.deadline = Clock::now() + hub_.limits.idle_timeout;
     }
     if (c.framing.expects_continue && !c.continued) {
@@ -297,7 +350,7 @@ bool Reactor::cookie_answer(const CookieAnswers &answers, std::string_view targe
 // sending side is shut first and what still arrives is read and dropped for a moment.
 void Reactor::linger(Connection &c) {
   ::shutdown(c.fd, SHUT_WR);
-  c.state = Connection::State::lingering;
+  set_state(c, Connection::State::lingering);
   c.in.clear();
   c.deadline = Clock::now() + std::chrono::seconds(2);
   watch(c, EPOLLIN | EPOLLRDHUP);
@@ -329,7 +382,7 @@ void Reactor::sweep(Clock::time_point now) {
 }
 
 void Reactor::dispatch(Connection &c) {
-  c.state = Connection::State::working;
+  set_state(c, Connection::State::working);
   watch(c, 0); // nothing until the worker, or a held answer's release, gives it back
   if (!hub_.answered_at_once(c)) return hub_.dispatch(c);
   // Made here: its answer is sent now, or once released (then `c` is no longer ours to touch).
