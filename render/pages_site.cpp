@@ -55,7 +55,6 @@ std::string methodology(const Views &views, const std::vector<Reviewer> &panel,
   page.set("per_wider", std::to_string(kCountedVotersPerWiderNetwork));
   page.set("wider_networks", "IPv4 /" + std::to_string(kIpv4WiderNetworkBits) + " or IPv6 /" +
                                  std::to_string(kIpv6WiderNetworkBits));
-  page.set("window_days", std::to_string(kCountingWindowDays));
   page.set("page_lifetime", count_phrase(kVotePageLifetimeSeconds / 3600, "hour", "hours"));
   page.set("reading_time", count_phrase(kSecondsToReadAPage, "second", "seconds"));
   page.set("set_aside_example", community_summary({24, 37}, {12, 0}));

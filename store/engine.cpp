@@ -441,9 +441,13 @@ struct Engine::Watcher {
     thread = std::thread([this] { run(); });
   }
 
-  ~Watcher() {
+  ~Watcher() { stop(); }
+
+  // Stops looking, and so calling `gone`; file_problem() still answers. Once only.
+  void stop() {
     {
       std::lock_guard lock(mutex);
+      if (stopping) return;
       stopping = true;
     }
     wake.notify_one();
@@ -590,9 +594,12 @@ std::string Engine::health_problem() {
 }
 
 Engine::~Engine() {
-  watcher_.reset();
+  // The watcher stops calling into the writer first, and stays until the writer is gone: the
+  // writer's last commits still ask it whether the file is the one opened (file_problem).
+  if (watcher_) watcher_->stop();
   readers_.reset();
   writer_.reset();
+  watcher_.reset();
   database_file::forget_when_no_log(path_); // the last connection closed
 }
 

@@ -3,12 +3,19 @@
 // stored; only what the rule counts moves a number; what it sets aside is shown with why.
 #include <catch2/catch.hpp>
 
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <thread>
+
 #include <nlohmann/json.hpp>
 
 #include "auth/vote_tokens.h"
 #include "domain/counting.h"
 #include "domain/numbers.h"
 #include "render/mail.h"
+#include "server_process.h"
 #include "test_support.h"
 
 using namespace verdict;
@@ -535,4 +542,99 @@ TEST_CASE("counting: every page type, image, feed, API answer and the digest tha
                    7, "https://verdict.example", "https://verdict.example/unsubscribe/1-x");
   CHECK(mail.text.find(why) != std::string::npos);
   CHECK(mail.html.find(why) != std::string::npos);
+}
+
+namespace {
+
+// Debian's libfaketime: a process started with it in LD_PRELOAD and FAKETIME="+31d" reads its
+// clock 31 days ahead.
+constexpr const char *kLibFaketime = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
+
+// The verdict binary serving `db`, its clock `days` ahead, trusting 127.0.0.1 as its proxy.
+std::unique_ptr<test::Server> server_days_ahead(const std::string &db, int days) {
+  const std::string asan_options = getenv("ASAN_OPTIONS") ? getenv("ASAN_OPTIONS") : "";
+  setenv("LD_PRELOAD", kLibFaketime, 1);
+  setenv("FAKETIME", ("+" + std::to_string(days) + "d").c_str(), 1);
+  setenv("ASAN_OPTIONS", (asan_options + ":verify_asan_link_order=0").c_str(), 1);
+  auto server = std::make_unique<test::Server>(std::vector<std::string>{
+      "--db", db, "--port", "0", "--rate-limit", "0", "--trusted-proxy", "127.0.0.1"});
+  unsetenv("LD_PRELOAD");
+  unsetenv("FAKETIME");
+  setenv("ASAN_OPTIONS", asan_options.c_str(), 1);
+  return server;
+}
+
+} // namespace
+
+TEST_CASE(
+    "counting: four months of one office's readers (libfaketime): its /24, and the 6to4 "
+    "networks of its addresses, never stand counted more than three on a tool, and a withdrawal "
+    "lets the oldest waiting vote in") {
+  REQUIRE(std::filesystem::exists(kLibFaketime));
+  test::TempDir dir;
+  const auto db = (dir.path / "site.db").string();
+  std::optional<int64_t> counted_before, set_aside_before;
+  std::string first_reader; // the cookie of the office's first counted reader
+  int reader = 0;
+  for (int round = 0; round < 4; ++round) {
+    INFO("round " << round << ", " << 31 * round << " days on");
+    const auto server = server_days_ahead(db, 31 * round);
+    httplib::Client client("127.0.0.1", server->port);
+    client.set_read_timeout(30);
+    const auto tool = api(client, "/api/tools/codestral-2-1");
+    if (!counted_before) {
+      counted_before = tool["community"]["votes"].get<int64_t>();
+      set_aside_before = tool["set_aside"]["total"].get<int64_t>();
+    }
+    // Each round, three new readers from the office's /24 and two through 6to4 from its
+    // addresses (2002:c633:64xx::/48 carries 198.51.100.xx): each reads the page, then votes.
+    std::vector<std::pair<std::string, std::string>> readers; // address, form token
+    for (int i = 0; i < 5; ++i, ++reader) {
+      char address[64];
+      if (i < 3)
+        std::snprintf(address, sizeof address, "198.51.100.%d", reader + 1);
+      else
+        std::snprintf(address, sizeof address, "2002:c633:64%02x::1", reader + 1);
+      const auto page = client.Get("/tools/codestral-2-1");
+      REQUIRE(page);
+      REQUIRE(page->status == 200);
+      readers.emplace_back(address, test::vote_token_in(page->body, kToolVote));
+      REQUIRE_FALSE(readers.back().second.empty());
+    }
+    // A person reads before voting (kSecondsToReadAPage): a vote sooner is set aside as too
+    // fast, which this case is not about.
+    std::this_thread::sleep_for(std::chrono::seconds(kSecondsToReadAPage) +
+                                std::chrono::milliseconds(1100));
+    for (const auto &[address, token] : readers) {
+      const auto voted = client.Post(
+          kToolVote.c_str(), {{"Sec-Fetch-Site", "same-origin"}, {"X-Forwarded-For", address}},
+          "verdict=ship&token=" + token, "application/x-www-form-urlencoded");
+      REQUIRE(voted);
+      CHECK(voted->status == 303);
+      if (first_reader.empty()) first_reader = test::cookie_from(voted);
+    }
+    const auto after = api(client, "/api/tools/codestral-2-1");
+    CHECK(after["community"]["votes"].get<int64_t>() == *counted_before + 3);
+    CHECK(after["set_aside"]["total"].get<int64_t>() == *set_aside_before + 5 * (round + 1) - 3);
+    if (round < 3) continue;
+    // The office's first reader withdraws, four months on: the oldest waiting vote is counted
+    // in their place, and the office still stands at three.
+    const auto page =
+        client.Get("/tools/codestral-2-1", {{"Cookie", "verdict_voter=" + first_reader}});
+    REQUIRE(page);
+    const auto token = test::vote_token_in(page->body, kToolVote);
+    std::this_thread::sleep_for(std::chrono::seconds(kSecondsToReadAPage) +
+                                std::chrono::milliseconds(1100));
+    const auto withdrawn =
+        client.Post(kToolVote.c_str(),
+                    {{"Sec-Fetch-Site", "same-origin"},
+                     {"X-Forwarded-For", "198.51.100.1"},
+                     {"Cookie", "verdict_voter=" + first_reader}},
+                    "verdict=withdraw&token=" + token, "application/x-www-form-urlencoded");
+    REQUIRE(withdrawn);
+    CHECK(withdrawn->status == 303);
+    const auto last = api(client, "/api/tools/codestral-2-1");
+    CHECK(last["community"]["votes"].get<int64_t>() == *counted_before + 3);
+    CHECK(last["set_aside"]["total"].get<int64_t>() == *set_aside_before + 5 * 4 - 3 - 1);
+  }
 }
