@@ -170,6 +170,28 @@ TEST_CASE("verify: a site that counts a fourth voter of one network on a target 
   CHECK(said.find("leaf 11 breaks") == std::string::npos); // the third was within the rule
 }
 
+TEST_CASE("verify: a site that counts a vote of a network without naming the place it holds "
+          "fails, naming the entry") {
+  VerifiedSite site;
+  REQUIRE(site.verify() == 0);
+  {
+    // A counted vote written with the log's own triggers but given no place: the ceiling could
+    // not be checked for it, so the log does not keep the rule.
+    sql::Db db(site.db);
+    vote_log::add_functions(db);
+    const auto tool = Store(site.db).tool_by_slug("code-llama-4")->id;
+    db.exec("INSERT INTO tool_votes (voter, tool_id, verdict, network, cast_at) VALUES ('" +
+            std::string(32, 'p') + "', " + std::to_string(tool) +
+            ", 'ship', 'bought', '2026-11-20T10:00:00Z')");
+    Store store(site.db);
+    store.make_checkpoint(store.log_signing_key(), unix_now());
+  }
+  std::string said;
+  CHECK(site.verify(&said) != 0);
+  CHECK(said.find("leaf 9 breaks the counting rule") != std::string::npos);
+  CHECK(said.find("a counted vote that names no place of its network") != std::string::npos);
+}
+
 TEST_CASE("verify: a stored vote changed in the file without its log entry is named by its "
           "tool") {
   VerifiedSite site;

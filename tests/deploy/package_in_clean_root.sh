@@ -20,7 +20,7 @@ cleanup() {
   local status=$?
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
   wait 2>/dev/null || true
-  for mount in "$root/proc" "$root/dev"; do
+  for mount in "$root/proc" "$root/dev" "$work/bare/proc" "$work/bare/dev"; do
     mountpoint -q "$mount" && umount -l "$mount" || true
   done
   rm -rf "$work" 2>/dev/null || true
@@ -55,6 +55,9 @@ mirror=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/nu
 mirror=${mirror:-http://deb.debian.org/debian}
 mmdebstrap --quiet --variant=apt bookworm "$root" "$mirror" >"$work/mmdebstrap.log" 2>&1 ||
   { cat "$work/mmdebstrap.log"; exit 1; }
+# A second clean root, for the guide's path without the package (the end of this test).
+bare=$work/bare
+cp -a "$root" "$bare"
 mount --bind /proc "$root/proc"
 mount --bind /dev "$root/dev"
 cp "$deb" "$root/tmp/"
@@ -246,4 +249,51 @@ check "the database is kept on purge" "yes" \
   "$(test -s "$root/var/lib/verdict/verdict.db" && echo yes || echo no)"
 check "purging forgets the units' records" "" \
   "$(find "$root/var/lib/systemd" -name 'verdict*' 2>/dev/null || true)"
+
+# The guide's path without the package (deploy/README.md), its commands run as written (as
+# root, so without `sudo`) in the second clean root, with the libraries the binary needs (a
+# source tree's owner has them: they built it) and systemd's tools. No systemd runs there
+# (SYSTEMD_OFFLINE=1 tells systemctl so: the root's /proc is this machine's): systemctl
+# enables a unit by its links and says it ignores what needs a running systemd.
+in_bare() {
+  chroot "$bare" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 SYSTEMD_OFFLINE=1 "$@"
+}
+mount --bind /proc "$bare/proc"
+mount --bind /dev "$bare/dev"
+cp /etc/resolv.conf "$bare/etc/resolv.conf"
+needs=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/(.*)//; s/|.*//; s/ //g' | grep -v '^$')
+{ in_bare apt-get update -qq && in_bare apt-get install -y -qq systemd passwd $needs; } \
+  >"$work/bare-install.log" 2>&1 || { cat "$work/bare-install.log"; exit 1; }
+mkdir -p "$bare/src/build"
+cp -a "$repo/deploy" "$bare/src/deploy"
+install -m 755 "$verdict" "$bare/src/build/verdict"
+steps=$(awk '/^Without the package, from the source tree/ { found = 1 }
+  found && /^```sh$/ { inside = 1; next } inside && /^```$/ { exit } inside { print }' \
+  "$repo/deploy/README.md")
+check "the guide has the steps without the package" "yes" \
+  "$(printf '%s\n' "$steps" | grep -q 'install -m 755 build/verdict' && echo yes || echo no)"
+timer_step=$(grep -o '`sudo systemctl enable --now verdict-digest.timer`' "$repo/deploy/README.md" |
+  head -1 | tr -d '`')
+check "the guide enables the digest's timer without the package" \
+  "sudo systemctl enable --now verdict-digest.timer" "$timer_step"
+# As root, so without sudo; and the timer enabled without starting it (--now's start needs the
+# running systemd the root has not: the links enabling makes are what is checked).
+printf '%s\n%s\n' "$steps" "$timer_step" | sed 's/^sudo //; s/ sudo / /g; s/ enable --now / enable /' \
+  >"$bare/src/steps.sh"
+in_bare sh -euc 'cd /src && sh -eu steps.sh' >"$work/bare-steps.log" 2>&1 ||
+  { cat "$work/bare-steps.log"; exit 1; }
+check "without the package: the binary" "$("$verdict" --version)" \
+  "$(in_bare verdict --version)"
+for unit in verdict.service verdict-backup.service verdict-backup.timer verdict-digest.service \
+  verdict-digest.timer; do
+  check "without the package: the unit $unit" "yes" \
+    "$(test -f "$bare/etc/systemd/system/$unit" && echo yes || echo no)"
+done
+check "without the package: the digest's timer is enabled" "/etc/systemd/system/verdict-digest.timer" \
+  "$(readlink "$bare/etc/systemd/system/timers.target.wants/verdict-digest.timer" || true)"
+check "without the package: the settings file is root's alone" "root 600" \
+  "$(in_bare stat -c '%U %a' /etc/default/verdict)"
+check "without the package: the state folder" "verdict 750" \
+  "$(in_bare stat -c '%U %a' /var/lib/verdict)"
+
 echo "package in a clean Debian 12 root: $checks checks passed"
