@@ -8,7 +8,9 @@
 # link in the installed documents leads to an installed file (and heading). There the owner
 # makes the site and its first editor (`verdict init`, as the user verdict), serves it on
 # loopback at an ephemeral port and a page is fetched; removing the package disables the units
-# the owner enabled, and removing and purging it leave the database.
+# the owner enabled, and removing and purging it leave the database. Then, in a second clean
+# root, the guide's path without the package is run as deploy/README.md writes it: the
+# binary, every unit and the digest's timer enabled.
 #   tests/deploy/package_in_clean_root.sh VERDICT_BINARY
 set -euo pipefail
 verdict=$1
