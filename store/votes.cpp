@@ -57,14 +57,12 @@ SetAside set_aside_of(const sql::Stmt &row, int network_column) {
 struct VoteTable {
   VoteTable(const std::string &table, const std::string &key_columns, const std::string &key_values,
             const std::string &match, const std::string &choice)
-      : lookup("SELECT (SELECT CASE WHEN set_aside IS NOT NULL THEN 0 WHEN " + choice +
-               " = :choice THEN 2 ELSE 1 END FROM " + table + " WHERE voter = :voter AND " + match +
-               "), (SELECT count(*) FROM " + table + " WHERE " + match +
-               " AND network = :network AND set_aside IS NULL)"),
+      : lookup("SELECT CASE WHEN set_aside IS NOT NULL THEN 0 WHEN " + choice +
+               " = :choice THEN 2 ELSE 1 END FROM " + table + " WHERE voter = :voter AND " + match),
         keep("UPDATE " + table + " SET " + choice + " = :choice, cast_at = :at WHERE voter = " +
              ":voter AND " + match + " AND " + choice + " <> :choice"),
         places("SELECT place FROM " + table + " WHERE " + match +
-               " AND network = :network AND set_aside IS NULL AND place IS NOT NULL"),
+               " AND network = :network AND set_aside IS NULL"),
         wider_held("SELECT count(*) FROM " + table + " WHERE " + match +
                    " AND wider = :wider AND set_aside IS NULL"),
         write("INSERT INTO " + table + " (voter, " + key_columns + ", " + choice +
@@ -89,10 +87,10 @@ struct VoteTable {
         count_in("UPDATE " + table + " SET set_aside = NULL, place = :place, cast_at = :at " +
                  "WHERE voter = :voter AND " + match) {}
 
-  const std::string lookup;     // the voter's vote (NULL none, 0 set aside, 1 counted, 2 the
-                                // same choice counted) and its network's places held
+  const std::string lookup;     // the voter's vote: 0 set aside, 1 counted, 2 the same choice
+                                // counted (no row: none)
   const std::string keep;       // a counted vote's change: it keeps its place
-  const std::string places;     // the places its network holds on the target
+  const std::string places;     // the places its network holds on the target (NULL: unnumbered)
   const std::string wider_held; // how many its wider network holds
   // A judged vote, new or sent again; one still set aside, sent again unchanged, keeps its
   // time, and so its turn for a place.
@@ -122,37 +120,32 @@ struct VotesOn {
   }
 };
 
-// What the counting rule reads for one vote, found by one statement in the writer's
-// transaction: whether the voter already has a vote on the target and whether it is counted,
-// and how many places the vote's network holds there.
+// The voter's own vote on the target, as the counting rule reads it.
 struct Standing {
-  bool has_vote = false;
   bool counted = false;
   bool same_choice = false; // the vote sent is the one standing (sent again, not changed)
-  int64_t network_places = 0;
 };
 
-// The lowest place of the network's on the target that no counted vote holds.
-int64_t free_place(sql::Db &db, const VotesOn &target, const std::string &network) {
-  auto held = target.prepared(db, target.table.places);
-  held.bind(":network", network);
-  std::vector<int64_t> places;
-  while (held.step())
-    places.push_back(held.int64(0));
-  std::sort(places.begin(), places.end());
-  int64_t place = 1;
-  for (const auto taken : places)
-    if (taken == place) ++place;
-  return place;
-}
+// A network's places on a target, read once from its counted votes: how many it holds (a vote
+// counted before places were numbered holds one too), and the lowest that none holds.
+struct NetworkPlaces {
+  int64_t held = 0;
+  int64_t lowest_free = 1;
+};
 
-int64_t network_places(sql::Db &db, const VotesOn &target, const std::string &network) {
-  auto held = target.prepared(db, target.table.places);
-  held.bind(":network", network);
-  int64_t count = 0;
-  while (held.step())
-    ++count;
-  return count;
+NetworkPlaces places_of(sql::Db &db, const VotesOn &target, const std::string &network) {
+  auto rows = target.prepared(db, target.table.places);
+  rows.bind(":network", network);
+  NetworkPlaces places;
+  std::vector<int64_t> numbered;
+  while (rows.step()) {
+    ++places.held;
+    if (!rows.is_null(0)) numbered.push_back(rows.int64(0));
+  }
+  std::sort(numbered.begin(), numbered.end());
+  for (const auto taken : numbered)
+    if (taken == places.lowest_free) ++places.lowest_free;
+  return places;
 }
 
 // How many places the wider network holds on the target; none is counted for a vote kept
@@ -168,8 +161,8 @@ int64_t wider_places(sql::Db &db, const VotesOn &target, const std::string &wide
 // network and its wider network have room. Its wider network can only set aside a vote the
 // rest would count, so it is read only then.
 VoteStanding judged(sql::Db &db, const VotesOn &target, const Ballot &ballot,
-                    const Standing &found) {
-  CountedAround around{found.network_places, 0, found.counted};
+                    const NetworkPlaces &places) {
+  CountedAround around{places.held, 0, false};
   auto standing = judge_vote(ballot.seconds_on_page, around);
   if (!standing && !ballot.wider.empty()) {
     around.wider_voters = wider_places(db, target, ballot.wider);
@@ -199,9 +192,10 @@ void offer_freed_place(sql::Db &db, const VotesOn &target, const std::string &at
       waiting.emplace_back(oldest.text(0), oldest.text(1));
   }
   for (const auto &[voter, its_network] : waiting) {
-    if (network_places(db, target, its_network) >= kCountedVotersPerNetwork) continue;
+    const auto places = places_of(db, target, its_network);
+    if (places.held >= kCountedVotersPerNetwork) continue;
     auto counted = target.prepared(db, target.table.count_in);
-    counted.bind(":place", free_place(db, target, its_network));
+    counted.bind(":place", places.lowest_free);
     counted.bind(":at", at).bind(":voter", voter).run();
     return;
   }
@@ -223,20 +217,19 @@ void withdraw(sql::Db &db, const VotesOn &target, const std::string &at, const s
 
 // A counted vote keeps its place for as long as it stands: sent again, or changed, it stays
 // counted. Every other vote is judged by the counting rule as it is written, and a counted one
-// takes its network's lowest free place. One lookup reads all the rule needs, so a new vote
-// costs the writer a few statements and an upsert.
+// takes its network's lowest free place. The voter's vote and their network's places are each
+// read once, so a new vote costs the writer a few statements and an upsert.
 VoteStanding write_vote(sql::Db &db, const VotesOn &target, const std::string &at,
                         const Ballot &ballot, const std::function<void(sql::Stmt &)> &bind_choice) {
   auto lookup = target.prepared(db, target.table.lookup);
-  lookup.bind(":voter", ballot.voter).bind(":network", ballot.network);
+  lookup.bind(":voter", ballot.voter);
   bind_choice(lookup);
-  lookup.step();
   Standing found;
-  found.has_vote = !lookup.is_null(0);
-  found.counted = found.has_vote && lookup.int64(0) != 0;
-  found.same_choice = found.has_vote && lookup.int64(0) == 2;
-  found.network_places = lookup.int64(1);
-  lookup.step(); // done
+  if (lookup.step()) {
+    found.counted = lookup.int64(0) != 0;
+    found.same_choice = lookup.int64(0) == 2;
+    lookup.step(); // done: nothing of it is left open while the vote is written
+  }
   if (found.counted) {
     if (found.same_choice) return std::nullopt;
     auto change = target.prepared(db, target.table.keep);
@@ -245,7 +238,8 @@ VoteStanding write_vote(sql::Db &db, const VotesOn &target, const std::string &a
     change.run();
     return std::nullopt;
   }
-  const auto standing = judged(db, target, ballot, found);
+  const auto places = places_of(db, target, ballot.network);
+  const auto standing = judged(db, target, ballot, places);
   auto stmt = target.prepared(db, target.table.write);
   stmt.bind(":voter", ballot.voter).bind(":at", at);
   stmt.bind(":network", ballot.network).bind(":wider", ballot.wider);
@@ -254,7 +248,7 @@ VoteStanding write_vote(sql::Db &db, const VotesOn &target, const std::string &a
   if (standing)
     stmt.bind_null(":place");
   else
-    stmt.bind(":place", free_place(db, target, ballot.network));
+    stmt.bind(":place", places.lowest_free);
   stmt.run();
   return standing;
 }
