@@ -18,6 +18,10 @@ namespace verdict {
 
 namespace {
 
+constexpr const char *kPublishEveryError =
+    "--publish-votes-every must be a number of minutes from 1 to 1440 (0 publishes each vote at "
+    "once)";
+
 bool parse_int(const std::string &text, int low, int high, int &out) {
   int value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -198,6 +202,11 @@ const std::vector<Command> &commands() {
        "  --bind ADDR          default 127.0.0.1 (VERDICT_BIND)\n"
        "  --threads N          request workers, 1-4096, default 64 (VERDICT_THREADS)\n"
        "  --rate-limit N       writes per client per minute, default 30; 0 turns it off\n"
+       "  --publish-votes-every MINUTES  votes join the vote log and the numbers together, in\n"
+       "                       a shuffled batch, at the end of each period: default 60 (on the\n"
+       "                       hour), 1-1440; 0 publishes each vote at once, in the order they\n"
+       "                       came, which lets the log's order link one reader's votes\n"
+       "                       (VERDICT_PUBLISH_VOTES_EVERY)\n"
        "  --trusted-proxy LIST the reverse proxies whose X-Forwarded-For names the client:\n"
        "                       addresses or networks, comma-separated, e.g. 127.0.0.1 or\n"
        "                       10.0.0.0/8,2001:db8::/32 (VERDICT_TRUSTED_PROXY)\n"
@@ -455,6 +464,10 @@ Options parse_options(const std::vector<std::string> &args,
   if (const char *keep = env("VERDICT_BACKUP_KEEP");
       keep && !parse_int(keep, 1, 10000, options.backups_kept))
     options.error = "VERDICT_BACKUP_KEEP must be a number of copies from 1 to 10000";
+  if (const char *every = env("VERDICT_PUBLISH_VOTES_EVERY");
+      every && !parse_int(every, 0, 1440, options.publish_votes_every_minutes))
+    options.error = "VERDICT_PUBLISH_VOTES_EVERY must be a number of minutes from 1 to 1440 (0 "
+                    "publishes each vote at once)";
   if (const char *threads = env("VERDICT_THREADS");
       threads && !parse_int(threads, 1, 4096, options.threads))
     options.error = "VERDICT_THREADS must be a number from 1 to 4096";
@@ -510,6 +523,11 @@ Options parse_options(const std::vector<std::string> &args,
     } else if (arg == "--rate-limit") {
       if (auto v = value("--rate-limit"); v && !parse_int(*v, 0, 1000000, options.rate_limit))
         options.error = "--rate-limit must be a number of writes per minute (0 turns it off)";
+    } else if (arg == "--publish-votes-every") {
+      serve_flag = arg;
+      if (auto v = value("--publish-votes-every");
+          v && !parse_int(*v, 0, 1440, options.publish_votes_every_minutes))
+        options.error = kPublishEveryError;
     } else if (arg == "--base-url") {
       if (auto v = value("--base-url")) set_base_url(options, *v, "--base-url");
     } else if (arg == "--metrics-token") {

@@ -20,8 +20,11 @@ struct Options {
   int port = 8080;
   int threads = 64;
   bool access_log = false;
-  bool demo = false;              // serve: a missing --db is made with the bundled content (--demo)
-  int rate_limit = 30;            // writes per client per minute; 0 turns the limit off
+  bool demo = false;   // serve: a missing --db is made with the bundled content (--demo)
+  int rate_limit = 30; // writes per client per minute; 0 turns the limit off
+  // serve: votes reach the log and the numbers in a batch at the end of each period of this
+  // many minutes (docs/NUMBERS.md); 0, each with itself (--publish-votes-every).
+  int publish_votes_every_minutes = 60;
   std::string trusted_proxy;      // the reverse proxies whose X-Forwarded-For is believed (a list)
   std::string base_url;           // the site's public address, for absolute links; may be empty
   std::string metrics_token;      // a bearer token that shows /metrics' desk figures; may be empty
@@ -64,9 +67,9 @@ struct Options {
 };
 
 // `getenv` supplies VERDICT_DB, VERDICT_PORT, VERDICT_BIND, VERDICT_THREADS, VERDICT_BASE_URL,
-// VERDICT_METRICS_TOKEN, VERDICT_CLUSTER, VERDICT_NODE and the mail's VERDICT_SMTP* variables, used
-// when the matching flag is absent; VERDICT_SMTP_PASSWORD is the only way to give the SMTP
-// password.
+// VERDICT_PUBLISH_VOTES_EVERY, VERDICT_METRICS_TOKEN, VERDICT_CLUSTER, VERDICT_NODE and the mail's
+// VERDICT_SMTP* variables, used when the matching flag is absent; VERDICT_SMTP_PASSWORD is the only
+// way to give the SMTP password.
 Options parse_options(const std::vector<std::string> &args,
                       const std::function<const char *(const char *)> &getenv);
 

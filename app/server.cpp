@@ -13,10 +13,10 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "app/checkpointer.h"
 #include "app/cluster_command.h"
 #include "app/cluster_node.h"
 #include "app/confirmation_mailer.h"
+#include "app/vote_log_clock.h"
 #include "assets/embedded.h"
 #include "domain/content.h"
 #include "handlers/routes.h"
@@ -304,6 +304,7 @@ int serve(const Options &options) {
   App app(*store, views, options.rate_limit, options.trusted_proxy,
           cluster_node ? &cluster_node->writes : nullptr,
           cluster_node ? &cluster_node->writes : nullptr);
+  app.votes.batched = options.publish_votes_every_minutes > 0;
   // The follower tells the views and the App while this node is behind (below): never once
   // they are gone, whichever way this function returns.
   struct NoticeStopped {
@@ -344,8 +345,10 @@ int serve(const Options &options) {
     app.newsletter.sends_mail = true;
     app.newsletter.mail_queued = [&mailer] { mailer->wake(); };
   }
-  // The vote log is checkpointed once a day, and at start when a day has passed since.
-  auto checkpointer = std::make_unique<Checkpointer>(*store, *app.writes, app.clock);
+  // The vote log is checkpointed once a day, and at start when a day has passed since; votes
+  // are published in batches at the end of each period (docs/NUMBERS.md).
+  auto log_clock = std::make_unique<VoteLogClock>(*store, *app.writes, app.clock,
+                                                  options.publish_votes_every_minutes * 60);
   // Under a steady stream of votes, anonymous pages are rendered again once a second rather
   // than for every vote; voters see their own votes at once (bench/README.md says why). A
   // node of a cluster applies a write a few milliseconds after the stream took it, so its
@@ -392,7 +395,7 @@ int serve(const Options &options) {
     signal_waiter.join();
   }
   mailer.reset(); // after the mail in hand, before the database closes
-  checkpointer.reset();
+  log_clock.reset();
   cluster_node.reset(); // its follower's last writes are applied before the file closes
   store.reset();        // the last connection closing checkpoints the WAL into the .db file
   std::cerr << "Verdict stopped cleanly.\n";

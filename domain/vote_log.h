@@ -46,7 +46,8 @@ struct VoteReceipt {
   std::string address;            // its page: "/tools/codestral-2-1", "/compare/a-vs-b"
   std::optional<Verdict> verdict; // the vote on a tool
   std::string picked;             // on a pair: the name of the tool picked
-  VoteLogEntry logged;
+  bool waiting = false;           // for the log's next batch: not logged yet
+  VoteLogEntry logged;            // its entry, once its batch is in
 };
 
 // How often the site makes one on its own (`verdict checkpoint` makes one at any time).

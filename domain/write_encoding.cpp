@@ -21,7 +21,7 @@ constexpr std::array<std::string_view, std::variant_size_v<Write>> kKindNames = 
     "request_subscription", "confirm_subscription", "resubscribe",         "claim_confirmation",
     "start_confirmation",   "confirmation_mailed",  "confirmation_failed", "record_digest",
     "claim_digest_send",    "digest_sent",          "digest_send_failed",  "make_checkpoint",
-    "import_content"};
+    "import_content",       "publish_votes"};
 
 // The arguments' version this code writes, and the newest it reads.
 constexpr int kVersion = 1;
@@ -53,6 +53,10 @@ bool flag_in(const json &arguments, const char *key) {
   const auto &value = arguments.at(key);
   if (!value.is_boolean()) throw std::invalid_argument(std::string(key) + " is not true or false");
   return value.get<bool>();
+}
+// A vote's `batched`: absent in one taken before batches were (published with itself).
+bool batched_in(const json &arguments) {
+  return arguments.contains("batched") && flag_in(arguments, "batched");
 }
 json optional_number(const std::optional<int64_t> &value) {
   return value ? json(*value) : json(nullptr);
@@ -157,16 +161,23 @@ json encoded(const Unsubscribe &w) {
   return {{"id", w.id}};
 }
 
+// `batched` only when set: a vote taken before batches were is published with itself.
+json with_batching(json arguments, bool batched) {
+  if (batched) arguments["batched"] = true;
+  return arguments;
+}
 json encoded(const CastToolVote &w) {
-  return {{"ballot", ballot_argument(w.ballot)},
-          {"tool", w.tool},
-          {"verdict", w.verdict ? json(verdict_word(*w.verdict)) : json(nullptr)}};
+  return with_batching({{"ballot", ballot_argument(w.ballot)},
+                        {"tool", w.tool},
+                        {"verdict", w.verdict ? json(verdict_word(*w.verdict)) : json(nullptr)}},
+                       w.batched);
 }
 json encoded(const CastPairVote &w) {
-  return {{"ballot", ballot_argument(w.ballot)},
-          {"a", w.a},
-          {"b", w.b},
-          {"pick", optional_number(w.pick)}};
+  return with_batching({{"ballot", ballot_argument(w.ballot)},
+                        {"a", w.a},
+                        {"b", w.b},
+                        {"pick", optional_number(w.pick)}},
+                       w.batched);
 }
 json encoded(const RequestSubscription &w) {
   return {{"email", w.email}, {"now", w.now}, {"may_mail", w.may_mail}};
@@ -208,6 +219,9 @@ json encoded(const DigestSendFailed &w) {
 }
 json encoded(const MakeCheckpoint &w) {
   return {{"now", w.now}};
+}
+json encoded(const PublishVotes &w) {
+  return {{"every_seconds", w.every_seconds}};
 }
 // The content as its file writes it, as one text (read as `verdict import` reads a file).
 json encoded(const ImportContent &w) {
@@ -292,10 +306,11 @@ template <> CastToolVote decoded(const json &a) {
     verdict = verdict_from_word(text_in(a, "verdict"));
     if (!verdict) throw std::invalid_argument("its verdict is not ship or skip");
   }
-  return {ballot_in(a), number_in(a, "tool"), verdict};
+  return {ballot_in(a), number_in(a, "tool"), verdict, batched_in(a)};
 }
 template <> CastPairVote decoded(const json &a) {
-  return {ballot_in(a), number_in(a, "a"), number_in(a, "b"), optional_number_in(a, "pick")};
+  return {ballot_in(a), number_in(a, "a"), number_in(a, "b"), optional_number_in(a, "pick"),
+          batched_in(a)};
 }
 template <> RequestSubscription decoded(const json &a) {
   return {text_in(a, "email"), number_in(a, "now"), flag_in(a, "may_mail")};
@@ -336,6 +351,11 @@ template <> DigestSendFailed decoded(const json &a) {
 }
 template <> MakeCheckpoint decoded(const json &a) {
   return {number_in(a, "now")};
+}
+template <> PublishVotes decoded(const json &a) {
+  const auto every = number_in(a, "every_seconds");
+  if (every < 0) throw std::invalid_argument("its period is less than nothing");
+  return {every};
 }
 // Content this version's rules refuse came from a newer version's: read as one it cannot.
 template <> ImportContent decoded(const json &a) {

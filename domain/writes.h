@@ -118,18 +118,22 @@ struct Unsubscribe {
 
 // A reader's votes, each with the ballot the taking node saw (domain/model.h). A node
 // applying one from the cluster's stream judges its time on page from its token itself
-// (app/cluster_writes.cpp); no verdict or pick withdraws the vote.
+// (app/cluster_writes.cpp); no verdict or pick withdraws the vote. `batched`: the vote waits
+// for the next batch of the log (PublishVotes), as the site that took it publishes votes;
+// false, it is published with the vote itself (`--publish-votes-every 0`).
 struct CastToolVote {
   using Made = VoteStanding; // counted, or set aside and why
   Ballot ballot;
   int64_t tool = 0;
   std::optional<Verdict> verdict;
+  bool batched = false;
 };
 struct CastPairVote {
   using Made = VoteStanding;
   Ballot ballot;
   int64_t a = 0, b = 0;
   std::optional<int64_t> pick;
+  bool batched = false;
 };
 
 // The newsletter's sign-ups (store/subscribers.cpp). Whether a confirmation mail may go is
@@ -204,6 +208,13 @@ struct DigestSendFailed {
 struct MakeCheckpoint {
   int64_t now = 0;
 };
+// The votes waiting since the last batch, into the vote log and the published numbers at
+// once (store/vote_log.cpp, docs/NUMBERS.md). Every node's clock asks at the end of each
+// period of `every_seconds`; the first applied publishes, and one applied within half a
+// period of the last batch adds none.
+struct PublishVotes {
+  int64_t every_seconds = 0;
+};
 // Content as a file (`verdict import`): Made says what it created and changed.
 struct ImportContent {
   using Made = ImportSummary;
@@ -218,7 +229,7 @@ using Write =
                  Unsubscribe, CastToolVote, CastPairVote, RequestSubscription, ConfirmSubscription,
                  Resubscribe, ClaimConfirmation, StartConfirmation, ConfirmationMailed,
                  ConfirmationFailed, RecordDigest, ClaimDigestSend, DigestSent, DigestSendFailed,
-                 MakeCheckpoint, ImportContent>;
+                 MakeCheckpoint, ImportContent, PublishVotes>;
 
 // What a write made, for the kinds that answer with something (their `Made`).
 using Made = std::variant<std::monostate, bool, VoteStanding, SubscriptionRequest,

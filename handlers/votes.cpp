@@ -107,7 +107,7 @@ std::optional<Write> vote_on_tool(App &app, StoreReads &site, const Request &req
   const auto choice = verdict_from_word(verdict); // none: withdraw
   app.recent_writers.note(ballot.voter);
   see_other(res, page + "#tool-" + tool->slug);
-  return CastToolVote{ballot, tool->id, choice}; // the 303 leaves once it is durable
+  return CastToolVote{ballot, tool->id, choice, app.votes.batched}; // the 303 leaves once durable
 }
 
 // POST /compare/:pair/vote — the reader's head-to-head pick between the pair's two tools.
@@ -141,7 +141,7 @@ std::optional<Write> vote_on_pair(App &app, StoreReads &site, const Request &req
   const auto ballot = ballot_for(app, req, res, form, *on_page);
   app.recent_writers.note(ballot.voter);
   see_other(res, page + "#community");
-  return CastPairVote{ballot, c.a.id, c.b.id, picked};
+  return CastPairVote{ballot, c.a.id, c.b.id, picked, app.votes.batched};
 }
 
 } // namespace verdict::handlers

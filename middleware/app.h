@@ -81,6 +81,9 @@ struct App {
   struct Votes {
     std::string token_key;   // signs the token each vote form carries (auth/vote_tokens.h)
     std::string network_key; // keys the hash under which a voter's network is stored
+    // Each vote waits for the log's next batch (`--publish-votes-every`, docs/NUMBERS.md);
+    // false, it is published with itself.
+    bool batched = false;
   } votes;
   // A cluster's (app/server.cpp): readers' voter cookies are kept, and published, as keyed
   // hashes under it, so neither the stream nor a node's file holds a cookie a reader could be

@@ -104,6 +104,11 @@ std::string receipts(const Views &views, const std::vector<VoteReceipt> &receipt
     item.set("what", receipt.what);
     item.set("address", receipt.address);
     item.set("choice", receipt.verdict ? verdict_label(*receipt.verdict) : receipt.picked);
+    if (receipt.waiting) { // no entry yet: nothing of the log to show
+      item.set("waiting", bool_data(true));
+      items.push_back(item);
+      continue;
+    }
     item.set("leaf", std::to_string(receipt.logged.leaf));
     item.set("hash", merkle::hex(receipt.logged.hash));
     item.set("entry", receipt.logged.entry);

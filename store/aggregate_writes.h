@@ -64,8 +64,10 @@ WriteResult apply_in(sql::Db &db, const WriteContext &at, const ClaimDigestSend 
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const DigestSent &write);
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const DigestSendFailed &write);
 
-// store/vote_log.cpp, store/content.cpp: the log's checkpoint, and content as a file.
+// store/vote_log.cpp, store/content.cpp: the log's checkpoint and batches, and content as a
+// file.
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const MakeCheckpoint &write);
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const PublishVotes &write);
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const ImportContent &write);
 
 } // namespace aggregates

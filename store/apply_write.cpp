@@ -18,9 +18,12 @@ WriteResult apply_in(sql::Db &db, const Write &write, const WriteContext &at) {
 
 namespace {
 
-// Votes leave the catalogue as it was, so pages kept for it stay (Store::catalogue_generation).
+// Votes, and the log's batches that publish them, leave the catalogue as it was, so pages kept
+// for it stay (Store::catalogue_generation).
 Changes changes_of(const Write &write) {
-  return std::holds_alternative<CastToolVote>(write) || std::holds_alternative<CastPairVote>(write)
+  return std::holds_alternative<CastToolVote>(write) ||
+                 std::holds_alternative<CastPairVote>(write) ||
+                 std::holds_alternative<PublishVotes>(write)
              ? Changes::votes_only
              : Changes::anything;
 }

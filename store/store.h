@@ -190,6 +190,7 @@ public:
   std::vector<VoteLogEntry> vote_log(uint64_t from, size_t limit);
   VoteLogHead vote_log_head(); // from every row: tests' check of the log the site keeps
   uint64_t vote_log_size();
+  bool votes_waiting(); // for the next batch of the log (migrations/0022-vote-batches.sql)
   std::optional<Checkpoint> latest_checkpoint();
   std::vector<Checkpoint> latest_checkpoints(int limit); // newest first
   // RFC 6962 proofs in the tree of the first `size` leaves, for sizes up to the last seal;

@@ -3,11 +3,13 @@
 // file's terms, each written with its edit log entry.
 #include <algorithm>
 
+#include "domain/dates.h"
 #include "store/aggregate_writes.h"
 #include "store/page_starts.h"
 #include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
+#include "store/vote_log.h"
 
 namespace verdict {
 
@@ -358,6 +360,9 @@ WriteResult apply_in(sql::Db &db, const WriteContext &at, const DeleteTool &writ
   queries::forget_renames(db, "tool", before->slug);
   queries::log_change<ContentTool>(db, at, write.editor, "tool", before->slug, before,
                                    std::nullopt);
+  // Its votes' withdrawals are the editor's, not readers': published now, with every vote
+  // waiting (a batch of its own, as the next would be).
+  vote_log::publish_waiting(db, rfc3339_utc(at.seconds()));
   return WriteResult::written();
 }
 

@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
@@ -11,6 +12,7 @@
 #include "auth/log_signing.h"
 #include "auth/secrets.h"
 #include "domain/counting.h"
+#include "domain/dates.h"
 #include "domain/slugs.h"
 #include "domain/tallies.h"
 #include "domain/vote_log.h"
@@ -165,6 +167,229 @@ void vote_log::build_tally_changes(sql::Db &db) {
 
 namespace {
 
+// One vote event waiting for its batch, as migrations/0022-vote-batches.sql keeps it.
+struct WaitingEvent {
+  std::string at, target, event, voter;
+  std::optional<std::string> choice, set_aside, network;
+  std::optional<int64_t> place;
+  DayTally change; // what it changes in its target's numbers (its day left empty)
+};
+
+std::optional<std::string> optional_text(const sql::Stmt &row, int column) {
+  if (row.is_null(column)) return std::nullopt;
+  return row.text(column);
+}
+
+std::vector<WaitingEvent> waiting_events(sql::Db &db) {
+  auto rows = db.cached("SELECT at, target, event, choice, set_aside, voter, network, place, "
+                        "first, second, set_aside_network, set_aside_too_fast "
+                        "/* every row: a batch is all of them */ FROM vote_log_pending "
+                        "ORDER BY seq");
+  std::vector<WaitingEvent> events;
+  while (rows.step()) {
+    WaitingEvent event{rows.text(0),           rows.text(1),           rows.text(2),
+                       rows.text(5),           optional_text(rows, 3), optional_text(rows, 4),
+                       optional_text(rows, 6), std::nullopt,           DayTally{}};
+    if (!rows.is_null(7)) event.place = rows.int64(7);
+    event.change.first = rows.int64(8);
+    event.change.second = rows.int64(9);
+    event.change.set_aside = {rows.int64(10), rows.int64(11)};
+    events.push_back(std::move(event));
+  }
+  return events;
+}
+
+// A batch's entries: each voter's events on a target netted to one entry saying their vote
+// now (none when it came and went within the batch), or a withdrawal and a new cast when the
+// vote was withdrawn and cast again, so the replay and the places read as they stood.
+std::vector<WaitingEvent> netted(const std::vector<WaitingEvent> &events) {
+  std::map<std::pair<std::string, std::string>, std::vector<const WaitingEvent *>> by_vote;
+  for (const auto &event : events)
+    by_vote[{event.target, event.voter}].push_back(&event);
+  std::vector<WaitingEvent> entries;
+  for (const auto &[vote, its] : by_vote) {
+    const bool stood_before = its.front()->event != "cast";
+    const auto &last = *its.back();
+    const bool stands_after = last.event != "withdrawn";
+    const bool withdrawn_within = std::any_of(its.begin(), its.end(), [](const WaitingEvent *each) {
+      return each->event == "withdrawn";
+    });
+    if (stood_before && (!stands_after || withdrawn_within)) {
+      // The withdrawal names the vote as it stood when withdrawn (its place is free from here).
+      const auto withdrawal = std::find_if(its.begin(), its.end(), [](const WaitingEvent *each) {
+        return each->event == "withdrawn";
+      });
+      entries.push_back(**withdrawal);
+    }
+    if (!stands_after) continue;
+    entries.push_back(last);
+    entries.back().event = stood_before && !withdrawn_within ? "changed" : "cast";
+  }
+  return entries;
+}
+
+// The keyed hash a batch is ordered by: nobody without the log's key can foresee it, and every
+// node of a cluster orders a batch alike.
+std::string order_key(sql::Db &db, const WaitingEvent &entry) {
+  auto key = db.cached("SELECT vote_log_pseudonym(:voter || '#' || :event, :target, 'order')");
+  key.bind(":voter", entry.voter).bind(":event", entry.event).bind(":target", entry.target);
+  key.step();
+  return key.text(0);
+}
+
+void append_entry(sql::Db &db, uint64_t leaf, const std::string &at, const WaitingEvent &entry) {
+  auto append =
+      db.cached("INSERT INTO vote_log (leaf, entry) VALUES (:leaf, json_object("
+                "'at', strftime('%Y-%m-%dT%H:00:00Z', :at), 'target', :target, 'event', :event, "
+                "'choice', :choice, 'set_aside', :set_aside, "
+                "'voter', vote_log_pseudonym(:voter, :target, 'voter'), "
+                "'place', vote_log_pseudonym(:network || '#' || :place, :target, 'place')))");
+  append.bind(":leaf", static_cast<int64_t>(leaf)).bind(":at", at);
+  append.bind(":target", entry.target).bind(":event", entry.event);
+  // A pair's choice is the picked tool's id, a number in the entry; a tool's, a word.
+  if (!entry.choice)
+    append.bind_null(":choice");
+  else if (entry.target.starts_with("pair:"))
+    append.bind(":choice", static_cast<int64_t>(std::stoll(*entry.choice)));
+  else
+    append.bind(":choice", *entry.choice);
+  if (entry.set_aside)
+    append.bind(":set_aside", *entry.set_aside);
+  else
+    append.bind_null(":set_aside");
+  append.bind(":voter", entry.voter);
+  if (entry.network)
+    append.bind(":network", *entry.network);
+  else
+    append.bind_null(":network");
+  if (entry.place)
+    append.bind(":place", *entry.place);
+  else
+    append.bind_null(":place");
+  append.run();
+}
+
+// The vote's receipt: the leaf of its latest entry (migrations/0012-receipts.sql).
+void give_receipt(sql::Db &db, const VoteTarget &target, const std::string &voter, uint64_t leaf) {
+  auto receipt = target.pair
+                     ? db.cached("UPDATE pair_votes SET log_leaf = :leaf WHERE voter = :voter "
+                                 "AND low_tool_id = :low AND high_tool_id = :high")
+                     : db.cached("UPDATE tool_votes SET log_leaf = :leaf WHERE voter = :voter "
+                                 "AND tool_id = :low");
+  receipt.bind(":leaf", static_cast<int64_t>(leaf)).bind(":voter", voter);
+  receipt.bind(":low", target.low);
+  if (target.pair) receipt.bind(":high", target.high);
+  receipt.run();
+}
+
+// Binds a change to the statements below: :first, :second, :network, :too_fast.
+sql::Stmt &with_change(sql::Stmt &stmt, const DayTally &change) {
+  stmt.bind(":first", change.first).bind(":second", change.second);
+  return stmt.bind(":network", change.set_aside.network)
+      .bind(":too_fast", change.set_aside.too_fast);
+}
+
+// Moves a target's published numbers by `change`, on the day of `at`: the figures the pages
+// read and the open data's changes per day (migrations/0016-tally-changes.sql).
+void publish_change(sql::Db &db, const VoteTarget &target, const std::string &at,
+                    const DayTally &change) {
+  if (target.pair) {
+    // A pair's row is made by its first batch: a change (which may take from a side) is added
+    // to the row there, and only a pair with none yet is given one.
+    auto picks = db.cached(
+        "UPDATE pair_tallies SET low_picks = low_picks + :first, high_picks = high_picks + "
+        ":second, set_aside_network = set_aside_network + :network, set_aside_too_fast = "
+        "set_aside_too_fast + :too_fast WHERE low_tool_id = :low AND high_tool_id = :high");
+    with_change(picks, change).bind(":low", target.low).bind(":high", target.high).run();
+    if (db.changes() == 0) {
+      auto first =
+          db.cached("INSERT INTO pair_tallies (low_tool_id, high_tool_id, low_picks, high_picks, "
+                    "set_aside_network, set_aside_too_fast) VALUES (:low, :high, :first, :second, "
+                    ":network, :too_fast)");
+      with_change(first, change).bind(":low", target.low).bind(":high", target.high).run();
+    }
+  } else {
+    auto tool = db.cached(
+        "UPDATE tools SET community_votes = community_votes + :first + :second, "
+        "community_ships = community_ships + :first, "
+        "community_set_aside_network = community_set_aside_network + :network, "
+        "community_set_aside_too_fast = community_set_aside_too_fast + :too_fast WHERE id = :id");
+    with_change(tool, change).bind(":id", target.low).run();
+  }
+  auto day = db.cached("INSERT INTO tally_events VALUES (:pair, :low, :high, :at, :first, "
+                       ":second, :network, :too_fast)");
+  with_change(day, change).bind(":pair", int64_t{target.pair}).bind(":low", target.low);
+  day.bind(":high", target.high).bind(":at", at).run();
+}
+
+void add_change(DayTally &sum, const DayTally &change) {
+  sum.first += change.first;
+  sum.second += change.second;
+  sum.set_aside.network += change.set_aside.network;
+  sum.set_aside.too_fast += change.set_aside.too_fast;
+}
+
+} // namespace
+
+void vote_log::publish_waiting(sql::Db &db, const std::string &at, Publishing how) {
+  const auto events = waiting_events(db);
+  if (events.empty()) return;
+  auto leaf = queries::vote_log_size(db);
+  const auto receipt_for = [&db](const WaitingEvent &entry, uint64_t its_leaf) {
+    const auto target = vote_target_from_code(entry.target);
+    if (!target) throw std::runtime_error("a waiting vote names no target: " + entry.target);
+    if (entry.event != "withdrawn") give_receipt(db, *target, entry.voter, its_leaf);
+    return *target;
+  };
+  if (how == Publishing::as_they_came) {
+    for (const auto &event : events) {
+      append_entry(db, leaf, event.at, event);
+      publish_change(db, receipt_for(event, leaf++), event.at, event.change);
+    }
+  } else {
+    auto entries = netted(events);
+    std::vector<std::pair<std::string, const WaitingEvent *>> ordered;
+    for (const auto &entry : entries)
+      ordered.emplace_back((entry.event == "withdrawn" ? "0" : "1") + order_key(db, entry), &entry);
+    std::sort(ordered.begin(), ordered.end());
+    std::map<VoteTarget, DayTally> changes; // a target with no entry left changed nothing
+    for (const auto &[key, entry] : ordered) {
+      append_entry(db, leaf, at, *entry);
+      changes.try_emplace(receipt_for(*entry, leaf++));
+    }
+    for (const auto &event : events)
+      if (const auto target = vote_target_from_code(event.target); target && changes.count(*target))
+        add_change(changes[*target], event.change);
+    for (const auto &[target, change] : changes)
+      publish_change(db, target, at, change);
+  }
+  db.cached("DELETE FROM vote_log_pending /* every row: all are in the log now */").run();
+}
+
+// Every node's clock asks at each period's end: the first asked publishes, and the others,
+// finding a batch younger than half a period, add none (so no batch holds a few seconds').
+WriteResult aggregates::apply_in(sql::Db &db, const WriteContext &at, const PublishVotes &write) {
+  auto latest = db.cached("SELECT published_at FROM vote_batches WHERE only_row = 1");
+  if (latest.step() && at.seconds() - latest.int64(0) < write.every_seconds / 2)
+    return WriteResult::written();
+  vote_log::publish_waiting(db, rfc3339_utc(at.seconds()));
+  db.cached("INSERT INTO vote_batches (only_row, published_at) VALUES (1, :at) "
+            "ON CONFLICT (only_row) DO UPDATE SET published_at = excluded.published_at")
+      .bind(":at", at.seconds())
+      .run();
+  return WriteResult::written();
+}
+
+bool StoreReads::votes_waiting() {
+  return read([](sql::Db &db) {
+    auto any = db.cached("SELECT EXISTS (SELECT 1 FROM vote_log_pending)");
+    any.step();
+    return any.int64(0) != 0;
+  });
+}
+
+namespace {
+
 // Each target's standing at the end of each day it changed, in the log's order of targets:
 // its days' changes summed as they are read.
 void each_tally_day_in(sql::Db &db,
@@ -227,23 +452,26 @@ std::optional<queries::ToolNaming> queries::tool_naming(sql::Db &db, int64_t id)
 
 std::vector<VoteReceipt> StoreReads::vote_receipts(std::string_view voter) {
   return read([&](sql::Db &db) {
-    // Each current vote's row names the leaf of its latest entry (migrations/0012-receipts.sql).
+    // Each current vote's row names the leaf of its latest entry (migrations/0012-receipts.sql),
+    // or none while it waits for the log's next batch (0022): those come first, the latest.
     auto stmt = db.cached(
-        "SELECT v.log_leaf, l.entry, 'tool:' || v.tool_id, json_extract(l.entry, '$.choice') "
-        "  FROM tool_votes v JOIN vote_log l ON l.leaf = v.log_leaf WHERE v.voter = :voter "
+        "SELECT v.log_leaf, l.entry, 'tool:' || v.tool_id, v.verdict, v.log_leaf IS NULL "
+        "  FROM tool_votes v LEFT JOIN vote_log l ON l.leaf = v.log_leaf WHERE v.voter = :voter "
         "UNION ALL "
         "SELECT v.log_leaf, l.entry, 'pair:' || v.low_tool_id || '-' || v.high_tool_id, "
-        "       json_extract(l.entry, '$.choice') "
-        "  FROM pair_votes v JOIN vote_log l ON l.leaf = v.log_leaf WHERE v.voter = :voter "
-        " ORDER BY 1 DESC LIMIT :most");
+        "       v.pick_tool_id, v.log_leaf IS NULL "
+        "  FROM pair_votes v LEFT JOIN vote_log l ON l.leaf = v.log_leaf WHERE v.voter = :voter "
+        " ORDER BY 5 DESC, 1 DESC LIMIT :most");
     stmt.bind(":voter", std::string(voter)).bind(":most", kMostReceipts);
     std::vector<VoteReceipt> receipts;
     while (stmt.step()) {
       const auto target = vote_target_from_code(stmt.text(2));
       if (!target) continue;
       VoteReceipt receipt;
-      receipt.logged = {static_cast<uint64_t>(stmt.int64(0)), stmt.text(1),
-                        merkle::leaf_hash(stmt.text(1))};
+      receipt.waiting = stmt.int64(4) != 0;
+      if (!receipt.waiting)
+        receipt.logged = {static_cast<uint64_t>(stmt.int64(0)), stmt.text(1),
+                          merkle::leaf_hash(stmt.text(1))};
       const auto low = queries::tool_naming(db, target->low);
       const auto high = target->pair ? queries::tool_naming(db, target->high) : low;
       if (!low || !high) continue;

@@ -1,6 +1,7 @@
 // Reader votes: ship/skip on a tool and head-to-head picks on a pair. Each vote is an upsert
-// against a UNIQUE key in the writer's transaction (never check-then-insert), and triggers in
-// migrations/ keep the tallies the pages read.
+// against a UNIQUE key in the writer's transaction (never check-then-insert); the triggers of
+// migrations/0022-vote-batches.sql leave its log entry waiting, and the entry moves the
+// tallies the pages read when its batch is appended (store/vote_log.cpp).
 #include <algorithm>
 #include <functional>
 
@@ -11,6 +12,7 @@
 #include "store/queries.h"
 #include "store/sqlite.h"
 #include "store/store.h"
+#include "store/vote_log.h"
 #include "store/vote_targets.h"
 
 namespace verdict {
@@ -393,13 +395,17 @@ void queries::date_withdrawals_of_tool(sql::Db &db, const WriteContext &at, int6
 namespace aggregates {
 
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const CastToolVote &write) {
-  return WriteResult::written(
-      write_tool_vote(db, rfc3339_utc(at.seconds()), write.ballot, write.tool, write.verdict));
+  const auto when = rfc3339_utc(at.seconds());
+  const auto standing = write_tool_vote(db, when, write.ballot, write.tool, write.verdict);
+  if (!write.batched) vote_log::publish_waiting(db, when);
+  return WriteResult::written(standing);
 }
 
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const CastPairVote &write) {
-  return WriteResult::written(
-      write_pair_vote(db, rfc3339_utc(at.seconds()), write.ballot, write.a, write.b, write.pick));
+  const auto when = rfc3339_utc(at.seconds());
+  const auto standing = write_pair_vote(db, when, write.ballot, write.a, write.b, write.pick);
+  if (!write.batched) vote_log::publish_waiting(db, when);
+  return WriteResult::written(standing);
 }
 
 } // namespace aggregates
@@ -444,6 +450,8 @@ void Store::load_votes(const VoteLoad &votes) {
       write([&](sql::Db &db) {
         for (size_t i = start; i < std::min(start + kBatch, count); ++i)
           load_one(db, i);
+        // Past votes, each dated by its own time, so the tallies keep their days.
+        vote_log::publish_waiting(db, rfc3339_utc(0), vote_log::Publishing::as_they_came);
       });
   };
   in_batches(votes.tool_votes.size(), [&](sql::Db &db, size_t i) {

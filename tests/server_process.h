@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -123,5 +124,28 @@ private:
   std::string log_;
   std::thread drain_;
 };
+
+// Debian's libfaketime (package libfaketime): a process started with it in LD_PRELOAD reads its
+// clock as FAKETIME says: "+31d" (31 days ahead), "@2026-11-28 10:59:30" (from that moment on).
+inline constexpr const char *kLibFaketime = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
+
+// The verdict binary run with `args`, its clock as `faketime` says. ASan's check that it is
+// loaded first is turned off for it: libfaketime is.
+inline std::unique_ptr<Server> server_with_clock(const std::vector<std::string> &args,
+                                                 const std::string &faketime) {
+  const std::string asan_options = getenv("ASAN_OPTIONS") ? getenv("ASAN_OPTIONS") : "";
+  setenv("LD_PRELOAD", kLibFaketime, 1);
+  setenv("FAKETIME", faketime.c_str(), 1);
+  // The wall clock alone: a timed wait measures on the real monotonic clock, and one read
+  // faked would end years from now (the server's timers would never fire).
+  setenv("FAKETIME_DONT_FAKE_MONOTONIC", "1", 1);
+  setenv("ASAN_OPTIONS", (asan_options + ":verify_asan_link_order=0").c_str(), 1);
+  auto server = std::make_unique<Server>(args);
+  unsetenv("LD_PRELOAD");
+  unsetenv("FAKETIME");
+  unsetenv("FAKETIME_DONT_FAKE_MONOTONIC");
+  setenv("ASAN_OPTIONS", asan_options.c_str(), 1);
+  return server;
+}
 
 } // namespace verdict::test

@@ -1411,9 +1411,7 @@ int vote_by_form(int port, const std::string &voter, const std::string &tool,
   return sent->status;
 }
 
-// Debian's libfaketime (package libfaketime, with the faketime command): a process started with
-// it in LD_PRELOAD and FAKETIME="+70s" reads its clock 70 s ahead.
-constexpr const char *kLibFaketime = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
+using test::kLibFaketime; // FAKETIME="+70s": a node's clock 70 s ahead
 
 // What a node's file says, read beside the running node: one number of a query.
 int64_t file_number(const fs::path &file, const char *query) {
@@ -2255,4 +2253,47 @@ TEST_CASE("cluster: while a node's file is more than 5 s behind the stream, ever
   const auto caught_up = shows(false);
   CHECK(caught_up.body.find(kNotice) == std::string::npos);
   CHECK_THAT(caught_up.get_header_value("Cache-Control"), Catch::Contains("public"));
+}
+
+TEST_CASE("cluster: votes taken for the log's batches wait on every node, and the batch both "
+          "nodes' clocks ask for is made once, the same entries in the same order in both "
+          "files") {
+  NatsCluster nats;
+  test::TempDir dir;
+  one_site_as(dir.path, {"a.db", "b.db"}, true);
+  Node a(dir.path / "a.db", nats, "node-a");
+  Node b(dir.path / "b.db", nats, "node-b");
+  for (auto *node : {&a, &b}) {
+    node->follower.catch_up();
+    node->follower.start();
+  }
+  const auto tool = a.store.tool_by_slug("codestral-2-1")->id;
+  const auto size = a.store.vote_log_size();
+  const auto counted = a.community("codestral-2-1").total;
+  for (int i = 0; i < 6; ++i) { // through either node, as a site publishing in batches takes it
+    auto &node = i % 2 ? b : a;
+    const auto ballot =
+        ballot_with_token(std::string(31, 'q') + std::to_string(i), auth::tool_vote_target(tool));
+    CHECK(
+        node.writes.submit(CastToolVote{ballot, tool, i % 3 ? Verdict::ship : Verdict::skip, true})
+            .done());
+  }
+  REQUIRE(file_applied(dir.path / "a.db", a.stream.last_sequence(), 10s));
+  REQUIRE(file_applied(dir.path / "b.db", b.stream.last_sequence(), 10s));
+  for (auto *node : {&a, &b}) {
+    CHECK(node->store.votes_waiting());
+    CHECK(node->store.vote_log_size() == size);
+    CHECK(node->community("codestral-2-1").total == counted);
+  }
+  // The hour's end: each node's clock asks; the second ask, seconds after the first, adds none.
+  CHECK(a.writes.submit(PublishVotes{3600}).done());
+  CHECK(b.writes.submit(PublishVotes{3600}).done());
+  REQUIRE(file_applied(dir.path / "a.db", a.stream.last_sequence(), 10s));
+  REQUIRE(file_applied(dir.path / "b.db", b.stream.last_sequence(), 10s));
+  for (auto *node : {&a, &b}) {
+    CHECK_FALSE(node->store.votes_waiting());
+    CHECK(node->store.vote_log_size() == size + 6);
+    CHECK(node->community("codestral-2-1").total == counted + 6);
+  }
+  CHECK(votes_held((dir.path / "a.db").string()) == votes_held((dir.path / "b.db").string()));
 }

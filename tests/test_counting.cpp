@@ -546,22 +546,11 @@ TEST_CASE("counting: every page type, image, feed, API answer and the digest tha
 
 namespace {
 
-// Debian's libfaketime: a process started with it in LD_PRELOAD and FAKETIME="+31d" reads its
-// clock 31 days ahead.
-constexpr const char *kLibFaketime = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
-
 // The verdict binary serving `db`, its clock `days` ahead, trusting 127.0.0.1 as its proxy.
 std::unique_ptr<test::Server> server_days_ahead(const std::string &db, int days) {
-  const std::string asan_options = getenv("ASAN_OPTIONS") ? getenv("ASAN_OPTIONS") : "";
-  setenv("LD_PRELOAD", kLibFaketime, 1);
-  setenv("FAKETIME", ("+" + std::to_string(days) + "d").c_str(), 1);
-  setenv("ASAN_OPTIONS", (asan_options + ":verify_asan_link_order=0").c_str(), 1);
-  auto server = std::make_unique<test::Server>(std::vector<std::string>{
-      "--db", db, "--port", "0", "--rate-limit", "0", "--trusted-proxy", "127.0.0.1"});
-  unsetenv("LD_PRELOAD");
-  unsetenv("FAKETIME");
-  setenv("ASAN_OPTIONS", asan_options.c_str(), 1);
-  return server;
+  return test::server_with_clock(
+      {"--db", db, "--port", "0", "--rate-limit", "0", "--trusted-proxy", "127.0.0.1"},
+      "+" + std::to_string(days) + "d");
 }
 
 } // namespace
@@ -570,7 +559,7 @@ TEST_CASE(
     "counting: four months of one office's readers (libfaketime): its /24, and the 6to4 "
     "networks of its addresses, never stand counted more than three on a tool, and a withdrawal "
     "lets the oldest waiting vote in") {
-  REQUIRE(std::filesystem::exists(kLibFaketime));
+  REQUIRE(std::filesystem::exists(test::kLibFaketime));
   test::TempDir dir;
   const auto db = (dir.path / "site.db").string();
   std::optional<int64_t> counted_before, set_aside_before;

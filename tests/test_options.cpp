@@ -98,6 +98,25 @@ TEST_CASE("the serving defaults: 64 threads and 30 writes a minute per client") 
   CHECK(parse({"--rate-limit", "-1"}).error.find("--rate-limit") != std::string::npos);
 }
 
+TEST_CASE("votes are published in batches on the hour unless --publish-votes-every says another "
+          "period, or 0 for each vote at once") {
+  CHECK(parse({}).publish_votes_every_minutes == 60);
+  CHECK(parse({"serve", "--publish-votes-every", "15"}).publish_votes_every_minutes == 15);
+  CHECK(parse({"serve", "--publish-votes-every", "0"}).publish_votes_every_minutes == 0);
+  CHECK(parse({}, {{"VERDICT_PUBLISH_VOTES_EVERY", "30"}}).publish_votes_every_minutes == 30);
+  // The flag over the settings file's variable.
+  CHECK(parse({"--publish-votes-every", "5"}, {{"VERDICT_PUBLISH_VOTES_EVERY", "30"}})
+            .publish_votes_every_minutes == 5);
+  CHECK(parse({"--publish-votes-every", "1441"}).error.find("--publish-votes-every") !=
+        std::string::npos);
+  CHECK(parse({"--publish-votes-every", "soon"}).error.find("--publish-votes-every") !=
+        std::string::npos);
+  CHECK(parse({}, {{"VERDICT_PUBLISH_VOTES_EVERY", "-5"}})
+            .error.find("VERDICT_PUBLISH_VOTES_EVERY") != std::string::npos);
+  CHECK(parse({"backup", "--db", "x.db", "out.db", "--publish-votes-every", "5"}).error ==
+        "--publish-votes-every is only for serve");
+}
+
 TEST_CASE("the site's public address, from --base-url or VERDICT_BASE_URL") {
   CHECK(parse({}).base_url.empty());
   CHECK(parse({"--base-url", "https://verdict.example/"}).base_url == "https://verdict.example");

@@ -58,7 +58,7 @@ std::vector<Write> every_kind() {
           EraseSubscriber{42, "s@example.com"},
           Unsubscribe{43},
           CastToolVote{kWrittenBallot, 5, Verdict::skip},
-          CastPairVote{kWrittenBallot, 5, 9, 9},
+          CastPairVote{kWrittenBallot, 5, 9, 9, true},
           RequestSubscription{"t@example.com", 1800000000, false},
           ConfirmSubscription{"confirm-hash", 1800000001},
           Resubscribe{44},
@@ -71,7 +71,8 @@ std::vector<Write> every_kind() {
           DigestSent{51, 52},
           DigestSendFailed{53, 54, SendFailure::refused_for_good, "550 no such user"},
           MakeCheckpoint{1800000003},
-          ImportContent{test::seeded_store()->export_content()}};
+          ImportContent{test::seeded_store()->export_content()},
+          PublishVotes{3600}};
 }
 
 // Two writes are the same value: the same kind and the same encoding of every field.

@@ -604,7 +604,11 @@ done
 # defaults, then /etc/default/verdict) with the test's ports and folders.
 start_node() { # start_node N: verdict serve as machine N's unit runs it; sets node_port[N]
   local m=$work/web-$1
+  # Each vote is published at once (VERDICT_PUBLISH_VOTES_EVERY=0), where the settings file
+  # leaves the hourly batch: the steps read a vote on every node within seconds. The batches
+  # in a cluster are tests/test_vote_batches.cpp's and test_cluster.cpp's.
   sed -e "s#=/\(etc\|var\)/#=$m/\1/#" -e "s/^VERDICT_PORT=.*/VERDICT_PORT=0/" \
+    -e "s/^VERDICT_PUBLISH_VOTES_EVERY=.*/VERDICT_PUBLISH_VOTES_EVERY=0/" \
     -e "s/@10\.0\.0\.1:4222/@127.0.0.1:${client_port[1]}/g" \
     -e "s/@10\.0\.0\.2:4222/@127.0.0.2:${client_port[2]}/g" \
     -e "s/@10\.0\.0\.3:4222/@127.0.0.3:${client_port[3]}/g" \
