@@ -157,7 +157,7 @@ check "nginx -t on nginx-verdict.conf before the certificate fails on it" 1 \
 install_site "$root/deploy/nginx-verdict-http.conf" "$server/etc/nginx/sites-enabled/verdict"
 
 "$nginx" -c "$work/nginx.conf"
-for _ in $(seq 50); do [ -s "$work/nginx.pid" ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ -s "$work/nginx.pid" ] && break; sleep 0.1; done
 challenge=$server/var/www/letsencrypt/.well-known/acme-challenge
 mkdir -p "$challenge" # what certbot --webroot does, then writes the token's file
 printf 'token-1.thumbprint' >"$challenge/token-1"
@@ -194,7 +194,7 @@ old_workers=$(children)
 [ -n "$old_workers" ] || fail "nginx runs no worker before the reload"
 "$nginx" -c "$work/nginx.conf" -s reload 2>"$work/reload.log" ||
   fail "nginx -s reload: $(cat "$work/reload.log")"
-for _ in $(seq 100); do
+for _ in $(seq 300); do # up to 30 s: a busy machine ends old workers slowly
   gone=yes
   for pid in $old_workers; do kill -0 "$pid" 2>/dev/null && gone=no; done
   [ "$gone" = yes ] && break

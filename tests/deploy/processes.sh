@@ -5,8 +5,10 @@
 start_verdict() {
   "$verdict" --bind 127.0.0.1 --port 0 --demo "$@" 2>"$work/verdict.log" &
   verdict_pid=$!
-  for _ in $(seq 100); do
+  # Up to a minute: making the demo site on a busy machine has taken over ten seconds.
+  for _ in $(seq 600); do
     grep -q "serving http://127.0.0.1:" "$work/verdict.log" 2>/dev/null && break
+    kill -0 "$verdict_pid" 2>/dev/null || break
     sleep 0.1
   done
   verdict_port=$(grep -o "serving http://127.0.0.1:[0-9]*" "$work/verdict.log" | grep -o "[0-9]*$")
