@@ -218,7 +218,20 @@ TEST_CASE("doctor: a running install with its backups and mail is well, and writ
   CHECK(install.mail->messages().size() == mails_before);
 }
 
-TEST_CASE("doctor: each thing broken is named with what to do, and the exit status is 1") {
+namespace {
+
+// Every other line still ok: one fault is one problem (a site down is its address down too).
+// Each group of faults below is a case of its own (each section starts a whole install), so
+// each stays well within one case's time on a busy machine.
+void ends_with_problems(const std::string &said, int problems) {
+  CHECK_THAT(said, Catch::EndsWith(std::to_string(problems) +
+                                   (problems == 1 ? " problem.\n" : " problems.\n")));
+}
+
+} // namespace
+
+TEST_CASE(
+    "doctor: each thing broken in the mail is named with what to do, and the exit status is 1") {
   RunningInstall install;
   std::string said;
   int problems = 1;
@@ -243,6 +256,20 @@ TEST_CASE("doctor: each thing broken is named with what to do, and the exit stat
     CHECK(said.find("mail         ") == std::string::npos);
     CHECK(said.find("a-mail-password") == std::string::npos);
   }
+  SECTION("no mail server set") {
+    install.write_settings("VERDICT_SMTP=\n");
+    CHECK(install.doctor(said) == 1);
+    CHECK(reports(said, "PROBLEM", "mail         no mail server (VERDICT_SMTP): 0 sign-ups wait"));
+  }
+  ends_with_problems(said, problems);
+}
+
+TEST_CASE("doctor: each thing broken in the settings file or the database is named with what to "
+          "do, and the exit status is 1") {
+  RunningInstall install;
+  std::string said;
+  int problems = 1;
+
   SECTION("a settings file holding a secret that every user can read") {
     const std::string token(32, 'k');
     install.write_settings("VERDICT_METRICS_TOKEN=" + token + "\n");
@@ -256,28 +283,6 @@ TEST_CASE("doctor: each thing broken is named with what to do, and the exit stat
                       " holds VERDICT_METRICS_TOKEN and every user of this machine can read it"));
     CHECK_THAT(said, Catch::Contains("to do: `sudo chmod 600 " + install.settings.string() + "`"));
     CHECK(said.find(token) == std::string::npos);
-  }
-  SECTION("no mail server set") {
-    install.write_settings("VERDICT_SMTP=\n");
-    CHECK(install.doctor(said) == 1);
-    CHECK(reports(said, "PROBLEM", "mail         no mail server (VERDICT_SMTP): 0 sign-ups wait"));
-  }
-  SECTION("no backup") {
-    fs::remove_all(install.dir.path / "backups");
-    CHECK(install.doctor(said) == 1);
-    CHECK(reports(said, "PROBLEM",
-                  "backups      none in " + (install.dir.path / "backups").string()));
-    CHECK_THAT(said, Catch::Contains("--into " + (install.dir.path / "backups").string()));
-  }
-  SECTION("the site not answering on its port") {
-    const auto port = install.site->port();
-    install.site.reset();
-    CHECK(install.doctor(said) == 1);
-    CHECK(reports(said, "PROBLEM",
-                  "site         nothing answers at http://127.0.0.1:" + std::to_string(port) +
-                      "/healthz"));
-    CHECK_THAT(said, Catch::Contains("to do: is it running? `systemctl status verdict`"));
-    problems = 2; // its address is this port too
   }
   SECTION("a line of the settings file that is not a setting") {
     install.write_settings("VERDICT PORT 8080\n");
@@ -311,6 +316,32 @@ TEST_CASE("doctor: each thing broken is named with what to do, and the exit stat
     // Said once: the disk's line names the folder, no size of a database that is not there.
     CHECK(said.find("; the database is") == std::string::npos);
   }
+  ends_with_problems(said, problems);
+}
+
+TEST_CASE("doctor: each thing broken in the site, its backups, its address or its cluster is named "
+          "with what to do, and the exit status is 1") {
+  RunningInstall install;
+  std::string said;
+  int problems = 1;
+
+  SECTION("no backup") {
+    fs::remove_all(install.dir.path / "backups");
+    CHECK(install.doctor(said) == 1);
+    CHECK(reports(said, "PROBLEM",
+                  "backups      none in " + (install.dir.path / "backups").string()));
+    CHECK_THAT(said, Catch::Contains("--into " + (install.dir.path / "backups").string()));
+  }
+  SECTION("the site not answering on its port") {
+    const auto port = install.site->port();
+    install.site.reset();
+    CHECK(install.doctor(said) == 1);
+    CHECK(reports(said, "PROBLEM",
+                  "site         nothing answers at http://127.0.0.1:" + std::to_string(port) +
+                      "/healthz"));
+    CHECK_THAT(said, Catch::Contains("to do: is it running? `systemctl status verdict`"));
+    problems = 2; // its address is this port too
+  }
   SECTION("a public address that is not https, for a site that mails: serve would refuse it") {
     install.write_settings("VERDICT_BASE_URL=http://verdict.invalid\n");
     CHECK(install.doctor(said) == 1);
@@ -342,8 +373,7 @@ TEST_CASE("doctor: each thing broken is named with what to do, and the exit stat
     CHECK(said.find("cluster      ") == std::string::npos);
   }
   // Every other line still ok: one fault is one problem (a site down is its address down too).
-  CHECK_THAT(said, Catch::EndsWith(std::to_string(problems) +
-                                   (problems == 1 ? " problem.\n" : " problems.\n")));
+  ends_with_problems(said, problems);
 }
 
 namespace {
