@@ -23,6 +23,17 @@ constexpr std::array<std::string_view, std::variant_size_v<Write>> kKindNames = 
     "claim_digest_send",    "digest_sent",          "digest_send_failed",  "make_checkpoint",
     "import_content",       "publish_votes"};
 
+// Every kind has a name, and no two kinds share one: an entry is read as the kind it names.
+constexpr bool names_differ() {
+  for (size_t i = 0; i < kKindNames.size(); ++i)
+    for (size_t j = i + 1; j < kKindNames.size(); ++j)
+      if (kKindNames[i] == kKindNames[j]) return false;
+  for (const auto name : kKindNames)
+    if (name.empty()) return false;
+  return true;
+}
+static_assert(names_differ(), "a kind of write has no name, or two kinds have one");
+
 // The arguments' version this code writes, and the newest it reads.
 constexpr int kVersion = 1;
 

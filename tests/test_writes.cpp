@@ -5,6 +5,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <set>
+#include <sstream>
+
 #include "domain/write_encoding.h"
 #include "store/apply_write.h"
 #include "store/site_writes.h"
@@ -103,6 +106,37 @@ TEST_CASE("writes: every kind encoded for the stream is read back as the same va
   CHECK(std::get<UpdateTool>(*tool).item.description == "A line.\nAnother line.");
   CHECK(std::get<UpdateTool>(*tool).item.pricing_source == "https://tabby.example/pricing");
   CHECK(std::get<UpdateTool>(*tool).slug == "tabby");
+}
+
+TEST_CASE("writes: every kind's wire name and version are the ones the stream already carries "
+          "(tests/wire/kinds.txt): renaming, reordering or versioning a kind fails here") {
+  std::set<std::string> pinned;
+  std::istringstream listed(test::source_file("tests/wire/kinds.txt"));
+  for (std::string line; std::getline(listed, line);)
+    if (!line.empty() && line[0] != '#') pinned.insert(line);
+  std::set<std::string> written;
+  for (const auto &write : every_kind())
+    written.insert(std::string(kind_name(write)) + " " + arguments_of(write).at("v").dump());
+  CHECK(written == pinned);
+  CHECK(pinned.size() == std::variant_size_v<Write>);
+}
+
+TEST_CASE("writes: a stored entry of every kind (tests/wire/entries.jsonl) is still read, as the "
+          "kind it names, and written again exactly as stored") {
+  std::set<std::string> kinds;
+  std::istringstream stored(test::source_file("tests/wire/entries.jsonl"));
+  for (std::string line; std::getline(stored, line);) {
+    if (line.empty()) continue;
+    const auto entry = nlohmann::json::parse(line);
+    const auto kind = entry.at("kind").get<std::string>();
+    INFO(kind);
+    const auto read = write_from(kind, entry.at("arguments"));
+    REQUIRE(read);
+    CHECK(kind_name(*read) == kind);
+    CHECK(arguments_of(*read) == entry.at("arguments"));
+    kinds.insert(kind);
+  }
+  CHECK(kinds.size() == std::variant_size_v<Write>);
 }
 
 TEST_CASE("writes: a session's and a subscriber's numbers are read back as the numbers written") {
