@@ -69,6 +69,19 @@ int run_import(const Options &options) {
   return 0;
 }
 
+// A write like any other: on a cluster node it goes through the stream, so every node's file
+// holds the same checkpoint.
+int run_checkpoint(const Options &options) {
+  CommandWrites command(options, "checkpoint");
+  command.writes().submit_or_throw(MakeCheckpoint{unix_now(), true});
+  const auto checkpoint = command.store().latest_checkpoint();
+  if (!checkpoint) throw std::runtime_error("the checkpoint was not made");
+  std::cout << "checkpoint: " << checkpoint->size << " entries, root "
+            << merkle::hex(checkpoint->root) << ", signed by "
+            << auth::public_key_of(command.keys().log_signing_key()) << "\n";
+  return 0;
+}
+
 int run_export(const Options &options) {
   require_database(options);
   Store store(options.db);
@@ -136,12 +149,7 @@ int run(const Options &options, const std::vector<std::string> &args) {
   }
   if (options.command == "checkpoint") {
     require_database(options);
-    Store store(options.db);
-    const auto checkpoint = store.make_checkpoint(store.log_signing_key(), unix_now());
-    std::cout << "checkpoint: " << checkpoint.size << " entries, root "
-              << merkle::hex(checkpoint.root) << ", signed by "
-              << auth::public_key_of(store.log_signing_key()) << "\n";
-    return 0;
+    return run_checkpoint(options);
   }
   if (options.command == "verify") {
     VerifyTarget target{options.files.empty() ? "" : options.files[0], options.db};

@@ -284,7 +284,9 @@ const std::vector<Command> &commands() {
        "check the database's integrity and keys"},
       {"checkpoint", "verdict checkpoint --db PATH",
        "Signs a checkpoint of the vote log now (its size and root; /transparency), as the site\n"
-       "does once a day on its own. Safe while the site serves.\n",
+       "does once a day on its own. Safe while the site serves. On a node of a cluster,\n"
+       "--cluster URLS --node NAME (or VERDICT_CLUSTER, VERDICT_NODE) send it through the\n"
+       "cluster, and every node's file holds it.\n",
        "sign a checkpoint of the vote log now"},
       {"verify", "verdict verify (URL | --db PATH) [--state FILE] [--max-age HOURS]",
        "Checks that the published numbers are what the vote log says, reading the site at URL\n"
@@ -727,9 +729,11 @@ Options parse_options(const std::vector<std::string> &args,
     options.error = "cluster key needs --out FILE: where to write the new key";
   if (!options.key_out.empty() && !key_command) options.error = "--out is only for cluster key";
   const bool writes_through_cluster = options.command == "serve" || options.command == "digest" ||
-                                      options.command == "import" || options.command == "user";
+                                      options.command == "import" || options.command == "user" ||
+                                      options.command == "checkpoint";
   if (!cluster_flag.empty() && !writes_through_cluster && options.command != "cluster")
-    options.error = cluster_flag + " is only for serve, digest, import, user and cluster";
+    options.error =
+        cluster_flag + " is only for serve, digest, import, user, checkpoint and cluster";
   if (writes_through_cluster && options.error.empty() &&
       options.cluster.empty() != options.node.empty())
     options.error = options.node.empty()

@@ -65,9 +65,14 @@ bool flag_in(const json &arguments, const char *key) {
   if (!value.is_boolean()) throw std::invalid_argument(std::string(key) + " is not true or false");
   return value.get<bool>();
 }
-// A vote's `batched`: absent in one taken before batches were (published with itself).
-bool batched_in(const json &arguments) {
-  return arguments.contains("batched") && flag_in(arguments, "batched");
+// A flag written only when set (a vote's `batched`, a checkpoint's `by_hand`): absent in an
+// entry of a version before it was, which meant it unset.
+bool set_flag_in(const json &arguments, const char *key) {
+  return arguments.contains(key) && flag_in(arguments, key);
+}
+json with_flag_if_set(json arguments, const char *key, bool set) {
+  if (set) arguments[key] = true;
+  return arguments;
 }
 json optional_number(const std::optional<int64_t> &value) {
   return value ? json(*value) : json(nullptr);
@@ -172,23 +177,18 @@ json encoded(const Unsubscribe &w) {
   return {{"id", w.id}};
 }
 
-// `batched` only when set: a vote taken before batches were is published with itself.
-json with_batching(json arguments, bool batched) {
-  if (batched) arguments["batched"] = true;
-  return arguments;
-}
 json encoded(const CastToolVote &w) {
-  return with_batching({{"ballot", ballot_argument(w.ballot)},
-                        {"tool", w.tool},
-                        {"verdict", w.verdict ? json(verdict_word(*w.verdict)) : json(nullptr)}},
-                       w.batched);
+  return with_flag_if_set({{"ballot", ballot_argument(w.ballot)},
+                           {"tool", w.tool},
+                           {"verdict", w.verdict ? json(verdict_word(*w.verdict)) : json(nullptr)}},
+                          "batched", w.batched);
 }
 json encoded(const CastPairVote &w) {
-  return with_batching({{"ballot", ballot_argument(w.ballot)},
-                        {"a", w.a},
-                        {"b", w.b},
-                        {"pick", optional_number(w.pick)}},
-                       w.batched);
+  return with_flag_if_set({{"ballot", ballot_argument(w.ballot)},
+                           {"a", w.a},
+                           {"b", w.b},
+                           {"pick", optional_number(w.pick)}},
+                          "batched", w.batched);
 }
 json encoded(const RequestSubscription &w) {
   return {{"email", w.email}, {"now", w.now}, {"may_mail", w.may_mail}};
@@ -229,7 +229,7 @@ json encoded(const DigestSendFailed &w) {
           {"error", w.error}};
 }
 json encoded(const MakeCheckpoint &w) {
-  return {{"now", w.now}};
+  return with_flag_if_set({{"now", w.now}}, "by_hand", w.by_hand);
 }
 json encoded(const PublishVotes &w) {
   return {{"every_seconds", w.every_seconds}};
@@ -317,11 +317,11 @@ template <> CastToolVote decoded(const json &a) {
     verdict = verdict_from_word(text_in(a, "verdict"));
     if (!verdict) throw std::invalid_argument("its verdict is not ship or skip");
   }
-  return {ballot_in(a), number_in(a, "tool"), verdict, batched_in(a)};
+  return {ballot_in(a), number_in(a, "tool"), verdict, set_flag_in(a, "batched")};
 }
 template <> CastPairVote decoded(const json &a) {
   return {ballot_in(a), number_in(a, "a"), number_in(a, "b"), optional_number_in(a, "pick"),
-          batched_in(a)};
+          set_flag_in(a, "batched")};
 }
 template <> RequestSubscription decoded(const json &a) {
   return {text_in(a, "email"), number_in(a, "now"), flag_in(a, "may_mail")};
@@ -361,7 +361,7 @@ template <> DigestSendFailed decoded(const json &a) {
           text_in(a, "error")};
 }
 template <> MakeCheckpoint decoded(const json &a) {
-  return {number_in(a, "now")};
+  return {number_in(a, "now"), set_flag_in(a, "by_hand")};
 }
 template <> PublishVotes decoded(const json &a) {
   const auto every = number_in(a, "every_seconds");

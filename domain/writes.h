@@ -204,9 +204,12 @@ struct DigestSendFailed {
 };
 
 // A checkpoint of the vote log, signed with the site's key, made at `now` (seconds); none
-// when one younger than half a day is there (every node's checkpointer asks once a day).
+// when one younger than half a day is there (every node's checkpointer asks once a day),
+// unless it is asked for `by_hand` (`verdict checkpoint`), which is made whatever the last one's
+// age.
 struct MakeCheckpoint {
   int64_t now = 0;
+  bool by_hand = false;
 };
 // The votes waiting since the last batch, into the vote log and the published numbers at
 // once (store/vote_log.cpp, docs/NUMBERS.md). Every node's clock asks at the end of each

@@ -1201,6 +1201,45 @@ TEST_CASE("cluster: verdict user and verdict import on one node reach every node
   }
 }
 
+TEST_CASE("cluster: verdict checkpoint on one node signs one checkpoint into every node's file, "
+          "made even beside a recent one") {
+  NatsCluster nats;
+  test::TempDir dir;
+  const auto first = (dir.path / "web-1.db").string(), second = (dir.path / "web-2.db").string();
+  {
+    Store made(first);
+    test::import_content(made, test::seeded_store()->export_content());
+  }
+  fs::copy_file(first, second);
+  std::string servers;
+  for (const auto &url : nats.urls())
+    servers += (servers.empty() ? "" : ",") + url;
+  const auto checkpoint_on_web_1 = [&] {
+    std::string said;
+    CHECK(test::run_binary({"checkpoint", "--db", first, "--cluster", servers, "--node", "web-1",
+                            "--cluster-key", cluster_key_file(dir.path)},
+                           &said) == 0);
+    CHECK(said.find("checkpoint: ") != std::string::npos);
+  };
+  checkpoint_on_web_1();
+  checkpoint_on_web_1(); // by hand: made though the first is seconds old
+  const auto checkpoints_in = [](const std::string &db) {
+    Store store(db);
+    std::vector<std::string> signed_ones;
+    for (const auto &checkpoint : store.latest_checkpoints(10))
+      signed_ones.push_back(std::to_string(checkpoint.size) + " " + merkle::hex(checkpoint.root) +
+                            " " + std::to_string(checkpoint.made_at) + " " + checkpoint.signature);
+    return signed_ones;
+  };
+  for (const auto &db : {first, second}) {
+    Node node(db, nats, "node-of-" + fs::path(db).stem().string());
+    CHECK(node.follower.catch_up() == 2);
+  }
+  const auto on_web_1 = checkpoints_in(first);
+  CHECK(on_web_1.size() == 2);
+  CHECK(checkpoints_in(second) == on_web_1);
+}
+
 TEST_CASE("cluster: failed sign-ins counted by one node hold back the same guesser on another, "
           "and what a node hears from the others it tells nobody again") {
   auth::SignInThrottle first, second;

@@ -73,7 +73,7 @@ std::vector<Write> every_kind() {
           ClaimDigestSend{49, 50},
           DigestSent{51, 52},
           DigestSendFailed{53, 54, SendFailure::refused_for_good, "550 no such user"},
-          MakeCheckpoint{1800000003},
+          MakeCheckpoint{1800000003, true},
           ImportContent{test::seeded_store()->export_content()},
           PublishVotes{3600}};
 }
