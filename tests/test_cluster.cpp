@@ -217,6 +217,14 @@ public:
     close(log);
   }
 
+  // urls(), as --cluster takes them: joined by commas.
+  std::string joined_urls() const {
+    std::string joined;
+    for (const auto &url : urls())
+      joined += (joined.empty() ? "" : ",") + url;
+    return joined;
+  }
+
   // The servers' monitoring ports.
   std::vector<int> http_ports() const {
     std::vector<int> ports;
@@ -291,6 +299,18 @@ private:
   test::TempDir dir_;
   std::vector<Server> servers_;
 };
+
+// Two nodes' files, web-1.db and web-2.db in `dir`: one site with the seeded content, copied
+// as a new node starts from another's backup.
+std::pair<std::string, std::string> two_node_files(const test::TempDir &dir) {
+  const auto first = (dir.path / "web-1.db").string(), second = (dir.path / "web-2.db").string();
+  {
+    Store made(first);
+    test::import_content(made, test::seeded_store()->export_content());
+  }
+  fs::copy_file(first, second);
+  return {first, second};
+}
 
 cluster::StreamSettings settings_for(const NatsCluster &nats, const std::string &node,
                                      int user = 1) {
@@ -820,9 +840,7 @@ const std::vector<std::string> kVotedTools = {"cursor-background-agent", "codest
 // `verdict serve` as a node of the cluster, as a machine of a cluster runs it.
 std::vector<std::string> node_args(const NatsCluster &nats, const std::string &name,
                                    const fs::path &db) {
-  std::string servers;
-  for (const auto &url : nats.urls())
-    servers += (servers.empty() ? "" : ",") + url;
+  const auto servers = nats.joined_urls();
   return {"serve",
           "--db",
           db.string(),
@@ -1089,9 +1107,7 @@ TEST_CASE("cluster: a node whose file is older than anything the stream still ke
   CHECK_THAT(old.follower.too_far_behind(),
              Catch::Contains("up to 0") && Catch::Contains("newer `verdict backup`"));
   // Its server does not start on it.
-  std::string servers;
-  for (const auto &url : nats.urls())
-    servers += (servers.empty() ? "" : ",") + url;
+  const auto servers = nats.joined_urls();
   std::string said;
   CHECK(
       test::run_binary({"serve", "--db", (dir.path / "old.db").string(), "--port", "0", "--cluster",
@@ -1122,9 +1138,7 @@ TEST_CASE("cluster: the weekly digest is made and sent once for the cluster, whi
   }
   const auto second = (dir.path / "web-2.db").string();
   fs::copy_file(first, second);
-  std::string servers;
-  for (const auto &url : nats.urls())
-    servers += (servers.empty() ? "" : ",") + url;
+  const auto servers = nats.joined_urls();
   const auto digest_on = [&](const std::string &db, const std::string &node,
                              const std::string &smtp) {
     return std::vector<std::string>{"digest",
@@ -1164,15 +1178,8 @@ TEST_CASE("cluster: verdict user and verdict import on one node reach every node
           "stream") {
   NatsCluster nats;
   test::TempDir dir;
-  const auto first = (dir.path / "web-1.db").string(), second = (dir.path / "web-2.db").string();
-  {
-    Store made(first);
-    test::import_content(made, test::seeded_store()->export_content());
-  }
-  fs::copy_file(first, second);
-  std::string servers;
-  for (const auto &url : nats.urls())
-    servers += (servers.empty() ? "" : ",") + url;
+  const auto [first, second] = two_node_files(dir);
+  const auto servers = nats.joined_urls();
   const std::vector<std::string> on_web_1 = {
       "--db",   first,   "--cluster",     servers,
       "--node", "web-1", "--cluster-key", cluster_key_file(dir.path)};
@@ -1205,15 +1212,8 @@ TEST_CASE("cluster: verdict checkpoint on one node signs one checkpoint into eve
           "made even beside a recent one") {
   NatsCluster nats;
   test::TempDir dir;
-  const auto first = (dir.path / "web-1.db").string(), second = (dir.path / "web-2.db").string();
-  {
-    Store made(first);
-    test::import_content(made, test::seeded_store()->export_content());
-  }
-  fs::copy_file(first, second);
-  std::string servers;
-  for (const auto &url : nats.urls())
-    servers += (servers.empty() ? "" : ",") + url;
+  const auto [first, second] = two_node_files(dir);
+  const auto servers = nats.joined_urls();
   const auto checkpoint_on_web_1 = [&] {
     std::string said;
     CHECK(test::run_binary({"checkpoint", "--db", first, "--cluster", servers, "--node", "web-1",
@@ -1310,9 +1310,7 @@ TEST_CASE("cluster: a guesser of desk passwords spreading tries over two nodes i
   CHECK(try_password(two.port, "a long enough password") == 429);
 
   // `verdict cluster status` lists both nodes, each at the stream's last write.
-  std::string servers;
-  for (const auto &url : nats.urls())
-    servers += (servers.empty() ? "" : ",") + url;
+  const auto servers = nats.joined_urls();
   const auto deadline = std::chrono::steady_clock::now() + 20s;
   std::string said;
   const auto both_current = [&] {
@@ -1852,9 +1850,7 @@ TEST_CASE("cluster: a node whose file falls more than 5 s behind the stream says
   };
   CHECK_THAT(behind(), Catch::Contains("has waited more than 5 s"));
   // `verdict doctor` on any machine reads it from the stream, as `cluster status` does.
-  std::string servers;
-  for (const auto &url : nats.urls())
-    servers += (servers.empty() ? "" : ",") + url;
+  const auto servers = nats.joined_urls();
   const auto settings =
       node_settings_file(dir.path, dir.path / "a.db", servers, cluster_key_file(dir.path));
   const auto cluster_line = [&settings] {
@@ -2188,9 +2184,7 @@ TEST_CASE("cluster: a node proves it holds the cluster's key before it serves: o
   NatsCluster nats;
   test::TempDir dir;
   one_site_as(dir.path, {"web-1.db", "web-2.db"});
-  std::string servers;
-  for (const auto &url : nats.urls())
-    servers += (servers.empty() ? "" : ",") + url;
+  const auto servers = nats.joined_urls();
 
   // Looking at a cluster no node has started makes nothing: no stream, no bucket, no consumer.
   CHECK(test::run_binary({"cluster", "status", "--cluster", servers, "--cluster-key",
