@@ -129,6 +129,7 @@ std::unique_ptr<ClusterNode> join_cluster(Store &store, const Options &options) 
   try {
     auto node = std::make_unique<ClusterNode>(store, node_stream_settings(store, options),
                                               options.cluster_key_file, options.node);
+    bool stream_answered = true;
     try {
       if (const auto behind = node->follower.too_far_behind(); !behind.empty()) {
         std::cerr << "verdict: " << behind << "\n";
@@ -138,6 +139,7 @@ std::unique_ptr<ClusterNode> join_cluster(Store &store, const Options &options) 
       std::cerr << "verdict: node " << options.node << " has applied the cluster's writes up to "
                 << store.applied_sequence() << " (" << applied << " just now)\n";
     } catch (const cluster::StreamUnavailable &e) {
+      stream_answered = false;
       // A node that was one before serves what its file holds rather than nothing: its pages
       // may be behind (/healthz says so), its writes are refused, and its follower catches up
       // once the stream answers.
@@ -148,7 +150,12 @@ std::unique_ptr<ClusterNode> join_cluster(Store &store, const Options &options) 
                 << e.what() << "\n";
     }
     // A clock far behind the servers' would have every write skipped: said now, not served.
-    if (const auto clock = node->follower.check_clock(); !clock.empty()) {
+    // A report the servers were slow to answer is sent again while the stream has a leader;
+    // without one, writes are refused anyway, and the follower measures the clock once it has.
+    const bool stream_led = stream_answered && node->stream.why_not_writable().empty();
+    const auto clock =
+        node->follower.check_clock(stream_led ? std::chrono::seconds(30) : std::chrono::seconds(0));
+    if (!clock.empty()) {
       std::cerr << "verdict: " << clock << "\n";
       return nullptr;
     }

@@ -175,7 +175,7 @@ void StreamFollower::note_lag() {
   }
 }
 
-void StreamFollower::report_place() {
+bool StreamFollower::report_place() {
   try {
     const auto skipped = store_.skipped_entries();
     const auto sent_ms = unix_now_ms();
@@ -196,6 +196,7 @@ void StreamFollower::report_place() {
     place_unwritten_.clear();
     place_ever_reported_ = true;
     place_failures_in_a_row_ = 0;
+    return stored_ms > 0; // 0 when the stored report could not be read back
   } catch (const cluster::StreamUnavailable &e) {
     // Tried again in a second; `verdict cluster status` shows when a node was last heard. A
     // report is a replicated write, so its failures are proof the servers take none now,
@@ -205,6 +206,7 @@ void StreamFollower::report_place() {
       place_unwritten_ = "the servers of the cluster's stream take no writes now (" +
                          std::string(e.what()) +
                          "): this node's writes may be refused, and its pages may be behind";
+    return false;
   }
 }
 
@@ -244,8 +246,10 @@ std::string StreamFollower::clock_problem() const {
   return clock_behind_;
 }
 
-std::string StreamFollower::check_clock() {
-  report_place();
+std::string StreamFollower::check_clock(std::chrono::seconds answered_within) {
+  const auto until = std::chrono::steady_clock::now() + answered_within;
+  while (!report_place() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
   return clock_problem();
 }
 

@@ -81,9 +81,11 @@ public:
   // node would skip its entries as published again long after they were sealed.
   std::string clock_problem() const;
   static constexpr auto kMostClockBehind = std::chrono::seconds(90);
-  // Reports this node's place now, and measures its clock against the servers': what
-  // clock_problem() says then (a node checks it before it serves).
-  std::string check_clock();
+  // Reports this node's place, and measures its clock against the servers': what
+  // clock_problem() says then (a node checks it before it serves). A report the servers do not
+  // answer is sent again for up to `answered_within`, since a node that served without knowing
+  // would have to refuse every write once it learnt.
+  std::string check_clock(std::chrono::seconds answered_within = std::chrono::seconds(30));
   // Entries skipped as not the cluster's (see above), and the sequence of the last, as the file
   // counts them: `verdict cluster status` reads them from the place the node reports.
   uint64_t skipped() { return store_.skipped_entries().count; }
@@ -100,7 +102,8 @@ private:
   void follow();
   // Applies (or queues) what comes within `wait`: its sequence, 0 when nothing came.
   uint64_t apply_next(std::chrono::milliseconds wait);
-  void report_place();
+  // Whether the clock was measured: the servers stored the report and told when.
+  bool report_place();
   void note_lag();
   // Applies `entry` if it is the cluster's, else skips it.
   void apply_authentic(const cluster::StreamEntry &entry);
