@@ -30,10 +30,6 @@ WriteResult not_taken() {
       "read as before.");
 }
 
-bool is_vote(const Write &write) {
-  return std::holds_alternative<CastToolVote>(write) || std::holds_alternative<CastPairVote>(write);
-}
-
 // An entry this version cannot read: it stops the node until it is upgraded.
 std::runtime_error unreadable(uint64_t sequence, const std::string &why) {
   return std::runtime_error("the cluster's write " + std::to_string(sequence) +
@@ -272,7 +268,7 @@ void ClusterWrites::apply(const cluster::StreamEntry &entry, const StreamPlace &
                                taken.kind +
                                ", which this version of verdict cannot apply: upgrade it");
     // Only votes are published together: an entry is one transaction, one write or many votes.
-    if (taken_writes->size() > 1 && !is_vote(*write))
+    if (taken_writes->size() > 1 && !casts_vote(*write))
       throw unreadable(entry.sequence, "a " + taken.kind + " among other writes");
     decoded.push_back(std::move(*write));
   }
@@ -280,7 +276,7 @@ void ClusterWrites::apply(const cluster::StreamEntry &entry, const StreamPlace &
   for (size_t i = 0; i < decoded.size(); ++i) {
     const auto &taken = (*taken_writes)[i];
     // A vote whose token does not hold is refused before it is written, as on every node.
-    if (is_vote(decoded[i]) && !judge(decoded[i], taken)) {
+    if (casts_vote(decoded[i]) && !judge(decoded[i], taken)) {
       tell(taken.id, WriteResult::not_done(WriteResult::Ended::refused,
                                            "The vote's token was not made by this site for this "
                                            "vote: it was not taken."));
@@ -339,7 +335,7 @@ WriteResult ClusterWrites::submit(const Write &write) {
 }
 
 void ClusterWrites::submit_queued(const Write &write, WriteDone done) {
-  if (!is_vote(write)) return done(submit(write));
+  if (!casts_vote(write)) return done(submit(write));
   submit_then(taken(write), std::move(done));
 }
 

@@ -1,8 +1,9 @@
 // A Write (domain/writes.h) as the cluster's stream of writes carries it: its kind's name and
-// its arguments, one JSON object, in a ClusterWrite (domain/cluster_write.h). This is the one
-// encoding of every Write kind; each kind's arguments are at version 1 ("v", absent in entries
-// written before kinds were versioned). A node refuses a kind or a version it cannot read
-// (app/cluster_writes.h): an older node meets a newer write only while it is being upgraded.
+// its arguments, one JSON object, in a ClusterWrite (domain/cluster_write.h). Every kind is
+// written and read from what its struct says of itself (`kind`, `version`, `fields()`); its
+// arguments carry its version ("v", absent in entries written before kinds were versioned,
+// and read as 1). A node refuses a kind or a version it cannot read (app/cluster_writes.h): an
+// older node meets a newer write only while it is being upgraded.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -16,20 +16,6 @@ WriteResult apply_in(sql::Db &db, const Write &write, const WriteContext &at) {
   return std::visit([&](const auto &kind) { return aggregates::apply_in(db, at, kind); }, write);
 }
 
-namespace {
-
-// Votes, and the log's batches that publish them, leave the catalogue as it was, so pages kept
-// for it stay (Store::catalogue_generation).
-Changes changes_of(const Write &write) {
-  return std::holds_alternative<CastToolVote>(write) ||
-                 std::holds_alternative<CastPairVote>(write) ||
-                 std::holds_alternative<PublishVotes>(write)
-             ? Changes::votes_only
-             : Changes::anything;
-}
-
-} // namespace
-
 WriteResult apply(Store &store, const Write &write, const WriteContext &at) {
   std::promise<WriteResult> told;
   auto ended = told.get_future();
@@ -39,9 +25,10 @@ WriteResult apply(Store &store, const Write &write, const WriteContext &at) {
 
 void apply_queued(Store &store, const Write &write, const WriteContext &at, WriteDone done) {
   // The writer runs each job in a savepoint of its own and undoes one not done: nothing of a
-  // refused write stays.
+  // refused write stays. A kind that leaves the catalogue as it was keeps the pages kept for
+  // it (Store::catalogue_generation).
   store.write_then([write, at](sql::Db &db) { return apply_in(db, write, at); }, std::move(done),
-                   changes_of(write));
+                   leaves_catalogue(write) ? Changes::votes_only : Changes::anything);
 }
 
 namespace {
@@ -97,7 +84,7 @@ void apply_entry(Store &store, const StreamPlace &place, std::vector<EntryWrite>
   auto entry = std::make_shared<Entry>();
   entry->applied.resize(writes.size());
   const bool votes_only = std::all_of(writes.begin(), writes.end(), [](const EntryWrite &each) {
-    return changes_of(each.write) == Changes::votes_only;
+    return leaves_catalogue(each.write);
   });
   entry->writes = std::move(writes);
   entry->done = std::move(entry_done);
