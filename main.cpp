@@ -73,7 +73,7 @@ int run_import(const Options &options) {
 // holds the same checkpoint.
 int run_checkpoint(const Options &options) {
   CommandWrites command(options, "checkpoint");
-  command.writes().submit_or_throw(MakeCheckpoint{unix_now(), true});
+  command.writes().submit_or_throw(MakeCheckpoint{true});
   const auto checkpoint = command.store().latest_checkpoint();
   if (!checkpoint) throw std::runtime_error("the checkpoint was not made");
   std::cout << "checkpoint: " << checkpoint->size << " entries, root "

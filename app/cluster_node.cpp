@@ -4,9 +4,10 @@ namespace verdict {
 
 namespace {
 
-ClusterWrites::Settings writes_settings(const std::string &node) {
+ClusterWrites::Settings writes_settings(const std::string &node, const Clock &clock) {
   ClusterWrites::Settings settings;
   settings.node = node;
+  settings.clock = clock;
   return settings;
 }
 
@@ -18,9 +19,11 @@ ClusterNode::KeyChecked::KeyChecked(Store &store, cluster::WriteStream &stream,
 }
 
 ClusterNode::ClusterNode(Store &store, cluster::StreamSettings settings,
-                         const std::string &key_file, const std::string &reported_as)
+                         const std::string &key_file, const std::string &reported_as,
+                         const Clock &clock)
     : key(cluster::ClusterKey::from_file(key_file)), stream(settings),
-      key_checked_(store, stream, key), writes(store, stream, key, writes_settings(settings.node)),
+      key_checked_(store, stream, key),
+      writes(store, stream, key, writes_settings(settings.node, clock)),
       follower(
           store, stream, key,
           [this](const cluster::StreamEntry &entry, const StreamPlace &place,
@@ -28,7 +31,7 @@ ClusterNode::ClusterNode(Store &store, cluster::StreamSettings settings,
           [this](const cluster::StreamEntry &entry, const std::string &why) {
             writes.refused(entry, why);
           },
-          reported_as) {
+          reported_as, StreamFollower::kReplayAfter, clock) {
   writes.refuse_while([this] { return follower.clock_problem(); });
 }
 

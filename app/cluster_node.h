@@ -19,8 +19,9 @@ struct ClusterNode {
   // (check_cluster_key): throws cluster::BadClusterKey, saying why, when it is not, and
   // cluster::StreamUnavailable when the stream cannot be reached. `reported_as`: the name
   // this node reports its place under (`verdict cluster status`); empty, none is reported.
+  // `clock`: the site's, which its writes take their time from.
   ClusterNode(Store &store, cluster::StreamSettings settings, const std::string &key_file,
-              const std::string &reported_as);
+              const std::string &reported_as, const Clock &clock);
 
   cluster::ClusterKey key;
   cluster::WriteStream stream;

@@ -63,10 +63,8 @@ ClusterWrites::~ClusterWrites() {
 }
 
 ClusterWrite ClusterWrites::taken(const Write &write) {
-  const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                       .count();
-  return {new_id(), std::string(kind_name(write)), now, store_.today(), arguments_of(write)};
+  const auto at = store_.context_at(settings_.clock.now_ms());
+  return {new_id(), std::string(kind_name(write)), at.at_ms, at.today, arguments_of(write)};
 }
 
 std::string ClusterWrites::new_id() {
@@ -104,7 +102,7 @@ void ClusterWrites::publish_sealed(const std::string &plain) {
   for (int tries = 1;; ++tries) {
     const auto id = new_id();
     try {
-      stream_.publish(key_.seal(plain, id, unix_now_ms()), id);
+      stream_.publish(key_.seal(plain, id, settings_.clock.now_ms()), id);
       return;
     } catch (const cluster::IdTaken &e) {
       std::cerr << "verdict: " << e.what() << ": "

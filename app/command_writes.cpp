@@ -13,8 +13,8 @@ namespace verdict {
 
 // A command's own node, on its copy of the node's file: current before the command writes.
 struct CommandWrites::Node : ClusterNode {
-  Node(Store &store, const Options &options, const std::string &name)
-      : ClusterNode(store, stream_settings(options, name), options.cluster_key_file, "") {
+  Node(Store &store, const Options &options, const std::string &name, const Clock &clock)
+      : ClusterNode(store, stream_settings(options, name), options.cluster_key_file, "", clock) {
     if (const auto behind = follower.too_far_behind(); !behind.empty())
       throw std::runtime_error(behind);
     follower.catch_up();
@@ -25,7 +25,7 @@ struct CommandWrites::Node : ClusterNode {
 CommandWrites::CommandWrites(const Options &options, const std::string &command) {
   if (options.cluster.empty()) {
     store_ = std::make_unique<Store>(options.db);
-    own_ = std::make_unique<StoreWrites>(*store_);
+    own_ = std::make_unique<StoreWrites>(*store_, clock_);
     own_keys_ = std::make_unique<StoreKeys>(*store_);
     return;
   }
@@ -35,7 +35,7 @@ CommandWrites::CommandWrites(const Options &options, const std::string &command)
   copy_ = options.db + "." + command + "-" + std::to_string(getpid());
   backup_database(options.db, copy_);
   store_ = std::make_unique<Store>(copy_);
-  node_ = std::make_unique<Node>(*store_, options, options.node + "-" + command);
+  node_ = std::make_unique<Node>(*store_, options, options.node + "-" + command, clock_);
 }
 
 CommandWrites::~CommandWrites() {

@@ -24,11 +24,15 @@ public:
   CommandWrites &operator=(const CommandWrites &) = delete;
 
   Store &store() { return *store_; } // reads: the copy's, in a cluster
+  // The command's one clock: its writes take their time from it, and so does whatever else
+  // of the command stamps or judges a time (a digest's date, its mails).
+  const Clock &clock() const { return clock_; }
   SiteWrites &writes();
   SiteKeys &keys();
 
 private:
   struct Node;
+  Clock clock_;
   std::string copy_; // the copy of the node's file, in a cluster
   std::unique_ptr<Store> store_;
   std::unique_ptr<StoreWrites> own_;

@@ -20,8 +20,7 @@ constexpr int64_t kClaimSeconds = 600;
 } // namespace
 
 ConfirmationMailer::ConfirmationMailer(Store &store, SiteWrites &writes, const Views &views,
-                                       MailSetup setup, std::string unsubscribe_key,
-                                       std::function<int64_t()> clock)
+                                       MailSetup setup, std::string unsubscribe_key, Clock clock)
     : store_(store), writes_(writes), views_(views), setup_(std::move(setup)),
       unsubscribe_key_(std::move(unsubscribe_key)), clock_(std::move(clock)) {
   thread_ = std::thread([this] { run(); });
@@ -76,10 +75,10 @@ std::string ConfirmationMailer::compose(const ConfirmationDue &due, const std::s
 }
 
 void ConfirmationMailer::send_due(SmtpClient &smtp) {
-  for (const auto &due : store_.confirmations_due(clock_(), kBatch)) {
+  for (const auto &due : store_.confirmations_due(clock_.now(), kBatch)) {
     if (stopping_) return;
-    const auto now = clock_();
-    if (!writes_.submit_or_throw(ClaimConfirmation{due.subscriber_id, now, kClaimSeconds}))
+    const auto now = clock_.now();
+    if (!writes_.submit_or_throw(ClaimConfirmation{due.subscriber_id, kClaimSeconds}))
       continue; // another server's mailer has it
     const auto failed = [&](const std::string &error, bool for_good) {
       const bool give_up = for_good || due.attempts + 1 >= kConfirmationAttempts;

@@ -28,12 +28,12 @@ namespace verdict {
 
 class ConfirmationMailer {
 public:
-  // Starts the thread, which sends whatever was owed before this start too. `clock` gives
-  // seconds since 1970.
+  // Starts the thread, which sends whatever was owed before this start too. `clock`: the
+  // site's, the one its writes take their time from.
   // Its writes go through `writes` (a cluster's, on a node: store/site_writes.h), so however
   // many servers send, each mail due goes out once.
   ConfirmationMailer(Store &store, SiteWrites &writes, const Views &views, MailSetup setup,
-                     std::string unsubscribe_key, std::function<int64_t()> clock);
+                     std::string unsubscribe_key, Clock clock);
   ~ConfirmationMailer(); // stops the thread, abandoning a send in hand within about a second
   ConfirmationMailer(const ConfirmationMailer &) = delete;
   ConfirmationMailer &operator=(const ConfirmationMailer &) = delete;
@@ -56,7 +56,7 @@ private:
   const Views &views_;
   MailSetup setup_;
   std::string unsubscribe_key_;
-  std::function<int64_t()> clock_;
+  Clock clock_;
   std::mutex mutex_;
   std::condition_variable wake_;
   bool woken_ = false;

@@ -70,10 +70,10 @@ int run_digest(const Options &options, std::ostream &out, std::ostream &progress
   // A real run records it first (on a cluster, whichever node's run comes first makes it), then
   // reads it back as this file holds it: the digest owed. It resumes an earlier run's only if
   // one was owed before this run recorded.
-  const auto today = utc_today();
-  const bool resumes = store.digest_to_send(today, options.since_days, false).resumed;
+  const auto today = utc_date_at(opened.clock().now_ms());
+  const bool resumes = store.digest_to_send(today, options.since_days).resumed;
   if (!dry_run) writes.submit_or_throw(RecordDigest{today, options.since_days});
-  auto digest = store.digest_to_send(today, options.since_days, false);
+  auto digest = store.digest_to_send(today, options.since_days);
   digest.resumed = digest.resumed && resumes;
   const auto &recipients = digest.recipients;
   const auto comparisons =
@@ -110,7 +110,7 @@ int run_digest(const Options &options, std::ostream &out, std::ostream &progress
   const auto mail_for = [&](const Subscriber &subscriber) {
     const auto bodies = mail::digest(views, site, digest.items, digest.days, setup.base_url,
                                      unsubscribe_url(setup, key, subscriber));
-    return compose_mail(mail_to(setup, site, key, subscriber, bodies, unix_now()));
+    return compose_mail(mail_to(setup, site, key, subscriber, bodies, opened.clock().now()));
   };
 
   if (dry_run) {

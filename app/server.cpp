@@ -28,7 +28,8 @@
 
 namespace verdict {
 
-std::unique_ptr<Store> open_site_database(const std::string &path, StartingContent starting) {
+std::unique_ptr<Store> open_site_database(const std::string &path, StartingContent starting,
+                                          const Clock &clock) {
   struct stat info {};
   const bool fresh = path == ":memory:" || stat(path.c_str(), &info) != 0;
   auto store = std::make_unique<Store>(path);
@@ -41,7 +42,8 @@ std::unique_ptr<Store> open_site_database(const std::string &path, StartingConte
       site_copy_only.site = bundled.content.site;
       bundled.content = site_copy_only;
     }
-    throw_unless_done(apply(*store, ImportContent{bundled.content}, store->context_now()));
+    throw_unless_done(
+        apply(*store, ImportContent{bundled.content}, store->context_at(clock.now_ms())));
   }
   return store;
 }
@@ -125,10 +127,11 @@ cluster::StreamSettings node_stream_settings(Store &store, const Options &option
 // Joins the cluster: catches up with the stream before serving anything, and follows it from
 // then on (the App settles the site's secrets through it, so every node signs and checks vote
 // tokens, sessions and links alike). Empty, having said why, when this node cannot serve.
-std::unique_ptr<ClusterNode> join_cluster(Store &store, const Options &options) {
+std::unique_ptr<ClusterNode> join_cluster(Store &store, const Options &options,
+                                          const Clock &clock) {
   try {
     auto node = std::make_unique<ClusterNode>(store, node_stream_settings(store, options),
-                                              options.cluster_key_file, options.node);
+                                              options.cluster_key_file, options.node, clock);
     bool stream_answered = true;
     try {
       if (const auto behind = node->follower.too_far_behind(); !behind.empty()) {
@@ -153,10 +156,10 @@ std::unique_ptr<ClusterNode> join_cluster(Store &store, const Options &options) 
     // A report the servers were slow to answer is sent again while the stream has a leader;
     // without one, writes are refused anyway, and the follower measures the clock once it has.
     const bool stream_led = stream_answered && node->stream.why_not_writable().empty();
-    const auto clock =
+    const auto clock_behind =
         node->follower.check_clock(stream_led ? std::chrono::seconds(30) : std::chrono::seconds(0));
-    if (!clock.empty()) {
-      std::cerr << "verdict: " << clock << "\n";
+    if (!clock_behind.empty()) {
+      std::cerr << "verdict: " << clock_behind << "\n";
       return nullptr;
     }
     node->follower.start();
@@ -295,7 +298,9 @@ int serve(const Options &options) {
               << ": making a demo site there with the bundled content (--demo)\n";
     demo.made = true;
   }
-  auto store = open_site_database(options.db);
+  // The site's one clock: its writes, pages, mailer and log all read this one.
+  const Clock clock;
+  auto store = open_site_database(options.db, StartingContent::examples, clock);
   DatabaseLock database_lock(options.db);
   if (!database_lock.held()) {
     store.reset();
@@ -305,12 +310,12 @@ int serve(const Options &options) {
     return 1;
   }
   std::unique_ptr<ClusterNode> cluster_node;
-  if (!options.cluster.empty() && !(cluster_node = join_cluster(*store, options))) return 1;
+  if (!options.cluster.empty() && !(cluster_node = join_cluster(*store, options, clock))) return 1;
   Views views;
   views.set_base_url(options.base_url);
   App app(*store, views, options.rate_limit, options.trusted_proxy,
           cluster_node ? &cluster_node->writes : nullptr,
-          cluster_node ? &cluster_node->writes : nullptr);
+          cluster_node ? &cluster_node->writes : nullptr, {}, clock);
   app.votes.batched = options.publish_votes_every_minutes > 0;
   // The follower tells the views and the App while this node is behind (below): never once
   // they are gone, whichever way this function returns.

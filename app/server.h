@@ -18,7 +18,8 @@ enum class StartingContent { examples, none };
 // Creates the database from the bundled content when `path` does not exist yet; an existing
 // database is opened (and upgraded) as it is, never overwritten.
 std::unique_ptr<Store> open_site_database(const std::string &path,
-                                          StartingContent starting = StartingContent::examples);
+                                          StartingContent starting = StartingContent::examples,
+                                          const Clock &clock = Clock());
 
 // Why `serve` makes no site at options.db, or empty when it may go on: the file is there, or
 // it is missing, nothing of a site is beside it and --demo asked for the bundled demo. A site

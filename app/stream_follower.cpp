@@ -10,9 +10,11 @@ namespace verdict {
 
 StreamFollower::StreamFollower(Store &store, cluster::WriteStream &stream,
                                const cluster::ClusterKey &key, Apply apply, Refused refused,
-                               std::string node, std::chrono::milliseconds replay_after)
+                               std::string node, std::chrono::milliseconds replay_after,
+                               Clock clock)
     : store_(store), stream_(stream), key_(key), apply_(std::move(apply)),
-      refused_(std::move(refused)), replay_after_(replay_after), node_(std::move(node)) {}
+      refused_(std::move(refused)), replay_after_(replay_after), node_(std::move(node)),
+      clock_(std::move(clock)) {}
 
 StreamFollower::~StreamFollower() {
   {
@@ -178,11 +180,11 @@ void StreamFollower::note_lag() {
 bool StreamFollower::report_place() {
   try {
     const auto skipped = store_.skipped_entries();
-    const auto sent_ms = unix_now_ms();
+    const auto sent_ms = clock_.now_ms();
     const auto stored_ms = stream_.report_place(
         {node_, store_.applied_sequence(), sent_ms / 1000, skipped.count, skipped.last, problem()},
         key_);
-    const auto answered_ms = unix_now_ms();
+    const auto answered_ms = clock_.now_ms();
     // The servers stored the report between sent and answered, by their clock: a clock that
     // reads earlier than that by more than the allowance is behind theirs.
     const auto behind_ms = stored_ms - answered_ms;

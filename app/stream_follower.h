@@ -26,6 +26,7 @@
 
 #include "cluster/cluster_key.h"
 #include "cluster/write_stream.h"
+#include "domain/clock.h"
 #include "store/apply_write.h"
 #include "store/store.h"
 
@@ -47,10 +48,12 @@ public:
   // `replay_after`: an entry stored this long after it was sealed is taken for one published
   // again, and skipped (the stream's duplicate window: within it, JetStream itself keeps an
   // id once). Within it, the file keeps each id it applied (until no copy could pass), so an
-  // entry published again whatever the clocks is applied once.
+  // entry published again whatever the clocks is applied once. `clock`: the site's, measured
+  // against the servers' at each report of this node's place.
   StreamFollower(Store &store, cluster::WriteStream &stream, const cluster::ClusterKey &key,
                  Apply apply, Refused refused, std::string node,
-                 std::chrono::milliseconds replay_after = std::chrono::minutes(2));
+                 std::chrono::milliseconds replay_after = kReplayAfter, Clock clock = {});
+  static constexpr std::chrono::milliseconds kReplayAfter = std::chrono::minutes(2);
   ~StreamFollower(); // stops following, if it was
   StreamFollower(const StreamFollower &) = delete;
   StreamFollower &operator=(const StreamFollower &) = delete;
@@ -116,6 +119,7 @@ private:
   Refused refused_;
   std::chrono::milliseconds replay_after_;
   std::string node_;
+  Clock clock_;
   std::atomic<bool> behind_{false};
   std::function<void(bool)> on_behind_;
   std::unique_ptr<cluster::StreamReader> reader_;

@@ -5,7 +5,7 @@
 
 namespace verdict {
 
-VoteLogClock::VoteLogClock(Store &store, SiteWrites &writes, std::function<int64_t()> clock,
+VoteLogClock::VoteLogClock(Store &store, SiteWrites &writes, Clock clock,
                            int64_t publish_every_seconds)
     : store_(store), writes_(writes), clock_(std::move(clock)),
       publish_every_(publish_every_seconds), thread_([this] { run(); }) {}
@@ -24,7 +24,7 @@ int64_t VoteLogClock::checkpoint_if_due(int64_t now) {
     const auto latest = store_.latest_checkpoint();
     if (latest && now - latest->made_at < kCheckpointEverySeconds)
       return latest->made_at + kCheckpointEverySeconds - now;
-    writes_.submit_or_throw(MakeCheckpoint{now});
+    writes_.submit_or_throw(MakeCheckpoint{});
     return kCheckpointEverySeconds;
   } catch (const std::exception &e) {
     // The file may be briefly unwritable (a full disk, a restore in progress): try again
@@ -52,7 +52,7 @@ int64_t VoteLogClock::publish_if_due(int64_t now) {
 void VoteLogClock::run() {
   std::unique_lock lock(mutex_);
   while (!stopping_) {
-    const auto now = clock_();
+    const auto now = clock_.now();
     auto wait = checkpoint_if_due(now);
     if (publish_every_ > 0) wait = std::min(wait, publish_if_due(now));
     stop_asked_.wait_for(lock, std::chrono::seconds(std::clamp<int64_t>(wait, 1, 3600)),

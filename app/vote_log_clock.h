@@ -18,11 +18,11 @@ namespace verdict {
 
 class VoteLogClock {
 public:
-  // `clock` gives seconds since 1970. Checkpoints and batches are made through `writes` (a
-  // cluster's, on a node: every node then holds the same, whichever asked first).
-  // `publish_every_seconds`: the batches' period; 0, none (each vote is published with itself).
-  VoteLogClock(Store &store, SiteWrites &writes, std::function<int64_t()> clock,
-               int64_t publish_every_seconds);
+  // `clock`: the site's, the one its writes take their time from. Checkpoints and batches are made
+  // through `writes` (a cluster's, on a node: every node then holds the same, whichever asked
+  // first). `publish_every_seconds`: the batches' period; 0, none (each vote is published with
+  // itself).
+  VoteLogClock(Store &store, SiteWrites &writes, Clock clock, int64_t publish_every_seconds);
   ~VoteLogClock(); // stops the thread; a checkpoint or batch being made is finished first
   VoteLogClock(const VoteLogClock &) = delete;
   VoteLogClock &operator=(const VoteLogClock &) = delete;
@@ -34,7 +34,7 @@ private:
 
   Store &store_;
   SiteWrites &writes_;
-  const std::function<int64_t()> clock_;
+  const Clock clock_;
   const int64_t publish_every_;
   int64_t next_batch_ = 0; // when the next batch is asked for; 0: at once (the start)
   std::mutex mutex_;

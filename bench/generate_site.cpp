@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "assets/embedded.h"
+#include "domain/clock.h"
 #include "store/apply_write.h"
 #include "store/store.h"
 
@@ -345,7 +346,7 @@ GeneratedSite generate_site(uint64_t seed, const SiteSize &size) {
 }
 
 void write_site(Store &store, const GeneratedSite &site) {
-  throw_unless_done(apply(store, ImportContent{site.content}, store.context_now()));
+  throw_unless_done(apply(store, ImportContent{site.content}, store.context_at(unix_now_ms())));
   store.load_votes(site.votes);
 }
 

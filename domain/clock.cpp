@@ -13,6 +13,11 @@ std::string utc_today() {
       std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now())});
 }
 
+std::string utc_date_at(int64_t at_ms) {
+  return date_text(std::chrono::year_month_day{std::chrono::floor<std::chrono::days>(
+      std::chrono::sys_time<std::chrono::milliseconds>(std::chrono::milliseconds(at_ms)))});
+}
+
 int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(
              std::chrono::system_clock::now().time_since_epoch())

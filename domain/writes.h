@@ -304,29 +304,27 @@ struct CastPairVote {
 
 // The newsletter's sign-ups (store/subscribers.cpp). Whether a confirmation mail may go is
 // decided where the sign-up is taken (the mail rations, auth/confirmation_rations.h), so every
-// node applies the same answer. Each answers with what it did (Made).
+// node applies the same answer. Each answers with what it did (Made). Each is judged at its
+// write's time (WriteContext): a kind's version 1 carried that time as "now", read and
+// passed over.
 struct RequestSubscription {
   using Made = SubscriptionRequest;
   static constexpr std::string_view kind = "request_subscription";
-  static constexpr int version = 1;
+  static constexpr int version = 2; // 1 carried the time taken ("now"), its context's now
   std::string email;
-  int64_t now = 0;
   bool may_mail = true;
   static constexpr auto fields() {
     return std::tuple{wire::field("email", &RequestSubscription::email),
-                      wire::field("now", &RequestSubscription::now),
                       wire::field("may_mail", &RequestSubscription::may_mail)};
   }
 };
 struct ConfirmSubscription {
   using Made = ConfirmationCheck;
   static constexpr std::string_view kind = "confirm_subscription";
-  static constexpr int version = 1;
+  static constexpr int version = 2; // 1 carried "now", as above
   std::string token_hash;
-  int64_t now = 0;
   static constexpr auto fields() {
-    return std::tuple{wire::field("token_hash", &ConfirmSubscription::token_hash),
-                      wire::field("now", &ConfirmSubscription::now)};
+    return std::tuple{wire::field("token_hash", &ConfirmSubscription::token_hash)};
   }
 };
 struct Resubscribe {
@@ -343,11 +341,10 @@ struct Resubscribe {
 struct ClaimConfirmation {
   using Made = bool;
   static constexpr std::string_view kind = "claim_confirmation";
-  static constexpr int version = 1;
-  int64_t subscriber = 0, now = 0, lease_seconds = 0;
+  static constexpr int version = 2; // 1 carried "now", as above
+  int64_t subscriber = 0, lease_seconds = 0;
   static constexpr auto fields() {
     return std::tuple{wire::field("subscriber", &ClaimConfirmation::subscriber),
-                      wire::field("now", &ClaimConfirmation::now),
                       wire::field("lease", &ClaimConfirmation::lease_seconds)};
   }
 };
@@ -437,18 +434,16 @@ struct DigestSendFailed {
   }
 };
 
-// A checkpoint of the vote log, signed with the site's key, made at `now` (seconds); none
+// A checkpoint of the vote log, signed with the site's key, made at the write's time; none
 // when one younger than half a day is there (every node's checkpointer asks once a day),
 // unless it is asked for `by_hand` (`verdict checkpoint`), which is made whatever the last one's
 // age.
 struct MakeCheckpoint {
   static constexpr std::string_view kind = "make_checkpoint";
-  static constexpr int version = 1;
-  int64_t now = 0;
+  static constexpr int version = 2; // 1 carried "now", as above
   bool by_hand = false;
   static constexpr auto fields() {
     return std::tuple{
-        wire::field("now", &MakeCheckpoint::now),
         wire::field<wire::Carried::only_when_set>("by_hand", &MakeCheckpoint::by_hand)};
   }
 };

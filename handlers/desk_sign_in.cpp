@@ -62,7 +62,7 @@ void sign_in(App &app, StoreReads &site, const Request &req, Response &res, cons
                          desk_path_or_front(field_of(form.fields, "next")), ""};
   const auto network = network_of(client_of(app, req));
   auto device = known_device_from_cookie(req.get_header_value("Cookie"));
-  if (!auth::known_device_token_holds(app.known_device_key, device, again.email, app.clock()))
+  if (!auth::known_device_token_holds(app.known_device_key, device, again.email, app.clock.now()))
     device.clear();
   const auto show_again = [&](int status, std::string problem) {
     again.problem = std::move(problem);

@@ -95,11 +95,11 @@ void subscribe(App &app, StoreReads &site, const Request &req, Response &res, co
                                               "That email address does not look right: it needs "
                                               "one @ and a domain such as example.com."),
                              400);
-  const auto now = app.clock();
+  const auto now = app.clock.now();
   const auto network = network_of(client_of(app, req));
   // The rations are taken before the write, so every node of a cluster applies one answer.
   const auto ration = app.confirmation_rations.take(email, network, now);
-  const auto requested = app.writes->submit(RequestSubscription{email, now, ration.mail()});
+  const auto requested = app.writes->submit(RequestSubscription{email, ration.mail()});
   if (!requested.done()) return write_not_taken(app, res, "a sign-up: " + requested.words);
   const auto outcome = *requested.made_by<RequestSubscription>();
   // Held back by the sender's own network's share: they are told so, and when to try again.
@@ -125,7 +125,7 @@ void subscribe(App &app, StoreReads &site, const Request &req, Response &res, co
 void show_subscribed(App &app, StoreReads &site, const Request &req, Response &res,
                      const UrlCaptures &) {
   if (!auth::subscribed_marker_holds(app.newsletter.marker_key, req.get_param_value("m"),
-                                     app.clock()))
+                                     app.clock.now()))
     return send_message(app, site, res, 404, "Nothing to show here",
                         "This page is shown right after signing up for the weekly digest.", true);
   if (!app.newsletter.sends_mail)
@@ -173,7 +173,7 @@ void confirmation_refused(App &app, StoreReads &site, Response &res, Confirmatio
 void show_confirmation(App &app, StoreReads &site, const Request &, Response &res,
                        const UrlCaptures &url) {
   const std::string &token = url[0];
-  const auto check = site.confirmation(auth::secret_hash(token), app.clock());
+  const auto check = site.confirmation(auth::secret_hash(token), app.clock.now());
   if (check != ConfirmationCheck::confirmable) return confirmation_refused(app, site, res, check);
   send_private_html(res, pages::confirm(app.views, site.site_copy(), token));
 }
@@ -186,8 +186,7 @@ void confirm_subscription(App &app, StoreReads &site, const Request &req, Respon
   const std::string &token = url[0];
   const auto form = parse_form(req.body, {});
   if (!form.ok()) return send_error(app, res, 400, "That request could not be used", form.error);
-  const auto confirmed =
-      app.writes->submit(ConfirmSubscription{auth::secret_hash(token), app.clock()});
+  const auto confirmed = app.writes->submit(ConfirmSubscription{auth::secret_hash(token)});
   if (!confirmed.done()) return write_not_taken(app, res, "a confirmation: " + confirmed.words);
   const auto check = *confirmed.made_by<ConfirmSubscription>();
   if (check != ConfirmationCheck::confirmable) return confirmation_refused(app, site, res, check);

@@ -43,7 +43,7 @@ std::optional<int64_t> seconds_on_page(App &app, Response &res, const FormParse 
                                        const std::string &target, const std::string &page) {
   const auto it = form.fields.find("token");
   const auto token = it == form.fields.end() ? std::string() : it->second;
-  const auto check = auth::check_vote_token(app.votes.token_key, token, target, app.clock());
+  const auto check = auth::check_vote_token(app.votes.token_key, token, target, app.clock.now());
   if (!check.fault) return check.seconds_on_page;
   std::string message;
   switch (*check.fault) {

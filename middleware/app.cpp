@@ -8,17 +8,17 @@
 namespace verdict {
 
 App::App(Store &store_, const Views &views_, int writes_per_minute, std::string trusted_proxy_,
-         SiteWrites *site_writes, SiteKeys *site_keys, const Budgets &budgets)
-    : store(store_), local_writes(store_), writes(site_writes ? site_writes : &local_writes),
-      local_keys(store_), views(views_),
+         SiteWrites *site_writes, SiteKeys *site_keys, const Budgets &budgets, Clock clock_)
+    : store(store_), clock(std::move(clock_)), local_writes(store_, clock),
+      writes(site_writes ? site_writes : &local_writes), local_keys(store_), views(views_),
       // The date, and the hour: pages with vote forms are made again at least that often, so
       // a kept page never hands out an old vote token (domain/counting.h).
       page_epoch(
           [this] { return store.generation(); },
-          [this] { return today() + " " + std::to_string(clock() / kVotePageRenewalSeconds); },
+          [this] { return today() + " " + std::to_string(clock.now() / kVotePageRenewalSeconds); },
           std::chrono::milliseconds(0)),
       cost_budget(budgets.costly), write_limit(writes_per_minute),
-      sign_in_throttle(budgets.sign_ins), clock(unix_now), trusted_proxies(trusted_proxy_) {
+      sign_in_throttle(budgets.sign_ins), trusted_proxies(trusted_proxy_) {
   // The database's key, so links in mails sent by `verdict digest` work here too.
   SiteKeys &keys = site_keys ? *site_keys : local_keys;
   newsletter.unsubscribe_key = keys.site_secret("unsubscribe", auth::random_secret());

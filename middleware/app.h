@@ -32,6 +32,9 @@ struct App {
   // Every read, as the store's read-only view: a handler is given a page's moment of it
   // (StoreMoment) and cannot write through it.
   StoreReads &store;
+  // The site's time (domain/clock.h): the system's unless a test gives its own. Everything the
+  // App makes that stamps or judges a time reads this one, its writes too.
+  Clock clock;
   // Every write: the store's own, or a cluster's (app/cluster_writes.h).
   StoreWrites local_writes;
   SiteWrites *writes;
@@ -64,8 +67,6 @@ struct App {
   // The transport's own figures (answers given by the reactors, open connections) as lines of
   // Prometheus' text format; set by whoever runs the server.
   std::function<std::string()> transport_figures;
-  // Seconds since 1970, now; replaceable so tests can move time (links that expire).
-  std::function<int64_t()> clock;
   // The weekly digest's sign-ups (handlers/newsletter.cpp).
   struct Newsletter {
     bool sends_mail = false;     // an SMTP server is set, so confirmation mails go out
@@ -100,7 +101,7 @@ struct App {
   // `site_writes` and `site_keys`: a cluster's (app/cluster_writes.h); none: the store's own.
   App(Store &store_, const Views &views_, int writes_per_minute = 0,
       std::string trusted_proxy_ = "", SiteWrites *site_writes = nullptr,
-      SiteKeys *site_keys = nullptr, const Budgets &budgets = {});
+      SiteKeys *site_keys = nullptr, const Budgets &budgets = {}, Clock clock_ = {});
   App(const App &) = delete;
   App &operator=(const App &) = delete;
 };

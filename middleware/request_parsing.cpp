@@ -201,14 +201,12 @@ std::string form_field(std::string_view body, std::string_view name) {
   return {};
 }
 
-std::string new_voter_id() {
+std::string new_voter_id(int64_t now_ms) {
   // 12 hex digits of the time in milliseconds, then 80 random bits: ids issued together sort
   // together, so a burst of new readers' votes lands on the last pages of the vote tables'
   // (voter, ...) keys instead of dirtying a random page each (bench/README.md measures it),
   // and 80 bits still cannot be guessed.
-  const auto millis = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                std::chrono::system_clock::now().time_since_epoch())
-                                                .count());
+  const auto millis = static_cast<uint64_t>(now_ms);
   unsigned char bytes[10];
   if (getrandom(bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes))
     throw std::runtime_error("getrandom failed");

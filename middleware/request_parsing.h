@@ -57,9 +57,9 @@ std::string known_device_from_cookie(std::string_view cookie_header);
 // a check made before the handler parses the whole form (the desk's CSRF token).
 std::string form_field(std::string_view body, std::string_view name);
 
-// A fresh voter id: the time it was issued (milliseconds, 12 hex digits), then 80 bits from
-// the kernel's random source.
-std::string new_voter_id();
+// A fresh voter id: the time it was issued (`now_ms`, the site's clock: 12 hex digits), then
+// 80 bits from the kernel's random source.
+std::string new_voter_id(int64_t now_ms);
 
 // A plausible email address: one @, a dotted domain, no spaces or control characters, ≤ 254.
 bool is_valid_email(std::string_view email);

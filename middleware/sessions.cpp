@@ -10,7 +10,7 @@
 namespace verdict {
 
 pages::VoteTokens vote_tokens_for(const App &app, const Comparison &comparison) {
-  const auto now = app.clock();
+  const auto now = app.clock.now();
   const auto &key = app.votes.token_key;
   return {auth::vote_token(key, auth::tool_vote_target(comparison.a.id), now),
           auth::vote_token(key, auth::tool_vote_target(comparison.b.id), now),
@@ -18,7 +18,7 @@ pages::VoteTokens vote_tokens_for(const App &app, const Comparison &comparison) 
 }
 
 std::string vote_token_for(const App &app, const Tool &tool) {
-  return auth::vote_token(app.votes.token_key, auth::tool_vote_target(tool.id), app.clock());
+  return auth::vote_token(app.votes.token_key, auth::tool_vote_target(tool.id), app.clock.now());
 }
 
 std::string voter_of(const App &app, const httplib::Request &req) {
@@ -28,7 +28,7 @@ std::string voter_of(const App &app, const httplib::Request &req) {
 std::string voter_for_write(const App &app, const httplib::Request &req, httplib::Response &res) {
   auto voter = voter_of(app, req);
   if (!voter.empty()) return voter;
-  voter = new_voter_id();
+  voter = new_voter_id(app.clock.now_ms());
   res.set_header("Set-Cookie",
                  std::string(cookies::kVoter.name) + "=" + voter + "; Path=/; Max-Age=" +
                      std::to_string(cookies::kVoter.max_age_seconds) + "; HttpOnly; SameSite=Lax");
@@ -39,15 +39,15 @@ std::optional<EditorSession> signed_in_editor(App &app, StoreReads &site,
                                               const httplib::Request &req) {
   const auto secret = session_secret_from_cookie(req.get_header_value("Cookie"));
   if (secret.empty()) return std::nullopt;
-  return site.session(auth::secret_hash(secret), app.clock());
+  return site.session(auth::secret_hash(secret), app.clock.now());
 }
 
 WriteResult start_editor_session(App &app, const httplib::Request &req, httplib::Response &res,
                                  const Editor &editor) {
   const auto secret = auth::random_secret();
   const int64_t lifetime = cookies::kSession.max_age_seconds;
-  auto started = app.writes->submit(StartSession{auth::secret_hash(secret), editor.id,
-                                                 auth::random_secret(16), app.clock() + lifetime});
+  auto started = app.writes->submit(StartSession{
+      auth::secret_hash(secret), editor.id, auth::random_secret(16), app.clock.now() + lifetime});
   if (!started.done()) return started;
   res.set_header("Set-Cookie", std::string(cookies::kSession.name) + "=" + secret +
                                    "; Path=/admin; Max-Age=" + std::to_string(lifetime) +
@@ -58,8 +58,8 @@ WriteResult start_editor_session(App &app, const httplib::Request &req, httplib:
 
 void remember_known_device(const App &app, const httplib::Request &req, httplib::Response &res,
                            const Editor &editor) {
-  const auto token = auth::known_device_token(app.known_device_key, editor.email,
-                                              app.clock() + cookies::kKnownDevice.max_age_seconds);
+  const auto token = auth::known_device_token(
+      app.known_device_key, editor.email, app.clock.now() + cookies::kKnownDevice.max_age_seconds);
   res.set_header(
       "Set-Cookie",
       std::string(cookies::kKnownDevice.name) + "=" + token +

@@ -140,8 +140,9 @@ void skip_entry(Store &store, uint64_t sequence, WriteDone done) {
 
 namespace verdict {
 
-WriteContext Store::context_now() const {
-  return {unix_now_ms(), today()};
+WriteContext Store::context_at(int64_t at_ms) const {
+  std::lock_guard lock(today_mutex_);
+  return {at_ms, today_ ? today_() : utc_date_at(at_ms)};
 }
 
 } // namespace verdict

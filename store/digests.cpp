@@ -106,31 +106,20 @@ std::vector<Subscriber> subscribers_from(sql::Stmt &stmt) {
 
 } // namespace
 
-Digest Store::digest_to_send(std::string_view today, int days, bool record) {
+Digest Store::digest_to_send(std::string_view today, int days) {
   const std::string until(today);
   Digest digest;
   digest.days = days;
-  if (record) {
-    const auto recorded = apply(*this, RecordDigest{until, days}, context_now());
-    throw_unless_done(recorded);
-    if (const auto made = recorded.template made_by<RecordDigest>()) {
-      digest.id = made->id;
-      digest.days = made->days;
-      digest.resumed = made->resumed;
-    }
-  }
   return read([&](sql::Db &db) {
     sql::ReadSnapshot snapshot(db); // the list, its numbers and its recipients from one moment
-    if (!record)
-      if (const auto latest = digest_to_resume(db, until)) {
-        digest.id = latest->first;
-        digest.days = latest->second;
-        digest.resumed = true;
-      }
+    if (const auto latest = digest_to_resume(db, until)) {
+      digest.id = latest->first;
+      digest.days = latest->second;
+      digest.resumed = true;
+    }
     if (digest.id == 0) {
       // Not recorded: a dry run's look at a new digest, or nothing to record.
       digest.items = digest_items(db, unsent_in_window(db, until, days));
-      if (record) return digest;
       auto stmt = db.cached("SELECT id, email, subscribed_at, status FROM subscribers "
                             "WHERE status = 'confirmed' ORDER BY id");
       digest.recipients = subscribers_from(stmt);

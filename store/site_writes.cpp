@@ -5,11 +5,11 @@
 namespace verdict {
 
 WriteResult StoreWrites::submit(const Write &write) {
-  return apply(store_, write, store_.context_now());
+  return apply(store_, write, store_.context_at(clock_.now_ms()));
 }
 
 void StoreWrites::submit_queued(const Write &write, WriteDone done) {
-  apply_queued(store_, write, store_.context_now(), std::move(done));
+  apply_queued(store_, write, store_.context_at(clock_.now_ms()), std::move(done));
 }
 
 std::string StoreKeys::site_secret(std::string_view name, std::string_view if_new) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "domain/clock.h"
 #include "domain/writes.h"
 #include "store/apply_write.h"
 #include "store/store.h"
@@ -35,16 +36,18 @@ public:
   }
 };
 
-// A lone server's writes: its store's own.
+// A lone server's writes: its store's own, each taken at `clock`'s time (the site's one clock,
+// which outlives these writes).
 class StoreWrites : public SiteWrites {
 public:
-  explicit StoreWrites(Store &store) : store_(store) {}
+  StoreWrites(Store &store, const Clock &clock) : store_(store), clock_(clock) {}
 
   WriteResult submit(const Write &write) override;
   void submit_queued(const Write &write, WriteDone done) override;
 
 private:
   Store &store_;
+  const Clock &clock_;
 };
 
 // The site's secrets (store/store.h site_secret) and the vote log's signing key: kept in a

@@ -276,17 +276,18 @@ public:
   ~Store();
 
   void set_today(std::function<std::string()> today);
-  // A write taken now, by this store's clock and date: the context a lone server's writes
-  // apply with (store/apply_write.h).
-  WriteContext context_now() const;
+  // A write taken at `at_ms` (the site's clock, domain/clock.h), with the site's date then (a
+  // test's, when set_today gave one): the context a lone server's writes apply with
+  // (store/apply_write.h).
+  WriteContext context_at(int64_t at_ms) const;
 
   // The weekly digest (store/digests.cpp, which says how digests are made and resumed).
   // The digest a run sends now: the latest one while confirmed subscribers are still owed it
   // (resumed as it was made), else a new one of the comparisons published in the `days` days
   // up to `today` (YYYY-MM-DD) that no digest held yet, owed to every confirmed subscriber.
-  // Nothing new: no items. Nobody confirmed: no recipients, and nothing recorded. With
-  // `record` false (a dry run) a new one is only looked at, never recorded.
-  Digest digest_to_send(std::string_view today, int days, bool record);
+  // Nothing new: no items. Nobody confirmed: no recipients. A run records it first
+  // (RecordDigest, through its writes); a dry run only looks.
+  Digest digest_to_send(std::string_view today, int days);
   // Seals the vote log as it stands (hashes its new leaves and the subtrees they complete) and
   // keeps a checkpoint of it, signed with `signing_key` (auth/log_signing.h), made at `now`.
   Checkpoint make_checkpoint(std::string_view signing_key, int64_t now);

@@ -159,7 +159,8 @@ std::optional<Subscriber> StoreReads::subscriber(int64_t id) {
 namespace aggregates {
 
 WriteResult apply_in(sql::Db &db, const WriteContext &at, const RequestSubscription &write) {
-  const auto &[address, now, may_mail] = write;
+  const auto &[address, may_mail] = write;
+  const auto now = at.seconds();
   const auto kept = [](SubscriptionRequest outcome) { return WriteResult::written(outcome); };
   auto found = db.cached("SELECT id, status, confirmations_sent, confirmation_asked_at "
                          "FROM subscribers WHERE email = :email");
@@ -202,13 +203,13 @@ WriteResult apply_in(sql::Db &db, const WriteContext &at, const RequestSubscript
   return kept(SubscriptionRequest::mail_queued);
 }
 
-WriteResult apply_in(sql::Db &db, const WriteContext &, const ConfirmSubscription &write) {
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const ConfirmSubscription &write) {
   int64_t id = 0;
-  const auto outcome = check_confirmation(db, write.token_hash, write.now, &id);
+  const auto outcome = check_confirmation(db, write.token_hash, at.seconds(), &id);
   if (outcome != ConfirmationCheck::confirmable) return WriteResult::written(outcome);
   db.cached("UPDATE subscribers SET status = 'confirmed', confirmations_sent = 0, "
             "confirmed_at = :now WHERE id = :id")
-      .bind(":now", write.now)
+      .bind(":now", at.seconds())
       .bind(":id", id)
       .run();
   drop_owed_mail(db, id);
@@ -240,12 +241,12 @@ WriteResult apply_in(sql::Db &db, const WriteContext &, const Resubscribe &write
                                                             : Resubscription::pending);
 }
 
-WriteResult apply_in(sql::Db &db, const WriteContext &, const ClaimConfirmation &write) {
+WriteResult apply_in(sql::Db &db, const WriteContext &at, const ClaimConfirmation &write) {
   db.cached("UPDATE confirmation_outbox SET next_attempt_at = :until "
             "WHERE subscriber_id = :id AND next_attempt_at <= :now")
-      .bind(":until", write.now + write.lease_seconds)
+      .bind(":until", at.seconds() + write.lease_seconds)
       .bind(":id", write.subscriber)
-      .bind(":now", write.now)
+      .bind(":now", at.seconds())
       .run();
   return WriteResult::written(db.changes() > 0);
 }

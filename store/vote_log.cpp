@@ -601,10 +601,11 @@ Checkpoint Store::make_checkpoint(std::string_view signing_key, int64_t now) {
 
 // Every node's checkpointer asks once a day: the first asked is made, and the others, finding
 // one younger than half a day, add none. One asked for by hand is made whatever the last's age.
-WriteResult aggregates::apply_in(sql::Db &db, const WriteContext &, const MakeCheckpoint &write) {
+WriteResult aggregates::apply_in(sql::Db &db, const WriteContext &at, const MakeCheckpoint &write) {
   auto latest = db.cached("SELECT made_at FROM checkpoints ORDER BY id DESC LIMIT 1");
-  if (write.by_hand || !latest.step() || write.now - latest.int64(0) >= kCheckpointEverySeconds / 2)
-    (void)checkpoint_in(db, signing_key_in(db), write.now);
+  if (write.by_hand || !latest.step() ||
+      at.seconds() - latest.int64(0) >= kCheckpointEverySeconds / 2)
+    (void)checkpoint_in(db, signing_key_in(db), at.seconds());
   return WriteResult::written();
 }
 

@@ -3,19 +3,22 @@
 #include <string>
 #include <utility>
 
+#include "domain/clock.h"
 #include "store/apply_write.h"
 
 namespace verdict::test {
 
 namespace {
 
-template <class W> WriteResult applied_now(Store &store, W write) {
-  return apply(store, Write(std::move(write)), store.context_now());
+// Applied at `at_ms` (now, unless a helper is given a time).
+template <class W> WriteResult applied_now(Store &store, W write, int64_t at_ms = unix_now_ms()) {
+  return apply(store, Write(std::move(write)), store.context_at(at_ms));
 }
 
-// Applied now; what it made, for a kind that makes something; WriteNotDone unless done.
-template <class W> auto applied_or_thrown(Store &store, W write) {
-  const auto ended = applied_now(store, std::move(write));
+// Applied now (or at `at_ms`); what it made, for a kind that makes something; WriteNotDone
+// unless done.
+template <class W> auto applied_or_thrown(Store &store, W write, int64_t at_ms = unix_now_ms()) {
+  const auto ended = applied_now(store, std::move(write), at_ms);
   throw_unless_done(ended);
   if constexpr (requires { typename W::Made; }) return *ended.template made_by<W>();
 }
@@ -111,18 +114,20 @@ VoteStanding cast_pair_vote(Store &store, const Ballot &ballot, int64_t a_id, in
 }
 void cast_tool_vote(Store &store, const Ballot &ballot, int64_t tool_id,
                     std::optional<Verdict> verdict, WriteDone done) {
-  apply_queued(store, CastToolVote{ballot, tool_id, verdict}, store.context_now(), std::move(done));
+  apply_queued(store, CastToolVote{ballot, tool_id, verdict}, store.context_at(unix_now_ms()),
+               std::move(done));
 }
 void cast_pair_vote(Store &store, const Ballot &ballot, int64_t a_id, int64_t b_id,
                     std::optional<int64_t> pick, WriteDone done) {
-  apply_queued(store, CastPairVote{ballot, a_id, b_id, pick}, store.context_now(), std::move(done));
+  apply_queued(store, CastPairVote{ballot, a_id, b_id, pick}, store.context_at(unix_now_ms()),
+               std::move(done));
 }
 
 SubscriptionRequest request_subscription(Store &store, std::string_view email, int64_t now) {
-  return applied_or_thrown(store, RequestSubscription{std::string(email), now, true});
+  return applied_or_thrown(store, RequestSubscription{std::string(email), true}, now * 1000);
 }
 ConfirmationCheck confirm_subscription(Store &store, std::string_view token_hash, int64_t now) {
-  return applied_or_thrown(store, ConfirmSubscription{std::string(token_hash), now});
+  return applied_or_thrown(store, ConfirmSubscription{std::string(token_hash)}, now * 1000);
 }
 bool unsubscribe(Store &store, int64_t id) {
   const auto before = store.subscriber(id);
@@ -133,7 +138,7 @@ Resubscription resubscribe(Store &store, int64_t id) {
   return applied_or_thrown(store, Resubscribe{id});
 }
 bool claim_confirmation(Store &store, int64_t subscriber_id, int64_t now, int64_t lease_seconds) {
-  return applied_or_thrown(store, ClaimConfirmation{subscriber_id, now, lease_seconds});
+  return applied_or_thrown(store, ClaimConfirmation{subscriber_id, lease_seconds}, now * 1000);
 }
 bool start_confirmation(Store &store, int64_t subscriber_id, std::string_view token_hash,
                         int64_t expires_at) {
@@ -154,6 +159,12 @@ bool erase_subscriber(Store &store, int64_t id, std::string_view editor) {
   return true;
 }
 
+Digest record_digest(Store &store, std::string_view today, int days) {
+  const auto recorded = applied_or_thrown(store, RecordDigest{std::string(today), days});
+  auto digest = store.digest_to_send(today, days);
+  digest.resumed = recorded.resumed;
+  return digest;
+}
 bool claim_digest_send(Store &store, int64_t digest_id, int64_t subscriber_id) {
   return applied_or_thrown(store, ClaimDigestSend{digest_id, subscriber_id});
 }

@@ -1,6 +1,7 @@
 // Each write applied to a store now, by a short way named for it: how the tests set a site up
 // and change it. Each applies its kind (domain/writes.h, which says what each does) with the
-// store's context_now(), as a lone server does (store/apply_write.h apply), and throws
+// store's context at the time now (or the one given), as a lone server does
+// (store/apply_write.h apply), and throws
 // WriteNotDone (store/write_refusals.h) when it was not done. The site itself never writes
 // this way: its handlers submit a Write (store/site_writes.h), and its commands apply one.
 #pragma once
@@ -78,6 +79,9 @@ void confirmation_mailed(Store &store, int64_t subscriber_id);
 void confirmation_failed(Store &store, int64_t subscriber_id,
                          std::optional<int64_t> next_attempt_at, std::string_view error);
 bool erase_subscriber(Store &store, int64_t id, std::string_view editor);
+// A digest run's first step: the digest recorded (RecordDigest), then read back as the run
+// reads it (Store::digest_to_send), resumed only when the record resumed one.
+Digest record_digest(Store &store, std::string_view today, int days);
 bool claim_digest_send(Store &store, int64_t digest_id, int64_t subscriber_id);
 void digest_sent(Store &store, int64_t digest_id, int64_t subscriber_id);
 void digest_send_failed(Store &store, int64_t digest_id, int64_t subscriber_id, SendFailure failure,

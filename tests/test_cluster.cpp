@@ -703,14 +703,13 @@ TEST_CASE("cluster: two nodes' writes go through the stream to both files alike:
     CHECK(a.stream.last_sequence() == entries_before);
 
     // A sign-up taken by one node owes one confirmation mail: one node's mailer claims it.
-    CHECK(a.writes.submit_or_throw(RequestSubscription{"reader@example.com", 1800000000}) ==
+    CHECK(a.writes.submit_or_throw(RequestSubscription{"reader@example.com"}) ==
           SubscriptionRequest::mail_queued);
     REQUIRE(b.follower.wait_for(a.stream.last_sequence(), 10s));
     const auto owed = b.store.confirmations_due(1800000000, 10);
     REQUIRE(owed.size() == 1);
-    CHECK(b.writes.submit_or_throw(ClaimConfirmation{owed[0].subscriber_id, 1800000000, 600}));
-    CHECK_FALSE(
-        a.writes.submit_or_throw(ClaimConfirmation{owed[0].subscriber_id, 1800000000, 600}));
+    CHECK(b.writes.submit_or_throw(ClaimConfirmation{owed[0].subscriber_id, 600}));
+    CHECK_FALSE(a.writes.submit_or_throw(ClaimConfirmation{owed[0].subscriber_id, 600}));
 
     const auto last = a.stream.last_sequence();
     CHECK(last == 10);
@@ -917,7 +916,7 @@ private:
       httplib::Client client("127.0.0.1", port);
       client.set_connection_timeout(1);
       client.set_read_timeout(5);
-      const auto voter = new_voter_id();
+      const auto voter = new_voter_id(unix_now_ms());
       const auto &tool = kVotedTools[n % kVotedTools.size()];
       const auto res = client.Post(
           ("/tools/" + tool + "/vote").c_str(),
@@ -1029,10 +1028,11 @@ TEST_CASE("cluster: three verdict nodes under a vote load lose no acknowledged v
     client.set_read_timeout(20);
     const auto token = vote_tokens_from(nodes[0]->port).at("codestral-2-1");
     const auto asked = std::chrono::steady_clock::now();
-    const auto refused = client.Post(
-        "/tools/codestral-2-1/vote",
-        {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + new_voter_id()}},
-        "verdict=ship&token=" + token, "application/x-www-form-urlencoded");
+    const auto refused =
+        client.Post("/tools/codestral-2-1/vote",
+                    {{"Sec-Fetch-Site", "same-origin"},
+                     {"Cookie", "verdict_voter=" + new_voter_id(unix_now_ms())}},
+                    "verdict=ship&token=" + token, "application/x-www-form-urlencoded");
     REQUIRE(refused);
     CHECK(refused->status == 503);
     CHECK(std::chrono::steady_clock::now() - asked < 5s);
@@ -1130,7 +1130,7 @@ TEST_CASE("cluster: the weekly digest is made and sent once for the cluster, whi
   {
     auto site = open_site_database(first);
     for (const auto *email : {"ada@example.com", "bob@example.com"})
-      test::request_subscription(*site, email, 0);
+      test::request_subscription(*site, email, unix_now());
     site->write([](sql::Db &db) {
       db.exec("UPDATE comparisons SET published_on = date('now') WHERE published_on IS NOT NULL");
       db.exec("UPDATE subscribers SET status = 'confirmed'");
@@ -1448,7 +1448,7 @@ TEST_CASE("cluster: whoever reaches the NATS servers without the cluster's key c
 
   // What the nodes publish (a sign-up, a password set, a session) and what they keep: none of
   // it can be read off the stream by a process holding the broker's credentials.
-  CHECK(a.writes.submit_or_throw(RequestSubscription{"reader@example.com", unix_now()}) ==
+  CHECK(a.writes.submit_or_throw(RequestSubscription{"reader@example.com"}) ==
         SubscriptionRequest::mail_queued);
   CHECK(a.writes.submit(SetEditorPassword{"editor@example.com", password_hash + "2"}).done());
   CHECK(a.writes.submit(StartSession{"session-secret-hash", editor, "csrf-token", 4102444800})
@@ -1582,7 +1582,7 @@ TEST_CASE("cluster: a node whose clock is far behind the servers' (libfaketime) 
   unsetenv("LD_PRELOAD");
   unsetenv("FAKETIME");
   setenv("ASAN_OPTIONS", asan_options.c_str(), 1);
-  CHECK(vote_by_form(near.port, new_voter_id(), "codestral-2-1", "ship") == 303);
+  CHECK(vote_by_form(near.port, new_voter_id(unix_now_ms()), "codestral-2-1", "ship") == 303);
   CHECK(file_number(file, "SELECT count(*) FROM tool_votes") == 1);
 }
 
@@ -1673,7 +1673,7 @@ TEST_CASE("cluster: with two of three NATS servers down, 200 readers voting at o
     readers.emplace_back([&, i] {
       httplib::Client client("127.0.0.1", nodes[static_cast<size_t>(i % 2)]->port);
       client.set_read_timeout(20);
-      outage_voters[static_cast<size_t>(i)] = new_voter_id();
+      outage_voters[static_cast<size_t>(i)] = new_voter_id(unix_now_ms());
       const auto asked = std::chrono::steady_clock::now();
       const auto answer = client.Post(
           "/tools/codestral-2-1/vote",
@@ -1725,10 +1725,11 @@ TEST_CASE("cluster: with two of three NATS servers down, 200 readers voting at o
     // A vote is refused; from then /healthz says so (the server left may still call itself
     // the stream's leader, so the refusal is what tells).
     client.set_read_timeout(20);
-    const auto refused = client.Post(
-        "/tools/codestral-2-1/vote",
-        {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + new_voter_id()}},
-        "verdict=ship&token=" + tokens.at("codestral-2-1"), "application/x-www-form-urlencoded");
+    const auto refused = client.Post("/tools/codestral-2-1/vote",
+                                     {{"Sec-Fetch-Site", "same-origin"},
+                                      {"Cookie", "verdict_voter=" + new_voter_id(unix_now_ms())}},
+                                     "verdict=ship&token=" + tokens.at("codestral-2-1"),
+                                     "application/x-www-form-urlencoded");
     REQUIRE(refused);
     CHECK(refused->status == 503);
     CHECK(health_of(nodes[1]->port).first == 503);
@@ -1745,11 +1746,11 @@ TEST_CASE("cluster: with two of three NATS servers down, 200 readers voting at o
     while (status != 303 && std::chrono::steady_clock::now() < deadline) {
       httplib::Client client("127.0.0.1", node->port);
       client.set_read_timeout(20);
-      const auto answer = client.Post(
-          "/tools/codestral-2-1/vote",
-          {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + new_voter_id()}},
-          "verdict=ship&token=" + fresh_tokens.at("codestral-2-1"),
-          "application/x-www-form-urlencoded");
+      const auto answer = client.Post("/tools/codestral-2-1/vote",
+                                      {{"Sec-Fetch-Site", "same-origin"},
+                                       {"Cookie", "verdict_voter=" + new_voter_id(unix_now_ms())}},
+                                      "verdict=ship&token=" + fresh_tokens.at("codestral-2-1"),
+                                      "application/x-www-form-urlencoded");
       status = answer ? answer->status : 0;
       if (status != 303) std::this_thread::sleep_for(500ms);
     }
@@ -2004,7 +2005,7 @@ TEST_CASE("cluster: an entry published again is applied once whatever the node's
     unsetenv("FAKETIME");
     setenv("ASAN_OPTIONS", asan_options.c_str(), 1);
 
-    const auto voter = new_voter_id();
+    const auto voter = new_voter_id(unix_now_ms());
     REQUIRE(vote_by_form(node.port, voter, "codestral-2-1", "ship") == 303);
     // The entry that carries the ship vote, as anyone holding a node's password reads it.
     const auto ship = [&]() -> std::optional<cluster::StreamEntry> {
@@ -2205,7 +2206,7 @@ TEST_CASE("cluster: a node proves it holds the cluster's key before it serves: o
   }
 
   test::Server web_1(node_args(nats, "web-1", dir.path / "web-1.db"));
-  REQUIRE(vote_by_form(web_1.port, new_voter_id(), "codestral-2-1", "ship") == 303);
+  REQUIRE(vote_by_form(web_1.port, new_voter_id(unix_now_ms()), "codestral-2-1", "ship") == 303);
   // Junk from whoever holds a node's password, skipped and counted in web-1's file.
   cluster::WriteStream intruder(settings_for(nats, "intruder", 3));
   const auto junk = intruder.publish("junk", "junk-1");
@@ -2323,7 +2324,7 @@ TEST_CASE("cluster: while a node's file is more than 5 s behind the stream, ever
         std::string::npos);
   CHECK(behind.get_header_value("Cache-Control") == "no-store");
   // A reader with a cookie is told too.
-  const auto voter = reader.Get("/", {{"Cookie", "verdict_voter=" + new_voter_id()}});
+  const auto voter = reader.Get("/", {{"Cookie", "verdict_voter=" + new_voter_id(unix_now_ms())}});
   REQUIRE(voter);
   CHECK(voter->body.find(kNotice) != std::string::npos);
 

@@ -332,7 +332,8 @@ TEST_CASE("counting: three hundred readers from three hundred networks, across m
 TEST_CASE("counting: a vote without its page's token, with another target's, or from a page "
           "over a day old is refused with a page that says so, and nothing is written") {
   std::atomic<int64_t> now{1795500000};
-  test::SiteServer site([&now](App &app) { app.clock = [&now] { return now.load(); }; });
+  test::SiteServer site(
+      [&now](App &app) { app.clock = Clock::in_seconds([&now] { return now.load(); }); });
   auto client = site.client();
   const auto post = [&](const std::string &path, const std::string &body) {
     auto res = client.Post(path.c_str(), {{"Sec-Fetch-Site", "same-origin"}}, body,
@@ -382,7 +383,8 @@ TEST_CASE("counting: a vote without its page's token, with another target's, or 
 TEST_CASE("counting: a vote sent faster than a person reads the page is stored, set aside and "
           "shown to its reader with why, and counts when sent again later") {
   std::atomic<int64_t> now{1795500000};
-  test::SiteServer site([&now](App &app) { app.clock = [&now] { return now.load(); }; });
+  test::SiteServer site(
+      [&now](App &app) { app.clock = Clock::in_seconds([&now] { return now.load(); }); });
   auto client = site.client();
   const auto token = test::vote_token_in(client.Get("/tools/codestral-2-1")->body, kToolVote);
   now += kSecondsToReadAPage - 1;

@@ -527,7 +527,7 @@ TEST_CASE("desk: a vote sent to a renamed tool's old address counts for the tool
   auto client = site.client();
   const std::string tool_vote = "/tools/codestral-2-1/vote";
   const std::string pair_vote = "/compare/cursor-background-agent-vs-codestral-2-1/vote";
-  const auto voter = new_voter_id();
+  const auto voter = new_voter_id(unix_now_ms());
   // The reader's pages were read before the rename; their forms post to the old addresses.
   const auto tool_token = test::vote_token_for(client, tool_vote, voter);
   const auto pair_token = test::vote_token_for(client, pair_vote, voter);

@@ -426,8 +426,9 @@ TEST_CASE("digest: a mistyped address comes back in the form with the fault besi
 TEST_CASE("digest: /subscribed opens only right after a sign-up, and without mail says that no "
           "mail went out") {
   std::atomic<int64_t> later{0}; // seconds the site's clock is ahead
-  test::SiteServer site(
-      [&later](App &app) { app.clock = [&later] { return unix_now() + later; }; });
+  test::SiteServer site([&later](App &app) {
+    app.clock = Clock::in_seconds([&later] { return unix_now() + later; });
+  });
   auto client = site.client(); // no SMTP server
   for (const auto *typed : {"/subscribed", "/subscribed?m=", "/subscribed?m=9999999999-abc",
                             "/subscribed?m=1-00000000000000000000000000000000"}) {
@@ -623,9 +624,9 @@ std::string digest_site(const test::TempDir &dir, const std::vector<std::string>
   const auto path = (dir.path / "site.db").string();
   auto store = open_site_database(path);
   for (const auto &email : confirmed)
-    test::request_subscription(*store, email, 0);
+    test::request_subscription(*store, email, unix_now());
   for (const auto &email : others)
-    test::request_subscription(*store, email, 0);
+    test::request_subscription(*store, email, unix_now());
   const auto list = [](const std::vector<std::string> &emails) {
     std::string quoted;
     for (const auto &email : emails)
@@ -745,7 +746,7 @@ TEST_CASE("digest: a send interrupted by a run that died is not repeated") {
   {
     // A run made the digest and claimed ada's send, then died before it knew the outcome.
     Store store(db);
-    const auto digest = store.digest_to_send(utc_today(), 7, true);
+    const auto digest = test::record_digest(store, utc_today(), 7);
     const auto ada = digest.recipients.at(0);
     REQUIRE(ada.email == "ada@example.com");
     REQUIRE(test::claim_digest_send(store, digest.id, ada.id));
@@ -972,7 +973,7 @@ TEST_CASE("digest: a send refused for now is owed to the next run and given up a
   test::TempDir dir;
   const auto db = digest_site(dir, {"ada@example.com"});
   Store store(db);
-  const auto digest = store.digest_to_send(utc_today(), 7, true);
+  const auto digest = test::record_digest(store, utc_today(), 7);
   REQUIRE(digest.recipients.size() == 1);
   const auto ada = digest.recipients[0].id;
   for (int run = 0; run < 10; ++run) {
@@ -981,7 +982,7 @@ TEST_CASE("digest: a send refused for now is owed to the next run and given up a
   }
   for (int refusals = 1; refusals <= kDigestSendAttempts; ++refusals) {
     INFO(refusals);
-    const auto again = store.digest_to_send(utc_today(), 7, true);
+    const auto again = test::record_digest(store, utc_today(), 7);
     CHECK(again.resumed);
     CHECK(again.id == digest.id);
     REQUIRE(again.recipients.size() == 1);
@@ -989,7 +990,7 @@ TEST_CASE("digest: a send refused for now is owed to the next run and given up a
     test::digest_send_failed(store, digest.id, ada, SendFailure::refused, "451 try again later");
   }
   // Given up: the digest is done, and nothing new was published for another.
-  const auto after = store.digest_to_send(utc_today(), 7, true);
+  const auto after = test::record_digest(store, utc_today(), 7);
   CHECK_FALSE(after.resumed);
   CHECK(after.items.empty());
   CHECK_FALSE(test::claim_digest_send(store, digest.id, ada));

@@ -17,7 +17,7 @@ struct Fixture {
 // "&token=…": the token a page made a minute ago carries for a vote on `target`
 // (auth/vote_tokens.h tool_vote_target, pair_vote_target).
 std::string token_field(const App &app, const std::string &target) {
-  return "&token=" + auth::vote_token(app.votes.token_key, target, app.clock() - 60);
+  return "&token=" + auth::vote_token(app.votes.token_key, target, app.clock.now() - 60);
 }
 
 std::string tool_token(Fixture &f, const std::string &slug) {

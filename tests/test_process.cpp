@@ -87,10 +87,10 @@ std::string ripe_vote_token(httplib::Client &client, const std::string &action) 
 
 // A new reader's ship vote on Codestral 2.1 through `client`, sent with `form` (its token ripe).
 httplib::Result ship_as_a_new_reader(httplib::Client &client, const std::string &form) {
-  return client.Post(
-      "/tools/codestral-2-1/vote",
-      {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + new_voter_id()}}, form,
-      "application/x-www-form-urlencoded");
+  return client.Post("/tools/codestral-2-1/vote",
+                     {{"Sec-Fetch-Site", "same-origin"},
+                      {"Cookie", "verdict_voter=" + new_voter_id(unix_now_ms())}},
+                     form, "application/x-www-form-urlencoded");
 }
 
 // Readers voting as fresh visitors, each on its own thread, until the object goes away.
@@ -130,10 +130,10 @@ private:
     client.set_read_timeout(2);
     for (size_t n = 0; !stop_; ++n) {
       const auto &slug = kTools[n % kTools.size()];
-      const auto res = client.Post(
-          ("/tools/" + slug + "/vote").c_str(),
-          {{"Sec-Fetch-Site", "same-origin"}, {"Cookie", "verdict_voter=" + new_voter_id()}},
-          forms_.at(slug), "application/x-www-form-urlencoded");
+      const auto res = client.Post(("/tools/" + slug + "/vote").c_str(),
+                                   {{"Sec-Fetch-Site", "same-origin"},
+                                    {"Cookie", "verdict_voter=" + new_voter_id(unix_now_ms())}},
+                                   forms_.at(slug), "application/x-www-form-urlencoded");
       if (res && res->status == 303) ++acknowledged;
     }
   }
@@ -605,7 +605,7 @@ private:
       client.set_connection_timeout(2);
       client.set_read_timeout(5);
       const auto &path = paths[n % paths.size()];
-      const auto cookie = n % 2 ? "verdict_voter=" + new_voter_id() : std::string();
+      const auto cookie = n % 2 ? "verdict_voter=" + new_voter_id(unix_now_ms()) : std::string();
       const auto res = cookie.empty() ? client.Get(path.c_str())
                                       : client.Get(path.c_str(), {{"Cookie", cookie}});
       if (!res) {
@@ -1389,8 +1389,8 @@ TEST_CASE("process: verdict subscribers export writes the list as CSV") {
   import_bundled_content(db);
   {
     Store store(db);
-    test::request_subscription(store, "ada@example.com", 0);
-    test::request_subscription(store, "+44@example.com", 0);
+    test::request_subscription(store, "ada@example.com", unix_now());
+    test::request_subscription(store, "+44@example.com", unix_now());
   }
   std::string said;
   REQUIRE(run_binary({"subscribers", "export", "--db", db}, &said) == 0);

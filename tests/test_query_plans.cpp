@@ -186,14 +186,14 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   CHECK(!store.inclusion_proof(0, checkpoint.size).empty());
   CHECK(!store.consistency_proof(1, checkpoint.size).empty());
   // The checkpointer's write: the latest checkpoint read, and the site's key in the file.
-  CHECK(apply(store, MakeCheckpoint{2 * kCheckpointEverySeconds}, store.context_now()).done());
+  CHECK(apply(store, MakeCheckpoint{}, store.context_at(unix_now_ms())).done());
   // The log's batches: a vote left waiting, then the clock's ask that publishes it.
   CHECK(apply(store,
               CastToolVote{test::ballot_of(std::string(32, 'w')), tool.id, Verdict::ship, true},
-              store.context_now())
+              store.context_at(unix_now_ms()))
             .done());
   CHECK(store.votes_waiting());
-  CHECK(apply(store, PublishVotes{3600}, store.context_now()).done());
+  CHECK(apply(store, PublishVotes{3600}, store.context_at(unix_now_ms())).done());
   CHECK_FALSE(store.votes_waiting());
   CHECK(store.vote_events([](const VoteEvent &) {}) == store.vote_log_head().size);
   CHECK(client.Get("/data/tallies.csv")->status == 200);
@@ -237,18 +237,18 @@ void exercise_the_site(const std::string &db_path, const test::TempDir &dir) {
   CHECK(store.kept_site_secret("known_devices"));
   CHECK(store.subscriber_counts().confirmed == 1);
   // A dry run's look at a new digest, then one made, resumed after a refusal, and done.
-  CHECK(store.digest_to_send(published.published_on, 366, false).recipients.size() == 1);
-  const auto digest = store.digest_to_send(published.published_on, 366, true);
+  CHECK(store.digest_to_send(published.published_on, 366).recipients.size() == 1);
+  const auto digest = test::record_digest(store, published.published_on, 366);
   REQUIRE(digest.id != 0);
   CHECK(!digest.items.empty());
   REQUIRE(digest.recipients.size() == 1);
   CHECK(test::claim_digest_send(store, digest.id, reader_id));
   test::digest_send_failed(store, digest.id, reader_id, SendFailure::refused, "refused");
-  CHECK(store.digest_to_send(published.published_on, 366, false).resumed);
-  CHECK(store.digest_to_send(published.published_on, 366, true).interrupted == 0);
+  CHECK(store.digest_to_send(published.published_on, 366).resumed);
+  CHECK(test::record_digest(store, published.published_on, 366).interrupted == 0);
   CHECK(test::claim_digest_send(store, digest.id, reader_id));
   test::digest_sent(store, digest.id, reader_id);
-  CHECK(store.digest_to_send(published.published_on, 366, true).items.empty());
+  CHECK(test::record_digest(store, published.published_on, 366).items.empty());
   CHECK(test::unsubscribe(store, reader_id));
   CHECK(test::resubscribe(store, reader_id) == Resubscription::confirmed);
   const auto token = "/unsubscribe/" + auth::unsubscribe_token(

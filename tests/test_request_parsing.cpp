@@ -3,6 +3,7 @@
 #include <chrono>
 #include <thread>
 
+#include "domain/clock.h"
 #include "middleware/request_parsing.h"
 
 using namespace verdict;
@@ -40,7 +41,7 @@ TEST_CASE("new voter ids are 32 hex digits: the time they were issued, then 80 r
   // Each random hex digit is drawn on its own: over 20 ids, both digits of some byte differ.
   bool digits_differ = false;
   for (int i = 0; i < 20; ++i) {
-    const auto id = new_voter_id();
+    const auto id = new_voter_id(unix_now_ms());
     for (size_t k = 12; k + 1 < id.size(); k += 2)
       digits_differ = digits_differ || id[k] != id[k + 1];
   }
@@ -48,9 +49,9 @@ TEST_CASE("new voter ids are 32 hex digits: the time they were issued, then 80 r
   const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::system_clock::now().time_since_epoch())
                           .count();
-  const auto a = new_voter_id();
+  const auto a = new_voter_id(unix_now_ms());
   std::this_thread::sleep_for(std::chrono::milliseconds(3));
-  const auto b = new_voter_id();
+  const auto b = new_voter_id(unix_now_ms());
   CHECK(a.size() == 32);
   CHECK(voter_from_cookie("verdict_voter=" + a) == a);
   const auto issued = std::stoll(a.substr(0, 12), nullptr, 16);

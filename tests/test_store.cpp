@@ -156,8 +156,8 @@ TEST_CASE("tool slugs that contain -vs- still resolve") {
 
 TEST_CASE("a subscriber already on the list is not an error and is not added twice") {
   auto store = test::seeded_store();
-  test::request_subscription(*store, "reader@example.com", 0);
-  test::request_subscription(*store, "Reader@Example.com", 0);
+  test::request_subscription(*store, "reader@example.com", unix_now());
+  test::request_subscription(*store, "Reader@Example.com", unix_now());
   CHECK(store->subscriber_counts().total() == 1);
 }
 
@@ -476,13 +476,13 @@ TEST_CASE("store: every time a write stamps is the time it was taken, never the 
   apply_taken(DeleteTool{"codestral-next", "editor@example.com"});
   // The newsletter: a sign-up confirmed, its mail's steps, a digest and its sends.
   const auto now = taken.seconds();
-  apply_taken(RequestSubscription{"reader@example.com", now, true});
+  apply_taken(RequestSubscription{"reader@example.com", true});
   const auto reader = store.all_subscribers().at(0).id;
-  apply_taken(ClaimConfirmation{reader, now, 60});
+  apply_taken(ClaimConfirmation{reader, 60});
   apply_taken(StartConfirmation{reader, "token-hash", now + 86400});
   apply_taken(ConfirmationMailed{reader});
-  apply_taken(ConfirmSubscription{"token-hash", now});
-  apply_taken(RequestSubscription{"second@example.com", now, true});
+  apply_taken(ConfirmSubscription{"token-hash"});
+  apply_taken(RequestSubscription{"second@example.com", true});
   apply_taken(ConfirmationFailed{store.all_subscribers().at(1).id, now + 60, "refused"});
   auto comparison = store.comparisons_at_desk({1, 1}).items.at(0);
   comparison.published_on = taken.today;
@@ -492,7 +492,7 @@ TEST_CASE("store: every time a write stamps is the time it was taken, never the 
   REQUIRE(digest.id > 0);
   apply_taken(ClaimDigestSend{digest.id, reader});
   apply_taken(DigestSent{digest.id, reader});
-  apply_taken(MakeCheckpoint{now});
+  apply_taken(MakeCheckpoint{});
   apply_taken(EraseSubscriber{store.all_subscribers().at(1).id, "editor@example.com"});
   apply_taken(EndSession{"secret-hash"});
 

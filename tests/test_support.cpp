@@ -43,8 +43,9 @@ namespace {
 // vote would otherwise be sent sooner after its page than a reader could read it.
 std::atomic<int64_t> reading_offset{0};
 
-int64_t reader_clock() {
-  return unix_now() + reading_offset.load();
+// Milliseconds, as the system's: writes taken within one second keep their order.
+Clock reader_clock() {
+  return Clock([] { return unix_now_ms() + reading_offset.load() * 1000; });
 }
 
 } // namespace
@@ -204,14 +205,14 @@ SiteServer::SiteServer(const std::string &db_path, int writes_per_minute,
                        const std::string &trusted_proxy)
     : store_(open_site_database(db_path)), server_(transport_limits(16, trusted_proxy)) {
   app_ = std::make_unique<App>(*store_, views_, writes_per_minute, trusted_proxy);
-  app_->clock = reader_clock;
+  app_->clock = reader_clock();
   start();
 }
 
 SiteServer::SiteServer(const std::function<void(App &)> &configure)
     : store_(open_site_database(":memory:")), server_(transport_limits(16)) {
   app_ = std::make_unique<App>(*store_, views_, 0, "127.0.0.1");
-  app_->clock = reader_clock;
+  app_->clock = reader_clock();
   configure(*app_);
   start();
 }
@@ -219,7 +220,7 @@ SiteServer::SiteServer(const std::function<void(App &)> &configure)
 SiteServer::SiteServer(const App::Budgets &budgets)
     : store_(open_site_database(":memory:")), server_(transport_limits(16)) {
   app_ = std::make_unique<App>(*store_, views_, 0, "127.0.0.1", nullptr, nullptr, budgets);
-  app_->clock = reader_clock;
+  app_->clock = reader_clock();
   start();
 }
 
@@ -230,7 +231,7 @@ SiteServer::SiteServer(const transport::TransportLimits &limits, int writes_per_
                        const std::string &trusted_proxy)
     : store_(open_site_database(":memory:")), server_(limits) {
   app_ = std::make_unique<App>(*store_, views_, writes_per_minute, trusted_proxy);
-  app_->clock = reader_clock;
+  app_->clock = reader_clock();
   start();
 }
 
@@ -238,14 +239,14 @@ SiteServer::SiteServer(const BaseUrl &base_url)
     : store_(open_site_database(":memory:")), server_(transport_limits(16)) {
   views_.set_base_url(base_url.url);
   app_ = std::make_unique<App>(*store_, views_, 0, "127.0.0.1");
-  app_->clock = reader_clock;
+  app_->clock = reader_clock();
   start();
 }
 
 SiteServer::SiteServer(const MailSetup &mail)
     : store_(open_site_database(":memory:")), server_(transport_limits(16)) {
   app_ = std::make_unique<App>(*store_, views_, 0, "127.0.0.1");
-  app_->clock = reader_clock;
+  app_->clock = reader_clock();
   start([&] {
     auto setup = mail;
     setup.base_url = "http://127.0.0.1:" + std::to_string(port_);
@@ -330,7 +331,7 @@ std::string vote_token_for(httplib::Client &client, const std::string &path,
   if (!page || page->status != 200) return {};
   const auto token = vote_token_in(page->body, action);
   const auto made_at = std::atoll(token.substr(0, token.find('.')).c_str());
-  const auto on_page = reader_clock() - made_at;
+  const auto on_page = reader_clock().now() - made_at;
   if (!token.empty() && on_page < kSecondsToReadAPage)
     reading_offset += kSecondsToReadAPage - on_page;
   return token;

@@ -35,7 +35,7 @@ std::string voter_who(httplib::Client &client, const std::string &on_a, const st
   if (!on_a.empty()) cast("/tools/cursor-background-agent/vote", "verdict=" + on_a);
   if (!on_b.empty()) cast("/tools/codestral-2-1/vote", "verdict=" + on_b);
   if (!pick.empty()) cast(test::kBundledComparison + "/vote", "pick=" + pick);
-  if (voter.empty()) voter = new_voter_id();
+  if (voter.empty()) voter = new_voter_id(unix_now_ms());
   return voter;
 }
 
@@ -46,7 +46,7 @@ TEST_CASE("voter pages: each voter's comparison and tool pages are the whole ren
   // A clock that stands still, so each page's vote tokens are the ones made here; every vote is
   // then sent no time after its page and set aside, so the set-aside renderings are checked too.
   constexpr int64_t kNow = 1795500000;
-  test::SiteServer site([](App &app) { app.clock = [] { return kNow; }; });
+  test::SiteServer site([](App &app) { app.clock = Clock::in_seconds([] { return kNow; }); });
   auto client = site.client();
   struct Choice {
     std::string on_a, on_b, pick;
@@ -87,7 +87,7 @@ TEST_CASE("voter pages: a voter's page is private, has its own ETag and never re
   test::SiteServer site;
   auto client = site.client();
   const auto voter = voter_who(client, "ship", "", "a");
-  const auto never_voted = new_voter_id();
+  const auto never_voted = new_voter_id(unix_now_ms());
   const auto shared = client.Get(test::kBundledComparison.c_str());
   REQUIRE(shared->status == 200);
   CHECK(shared->get_header_value("Cache-Control").find("public") == 0);
@@ -132,7 +132,7 @@ TEST_CASE("voter pages: a voter's own vote is counted on the page they return to
                   "Codestral 2.1\"") != std::string::npos);
   // Everyone else sees the shared page of that epoch, which does not count it yet.
   CHECK(client.Get(test::kBundledComparison.c_str())->body == before);
-  CHECK(own_page(client, test::kBundledComparison, new_voter_id()) == before);
+  CHECK(own_page(client, test::kBundledComparison, new_voter_id(unix_now_ms())) == before);
 }
 
 TEST_CASE("voter pages: a voter who changes their vote sees the change on a page they had "
