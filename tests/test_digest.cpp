@@ -454,6 +454,21 @@ TEST_CASE("digest: /subscribed opens only right after a sign-up, and without mai
   CHECK(client.Get(landing.c_str())->status == 404);
 }
 
+TEST_CASE("digest: a sign-up through the form is kept at the time of the site's clock, whatever "
+          "the system's") {
+  // The site's one clock, given to its App: the writes it takes are stamped by it.
+  constexpr int64_t kSiteNow = 1906545600; // 2030-06-01T12:00:00Z
+  test::SiteServer site([](App &app) { app.clock = Clock::in_seconds([] { return kSiteNow; }); });
+  auto client = site.client();
+  REQUIRE(post_same_origin(client, "/subscribe", "email=reader%40example.com")->status == 303);
+  const auto kept = site.store().all_subscribers();
+  REQUIRE(kept.size() == 1);
+  CHECK(kept[0].subscribed_at == "2030-06-01T12:00:00Z");
+  // Its confirmation mail is owed from that moment, not before.
+  CHECK(site.store().confirmations_due(kSiteNow - 1, 10).empty());
+  CHECK(site.store().confirmations_due(kSiteNow, 10).size() == 1);
+}
+
 TEST_CASE("digest: the confirmation mail arrives over SMTP and its link confirms the address "
           "once, and an expired link is refused") {
   MailingSite mailing;
