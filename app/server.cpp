@@ -32,7 +32,7 @@ std::unique_ptr<Store> open_site_database(const std::string &path, StartingConte
                                           const Clock &clock) {
   struct stat info {};
   const bool fresh = path == ":memory:" || stat(path.c_str(), &info) != 0;
-  auto store = std::make_unique<Store>(path);
+  auto store = std::make_unique<Store>(path, clock);
   if (fresh) {
     auto bundled = parse_content(embedded("content/verdict.json"));
     if (!bundled.errors.empty())

@@ -10,8 +10,8 @@
 
 namespace verdict {
 
-Store::Store(const std::string &path)
-    : StoreReads(*this, nullptr),
+Store::Store(const std::string &path, Clock clock)
+    : StoreReads(*this, nullptr), clock_(std::move(clock)),
       engine_(path, [this](sql::Db &db) { queries::add_site_functions(db, this); }),
       vote_targets_(std::make_unique<VoteTargets>()),
       page_starts_(std::make_unique<PageStartMemos>()) {}
@@ -25,7 +25,7 @@ void Store::set_today(std::function<std::string()> today) {
 
 std::string StoreReads::today() const {
   std::lock_guard lock(store_.today_mutex_);
-  return store_.today_ ? store_.today_() : utc_today();
+  return store_.today_ ? store_.today_() : utc_date_at(store_.clock_.now_ms());
 }
 
 uint64_t StoreReads::generation() const {

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "domain/clock.h"
 #include "domain/content.h"
 #include "domain/directory.h"
 #include "domain/model.h"
@@ -271,8 +272,9 @@ private:
 class Store : public StoreReads {
 public:
   // Opens the database at `path` (Engine: its schema made or brought up to date, read-only
-  // when it cannot be written).
-  explicit Store(const std::string &path);
+  // when it cannot be written). `clock`: the site's (domain/clock.h), whose date is the site's
+  // date unless a test sets one.
+  explicit Store(const std::string &path, Clock clock = {});
   ~Store();
 
   void set_today(std::function<std::string()> today);
@@ -315,6 +317,7 @@ public:
 private:
   friend class StoreReads;
   friend class StoreMoment;
+  const Clock clock_; // before the engine, whose statements may ask the date as it opens
   mutable std::mutex today_mutex_;
   std::function<std::string()> today_;
   Engine engine_;
