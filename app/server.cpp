@@ -153,11 +153,12 @@ std::unique_ptr<ClusterNode> join_cluster(Store &store, const Options &options,
                 << e.what() << "\n";
     }
     // A clock far behind the servers' would have every write skipped: said now, not served.
-    // A report the servers were slow to answer is sent again while the stream has a leader;
+    // A report the servers were slow to answer is sent again for a while when the stream
+    // seems to have a leader (a lone server left may still think it leads: so not for long);
     // without one, writes are refused anyway, and the follower measures the clock once it has.
     const bool stream_led = stream_answered && node->stream.why_not_writable().empty();
     const auto clock_behind =
-        node->follower.check_clock(stream_led ? std::chrono::seconds(30) : std::chrono::seconds(0));
+        node->follower.check_clock(stream_led ? std::chrono::seconds(10) : std::chrono::seconds(0));
     if (!clock_behind.empty()) {
       std::cerr << "verdict: " << clock_behind << "\n";
       return nullptr;

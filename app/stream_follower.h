@@ -88,7 +88,7 @@ public:
   // clock_problem() says then (a node checks it before it serves). A report the servers do not
   // answer is sent again for up to `answered_within`, since a node that served without knowing
   // would have to refuse every write once it learnt.
-  std::string check_clock(std::chrono::seconds answered_within = std::chrono::seconds(30));
+  std::string check_clock(std::chrono::seconds answered_within);
   // Entries skipped as not the cluster's (see above), and the sequence of the last, as the file
   // counts them: `verdict cluster status` reads them from the place the node reports.
   uint64_t skipped() { return store_.skipped_entries().count; }
