@@ -58,7 +58,7 @@ public:
     // nobody can publish under an id before the node does. Tests set it to ids anyone could
     // guess, to see a taken id answered by publishing again under another.
     std::function<std::string()> new_id;
-    // The site's time (domain/clock.h): each write is taken, and each entry sealed, at its.
+    // The site's time (domain/clock.h): each write is taken, and each entry sealed, at its time.
     Clock clock;
   };
   // Puts the key's site secrets in the store's file (so the vote log is signed alike on every

@@ -7,12 +7,11 @@
 namespace verdict {
 
 std::string utc_today() {
-  // By arithmetic (domain/dates.h): every vote asks, and gmtime_r would take glibc's
-  // time-zone lock.
-  return date_text(std::chrono::year_month_day{
-      std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now())});
+  return utc_date_at(unix_now_ms());
 }
 
+// By arithmetic (domain/dates.h): every vote asks, and gmtime_r would take glibc's time-zone
+// lock.
 std::string utc_date_at(int64_t at_ms) {
   return date_text(std::chrono::year_month_day{std::chrono::floor<std::chrono::days>(
       std::chrono::sys_time<std::chrono::milliseconds>(std::chrono::milliseconds(at_ms)))});
